@@ -1,0 +1,82 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// DeskDays: office-attendance tracking on the user's own Linux machine.
+///
+/// Boundaries (DESIGN.md): the core is pure (no I/O), adapters carry no
+/// policy, the CLI carries no business logic. C libraries are reached only
+/// through `systemLibrary` targets found by pkg-config, and only from the
+/// adapter module that owns them.
+let package = Package(
+    name: "DeskDays",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "deskdays", targets: ["deskdays"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // MARK: - Pure core
+        .target(name: "DeskDaysCore"),
+        .target(name: "DeskDaysConfig", dependencies: [
+            "DeskDaysCore",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+
+        // MARK: - Storage and the write path
+        .target(name: "DeskDaysStore", dependencies: [
+            "DeskDaysCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "DeskDaysPipeline", dependencies: [
+            "DeskDaysCore", "DeskDaysStore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - GPS: pure NMEA + geofence, and the serial adapter
+        .target(name: "NMEA", dependencies: ["DeskDaysCore"]),
+        .target(name: "GPSAdapter", dependencies: [
+            "NMEA", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - NFC: pure NDEF, PC/SC and libnfc
+        .target(name: "NDEF"),
+        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite",
+                       providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "CNFC", pkgConfig: "libnfc",
+                       providers: [.apt(["libnfc-dev"])]),
+        .target(name: "NFCAdapter", dependencies: [
+            "NDEF", "CPCSC", "CNFC", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - The command line
+        .executableTarget(name: "deskdays", dependencies: [
+            "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
+            "NMEA", "GPSAdapter", "NDEF", "NFCAdapter",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - Tests
+        .testTarget(name: "DeskDaysCoreTests", dependencies: [
+            "DeskDaysCore",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "DeskDaysConfigTests", dependencies: ["DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysStoreTests", dependencies: ["DeskDaysStore"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "GPSAdapterTests", dependencies: ["GPSAdapter", "NMEA"]),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
+        .testTarget(name: "NFCAdapterTests", dependencies: ["NFCAdapter", "NDEF"]),
+        .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
+    ]
+)

@@ -1,0 +1,129 @@
+import DeskDaysCore
+import Foundation
+
+/// Everything `config.toml` says, validated. Each section has the defaults
+/// of CLI.md; a missing file is `Configuration()`.
+public struct Configuration: Sendable, Equatable {
+    public var policy = Policy()
+    public var checkin = CheckinSettings()
+    public var nfc = NFCSettings()
+    public var qr = QRSettings()
+    public var wifi = WiFiSettings()
+    public var gps = GPSSettings()
+
+    public init() {}
+}
+
+/// A local wall-clock time of day (`"10:30"`).
+public struct TimeOfDay: Sendable, Equatable, CustomStringConvertible {
+    public var hour: Int
+    public var minute: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    /// Parses `HH:MM`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        self.init(hour: h, minute: m)
+    }
+
+    public var description: String {
+        (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+}
+
+/// `[checkin]`: reminders and the end-of-day fallback.
+public struct CheckinSettings: Sendable, Equatable {
+    public var reminderTime: TimeOfDay? = TimeOfDay(hour: 10, minute: 30)
+    public var fallbackTime: TimeOfDay? = TimeOfDay(hour: 20, minute: 0)
+    /// nil means `"none"`: no fallback record is written.
+    public var fallbackStatus: AttendanceStatus? = .remote
+    public init() {}
+}
+
+/// `[nfc]` and `[[nfc.tags]]`.
+public struct NFCSettings: Sendable, Equatable {
+    public enum Backend: String, Sendable, CaseIterable { case auto, pcsc, libnfc }
+    public struct Tag: Sendable, Equatable {
+        public var name: String
+        /// Upper-case hex without separators.
+        public var uid: String?
+        /// An NDEF text or URI to match exactly.
+        public var ndef: String?
+        public init(name: String, uid: String? = nil, ndef: String? = nil) {
+            self.name = name
+            self.uid = uid
+            self.ndef = ndef
+        }
+    }
+    public var enabled = false
+    public var backend: Backend = .auto
+    public var connstring: String?
+    public var tags: [Tag] = []
+    public init() {}
+}
+
+/// `[qr]`.
+public struct QRSettings: Sendable, Equatable {
+    public enum Mode: String, Sendable, CaseIterable { case onDemand = "on-demand", watch }
+    public var enabled = false
+    public var device = "/dev/video0"
+    public var payloads: [String] = []
+    public var prefixes: [String] = []
+    public var mode: Mode = .onDemand
+    public var fps = 4
+    public init() {}
+}
+
+/// `[wifi]` and `[[wifi.networks]]`.
+public struct WiFiSettings: Sendable, Equatable {
+    public struct Network: Sendable, Equatable {
+        /// The rule name reported in check-ins (defaults to "wifi-N").
+        public var name: String
+        public var ssid: String
+        public var bssids: [String]
+        public var minSignalDBm: Int?
+        public init(name: String, ssid: String, bssids: [String] = [], minSignalDBm: Int? = nil) {
+            self.name = name
+            self.ssid = ssid
+            self.bssids = bssids
+            self.minSignalDBm = minSignalDBm
+        }
+    }
+    public var enabled = false
+    public var networks: [Network] = []
+    public init() {}
+}
+
+/// `[gps]` and `[[gps.geofences]]`.
+public struct GPSSettings: Sendable, Equatable {
+    public struct Geofence: Sendable, Equatable {
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+        public var radiusM: Double
+        public var dwellS: Double
+        /// Hysteresis: leaving needs this radius (default 1.5 × radius_m, at least radius_m + 50).
+        public var leaveRadiusM: Double?
+        public init(name: String, latitude: Double, longitude: Double, radiusM: Double = 150,
+                    dwellS: Double = 120, leaveRadiusM: Double? = nil) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radiusM = radiusM
+            self.dwellS = dwellS
+            self.leaveRadiusM = leaveRadiusM
+        }
+    }
+    public var enabled = false
+    public var device = "/dev/ttyACM0"
+    public var baud = 9600
+    public var geofences: [Geofence] = []
+    public init() {}
+}

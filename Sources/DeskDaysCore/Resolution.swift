@@ -1,0 +1,110 @@
+import Foundation
+
+/// A stored record: a manual entry, an imported one, or the end-of-day fallback.
+public struct DayRecord: Sendable, Hashable {
+    public var id: Int64?
+    public var date: LocalDate
+    public var status: AttendanceStatus
+    /// `.manual`, `.import` or `.fallback` (automatic check-ins are `AutomaticCheckIn`).
+    public var origin: Origin
+    public var note: String?
+    /// When it was written (UTC); "latest" in POLICY.md means the greatest of these, then of `id`.
+    public var recordedAt: Date
+
+    public init(id: Int64? = nil, date: LocalDate, status: AttendanceStatus, origin: Origin,
+                note: String? = nil, recordedAt: Date) {
+        precondition(origin != .automatic, "automatic check-ins are AutomaticCheckIn values")
+        self.id = id
+        self.date = date
+        self.status = status
+        self.origin = origin
+        self.note = note
+        self.recordedAt = recordedAt
+    }
+}
+
+/// A stored automatic check-in: at most one per (local date, source).
+public struct AutomaticCheckIn: Sendable, Hashable {
+    public var date: LocalDate
+    public var source: Source
+    public var rule: String?
+    public var at: Date
+
+    public init(date: LocalDate, source: Source, rule: String?, at: Date) {
+        self.date = date
+        self.source = source
+        self.rule = rule
+        self.at = at
+    }
+}
+
+/// A date's resolved status and where it came from (POLICY.md precedence).
+public struct ResolvedDay: Sendable, Hashable {
+    public var date: LocalDate
+    public var status: AttendanceStatus?
+    public var origin: Origin?
+    /// Sources that support the date: automatic sources, plus manual /
+    /// import / fallback for the records present, sorted.
+    public var sources: [Source]
+
+    public init(date: LocalDate, status: AttendanceStatus?, origin: Origin?, sources: [Source]) {
+        self.date = date
+        self.status = status
+        self.origin = origin
+        self.sources = sources
+    }
+}
+
+/// Precedence per date: manual > automatic > imported > fallback.
+public enum Resolver {
+    /// Resolves one date from its records and automatic check-ins (others are ignored).
+    public static func resolve(_ date: LocalDate, records: [DayRecord], checkIns: [AutomaticCheckIn]) -> ResolvedDay {
+        let mine = records.filter { $0.date == date }
+        let automatic = checkIns.filter { $0.date == date }
+        var sources = Set(automatic.map(\.source))
+        for record in mine { sources.insert(Source(origin: record.origin)) }
+        let sorted = sources.sorted()
+
+        func latest(_ origin: Origin) -> DayRecord? {
+            mine.filter { $0.origin == origin }.max { a, b in
+                (a.recordedAt, a.id ?? 0) < (b.recordedAt, b.id ?? 0)
+            }
+        }
+        if let manual = latest(.manual) {
+            return ResolvedDay(date: date, status: manual.status, origin: .manual, sources: sorted)
+        }
+        if !automatic.isEmpty {
+            return ResolvedDay(date: date, status: .office, origin: .automatic, sources: sorted)
+        }
+        if let imported = latest(.import) {
+            return ResolvedDay(date: date, status: imported.status, origin: .import, sources: sorted)
+        }
+        if let fallback = latest(.fallback) {
+            return ResolvedDay(date: date, status: fallback.status, origin: .fallback, sources: sorted)
+        }
+        return ResolvedDay(date: date, status: nil, origin: nil, sources: sorted)
+    }
+
+    /// Resolves every date of `span` at once (grouping first, so it is linear).
+    public static func resolve(_ span: DateSpan, records: [DayRecord], checkIns: [AutomaticCheckIn]) -> [LocalDate: ResolvedDay] {
+        let recordsByDate = Dictionary(grouping: records.filter { span.contains($0.date) }, by: \.date)
+        let checkInsByDate = Dictionary(grouping: checkIns.filter { span.contains($0.date) }, by: \.date)
+        var result: [LocalDate: ResolvedDay] = [:]
+        for date in Set(recordsByDate.keys).union(checkInsByDate.keys) {
+            result[date] = resolve(date, records: recordsByDate[date] ?? [], checkIns: checkInsByDate[date] ?? [])
+        }
+        return result
+    }
+}
+
+extension Source {
+    /// The source recorded for a non-automatic origin.
+    public init(origin: Origin) {
+        switch origin {
+        case .manual: self = .manual
+        case .import: self = .import
+        case .fallback: self = .fallback
+        case .automatic: self = .external
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholder_DeskDaysStoreTests() { #expect(Bool(true)) }

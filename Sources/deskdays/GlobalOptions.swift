@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+/// Options every command shares: where the config and database live, and
+/// what "now" is (CLI.md "Where things live").
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "Configuration file (default: $XDG_CONFIG_HOME/deskdays/config.toml; env DESKDAYS_CONFIG).")
+    var config: String?
+
+    @Option(name: .long, help: "Database file (default: $XDG_DATA_HOME/deskdays/deskdays.sqlite; env DESKDAYS_DATABASE).")
+    var database: String?
+
+    @Option(name: .long, help: "Treat this date (YYYY-MM-DD) as today (env DESKDAYS_TODAY, DESKDAYS_NOW).")
+    var today: String?
+
+    /// The configuration path after flags, environment and XDG defaults.
+    var configPath: String {
+        if let config { return expandTilde(config) }
+        let env = ProcessInfo.processInfo.environment
+        if let path = env["DESKDAYS_CONFIG"], !path.isEmpty { return expandTilde(path) }
+        return xdgDirectory("XDG_CONFIG_HOME", fallback: ".config") + "/deskdays/config.toml"
+    }
+
+    /// The database path after flags, environment and XDG defaults.
+    var databasePath: String {
+        if let database { return expandTilde(database) }
+        let env = ProcessInfo.processInfo.environment
+        if let path = env["DESKDAYS_DATABASE"], !path.isEmpty { return expandTilde(path) }
+        return xdgDirectory("XDG_DATA_HOME", fallback: ".local/share") + "/deskdays/deskdays.sqlite"
+    }
+}
+
+/// `$VAR` when set and absolute (as the XDG spec requires), else `~/fallback`.
+func xdgDirectory(_ variable: String, fallback: String) -> String {
+    if let value = ProcessInfo.processInfo.environment[variable], value.hasPrefix("/") { return value }
+    return homeDirectory() + "/" + fallback
+}
+
+func homeDirectory() -> String {
+    if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+    return FileManager.default.homeDirectoryForCurrentUser.path
+}
+
+func expandTilde(_ path: String) -> String {
+    if path == "~" { return homeDirectory() }
+    if path.hasPrefix("~/") { return homeDirectory() + String(path.dropFirst()) }
+    return path
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// All-day events read from iCalendar text (RFC 5545): holiday calendars
+/// and `deskdays import` of `.ics` files.
+///
+/// Only what those need: VEVENTs with a `DTSTART;VALUE=DATE` (or a bare
+/// 8-digit date), an optional exclusive `DTEND`, `SUMMARY`, and the yearly
+/// repetition holiday feeds use (`RRULE:FREQ=YEARLY`, with `COUNT` or
+/// `UNTIL`). Timed events are not days and are skipped.
+public enum ICalendar {
+    public struct Event: Sendable, Equatable {
+        public var date: LocalDate
+        public var summary: String
+        public var line: Int
+    }
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// Every date covered by an all-day event, expanding multi-day events and
+    /// yearly rules up to `horizon` (inclusive).
+    public static func allDayEvents(in text: String, horizon: LocalDate) throws -> [Event] {
+        var events: [Event] = []
+        var inEvent = false
+        var start: LocalDate?, end: LocalDate?, summary = "", rule: [String: String] = [:]
+        var startLine = 0, isTimed = false
+        for (number, line) in unfold(text) {
+            let (name, parameters, value) = split(line)
+            switch name {
+            case "BEGIN" where value.uppercased() == "VEVENT":
+                inEvent = true
+                start = nil; end = nil; summary = ""; rule = [:]; isTimed = false
+                startLine = number
+            case "END" where value.uppercased() == "VEVENT":
+                inEvent = false
+                guard let first = start, !isTimed else { continue }
+                let last = (end.map { $0.adding(days: -1) }).map { Swift.max($0, first) } ?? first
+                let length = first.days(to: last)
+                guard length < 366 else {
+                    throw ParseError(line: startLine, message: "an all-day event longer than a year")
+                }
+                for occurrence in try occurrences(of: first, rule: rule, horizon: horizon, line: startLine) {
+                    for offset in 0...length {
+                        events.append(Event(date: occurrence.adding(days: offset), summary: summary, line: startLine))
+                    }
+                }
+            case "DTSTART" where inEvent:
+                if let date = parseDate(value), parameters.contains("VALUE=DATE") || value.count == 8 {
+                    start = date
+                } else if parseDate(String(value.prefix(8))) != nil {
+                    isTimed = true
+                } else {
+                    throw ParseError(line: number, message: "DTSTART \(value) is not a date")
+                }
+            case "DTEND" where inEvent:
+                end = parseDate(String(value.prefix(8)))
+            case "SUMMARY" where inEvent:
+                summary = unescape(value)
+            case "RRULE" where inEvent:
+                for part in value.split(separator: ";") {
+                    let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                    if pair.count == 2 { rule[pair[0].uppercased()] = pair[1] }
+                }
+            default:
+                break
+            }
+        }
+        return events
+    }
+
+    static func occurrences(of first: LocalDate, rule: [String: String], horizon: LocalDate, line: Int) throws -> [LocalDate] {
+        guard let frequency = rule["FREQ"] else { return [first] }
+        guard frequency.uppercased() == "YEARLY" else {
+            throw ParseError(line: line, message: "repetition FREQ=\(frequency) is not supported for all-day holidays (only YEARLY)")
+        }
+        let count = rule["COUNT"].flatMap { Int($0) } ?? Int.max
+        let until = rule["UNTIL"].flatMap { parseDate(String($0.prefix(8))) } ?? horizon
+        let interval = Swift.max(1, rule["INTERVAL"].flatMap { Int($0) } ?? 1)
+        var dates: [LocalDate] = []
+        var year = first.year
+        while dates.count < count {
+            // 29 February repeats only in leap years (RFC 5545 skips invalid dates).
+            if let date = LocalDate(year: year, month: first.month, day: first.day) {
+                if date > until || date > horizon { break }
+                dates.append(date)
+            }
+            year += interval
+            if year > horizon.year { break }
+        }
+        return dates
+    }
+
+    /// Content lines with continuation lines joined, numbered from 1.
+    static func unfold(_ text: String) -> [(Int, String)] {
+        var lines: [(Int, String)] = []
+        var number = 0
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            number += 1
+            var line = String(raw)
+            if line.hasSuffix("\r") { line.removeLast() }
+            if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
+                lines[lines.count - 1].1 += line.dropFirst()
+            } else if !line.isEmpty {
+                lines.append((number, line))
+            }
+        }
+        return lines
+    }
+
+    /// `NAME;PARAM=X:VALUE` → ("NAME", ["PARAM=X"], "VALUE").
+    static func split(_ line: String) -> (String, [String], String) {
+        guard let colon = line.firstIndex(of: ":") else { return (line.uppercased(), [], "") }
+        let head = line[..<colon].split(separator: ";").map { String($0).uppercased() }
+        return (head.first ?? "", Array(head.dropFirst()), String(line[line.index(after: colon)...]))
+    }
+
+    /// `YYYYMMDD` → a date.
+    static func parseDate(_ text: String) -> LocalDate? {
+        guard text.count == 8, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else { return nil }
+        let digits = Array(text)
+        return LocalDate(year: Int(String(digits[0..<4]))!, month: Int(String(digits[4..<6]))!,
+                         day: Int(String(digits[6..<8]))!)
+    }
+
+    static func unescape(_ text: String) -> String {
+        var out = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                out.append(character == "n" || character == "N" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Writes all-day events as an iCalendar document (export).
+    public static func document(_ events: [(date: LocalDate, summary: String, uid: String)], productID: String) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
+        func compact(_ date: LocalDate) -> String { date.description.replacingOccurrences(of: "-", with: "") }
+        for event in events {
+            let escaped = event.summary
+                .replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: ";", with: "\\;")
+                .replacingOccurrences(of: ",", with: "\\,")
+                .replacingOccurrences(of: "\n", with: "\\n")
+            lines += ["BEGIN:VEVENT", "UID:\(event.uid)", "DTSTAMP:19700101T000000Z",
+                      "DTSTART;VALUE=DATE:\(compact(event.date))",
+                      "DTEND;VALUE=DATE:\(compact(event.date.adding(days: 1)))",
+                      "SUMMARY:\(escaped)", "TRANSP:TRANSPARENT", "END:VEVENT"]
+        }
+        lines.append("END:VCALENDAR")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}

@@ -1,0 +1,109 @@
+/// A reporting period: its kind, its dates and a human label.
+public struct Period: Sendable, Hashable {
+    public var kind: PeriodKind
+    public var span: DateSpan
+    public var label: String
+
+    public init(kind: PeriodKind, span: DateSpan, label: String) {
+        self.kind = kind
+        self.span = span
+        self.label = label
+    }
+
+    public var start: LocalDate { span.start }
+    public var end: LocalDate { span.end }
+}
+
+/// Which period a report is about (`report --period`).
+public enum PeriodSelector: Sendable, Hashable {
+    case current
+    case previous
+    case containing(LocalDate)
+
+    /// Parses `current`, `previous` or `YYYY-MM-DD`.
+    public init?(_ text: String) {
+        switch text {
+        case "current": self = .current
+        case "previous": self = .previous
+        default:
+            guard let date = LocalDate(text) else { return nil }
+            self = .containing(date)
+        }
+    }
+}
+
+private let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                          "August", "September", "October", "November", "December"]
+
+extension Policy {
+    /// The first day of the week (from `weekStart`) that contains `date`.
+    public func weekStart(of date: LocalDate) -> LocalDate {
+        date.adding(days: -((date.weekday.rawValue - weekStart.rawValue + 7) % 7))
+    }
+
+    /// The whole week that contains `date`.
+    public func week(containing date: LocalDate) -> DateSpan {
+        let start = weekStart(of: date)
+        return DateSpan(start, start.adding(days: 6))
+    }
+
+    /// The first day of the fiscal year that contains `date`.
+    public func fiscalYearStart(of date: LocalDate) -> LocalDate {
+        let year = date.month >= fiscalYearStartMonth ? date.year : date.year - 1
+        return LocalDate(year: year, month: fiscalYearStartMonth, day: 1)!
+    }
+
+    /// The period of kind `kind` that contains `date` (POLICY.md "Periods").
+    public func period(_ kind: PeriodKind, containing date: LocalDate) -> Period {
+        switch kind {
+        case .week:
+            let span = week(containing: date)
+            return Period(kind: .week, span: span, label: "Week of \(span.start)")
+        case .month:
+            let start = date.firstOfMonth
+            return Period(kind: .month, span: DateSpan(start, start.addingMonths(1).adding(days: -1)),
+                          label: "\(monthNames[date.month - 1]) \(date.year)")
+        case .quarter:
+            let fyStart = fiscalYearStart(of: date)
+            let monthsIn = (date.year - fyStart.year) * 12 + date.month - fyStart.month
+            let quarter = monthsIn / 3
+            let start = fyStart.addingMonths(quarter * 3)
+            let span = DateSpan(start, start.addingMonths(3).adding(days: -1))
+            let label = fiscalYearStartMonth == 1
+                ? "Q\(quarter + 1) \(fyStart.year)"
+                : "Q\(quarter + 1) FY\(fyStart.year + 1)"
+            return Period(kind: .quarter, span: span, label: label)
+        case .year:
+            let start = fiscalYearStart(of: date)
+            let end = start.addingMonths(12).adding(days: -1)
+            let label = fiscalYearStartMonth == 1 ? "\(start.year)" : "FY\(end.year)"
+            return Period(kind: .year, span: DateSpan(start, end), label: label)
+        case .rolling:
+            return rollingWindow(weeks: rollingWeeks, endingWith: date)
+        }
+    }
+
+    /// `weeks` whole weeks ending with the week that contains `date`.
+    public func rollingWindow(weeks: Int, endingWith date: LocalDate) -> Period {
+        let lastWeek = week(containing: date)
+        let start = lastWeek.start.adding(days: -7 * (max(weeks, 1) - 1))
+        return Period(kind: .rolling, span: DateSpan(start, lastWeek.end),
+                      label: "\(max(weeks, 1)) weeks to \(lastWeek.end)")
+    }
+
+    /// The period a report covers. `best_weeks` targets always use their own
+    /// trailing window, whatever `period` says (POLICY.md).
+    public func reportPeriod(_ selector: PeriodSelector, today: LocalDate) -> Period {
+        let make: (LocalDate) -> Period = { date in
+            if target.kind == .bestWeeks {
+                return rollingWindow(weeks: target.window, endingWith: date)
+            }
+            return period(period, containing: date)
+        }
+        switch selector {
+        case .current: return make(today)
+        case .containing(let date): return make(date)
+        case .previous: return make(make(today).start.adding(days: -1))
+        }
+    }
+}

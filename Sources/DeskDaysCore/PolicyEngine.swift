@@ -1,0 +1,222 @@
+/// The attendance arithmetic of POLICY.md, as a pure function of the policy,
+/// today's date and each date's resolved status.
+public struct PolicyEngine: Sendable {
+    public var policy: Policy
+
+    public init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// How one date counts (POLICY.md "Counting a period").
+    enum DayCount: Equatable {
+        case skipped          // non-workday not counted
+        case excused
+        case office           // elapsed (incl. counted non-workdays)
+        case remote
+        case unrecorded
+        case pending(plannedOffice: Bool)
+    }
+
+    func classify(_ date: LocalDate, status: AttendanceStatus?, today: LocalDate) -> DayCount {
+        let treatment = status.map(policy.treatment(of:))
+        guard policy.isWorkday(date) else {
+            // A weekend or holiday in the office counts as an extra eligible
+            // day, once it has happened: a future plan for it is no office day yet.
+            if policy.countNonWorkdays, treatment == .office, date <= today { return .office }
+            return .skipped
+        }
+        if treatment == .excused { return .excused }
+        if date < today || (date == today && treatment != nil) {
+            switch treatment {
+            case .office: return .office
+            case .remote: return .remote
+            case .none: return .unrecorded
+            case .excused: return .excused
+            }
+        }
+        return .pending(plannedOffice: treatment == .office)
+    }
+
+    /// The report for `selector` as seen on `today`. `statusOf` returns a
+    /// date's resolved status (nil: no record).
+    public func report(_ selector: PeriodSelector = .current, today: LocalDate,
+                       statusOf: (LocalDate) -> AttendanceStatus?) -> Report {
+        let period = policy.reportPeriod(selector, today: today)
+        var report = Report(today: today, period: period, target: policy.target)
+        // Week-based targets look at whole weeks, possibly beyond the period.
+        let weekSpan = DateSpan(policy.weekStart(of: period.start), policy.week(containing: period.end).end)
+        let needsWeeks = [.daysPerWeek, .compliantWeeks, .bestWeeks].contains(policy.target.kind)
+        let walk = needsWeeks ? weekSpan : period.span
+        var counts: [LocalDate: DayCount] = [:]
+        counts.reserveCapacity(walk.count)
+        for date in walk {
+            let count = classify(date, status: statusOf(date), today: today)
+            counts[date] = count
+            guard period.span.contains(date) else { continue }
+            if policy.isWorkday(date) { report.workdays += 1 }
+            switch count {
+            case .skipped: break
+            case .excused: report.excused += 1
+            case .office:
+                report.office += 1
+                if !policy.isWorkday(date) { report.eligible += 1 } // counted non-workday
+            case .remote: report.remote += 1
+            case .unrecorded: report.unrecorded += 1
+            case .pending(let planned): if planned { report.plannedOffice += 1 }
+            }
+        }
+        report.eligible += report.workdays - report.excused
+        report.elapsed = report.office + report.remote + report.unrecorded
+        report.pending = report.eligible - report.elapsed
+
+        switch policy.target.kind {
+        case .percent:
+            report.required = ceilDiv(policy.target.hundredths * report.eligible, 10_000)
+            applyDerived(&report)
+        case .daysPerPeriod:
+            switch policy.target.reduce {
+            case .cap:
+                report.required = min(report.eligible, ceilDiv(policy.target.hundredths, 100))
+            case .proRata:
+                let nominal = period.span.filter { policy.workdays.contains($0.weekday) }.count
+                report.required = nominal == 0 ? 0 : ceilDiv(policy.target.hundredths * report.eligible, 100 * nominal)
+            }
+            applyDerived(&report)
+        case .daysPerWeek:
+            let weeks = weekStarts(in: weekSpan).map { start in
+                weekFigures(start: start, within: period.span, counts: counts)
+            }
+            report.weeks = weeks
+            report.required = weeks.reduce(0) { $0 + $1.required }
+            applyDerived(&report)
+        case .compliantWeeks:
+            applyCompliantWeeks(&report, counts: counts, today: today)
+        case .bestWeeks:
+            applyBestWeeks(&report, counts: counts, today: today)
+        }
+        return report
+    }
+
+    // MARK: - Targets
+
+    /// remaining_required, required_to_date and status for the day-count kinds.
+    func applyDerived(_ report: inout Report) {
+        report.remainingRequired = max(0, report.required - report.office)
+        report.requiredToDate = report.eligible == 0 ? 0
+            : ceilDiv(report.required * report.elapsed, report.eligible)
+        if report.office >= report.required {
+            report.status = .met
+        } else if report.remainingRequired > report.pending {
+            report.status = .impossible
+        } else if report.office >= report.requiredToDate {
+            report.status = .onTrack
+        } else {
+            report.status = .behind
+        }
+    }
+
+    func weekStarts(in span: DateSpan) -> [LocalDate] {
+        stride(from: 0, to: span.count, by: 7).map { span.start.adding(days: $0) }
+    }
+
+    /// A week's `required_w` and office days, over the dates of the week inside `scope`.
+    func weekFigures(start: LocalDate, within scope: DateSpan, counts: [LocalDate: DayCount]) -> Report.Week {
+        let week = DateSpan(start, start.adding(days: 6))
+        let nominalWeek = week.filter { policy.workdays.contains($0.weekday) }.count
+        var nominalInside = 0, eligibleInside = 0, office = 0
+        for date in week where scope.contains(date) {
+            if policy.workdays.contains(date.weekday) { nominalInside += 1 }
+            let count = counts[date]
+            if policy.isWorkday(date), count != .excused { eligibleInside += 1 }
+            if count == .office { office += 1 }
+        }
+        let n = policy.target.hundredths
+        let required: Int
+        if nominalWeek == 0 {
+            required = 0
+        } else {
+            switch policy.target.reduce {
+            case .cap: required = min(eligibleInside, ceilDiv(n * nominalInside, 100 * nominalWeek))
+            case .proRata: required = ceilDiv(n * eligibleInside, 100 * nominalWeek)
+            }
+        }
+        return Report.Week(start: start, required: required, office: office, met: office >= required)
+    }
+
+    /// `compliant_weeks`: a week belongs to the period holding its first day
+    /// and is judged over the whole week.
+    func applyCompliantWeeks(_ report: inout Report, counts: [LocalDate: DayCount], today: LocalDate) {
+        let span = report.period.span
+        let starts = weekStarts(in: DateSpan(policy.weekStart(of: span.start), span.end)).filter { span.contains($0) }
+        let weeks = starts.map { start in
+            weekFigures(start: start, within: DateSpan(start, start.adding(days: 6)), counts: counts)
+        }
+        let k = policy.target.weeks
+        let over = weeks.filter { $0.start.adding(days: 6) < today }
+        let notOver = weeks.count - over.count
+        let met = weeks.filter(\.met).count
+        // A week not yet over that is already compliant is in `met`; it cannot
+        // also be one of the weeks still to win.
+        let stillToWin = weeks.filter { $0.start.adding(days: 6) >= today && !$0.met }.count
+        report.weeks = weeks
+        report.weeksMet = met
+        report.weeksRequired = k
+        report.weeksRemaining = notOver
+        // The day figures: what would make every week of the period compliant.
+        report.required = weeks.reduce(0) { $0 + $1.required }
+        report.remainingRequired = max(0, report.required - report.office)
+        report.requiredToDate = report.eligible == 0 ? 0
+            : ceilDiv(report.required * report.elapsed, report.eligible)
+        let pace = weeks.isEmpty ? 0 : ceilDiv(k * over.count, weeks.count)
+        if met >= k {
+            report.status = .met
+        } else if met + stillToWin < k {
+            report.status = .impossible
+        } else if met >= pace {
+            report.status = .onTrack
+        } else {
+            report.status = .behind
+        }
+    }
+
+    /// `best_weeks`: the best `b` weeks of the trailing window must hold `d` office days.
+    func applyBestWeeks(_ report: inout Report, counts: [LocalDate: DayCount], today: LocalDate) {
+        let d = ceilDiv(policy.target.hundredths, 100)
+        let b = max(0, policy.target.best)
+        let starts = weekStarts(in: report.period.span)
+        var weeks: [Report.Week] = []
+        var potentials: [Int] = []
+        let share = b == 0 ? 0 : ceilDiv(d, b)
+        for start in starts {
+            let week = DateSpan(start, start.adding(days: 6))
+            var office = 0, pending = 0
+            for date in week {
+                switch counts[date] {
+                case .office: office += 1
+                case .pending: pending += 1
+                default: break
+                }
+            }
+            weeks.append(Report.Week(start: start, required: share, office: office, met: office >= share))
+            potentials.append(office + pending)
+        }
+        let best = weeks.map(\.office).sorted(by: >).prefix(b).reduce(0, +)
+        let bestPossible = potentials.sorted(by: >).prefix(b).reduce(0, +)
+        let over = starts.filter { $0.adding(days: 6) < today }.count
+        report.weeks = weeks
+        report.officeAll = report.office
+        report.office = best
+        report.required = d
+        report.remainingRequired = max(0, d - best)
+        report.requiredToDate = starts.isEmpty ? 0 : ceilDiv(d * over, starts.count)
+        if best >= d {
+            report.status = .met
+        } else if bestPossible < d {
+            report.status = .impossible
+        } else if best >= report.requiredToDate {
+            report.status = .onTrack
+        } else {
+            report.status = .behind
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Where the user stands: the figures of POLICY.md for one period.
+///
+/// Its JSON form is the contract of CLI.md `report --json`.
+public struct Report: Sendable, Equatable {
+    /// One week of a week-based target.
+    public struct Week: Sendable, Equatable {
+        public var start: LocalDate
+        public var required: Int
+        public var office: Int
+        public var met: Bool
+    }
+
+    public enum Status: String, Sendable, Equatable {
+        case met, onTrack = "on_track", behind, impossible
+    }
+
+    public var today: LocalDate
+    public var period: Period
+    public var target: Target
+
+    public var workdays = 0
+    public var excused = 0
+    public var eligible = 0
+    public var office = 0
+    public var remote = 0
+    public var unrecorded = 0
+    public var elapsed = 0
+    public var pending = 0
+    public var plannedOffice = 0
+
+    public var required = 0
+    public var requiredToDate = 0
+    public var remainingRequired = 0
+    public var status: Status = .onTrack
+
+    /// Week-based targets only.
+    public var weeks: [Week]?
+    /// `compliant_weeks` only.
+    public var weeksMet: Int?
+    public var weeksRequired: Int?
+    public var weeksRemaining: Int?
+    /// `best_weeks` only: the window's total office days (`office` is the best weeks' sum).
+    public var officeAll: Int?
+
+    /// `office / elapsed`, or nil when nothing has elapsed.
+    public var complianceToDate: Double? {
+        elapsed == 0 ? nil : Double(office) / Double(elapsed)
+    }
+
+    /// Office days still needed (0 when met): what the user asks first.
+    public var officeDaysNeeded: Int { remainingRequired }
+}
+
+/// `ceil(numerator / denominator)` on integers, denominator > 0.
+@inline(__always)
+func ceilDiv(_ numerator: Int, _ denominator: Int) -> Int {
+    precondition(denominator > 0)
+    return numerator >= 0 ? (numerator + denominator - 1) / denominator : -((-numerator) / denominator)
+}

@@ -1,0 +1,97 @@
+import DeskDaysCore
+import DeskDaysStore
+import Foundation
+import Logging
+
+/// The single write path: every check-in and record goes through here.
+///
+/// DESIGN.md "Data flow": adapters own debounce of their own signal; the
+/// pipeline owns per-day deduplication. An automatic check-in is placed on
+/// its local date in `policy.timeZone` and stored only if it is the first of
+/// its source that date (the store's UNIQUE index makes this hold across
+/// restarts). Precedence between manual, automatic, imported and fallback is
+/// not decided here: everything is kept and `Resolver` reads it.
+///
+/// Every method returns only after its write is committed with
+/// `synchronous = FULL`: that is what "acknowledged" means. Logs carry
+/// sources, dates and rule names, never identifiers.
+public actor CheckInPipeline {
+    private let store: AttendanceStore
+    private let policy: Policy
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+
+    public init(store: AttendanceStore, policy: Policy, now: @escaping @Sendable () -> Date = Date.init,
+                logger: Logger = Logger(label: "deskdays.pipeline")) {
+        self.store = store
+        self.policy = policy
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Stores an automatic check-in if it is the first of its source on its local date.
+    public func submit(_ event: CheckInEvent) throws -> SubmitOutcome {
+        let date = policy.localDate(of: event.time)
+        let stored = try store.insertCheckIn(AutomaticCheckIn(date: date, source: event.source,
+                                                              rule: event.rule, at: event.time))
+        logger.debug(stored ? "check-in stored" : "check-in already recorded for the day",
+                     metadata: ["source": "\(event.source.rawValue)", "date": "\(date)",
+                                "rule": "\(event.rule ?? "-")"])
+        return stored ? .stored(date) : .duplicate(date)
+    }
+
+    /// Records a manual status for each date, in one transaction.
+    ///
+    /// Earlier manual records of those dates are kept: the latest wins (POLICY.md).
+    public func recordManual(dates: [LocalDate], status: AttendanceStatus, note: String?) throws {
+        let recordedAt = now()
+        try store.addRecords(dates.map {
+            DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt)
+        })
+        logger.info("manual record", metadata: ["status": "\(status.rawValue)", "dates": "\(dates.count)"])
+    }
+
+    /// Removes the manual records of `date`; returns how many there were.
+    public func clearManual(date: LocalDate) throws -> Int {
+        let removed = try store.deleteRecords(on: date, origin: .manual)
+        logger.info("manual record cleared", metadata: ["date": "\(date)", "removed": "\(removed)"])
+        return removed
+    }
+
+    /// Stores imported records in one transaction; returns how many were added.
+    ///
+    /// A row identical (date, status, note) to an imported record already
+    /// stored is skipped, so importing the same file twice changes nothing.
+    public func importRecords(_ records: [(LocalDate, AttendanceStatus, String?)]) throws -> Int {
+        guard let first = records.map(\.0).min(), let last = records.map(\.0).max() else { return 0 }
+        struct Key: Hashable {
+            var date: LocalDate
+            var status: AttendanceStatus
+            var note: String?
+        }
+        var seen = Set(try store.records(in: DateSpan(first, last))
+            .filter { $0.origin == .import }
+            .map { Key(date: $0.date, status: $0.status, note: $0.note) })
+        let recordedAt = now()
+        var added: [DayRecord] = []
+        for (date, status, note) in records {
+            let (isNew, _) = seen.insert(Key(date: date, status: status, note: note))
+            if isNew {
+                added.append(DayRecord(date: date, status: status, origin: .import, note: note, recordedAt: recordedAt))
+            }
+        }
+        try store.addRecords(added)
+        logger.info("records imported", metadata: ["added": "\(added.count)", "skipped": "\(records.count - added.count)"])
+        return added.count
+    }
+
+    /// Writes the end-of-day fallback for `date`, only when the date has no
+    /// record and no check-in at all; returns whether it did.
+    public func writeFallback(date: LocalDate, status: AttendanceStatus) throws -> Bool {
+        let written = try store.addRecordIfDateIsEmpty(
+            DayRecord(date: date, status: status, origin: .fallback, recordedAt: now()))
+        logger.info(written ? "fallback recorded" : "fallback not needed",
+                    metadata: ["date": "\(date)", "status": "\(status.rawValue)"])
+        return written
+    }
+}

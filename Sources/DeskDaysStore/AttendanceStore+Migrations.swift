@@ -1,0 +1,50 @@
+import GRDB
+
+extension AttendanceStore {
+    /// `PRAGMA application_id` of a DeskDays database: "DSKD" in ASCII.
+    ///
+    /// It lets the opener tell our file from another program's SQLite file
+    /// before touching it.
+    static let applicationID: Int32 = 0x4453_4B44
+
+    /// The schema, one GRDB migration per released version.
+    ///
+    /// Rules (DESIGN.md "Storage", STYLE.md 9): migrations are named `v1`,
+    /// `v2`, … and registered in order; each is plain SQL with string table
+    /// names, so it means the same thing forever; a released migration is
+    /// never edited — a change is a new migration. Migration `vN` ends by
+    /// setting `PRAGMA user_version = N`, which older builds use to refuse the
+    /// file. Each released version has a fixture database under
+    /// Tests/DeskDaysStoreTests/Fixtures made from the same SQL.
+    ///
+    /// Privacy (DESIGN.md): only dates, statuses, sources, rule *names* and
+    /// the user's own notes are stored — never coordinates, SSIDs, BSSIDs,
+    /// tag UIDs or QR payloads. Instants are UTC text (`UTCTimestamp`).
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE record (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    status TEXT NOT NULL CHECK (status IN ('office', 'travel', 'remote', 'sick', 'vacation', 'leave')),
+                    origin TEXT NOT NULL CHECK (origin IN ('manual', 'import', 'fallback')),
+                    note TEXT,
+                    recordedAt TEXT NOT NULL
+                );
+                CREATE INDEX record_date ON record (date);
+                CREATE TABLE checkin (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'external')),
+                    rule TEXT,
+                    at TEXT NOT NULL,
+                    UNIQUE (date, source)
+                );
+                PRAGMA application_id = 1146309444;
+                PRAGMA user_version = 1;
+                """)
+        }
+        return migrator
+    }()
+}

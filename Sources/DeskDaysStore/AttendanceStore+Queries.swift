@@ -1,0 +1,151 @@
+import DeskDaysCore
+import GRDB
+
+extension AttendanceStore {
+    // MARK: - Writing
+
+    /// Stores `records` (manual, imported or fallback) in one transaction: all or none.
+    public func addRecords(_ records: [DayRecord]) throws {
+        try write { db in
+            for record in records {
+                var row = RecordRow(record)
+                try row.insert(db)
+            }
+        }
+    }
+
+    /// Stores a fallback `record` only when its date has no record and no
+    /// check-in at all; returns whether it did.
+    ///
+    /// One statement, so the test and the insert cannot be split by another
+    /// writer (the agent and a CLI command may both be running).
+    public func addRecordIfDateIsEmpty(_ record: DayRecord) throws -> Bool {
+        let row = RecordRow(record)
+        return try writeStatement { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO record (date, status, origin, note, recordedAt)
+                SELECT ?1, ?2, ?3, ?4, ?5
+                WHERE NOT EXISTS (SELECT 1 FROM record WHERE date = ?1)
+                  AND NOT EXISTS (SELECT 1 FROM checkin WHERE date = ?1)
+                """).execute(arguments: [row.date, row.status, row.origin, row.note, row.recordedAt])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Deletes the records of `origin` on `date`; returns how many there were.
+    public func deleteRecords(on date: LocalDate, origin: Origin) throws -> Int {
+        try write { db in
+            try RecordRow
+                .filter(RecordRow.Columns.date == date.description && RecordRow.Columns.origin == origin.rawValue)
+                .deleteAll(db)
+        }
+    }
+
+    /// Stores an automatic check-in; false (and nothing written) when its
+    /// (date, source) is already stored — the UNIQUE index decides, so this
+    /// holds across restarts and processes.
+    @discardableResult
+    public func insertCheckIn(_ checkIn: AutomaticCheckIn) throws -> Bool {
+        let row = CheckInRow(checkIn)
+        return try writeStatement { db in
+            // ON CONFLICT names the one constraint that may be skipped;
+            // INSERT OR IGNORE would also swallow CHECK failures.
+            try db.cachedStatement(sql: """
+                INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (date, source) DO NOTHING
+                """).execute(arguments: [row.date, row.source, row.rule, row.at])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Records whose date is in `span` (all when nil), by date, then in the order written.
+    public func records(in span: DateSpan?) throws -> [DayRecord] {
+        try read { db in
+            var request = RecordRow.all()
+            if let span {
+                request = request.filter(RecordRow.Columns.date >= span.start.description
+                                         && RecordRow.Columns.date <= span.end.description)
+            }
+            let rows = try request
+                .order(RecordRow.Columns.date, RecordRow.Columns.recordedAt, RecordRow.Columns.id)
+                .fetchAll(db)
+            return try rows.map { row in
+                guard let record = row.dayRecord else {
+                    throw StoreError.corrupt(path: path, detail: "record \(row.id ?? 0) holds a value this build cannot read")
+                }
+                return record
+            }
+        }
+    }
+
+    /// Automatic check-ins whose date is in `span` (all when nil), by date and time.
+    public func checkIns(in span: DateSpan?) throws -> [AutomaticCheckIn] {
+        try read { db in
+            var request = CheckInRow.all()
+            if let span {
+                request = request.filter(CheckInRow.Columns.date >= span.start.description
+                                         && CheckInRow.Columns.date <= span.end.description)
+            }
+            let rows = try request
+                .order(CheckInRow.Columns.date, CheckInRow.Columns.at, CheckInRow.Columns.id)
+                .fetchAll(db)
+            return try rows.map { row in
+                guard let checkIn = row.automaticCheckIn else {
+                    throw StoreError.corrupt(path: path, detail: "check-in \(row.id ?? 0) holds a value this build cannot read")
+                }
+                return checkIn
+            }
+        }
+    }
+
+    /// The earliest and latest date with any record or check-in; nil for an empty database.
+    public func dateRange() throws -> DateSpan? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT MIN(date) AS first, MAX(date) AS last
+                FROM (SELECT date FROM record UNION ALL SELECT date FROM checkin)
+                """)
+            guard let first: String = row?["first"], let last: String = row?["last"] else { return nil }
+            guard let start = LocalDate(first), let end = LocalDate(last) else {
+                throw StoreError.corrupt(path: path, detail: "a stored date is not YYYY-MM-DD")
+            }
+            return DateSpan(start, end)
+        }
+    }
+
+    /// Whether `PRAGMA integrity_check` (the thorough one) reports `ok`.
+    public func integrityCheck() throws -> Bool {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] }
+    }
+
+    // MARK: - Access with errors as StoreError
+
+    /// Runs `body` in a transaction; any failure becomes a `StoreError`.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try dbQueue.write(body)
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// Runs a single statement in autocommit mode (its own implicit
+    /// transaction, one sync): the cheapest durable write.
+    func writeStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try dbQueue.writeWithoutTransaction(body)
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try dbQueue.read(body)
+        } catch {
+            throw StoreError.from(error, path: path)
+        }
+    }
+}

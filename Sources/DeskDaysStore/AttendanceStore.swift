@@ -1,0 +1,224 @@
+import DeskDaysCore
+import Foundation
+import GRDB
+
+/// The attendance database: day records and automatic check-ins in SQLite.
+///
+/// Opening follows DESIGN.md "Storage": the file is first inspected through
+/// a read-only connection (not SQLite, not ours, from a newer DeskDays,
+/// damaged → a `StoreError` and the file is left exactly as it was); only
+/// then is it opened for writing, copied with the SQLite backup API if a
+/// migration is about to run on existing data, and migrated. Writes use WAL
+/// with `synchronous = FULL`, so a call that returned has reached the disk.
+///
+/// The store only stores: precedence is `Resolver`'s job (DeskDaysCore) and
+/// deduplication policy is the pipeline's, backed here by the UNIQUE index
+/// on (date, source).
+public final class AttendanceStore: Sendable {
+    /// The schema version this build writes: the number of migrations, and `PRAGMA user_version`.
+    public static let schemaVersion = 1
+
+    /// The database file, or `:memory:`.
+    public let path: String
+    let dbQueue: DatabaseQueue
+
+    /// Opens (creating if missing) the database at `path`, migrating it to `schemaVersion`.
+    ///
+    /// - Throws: `StoreError` only.
+    public convenience init(path: String) throws {
+        try self.init(path: path, migrator: Self.migrator, busyTimeout: 5, now: Date.init)
+    }
+
+    /// An empty, migrated database in memory (for tests and dry runs).
+    public convenience init(inMemory: Void = ()) throws {
+        try self.init(inMemoryWith: Self.migrator)
+    }
+
+    /// An empty, migrated database in memory (for tests and dry runs).
+    public static func inMemory() throws -> AttendanceStore {
+        try AttendanceStore(inMemory: ())
+    }
+
+    /// The opener, with the migrator and busy timeout open for tests.
+    ///
+    /// `migrator` must name its migrations `v1`…`vN` in order; its count is
+    /// the schema version it knows. `now` stamps backup file names.
+    init(path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval, now: () -> Date) throws {
+        self.path = path
+        let knownVersion = migrator.migrations.count
+        do {
+            try FileAccess.makeParentFolders(of: path)
+            try FileAccess.createPrivateFile(path)
+            guard try FileAccess.size(of: path) != nil else {
+                throw FileAccess.Failure(description: "it vanished while being opened")
+            }
+        } catch let failure as FileAccess.Failure {
+            throw StoreError.cannotOpen(path: path, detail: failure.description)
+        } catch {
+            throw StoreError.cannotOpen(path: path, detail: String(describing: error))
+        }
+
+        let state = try Self.inspect(path: path, migrator: migrator, knownVersion: knownVersion,
+                                     busyTimeout: busyTimeout)
+
+        var config = Self.baseConfiguration(busyTimeout: busyTimeout)
+        config.prepareDatabase { db in
+            // Set here rather than with GRDB's `journalMode = .wal`, which
+            // would lower `synchronous` to NORMAL: an acknowledged check-in
+            // must survive a power cut, so every commit is synced.
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else {
+                throw DatabaseError(message: "SQLite could not switch the file to WAL mode")
+            }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            dbQueue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw Self.openingError(error, path: path)
+        }
+
+        // An up-to-date file is not written at all on open, so reading
+        // works while another process holds the write lock.
+        guard state.pendingMigrations else { return }
+        if !state.isEmpty {
+            try Self.backUp(dbQueue, path: path, version: state.version, now: now())
+        }
+        do {
+            try migrator.migrate(dbQueue)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError.locked(path: path)
+        } catch let error as DatabaseError {
+            throw StoreError.migrationFailed(path: path, detail: error.plainMessage)
+        } catch {
+            throw StoreError.migrationFailed(path: path, detail: String(describing: error))
+        }
+    }
+
+    /// An in-memory database migrated by `migrator`.
+    init(inMemoryWith migrator: DatabaseMigrator) throws {
+        path = ":memory:"
+        do {
+            dbQueue = try DatabaseQueue(configuration: Self.baseConfiguration(busyTimeout: 0))
+            try migrator.migrate(dbQueue)
+        } catch {
+            throw StoreError.migrationFailed(path: path, detail: String(describing: error))
+        }
+    }
+
+    // MARK: - Opening
+
+    /// What the read-only look at an existing file found.
+    struct Inspection {
+        /// No tables of anyone's: a new file (or one whose first migration never committed).
+        var isEmpty: Bool
+        /// `PRAGMA user_version`: the schema version the file is at.
+        var version: Int
+        /// Some migration this build knows has not been applied yet.
+        var pendingMigrations: Bool
+    }
+
+    static func baseConfiguration(busyTimeout: TimeInterval) -> Configuration {
+        var config = Configuration()
+        config.label = "DeskDays"
+        // Statement arguments (dates, rule names, notes) never reach error
+        // messages or logs.
+        config.publicStatementArguments = false
+        config.busyMode = .timeout(busyTimeout)
+        return config
+    }
+
+    /// Looks at `path` through a read-only connection and refuses it when it
+    /// must not be written; never modifies the file.
+    static func inspect(path: String, migrator: DatabaseMigrator, knownVersion: Int,
+                        busyTimeout: TimeInterval) throws -> Inspection {
+        if (try? FileAccess.size(of: path)) == 0 {
+            return Inspection(isEmpty: true, version: 0, pendingMigrations: true)
+        }
+        var config = baseConfiguration(busyTimeout: busyTimeout)
+        config.readonly = true
+        let reader: DatabaseQueue
+        do {
+            reader = try DatabaseQueue(path: path, configuration: config)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError.notADatabase(path: path)
+        } catch {
+            throw openingError(error, path: path)
+        }
+        defer { try? reader.close() }
+        do {
+            return try reader.read { db in
+                let tables = try Set(String.fetchAll(db, sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                    """))
+                let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                let applied = try migrator.appliedIdentifiers(db)
+                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                guard applicationID == 0 || applicationID == Self.applicationID else {
+                    throw StoreError.notADatabase(path: path)
+                }
+                // GRDB creates `grdb_migrations` outside the transaction of
+                // the first migration: alone and empty, it means a new file.
+                let isEmpty = tables.isEmpty || (tables == ["grdb_migrations"] && applied.isEmpty)
+                if !isEmpty, tables.isDisjoint(with: ["record", "checkin"]) {
+                    throw StoreError.notADatabase(path: path)
+                }
+                let unknown = applied.subtracting(migrator.migrations)
+                if !unknown.isEmpty {
+                    throw StoreError.newerVersion(
+                        path: path, detail: "it records migration \(unknown.sorted().joined(separator: ", ")), unknown to this build")
+                }
+                if version > knownVersion {
+                    throw StoreError.newerVersion(path: path, detail: "schema v\(version)")
+                }
+                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                if problems != ["ok"] {
+                    throw StoreError.corrupt(path: path, detail: "quick_check: " + problems.prefix(3).joined(separator: "; "))
+                }
+                let pending = migrator.migrations.contains { !applied.contains($0) }
+                return Inspection(isEmpty: isEmpty, version: version, pendingMigrations: pending)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError.notADatabase(path: path)
+        } catch {
+            throw openingError(error, path: path)
+        }
+    }
+
+    /// Copies the database beside itself as `<path>.backup-v<version>-<UTC time>` (mode 0600).
+    static func backUp(_ source: DatabaseQueue, path: String, version: Int, now: Date) throws {
+        // 2026-03-29T23:30:00.000Z → 20260329T233000Z: sortable, no colons.
+        let stamp = UTCTimestamp.string(from: now).prefix(19)
+            .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "") + "Z"
+        var backupPath = "\(path).backup-v\(version)-\(stamp)"
+        do {
+            var attempt = 1
+            while try !FileAccess.createPrivateFile(backupPath) {
+                attempt += 1
+                backupPath = "\(path).backup-v\(version)-\(stamp)-\(attempt)"
+            }
+            let destination = try DatabaseQueue(path: backupPath, configuration: baseConfiguration(busyTimeout: 0))
+            try source.backup(to: destination)
+            try destination.close()
+        } catch {
+            throw StoreError.cannotOpen(path: path, detail: "the backup \(backupPath) before upgrading could not be written: \(error)")
+        }
+    }
+
+    /// Classifies an error met while opening: SQLite's code decides.
+    static func openingError(_ error: Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_CORRUPT {
+            return .corrupt(path: path, detail: error.plainMessage)
+        }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return .locked(path: path)
+        }
+        if let error = error as? DatabaseError {
+            return .cannotOpen(path: path, detail: error.plainMessage)
+        }
+        return .cannotOpen(path: path, detail: String(describing: error))
+    }
+}

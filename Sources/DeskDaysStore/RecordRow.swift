@@ -1,0 +1,42 @@
+import DeskDaysCore
+import GRDB
+
+/// One row of the `record` table: a manual, imported or fallback status for a date.
+struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "record"
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let date = Column(CodingKeys.date)
+        static let origin = Column(CodingKeys.origin)
+        static let recordedAt = Column(CodingKeys.recordedAt)
+    }
+
+    var id: Int64?
+    var date: String
+    var status: String
+    var origin: String
+    var note: String?
+    var recordedAt: String
+
+    init(_ record: DayRecord) {
+        id = record.id
+        date = record.date.description
+        status = record.status.rawValue
+        origin = record.origin.rawValue
+        note = record.note
+        recordedAt = UTCTimestamp.string(from: record.recordedAt)
+    }
+
+    /// The value, or nil when someone edited the row into something this build cannot read.
+    var dayRecord: DayRecord? {
+        guard let date = LocalDate(date), let status = AttendanceStatus(rawValue: status),
+              let origin = Origin(rawValue: origin), origin != .automatic,
+              let recordedAt = UTCTimestamp.date(from: recordedAt) else { return nil }
+        return DayRecord(id: id, date: date, status: status, origin: origin, note: note, recordedAt: recordedAt)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

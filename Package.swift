@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // MARK: - Pure core
@@ -36,6 +37,12 @@ let package = Package(
         .target(name: "DeskDaysPipeline", dependencies: [
             "DeskDaysCore", "DeskDaysStore",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - Export and import formats (CSV, JSON, iCalendar)
+        .target(name: "DeskDaysExchange", dependencies: [
+            "DeskDaysCore",
+            .product(name: "CSV", package: "CSV.swift"),
         ]),
 
         // MARK: - GPS: pure NMEA + geofence, and the serial adapter
@@ -58,7 +65,7 @@ let package = Package(
 
         // MARK: - The command line
         .executableTarget(name: "deskdays", dependencies: [
-            "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
+            "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "NMEA", "GPSAdapter", "NDEF", "NFCAdapter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -70,6 +77,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "DeskDaysConfigTests", dependencies: ["DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysExchangeTests", dependencies: ["DeskDaysExchange"]),
         .testTarget(name: "DeskDaysStoreTests", dependencies: ["DeskDaysStore"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),

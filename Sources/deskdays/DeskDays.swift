@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 
 /// The `deskdays` root command: lists the subcommands, one per file.
 @main
@@ -6,8 +8,45 @@ struct DeskDays: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deskdays",
         abstract: "Track office attendance against your employer's policy, privately, on this machine.",
+        discussion: """
+        DeskDays stores dates, statuses and the kind of check-in only, in a local \
+        SQLite file; it never opens an internet connection.
+        """,
         subcommands: [
+            CheckInCommand.self,
+            ClearCommand.self,
+            EventCommand.self,
+            StatusCommand.self,
+            ReportCommand.self,
+            DaysCommand.self,
+            ExplainCommand.self,
+            ExportCommand.self,
+            ImportCommand.self,
+            ConfigCommand.self,
             // Subcommands are registered here, one line each.
         ]
     )
+
+    /// Runs the command, turning every failure into one line on stderr and
+    /// the exit codes of CLI.md: 0 success, 1 user error, 2 refusal to touch data.
+    static func main() async {
+        // Commands talk to the user in sentences; library logs only reach
+        // stderr at warning and above (DESKDAYS_LOG=debug|info|… for more).
+        let level = ProcessInfo.processInfo.environment["DESKDAYS_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Failure.exit(for: error)
+        }
+    }
 }

@@ -1,0 +1,388 @@
+import DeskDaysCore
+import Foundation
+import TOMLKit
+
+/// Reads `config.toml` (CLI.md "Configuration") into a `Configuration`,
+/// collecting every problem as `FILE:LINE: message` instead of stopping at
+/// the first. Unknown keys are errors so a typo never silently disables an
+/// adapter.
+public enum ConfigLoader {
+    /// Loads the file at `path`; a missing file means the defaults.
+    /// `horizon` bounds the expansion of yearly holidays from an iCalendar file.
+    public static func load(path: String, horizon: LocalDate? = nil) throws(ConfigError) -> Configuration {
+        guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 1,
+                message: "cannot read the file (\(Self.reason(error))); check that it exists, is readable and is UTF-8 text")])
+        }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let (configuration, problems) = parse(text, file: path, baseDirectory: base, horizon: horizon)
+        guard problems.isEmpty else { throw ConfigError(problems: problems) }
+        return configuration
+    }
+
+    /// Parses TOML text; returns the configuration (defaults where invalid)
+    /// and every problem found.
+    public static func parse(_ text: String, file: String, baseDirectory: String = ".",
+                             horizon: LocalDate? = nil) -> (Configuration, [ConfigProblem]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            return (Configuration(), [ConfigProblem(file: file, line: error.source.begin.line,
+                                                    message: "not valid TOML: \(error.description)")])
+        } catch {
+            return (Configuration(), [ConfigProblem(file: file, line: 1, message: "not valid TOML: \(error)")])
+        }
+        var reader = TableReader(file: file, locator: KeyLocator(text: text))
+        var configuration = Configuration()
+        reader.read(table, path: "") { reader, key, value, path in
+            switch key {
+            case "policy": reader.table(value, path) { readPolicy(&$0, $1, &configuration.policy, baseDirectory, horizon) }
+            case "holidays": readHolidays(&reader, value, path, &configuration.policy)
+            case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
+            case "nfc": reader.table(value, path) { readNFC(&$0, $1, &configuration.nfc) }
+            case "qr": reader.table(value, path) { readQR(&$0, $1, &configuration.qr) }
+            case "wifi": reader.table(value, path) { readWiFi(&$0, $1, &configuration.wifi) }
+            case "gps": reader.table(value, path) { readGPS(&$0, $1, &configuration.gps) }
+            default: return false
+            }
+            return true
+        }
+        return (configuration, reader.problems)
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+
+    // MARK: - Sections
+
+    static func readPolicy(_ reader: inout TableReader, _ table: TOMLTable, _ policy: inout Policy,
+                           _ baseDirectory: String, _ horizon: LocalDate?) {
+        reader.read(table, path: "policy") { reader, key, value, path in
+            switch key {
+            case "timezone":
+                if let name = reader.string(value, path) {
+                    if let zone = TimeZone(identifier: name) {
+                        policy.timeZone = zone
+                    } else {
+                        reader.problem(path, "unknown time zone \"\(name)\"; use an IANA name such as \"Europe/London\"")
+                    }
+                }
+            case "workdays":
+                if let names = reader.strings(value, path) {
+                    var days: Set<Weekday> = []
+                    for name in names {
+                        if let day = Weekday(key: name) { days.insert(day) } else {
+                            reader.problem(path, "unknown weekday \"\(name)\"; use mon, tue, wed, thu, fri, sat, sun")
+                        }
+                    }
+                    if names.isEmpty { reader.problem(path, "workdays is empty; list at least one weekday") }
+                    policy.workdays = days
+                }
+            case "week_start":
+                if let name = reader.string(value, path) {
+                    if let day = Weekday(key: name) { policy.weekStart = day } else {
+                        reader.problem(path, "unknown weekday \"\(name)\"; use mon, tue, wed, thu, fri, sat, sun")
+                    }
+                }
+            case "period": reader.choice(value, path) { policy.period = $0 }
+            case "fiscal_year_start_month":
+                if let month = reader.int(value, path, in: 1...12, unit: "a month number") { policy.fiscalYearStartMonth = month }
+            case "rolling_weeks":
+                if let weeks = reader.int(value, path, in: 1...520, unit: "a number of weeks") { policy.rollingWeeks = weeks }
+            case "count_non_workdays":
+                if let flag = reader.bool(value, path) { policy.countNonWorkdays = flag }
+            case "holidays_ics":
+                if let name = reader.string(value, path) {
+                    readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon, into: &policy)
+                }
+            case "target": reader.table(value, path) { readTarget(&$0, $1, &policy.target, workdays: policy.workdays.count) }
+            case "counts":
+                reader.table(value, path) { reader, table in
+                    reader.read(table, path: path) { reader, key, value, path in
+                        guard let status = AttendanceStatus(rawValue: key), status != .office, status != .remote else {
+                            return false
+                        }
+                        reader.choice(value, path) { (treatment: Treatment) in policy.counts[status] = treatment }
+                        return true
+                    }
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    static func readTarget(_ reader: inout TableReader, _ table: TOMLTable, _ target: inout Target, workdays: Int) {
+        var valuePath: String?
+        var value: Double?
+        reader.read(table, path: "policy.target") { reader, key, node, path in
+            switch key {
+            case "kind": reader.choice(node, path) { target.kind = $0 }
+            case "value":
+                valuePath = path
+                if let number = reader.number(node, path) { value = number }
+            case "reduce": reader.choice(node, path) { target.reduce = $0 }
+            case "weeks": if let n = reader.int(node, path, in: 1...53, unit: "a number of weeks") { target.weeks = n }
+            case "best": if let n = reader.int(node, path, in: 1...520, unit: "a number of weeks") { target.best = n }
+            case "window": if let n = reader.int(node, path, in: 1...520, unit: "a number of weeks") { target.window = n }
+            default: return false
+            }
+            return true
+        }
+        let path = valuePath ?? "policy.target"
+        if let value {
+            let hundredths = (value * 100).rounded()
+            if abs(value * 100 - hundredths) > 1e-6 {
+                reader.problem(path, "value \(value) has more than two decimals; round it to two")
+            } else if value <= 0 {
+                reader.problem(path, "value must be greater than 0")
+            } else {
+                target.hundredths = Int(hundredths)
+                switch target.kind {
+                case .percent where value > 100:
+                    reader.problem(path, "a percentage target of \(value) is over 100 %; use a value from 0 to 100")
+                case .daysPerWeek where value > 7, .compliantWeeks where value > 7:
+                    reader.problem(path, "\(value) office days a week is more than a week has; use at most \(workdays)")
+                default: break
+                }
+            }
+        } else if valuePath == nil, target.kind != .percent {
+            reader.problem(path, "kind \"\(target.kind.rawValue)\" needs a value (office days)")
+        }
+        if target.kind == .compliantWeeks, target.weeks == 0 {
+            reader.problem("policy.target", "kind \"compliant_weeks\" needs weeks = K (how many compliant weeks the period needs)")
+        }
+        if target.kind == .bestWeeks {
+            if target.best == 0 {
+                reader.problem("policy.target", "kind \"best_weeks\" needs best = B (how many of the best weeks count)")
+            } else if target.best > target.window {
+                reader.problem("policy.target", "best = \(target.best) is more than window = \(target.window) weeks; make best at most window")
+            }
+        }
+    }
+
+    static func readICS(_ reader: inout TableReader, _ path: String, _ name: String, baseDirectory: String,
+                        horizon: LocalDate?, into policy: inout Policy) {
+        var file = name
+        if file == "~" || file.hasPrefix("~/") {
+            file = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + file.dropFirst()
+        } else if !file.hasPrefix("/") {
+            file = baseDirectory + "/" + file
+        }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            reader.problem(path, "cannot read the holiday calendar \(file); fix the path or remove holidays_ics")
+            return
+        }
+        let limit = horizon ?? LocalDate(year: 2100, month: 12, day: 31)!
+        do {
+            for event in try ICalendar.allDayEvents(in: text, horizon: limit) where policy.holidays[event.date] == nil {
+                policy.holidays[event.date] = event.summary
+            }
+        } catch {
+            reader.problem(path, "the holiday calendar \(file) is not usable: \(error)")
+        }
+    }
+
+    static func readHolidays(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String, _ policy: inout Policy) {
+        guard let array = value.array else {
+            reader.problem(path, "holidays must be an array of tables ([[holidays]] with date and name)")
+            return
+        }
+        for index in 0..<array.count {
+            let itemPath = "\(path)[\(index)]"
+            guard let table = array[index].table else {
+                reader.problem(itemPath, "each holiday must be a table with date and name")
+                continue
+            }
+            var date: LocalDate?
+            var name = "Holiday"
+            reader.read(table, path: itemPath) { reader, key, node, path in
+                switch key {
+                case "date": date = reader.date(node, path)
+                case "name": if let text = reader.string(node, path) { name = text }
+                default: return false
+                }
+                return true
+            }
+            if let date { policy.holidays[date] = name } else if table["date"] == nil {
+                reader.problem(itemPath, "a holiday needs a date (YYYY-MM-DD)")
+            }
+        }
+    }
+
+    static func readCheckin(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout CheckinSettings) {
+        reader.read(table, path: "checkin") { reader, key, value, path in
+            switch key {
+            case "reminder_time": settings.reminderTime = reader.timeOfDay(value, path)
+            case "fallback_time": settings.fallbackTime = reader.timeOfDay(value, path)
+            case "fallback_status":
+                if let text = reader.string(value, path) {
+                    if text == "none" {
+                        settings.fallbackStatus = nil
+                    } else if let status = AttendanceStatus(rawValue: text), status != .office {
+                        settings.fallbackStatus = status
+                    } else {
+                        reader.problem(path, "fallback_status \"\(text)\" is not allowed; use \"remote\" or \"none\"")
+                    }
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    static func readNFC(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout NFCSettings) {
+        reader.read(table, path: "nfc") { reader, key, value, path in
+            switch key {
+            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "backend": reader.choice(value, path) { settings.backend = $0 }
+            case "connstring": settings.connstring = reader.string(value, path)
+            case "tags":
+                reader.tables(value, path) { reader, table, path in
+                    var name: String?, uid: String?, ndef: String?
+                    reader.read(table, path: path) { reader, key, value, path in
+                        switch key {
+                        case "name": name = reader.string(value, path)
+                        case "uid":
+                            if let text = reader.string(value, path) {
+                                let hex = text.uppercased().filter { $0 != ":" && $0 != " " && $0 != "-" }
+                                if hex.isEmpty || hex.count % 2 != 0 || !hex.allSatisfy(\.isHexDigit) || hex.count > 20 {
+                                    reader.problem(path, "uid must be the tag's UID in hex (e.g. \"04A2246A2F6E80\")")
+                                } else {
+                                    uid = hex
+                                }
+                            }
+                        case "ndef": ndef = reader.string(value, path)
+                        default: return false
+                        }
+                        return true
+                    }
+                    guard let name = reader.ruleName(name, path) else { return }
+                    if uid == nil, ndef == nil, table["uid"] == nil, table["ndef"] == nil {
+                        reader.problem(path, "tag \"\(name)\" needs uid or ndef to match")
+                    }
+                    settings.tags.append(.init(name: name, uid: uid, ndef: ndef))
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    static func readQR(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout QRSettings) {
+        reader.read(table, path: "qr") { reader, key, value, path in
+            switch key {
+            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "device": if let text = reader.string(value, path) { settings.device = text }
+            case "payloads": if let list = reader.strings(value, path) { settings.payloads = list }
+            case "prefixes": if let list = reader.strings(value, path) { settings.prefixes = list }
+            case "mode": reader.choice(value, path) { settings.mode = $0 }
+            case "fps": if let n = reader.int(value, path, in: 1...30, unit: "frames per second") { settings.fps = n }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    static func readWiFi(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiFiSettings) {
+        reader.read(table, path: "wifi") { reader, key, value, path in
+            switch key {
+            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "networks":
+                var index = 0
+                reader.tables(value, path) { reader, table, path in
+                    index += 1
+                    var name: String?, ssid: String?, bssids: [String] = [], minimum: Int?
+                    reader.read(table, path: path) { reader, key, value, path in
+                        switch key {
+                        case "name": name = reader.string(value, path)
+                        case "ssid":
+                            ssid = reader.string(value, path)
+                            if let text = ssid, text.utf8.isEmpty || text.utf8.count > 32 {
+                                reader.problem(path, "ssid must be 1 to 32 bytes long")
+                            }
+                        case "bssids":
+                            for text in reader.strings(value, path) ?? [] {
+                                let parts = text.split(separator: ":")
+                                if parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) {
+                                    bssids.append(text.lowercased())
+                                } else {
+                                    reader.problem(path, "\"\(text)\" is not a BSSID; write it as aa:bb:cc:dd:ee:ff")
+                                }
+                            }
+                        case "min_signal_dbm": minimum = reader.int(value, path, in: -120...0, unit: "dBm")
+                        default: return false
+                        }
+                        return true
+                    }
+                    guard let ssid else {
+                        if table["ssid"] == nil { reader.problem(path, "a network needs ssid") }
+                        return
+                    }
+                    settings.networks.append(.init(name: name ?? "wifi-\(index)", ssid: ssid, bssids: bssids, minSignalDBm: minimum))
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    static func readGPS(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout GPSSettings) {
+        reader.read(table, path: "gps") { reader, key, value, path in
+            switch key {
+            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "device": if let text = reader.string(value, path) { settings.device = text }
+            case "baud":
+                if let baud = reader.int(value, path, in: 1...Int.max, unit: "baud") {
+                    if [4800, 9600, 19200, 38400, 57600, 115200].contains(baud) {
+                        settings.baud = baud
+                    } else {
+                        reader.problem(path, "baud \(baud) is not supported; use 4800, 9600, 19200, 38400, 57600 or 115200")
+                    }
+                }
+            case "geofences":
+                reader.tables(value, path) { reader, table, path in
+                    var name: String?, latitude: Double?, longitude: Double?
+                    var fence = GPSSettings.Geofence(name: "", latitude: 0, longitude: 0)
+                    reader.read(table, path: path) { reader, key, value, path in
+                        switch key {
+                        case "name": name = reader.string(value, path)
+                        case "latitude": latitude = reader.number(value, path, in: -90...90, unit: "degrees")
+                        case "longitude": longitude = reader.number(value, path, in: -180...180, unit: "degrees")
+                        case "radius_m": if let r = reader.number(value, path, in: 10...100_000, unit: "metres") { fence.radiusM = r }
+                        case "dwell_s": if let s = reader.number(value, path, in: 0...86_400, unit: "seconds") { fence.dwellS = s }
+                        case "leave_radius_m": fence.leaveRadiusM = reader.number(value, path, in: 10...200_000, unit: "metres")
+                        default: return false
+                        }
+                        return true
+                    }
+                    guard let name = reader.ruleName(name, path) else { return }
+                    if let leave = fence.leaveRadiusM, leave < fence.radiusM {
+                        reader.problem(path + ".leave_radius_m", "leave_radius_m must be at least radius_m (\(fence.radiusM)), or leaving would flap")
+                    }
+                    guard let latitude, let longitude else {
+                        if table["latitude"] == nil || table["longitude"] == nil {
+                            reader.problem(path, "geofence \"\(name)\" needs latitude and longitude")
+                        }
+                        return
+                    }
+                    fence.name = name
+                    fence.latitude = latitude
+                    fence.longitude = longitude
+                    settings.geofences.append(fence)
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+}

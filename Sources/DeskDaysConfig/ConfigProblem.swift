@@ -1,0 +1,25 @@
+/// One thing wrong with a configuration file, located as `FILE:LINE`.
+public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// A configuration that cannot be used, with every problem found (not just the first).
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    public var problems: [ConfigProblem]
+
+    public init(problems: [ConfigProblem]) {
+        self.problems = problems
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,102 @@
+import DeskDaysCore
+import Foundation
+import TOMLKit
+
+extension Configuration {
+    /// The effective configuration, defaults filled in, as TOML (`config show`).
+    /// Holidays read from an iCalendar file are listed too, so the user sees
+    /// exactly which dates are out of the arithmetic.
+    public func tomlText() -> String {
+        let root = TOMLTable()
+        let policyTable = TOMLTable()
+        policyTable["timezone"] = policy.timeZone.identifier
+        policyTable["workdays"] = TOMLArray(policy.workdays.sorted().map(\.key))
+        policyTable["week_start"] = policy.weekStart.key
+        policyTable["period"] = policy.period.rawValue
+        policyTable["fiscal_year_start_month"] = policy.fiscalYearStartMonth
+        policyTable["rolling_weeks"] = policy.rollingWeeks
+        policyTable["count_non_workdays"] = policy.countNonWorkdays
+        let target = TOMLTable()
+        target["kind"] = policy.target.kind.rawValue
+        if policy.target.hundredths % 100 == 0 {
+            target["value"] = policy.target.hundredths / 100
+        } else {
+            target["value"] = policy.target.value
+        }
+        target["reduce"] = policy.target.reduce.rawValue
+        if policy.target.kind == .compliantWeeks { target["weeks"] = policy.target.weeks }
+        if policy.target.kind == .bestWeeks {
+            target["best"] = policy.target.best
+            target["window"] = policy.target.window
+        }
+        policyTable["target"] = target
+        let counts = TOMLTable()
+        for status in [AttendanceStatus.travel, .sick, .vacation, .leave] {
+            counts[status.rawValue] = policy.treatment(of: status).rawValue
+        }
+        policyTable["counts"] = counts
+        root["policy"] = policyTable
+
+        let holidays = TOMLArray()
+        for (date, name) in policy.holidays.sorted(by: { $0.key < $1.key }) {
+            holidays.append(TOMLTable(["date": date.description, "name": name] as [String: TOMLValueConvertible], inline: false))
+        }
+        if !holidays.isEmpty { root["holidays"] = holidays }
+
+        let checkinTable = TOMLTable()
+        checkinTable["reminder_time"] = checkin.reminderTime?.description ?? "off"
+        checkinTable["fallback_time"] = checkin.fallbackTime?.description ?? "off"
+        checkinTable["fallback_status"] = checkin.fallbackStatus?.rawValue ?? "none"
+        root["checkin"] = checkinTable
+
+        let nfcTable = TOMLTable()
+        nfcTable["enabled"] = nfc.enabled
+        nfcTable["backend"] = nfc.backend.rawValue
+        if let connstring = nfc.connstring { nfcTable["connstring"] = connstring }
+        let tags = TOMLArray()
+        for tag in nfc.tags {
+            let table = TOMLTable(["name": tag.name] as [String: TOMLValueConvertible], inline: false)
+            if let uid = tag.uid { table["uid"] = uid }
+            if let ndef = tag.ndef { table["ndef"] = ndef }
+            tags.append(table)
+        }
+        if !tags.isEmpty { nfcTable["tags"] = tags }
+        root["nfc"] = nfcTable
+
+        let qrTable = TOMLTable()
+        qrTable["enabled"] = qr.enabled
+        qrTable["device"] = qr.device
+        qrTable["mode"] = qr.mode.rawValue
+        qrTable["fps"] = qr.fps
+        qrTable["payloads"] = TOMLArray(qr.payloads)
+        qrTable["prefixes"] = TOMLArray(qr.prefixes)
+        root["qr"] = qrTable
+
+        let wifiTable = TOMLTable()
+        wifiTable["enabled"] = wifi.enabled
+        let networks = TOMLArray()
+        for network in wifi.networks {
+            let table = TOMLTable(["name": network.name, "ssid": network.ssid] as [String: TOMLValueConvertible], inline: false)
+            if !network.bssids.isEmpty { table["bssids"] = TOMLArray(network.bssids) }
+            if let minimum = network.minSignalDBm { table["min_signal_dbm"] = minimum }
+            networks.append(table)
+        }
+        if !networks.isEmpty { wifiTable["networks"] = networks }
+        root["wifi"] = wifiTable
+
+        let gpsTable = TOMLTable()
+        gpsTable["enabled"] = gps.enabled
+        gpsTable["device"] = gps.device
+        gpsTable["baud"] = gps.baud
+        let fences = TOMLArray()
+        for fence in gps.geofences {
+            let table = TOMLTable(["name": fence.name, "latitude": fence.latitude, "longitude": fence.longitude,
+                                   "radius_m": fence.radiusM, "dwell_s": fence.dwellS] as [String: TOMLValueConvertible], inline: false)
+            if let leave = fence.leaveRadiusM { table["leave_radius_m"] = leave }
+            fences.append(table)
+        }
+        if !fences.isEmpty { gpsTable["geofences"] = fences }
+        root["gps"] = gpsTable
+        return root.convert(to: .toml) + "\n"
+    }
+}

@@ -1,0 +1,204 @@
+import CSV
+import DeskDaysCore
+import Foundation
+
+/// One exported day: what `export` writes and `import` reads back.
+public struct ExchangeDay: Sendable, Equatable, Codable {
+    public var date: LocalDate
+    public var workday: Bool
+    public var status: AttendanceStatus?
+    public var origin: Origin?
+    public var sources: [Source]
+    public var note: String?
+
+    public init(date: LocalDate, workday: Bool, status: AttendanceStatus?, origin: Origin?,
+                sources: [Source], note: String? = nil) {
+        self.date = date
+        self.workday = workday
+        self.status = status
+        self.origin = origin
+        self.sources = sources
+        self.note = note
+    }
+
+    enum CodingKeys: String, CodingKey { case date, workday, status, origin, sources, note }
+
+    public func encode(to encoder: Encoder) throws {
+        // `status` and `origin` are always present (null when the date has no record), as CLI.md fixes for `days --json`.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(workday, forKey: .workday)
+        try container.encode(status, forKey: .status)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(sources, forKey: .sources)
+        try container.encodeIfPresent(note, forKey: .note)
+    }
+}
+
+/// A record read from an import file.
+public struct ImportedRecord: Sendable, Equatable {
+    public var date: LocalDate
+    public var status: AttendanceStatus
+    public var note: String?
+}
+
+/// An import file that cannot be used; nothing of it is written.
+public struct ImportError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public var description: String {
+        line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+    }
+}
+
+/// The formats of `deskdays export` and `deskdays import`.
+public enum Exchange {
+    public enum Format: String, CaseIterable, Sendable { case csv, json, ics }
+
+    static let csvHeader = ["date", "workday", "status", "origin", "sources", "note"]
+
+    // MARK: - Export
+
+    public static func export(_ days: [ExchangeDay], format: Format) throws -> String {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(days), as: UTF8.self) + "\n"
+        case .csv:
+            let stream = OutputStream(toMemory: ())
+            let writer = try CSVWriter(stream: stream)
+            try writer.write(row: csvHeader)
+            for day in days {
+                try writer.write(row: [day.date.description, day.workday ? "true" : "false",
+                                       day.status?.rawValue ?? "", day.origin?.rawValue ?? "",
+                                       day.sources.map(\.rawValue).joined(separator: " "), day.note ?? ""])
+            }
+            writer.stream.close()
+            let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+            return String(decoding: data, as: UTF8.self) + "\n"
+        case .ics:
+            let events = days.compactMap { day -> (LocalDate, String, String)? in
+                guard let status = day.status else { return nil }
+                return (day.date, status.rawValue.capitalized, "\(day.date)-\(status.rawValue)@deskdays")
+            }
+            return ICalendar.document(events.map { (date: $0.0, summary: $0.1, uid: $0.2) },
+                                      productID: "-//DeskDays//DeskDays//EN")
+        }
+    }
+
+    // MARK: - Import
+
+    /// Reads records from an export file (CSV or JSON) or an iCalendar file,
+    /// chosen by content. Rows without a status are skipped; anything
+    /// unreadable is an error naming the line, and nothing is imported.
+    public static func parseImport(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> [ImportedRecord] {
+        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("[") { return try parseJSON(String(trimmed), file: file) }
+        if trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") { return try parseICS(String(trimmed), file: file, horizon: horizon) }
+        return try parseCSV(String(trimmed), file: file)
+    }
+
+    static func parseJSON(_ text: String, file: String) throws(ImportError) -> [ImportedRecord] {
+        struct Row: Decodable {
+            var date: String
+            var status: String?
+            var note: String?
+        }
+        let rows: [Row]
+        do {
+            rows = try JSONDecoder().decode([Row].self, from: Data(text.utf8))
+        } catch {
+            throw ImportError(file: file, line: nil, message: "not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json")
+        }
+        var records: [ImportedRecord] = []
+        for (index, row) in rows.enumerated() {
+            guard let date = LocalDate(row.date) else {
+                throw ImportError(file: file, line: nil, message: "entry \(index + 1) has date \"\(row.date)\", which is not YYYY-MM-DD")
+            }
+            guard let name = row.status else { continue }
+            guard let status = AttendanceStatus(rawValue: name) else {
+                throw ImportError(file: file, line: nil, message: "entry \(index + 1) has unknown status \"\(name)\"; use one of \(statusList)")
+            }
+            records.append(ImportedRecord(date: date, status: status, note: row.note))
+        }
+        return records
+    }
+
+    static func parseCSV(_ text: String, file: String) throws(ImportError) -> [ImportedRecord] {
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(string: text, hasHeaderRow: true)
+        } catch {
+            throw ImportError(file: file, line: 1, message: "not readable as CSV (\(error)); export again with --format csv")
+        }
+        let header = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let dateColumn = header.firstIndex(of: "date"), let statusColumn = header.firstIndex(of: "status") else {
+            throw ImportError(file: file, line: 1, message: "the CSV header needs the columns date and status (as `deskdays export --format csv` writes)")
+        }
+        let noteColumn = header.firstIndex(of: "note")
+        var records: [ImportedRecord] = []
+        var line = 1
+        while let row = reader.next() {
+            line += 1
+            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            guard row.count > max(dateColumn, statusColumn) else {
+                throw ImportError(file: file, line: line, message: "the row has \(row.count) fields; expected \(header.count)")
+            }
+            let dateText = row[dateColumn].trimmingCharacters(in: .whitespaces)
+            guard let date = LocalDate(dateText) else {
+                throw ImportError(file: file, line: line, message: "date \"\(dateText)\" is not YYYY-MM-DD")
+            }
+            let name = row[statusColumn].trimmingCharacters(in: .whitespaces).lowercased()
+            if name.isEmpty { continue }
+            guard let status = AttendanceStatus(rawValue: name) else {
+                throw ImportError(file: file, line: line, message: "unknown status \"\(name)\"; use one of \(statusList)")
+            }
+            let note = noteColumn.flatMap { $0 < row.count ? row[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
+            records.append(ImportedRecord(date: date, status: status, note: note))
+        }
+        return records
+    }
+
+    static func parseICS(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> [ImportedRecord] {
+        let events: [ICalendar.Event]
+        do {
+            events = try ICalendar.allDayEvents(in: text, horizon: horizon)
+        } catch let error as ICalendar.ParseError {
+            throw ImportError(file: file, line: error.line, message: error.message)
+        } catch {
+            throw ImportError(file: file, line: nil, message: "\(error)")
+        }
+        var records: [ImportedRecord] = []
+        for event in events {
+            guard let status = status(forSummary: event.summary) else {
+                throw ImportError(file: file, line: event.line,
+                                  message: "cannot tell a status from the event \"\(event.summary)\"; name it Office, Remote, Travel, Sick, Vacation or Leave")
+            }
+            records.append(ImportedRecord(date: event.date, status: status, note: nil))
+        }
+        return records
+    }
+
+    /// The status an event title names: the status words themselves, plus
+    /// the usual synonyms in badge and HR calendars.
+    public static func status(forSummary summary: String) -> AttendanceStatus? {
+        let words = summary.lowercased().split(whereSeparator: { !$0.isLetter })
+        let synonyms: [(AttendanceStatus, [String])] = [
+            (.office, ["office", "onsite", "on-site", "in-office"]),
+            (.remote, ["remote", "wfh", "home", "homeoffice"]),
+            (.travel, ["travel", "trip", "business"]),
+            (.sick, ["sick", "illness", "ill"]),
+            (.vacation, ["vacation", "holiday", "holidays", "pto", "annual", "urlaub"]),
+            (.leave, ["leave", "parental", "jury", "bereavement"]),
+        ]
+        for (status, names) in synonyms where words.contains(where: { names.contains(String($0)) }) {
+            return status
+        }
+        return nil
+    }
+
+    static let statusList = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")
+}

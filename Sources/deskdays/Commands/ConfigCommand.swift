@@ -1,0 +1,40 @@
+import ArgumentParser
+import DeskDaysConfig
+import Foundation
+
+/// `deskdays config`: check or show the configuration.
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Check or show the configuration.",
+        subcommands: [Check.self, Show.self])
+
+    /// `config check`: every problem as `FILE:LINE: message`, exit 1; else exit 0.
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check the configuration file and list every problem.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let path = global.configPath
+            guard FileManager.default.fileExists(atPath: path) else {
+                print("\(path) does not exist; the defaults apply (60 % of workdays per quarter, Monday to Friday, no adapters).")
+                return
+            }
+            _ = try ConfigLoader.load(path: path)
+            print("\(path): OK")
+        }
+    }
+
+    /// `config show`: the effective configuration with defaults filled in.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the effective configuration, defaults included.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let session = try Session(global)
+            print("# Effective configuration from \(global.configPath)\(FileManager.default.fileExists(atPath: global.configPath) ? "" : " (missing: defaults)")")
+            print(session.configuration.tomlText(), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import DeskDaysCore
+import Foundation
+
+/// `deskdays event`: one automatic check-in into the adapters' pipeline.
+struct EventCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "event", abstract: "Feed one automatic check-in into the pipeline (for scripts and dispatchers).")
+
+    enum EventSource: String, ExpressibleByArgument, CaseIterable { case nfc, qr, wifi, gps, external }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "nfc, qr, wifi, gps or external.")
+    var source: EventSource
+
+    @Option(help: "When, in RFC 3339 (e.g. 2026-11-18T08:55:00+01:00).")
+    var at: String
+
+    @Option(help: "The name of the rule that matched (never an identifier).")
+    var rule: String?
+
+    func run() async throws {
+        guard let time = parseRFC3339(at) else {
+            throw CLIError("--at \(at) is not an RFC 3339 time; write it like 2026-11-18T08:55:00Z.")
+        }
+        let session = try Session(global)
+        let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time)
+        switch try await session.pipeline().submit(event) {
+        case .stored(let date): print("Stored a \(source.rawValue) check-in for \(date).")
+        case .duplicate(let date): print("\(date) already has a \(source.rawValue) check-in; kept the first.")
+        }
+    }
+}

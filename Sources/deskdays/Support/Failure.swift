@@ -1,0 +1,60 @@
+import ArgumentParser
+import DeskDaysConfig
+import DeskDaysExchange
+import DeskDaysStore
+import Foundation
+
+/// A user-facing failure: one sentence naming the problem and the fix.
+struct CLIError: Error, CustomStringConvertible {
+    var message: String
+    var code: Int32 = 1
+
+    init(_ message: String, code: Int32 = 1) {
+        self.message = message
+        self.code = code
+    }
+
+    var description: String { message }
+}
+
+/// Maps every error to its message and exit code (CLI.md "Exit codes").
+enum Failure {
+    static func exit(for error: Error) -> Never {
+        let (message, code) = describe(error)
+        if let message, !message.isEmpty {
+            let handle = code == 0 ? FileHandle.standardOutput : FileHandle.standardError
+            handle.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        }
+        Foundation.exit(code)
+    }
+
+    static func describe(_ error: Error) -> (String?, Int32) {
+        switch error {
+        case let error as CLIError:
+            return ("deskdays: " + error.message, error.code)
+        case let error as StoreError:
+            return ("deskdays: " + error.description, error.exitCode)
+        case let error as ConfigError:
+            return (error.description, 1)
+        case let error as ImportError:
+            return ("deskdays: " + error.description + " Nothing was imported.", 1)
+        case let error as ExitCode:
+            return (nil, error.rawValue)
+        default:
+            // Argument parsing, --help and --version come from swift-argument-parser.
+            let code = DeskDays.exitCode(for: error).rawValue
+            if code == 0 { return (DeskDays.fullMessage(for: error), 0) }
+            // One line, not the usage screen; its usage errors are EX_USAGE (64),
+            // and CLI.md has one code for user errors.
+            var message = DeskDays.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            message = message.split(separator: "\n").joined(separator: " ")
+            if !message.hasSuffix(".") { message += "." }
+            return ("deskdays: \(message) See `deskdays help` for the options.", 1)
+        }
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,99 @@
+import DeskDaysConfig
+import DeskDaysCore
+import DeskDaysPipeline
+import DeskDaysStore
+import Foundation
+
+/// What one command invocation works with: the configuration, "now", and
+/// (opened on demand) the store and the pipeline.
+struct Session {
+    let options: GlobalOptions
+    let configuration: Configuration
+    let now: Date
+
+    var policy: Policy { configuration.policy }
+    var today: LocalDate { policy.localDate(of: now) }
+    var engine: PolicyEngine { PolicyEngine(policy: policy) }
+
+    init(_ options: GlobalOptions) throws {
+        self.options = options
+        // Yearly holidays from an iCalendar file are expanded well past any report.
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        let horizon = LocalDate(year: year + 10, month: 12, day: 31)
+        self.configuration = try ConfigLoader.load(path: options.configPath, horizon: horizon)
+        self.now = try Session.resolveNow(flag: options.today, environment: ProcessInfo.processInfo.environment,
+                                          policy: configuration.policy)
+    }
+
+    /// "Now": `--today`, else `DESKDAYS_NOW` (RFC 3339), else `DESKDAYS_TODAY`, else the clock.
+    /// A date alone means 12:00 local on that date (POLICY.md).
+    static func resolveNow(flag: String?, environment: [String: String], policy: Policy) throws -> Date {
+        if let flag {
+            return policy.instant(of: try date(flag, option: "--today"))
+        }
+        if let text = environment["DESKDAYS_NOW"], !text.isEmpty {
+            guard let date = parseRFC3339(text) else {
+                throw CLIError("DESKDAYS_NOW=\(text) is not an RFC 3339 time; write it like 2026-11-18T09:30:00Z or unset it.")
+            }
+            return date
+        }
+        if let text = environment["DESKDAYS_TODAY"], !text.isEmpty {
+            guard let day = LocalDate(text) else {
+                throw CLIError("DESKDAYS_TODAY=\(text) is not a date; write it as YYYY-MM-DD or unset it.")
+            }
+            return policy.instant(of: day)
+        }
+        return Date()
+    }
+
+    /// The store, or an empty in-memory one when the database does not exist
+    /// yet (reading never creates files).
+    func readStore() throws -> AttendanceStore {
+        if !FileManager.default.fileExists(atPath: options.databasePath) {
+            return try AttendanceStore.inMemory()
+        }
+        return try AttendanceStore(path: options.databasePath)
+    }
+
+    /// The store for writing (created, 0600 in a 0700 folder, when missing).
+    func writeStore() throws -> AttendanceStore {
+        try AttendanceStore(path: options.databasePath)
+    }
+
+    func pipeline() throws -> CheckInPipeline {
+        let instant = now
+        return CheckInPipeline(store: try writeStore(), policy: policy, now: { instant })
+    }
+
+    /// The report for `selector` from the stored data.
+    func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
+        let store = try store ?? readStore()
+        let span = engine.dataSpan(selector, today: today)
+        return engine.report(selector, today: today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+    }
+
+    /// Parses a `--date`-style argument.
+    static func date(_ text: String, option: String) throws -> LocalDate {
+        guard let date = LocalDate(text) else {
+            throw CLIError("\(option) \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-18).")
+        }
+        return date
+    }
+}
+
+/// Parses RFC 3339 times (`2026-11-18T09:30:00Z`, `…+01:00`, fractional seconds).
+func parseRFC3339(_ text: String) -> Date? {
+    let plain = ISO8601DateFormatter()
+    plain.formatOptions = [.withInternetDateTime]
+    if let date = plain.date(from: text) { return date }
+    let fractional = ISO8601DateFormatter()
+    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return fractional.date(from: text)
+}
+
+/// Formats an instant as RFC 3339 UTC.
+func formatRFC3339(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+}

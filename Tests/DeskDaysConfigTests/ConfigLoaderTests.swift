@@ -1,0 +1,177 @@
+import DeskDaysConfig
+import DeskDaysCore
+import Foundation
+import Testing
+
+/// The full sample of CLI.md must load and mean what it says.
+@Test func sampleConfigLoads() throws {
+    let text = """
+    [policy]
+    timezone = "Europe/London"
+    workdays = ["mon", "tue", "wed", "thu", "fri"]
+    week_start = "mon"
+    period = "quarter"
+    fiscal_year_start_month = 10
+    rolling_weeks = 12
+    count_non_workdays = false
+
+    [policy.target]
+    kind = "days_per_week"
+    value = 2.5
+    reduce = "pro-rata"
+
+    [policy.counts]
+    travel = "remote"
+    sick = "excused"
+
+    [[holidays]]
+    date = "2026-12-25"
+    name = "Christmas Day"
+
+    [[holidays]]
+    date = 2026-12-28
+
+    [checkin]
+    reminder_time = "10:30"
+    fallback_time = "20:00"
+    fallback_status = "none"
+
+    [nfc]
+    enabled = true
+    backend = "pcsc"
+
+    [[nfc.tags]]
+    name = "desk"
+    uid = "04:a2:24:6a:2f:6e:80"
+
+    [[nfc.tags]]
+    name = "badge"
+    ndef = "deskdays:office:hq"
+
+    [qr]
+    enabled = true
+    payloads = ["deskdays:office:hq"]
+
+    [wifi]
+    enabled = true
+
+    [[wifi.networks]]
+    ssid = "Corp-WiFi"
+    bssids = ["AA:BB:CC:DD:EE:FF"]
+    min_signal_dbm = -75
+
+    [gps]
+    enabled = true
+    device = "/dev/gps0"
+    baud = 4800
+
+    [[gps.geofences]]
+    name = "hq"
+    latitude = 51.5072
+    longitude = -0.1276
+    radius_m = 150
+    dwell_s = 120
+    """
+    let (config, problems) = ConfigLoader.parse(text, file: "c.toml")
+    #expect(problems.isEmpty, "\(problems)")
+    #expect(config.policy.timeZone.identifier == "Europe/London")
+    #expect(config.policy.fiscalYearStartMonth == 10)
+    #expect(config.policy.target == Target(kind: .daysPerWeek, hundredths: 250, reduce: .proRata))
+    #expect(config.policy.treatment(of: .travel) == .remote)
+    #expect(config.policy.holidays[LocalDate("2026-12-25")!] == "Christmas Day")
+    #expect(config.policy.holidays[LocalDate("2026-12-28")!] != nil)
+    #expect(config.checkin.fallbackStatus == nil)
+    #expect(config.nfc.tags == [.init(name: "desk", uid: "04A2246A2F6E80"), .init(name: "badge", ndef: "deskdays:office:hq")])
+    #expect(config.nfc.backend == .pcsc)
+    #expect(config.wifi.networks.first?.bssids == ["aa:bb:cc:dd:ee:ff"])
+    #expect(config.wifi.networks.first?.name == "wifi-1")
+    #expect(config.gps.baud == 4800)
+    #expect(config.gps.geofences.first?.name == "hq")
+}
+
+/// `config check` reports every problem at once, each on the line it is on.
+@Test func everyProblemIsReportedWithItsLine() {
+    let text = """
+    [policy]
+    timezone = "Mars/Olympus"
+    fiscal_year_start_month = 13
+    perod = "month"
+
+    [policy.target]
+    kind = "percent"
+    value = 140
+
+    [[holidays]]
+    date = "2026-02-30"
+
+    [[nfc.tags]]
+    name = "desk"
+    uid = "zz"
+
+    [gps]
+    baud = 1234
+    """
+    let (_, problems) = ConfigLoader.parse(text, file: "c.toml")
+    let lines = problems.map(\.line)
+    #expect(lines == [2, 3, 4, 8, 11, 15, 18], "\(problems)")
+    #expect(problems.allSatisfy { $0.description.hasPrefix("c.toml:") })
+    #expect(problems[2].message.contains("unknown key \"perod\""))
+    #expect(problems[3].message.contains("over 100"))
+}
+
+@Test(arguments: [
+    ("value = 60.123", "two decimals"),
+    ("kind = \"weekly\"", "is not one of"),
+    ("value = \"60\"", "must be a number"),
+])
+func badTargetValues(line: String, expected: String) {
+    let (_, problems) = ConfigLoader.parse("[policy.target]\n\(line)\n", file: "f")
+    #expect(problems.count == 1)
+    #expect(problems.first?.line == 2)
+    #expect(problems.first?.message.contains(expected) == true, "\(problems)")
+}
+
+@Test func invalidTOMLIsOneLocatedProblem() {
+    let (_, problems) = ConfigLoader.parse("[policy\nperiod = 'month'\n", file: "f")
+    #expect(problems.count == 1)
+    #expect(problems.first?.message.hasPrefix("not valid TOML") == true)
+}
+
+@Test func missingFileMeansDefaults() throws {
+    let config = try ConfigLoader.load(path: "/nonexistent/deskdays/config.toml")
+    #expect(config == Configuration())
+    #expect(config.policy.target.hundredths == 6000)
+}
+
+@Test func holidaysFromAnICSFileRelativeToTheConfig() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dd-ics-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try """
+    BEGIN:VCALENDAR\r
+    BEGIN:VEVENT\r
+    DTSTART;VALUE=DATE:20261225\r
+    DTEND;VALUE=DATE:20261227\r
+    SUMMARY:Christmas\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+    """.write(to: folder.appendingPathComponent("h.ics"), atomically: true, encoding: .utf8)
+    try "[policy]\nholidays_ics = \"h.ics\"\n".write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    let config = try ConfigLoader.load(path: folder.appendingPathComponent("config.toml").path)
+    #expect(config.policy.holidays.keys.sorted() == [LocalDate("2026-12-25")!, LocalDate("2026-12-26")!])
+}
+
+@Test func appendBlockKeepsCommentsAndLoads() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dd-edit-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("deskdays/config.toml").path
+    try ConfigEditor.appendBlock("[policy]\n# my comment\nperiod = \"month\"", to: path)
+    try ConfigEditor.appendBlock("[[nfc.tags]]\nname = \(ConfigEditor.quoted("a \"b\""))\nuid = \"0102\"", to: path)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains("# my comment"))
+    let config = try ConfigLoader.load(path: path)
+    #expect(config.policy.period == .month)
+    #expect(config.nfc.tags.first?.name == "a \"b\"")
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+}

@@ -52,7 +52,10 @@ public enum ConfigLoader {
             }
             return true
         }
-        return (configuration, reader.problems)
+        // In file order, as a compiler lists errors (stable for one line).
+        let problems = reader.problems.enumerated()
+            .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        return (configuration, problems)
     }
 
     static func reason(_ error: Error) -> String {

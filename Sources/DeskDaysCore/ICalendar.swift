@@ -12,6 +12,12 @@ public enum ICalendar {
         public var date: LocalDate
         public var summary: String
         public var line: Int
+
+        public init(date: LocalDate, summary: String, line: Int) {
+            self.date = date
+            self.summary = summary
+            self.line = line
+        }
     }
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {

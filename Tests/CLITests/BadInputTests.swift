@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// Bad input gets one clear line on stderr and the documented exit code,
+/// and the database is byte-for-byte unchanged afterwards.
+@Suite struct BadInputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        var code: Int32
+        var mentions: String
+        var testDescription: String { name }
+    }
+
+    static let badArguments: [Case] = [
+        Case(name: "unknown status", arguments: ["checkin", "--status", "party"], code: 1, mentions: "party"),
+        Case(name: "bad date", arguments: ["checkin", "--date", "2026-02-30"], code: 1, mentions: "2026-02-30"),
+        Case(name: "date and range", arguments: ["checkin", "--date", "2026-11-18", "--from", "2026-11-18", "--to", "2026-11-19"], code: 1, mentions: "--from"),
+        Case(name: "half a range", arguments: ["checkin", "--from", "2026-11-18"], code: 1, mentions: "--to"),
+        Case(name: "reversed range", arguments: ["checkin", "--from", "2026-11-19", "--to", "2026-11-18"], code: 1, mentions: "swap"),
+        Case(name: "weekend-only range", arguments: ["checkin", "--from", "2026-11-21", "--to", "2026-11-22"], code: 1, mentions: "no workday"),
+        Case(name: "clear without date", arguments: ["clear"], code: 1, mentions: "--date"),
+        Case(name: "event with manual source", arguments: ["event", "--source", "manual", "--at", "2026-11-18T08:00:00Z"], code: 1, mentions: "manual"),
+        Case(name: "event with bad time", arguments: ["event", "--source", "nfc", "--at", "yesterday"], code: 1, mentions: "RFC 3339"),
+        Case(name: "bad format", arguments: ["status", "--format", "xml"], code: 1, mentions: "xml"),
+        Case(name: "bad period", arguments: ["report", "--period", "last-month"], code: 1, mentions: "last-month"),
+        Case(name: "bad --today", arguments: ["report", "--today", "18/11/2026"], code: 1, mentions: "18/11/2026"),
+        Case(name: "explain bad date", arguments: ["explain", "tomorrow"], code: 1, mentions: "tomorrow"),
+        Case(name: "import missing file", arguments: ["import", "/nonexistent/file.csv"], code: 1, mentions: "/nonexistent/file.csv"),
+        Case(name: "export bad format", arguments: ["export", "--format", "xlsx"], code: 1, mentions: "xlsx"),
+        Case(name: "unknown command", arguments: ["teleport"], code: 1, mentions: "deskdays help"),
+    ]
+
+    /// A database with one record, and its bytes.
+    static func seeded() throws -> (CLIRunner, Data) {
+        let cli = try CLIRunner()
+        let result = try cli.run(["checkin", "--date", "2026-11-16"])
+        precondition(result.status == 0, result.stderr)
+        return (cli, try Data(contentsOf: URL(fileURLWithPath: cli.database)))
+    }
+
+    static func expectOneLine(_ result: CLIRunner.Result, code: Int32, mentions: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == code, "exit \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == 1, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(mentions), "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack dump"), sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: badArguments)
+    func badArgumentsChangeNothing(_ testCase: Case) throws {
+        let (cli, before) = try Self.seeded()
+        defer { cli.cleanup() }
+        let result = try cli.run(testCase.arguments)
+        Self.expectOneLine(result, code: testCase.code, mentions: testCase.mentions)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
+
+    @Test func corruptConfigIsLocatedAndChangesNothing() throws {
+        let (cli, before) = try Self.seeded()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\nperiod = \"quarter\"\n[policy.target\nvalue = 60\n")
+        let result = try cli.run(["checkin", "--date", "2026-11-17"])
+        Self.expectOneLine(result, code: 1, mentions: cli.config + ":")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
+
+    @Test func unreadableConfigIsOneLine() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try FileManager.default.createDirectory(atPath: cli.config, withIntermediateDirectories: true)
+        let result = try cli.run(["status"])
+        Self.expectOneLine(result, code: 1, mentions: cli.config)
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefused() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try FileManager.default.createDirectory(atPath: (cli.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let bytes = Data("date,status\n2026-11-16,office\n".utf8)
+        try bytes.write(to: URL(fileURLWithPath: cli.database))
+        for arguments in [["status"], ["checkin"]] {
+            let result = try cli.run(arguments)
+            Self.expectOneLine(result, code: 2, mentions: cli.database)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == bytes)
+    }
+
+    @Test(.enabled(if: toolExists("sqlite3"), "sqlite3 not installed: apt-get install sqlite3"))
+    func aDatabaseFromANewerVersionIsRefused() throws {
+        let (cli, _) = try Self.seeded()
+        defer { cli.cleanup() }
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", cli.database, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        try #require(sqlite.terminationStatus == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.database))
+        for arguments in [["status"], ["checkin", "--date", "2026-11-17"], ["report", "--json"]] {
+            Self.expectOneLine(try cli.run(arguments), code: 2, mentions: "newer")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "Debian's /usr/bin/python3 is needed to hold a lock"))
+    func aLockedDatabaseGivesAClearMessage() throws {
+        let (cli, before) = try Self.seeded()
+        defer { cli.cleanup() }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", """
+        import sqlite3, sys, time
+        c = sqlite3.connect(sys.argv[1], isolation_level=None)
+        c.execute('BEGIN EXCLUSIVE')
+        print('locked', flush=True)
+        sys.stdin.read()
+        """, cli.database]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let ready = output.fileHandleForReading.availableData
+        try #require(String(decoding: ready, as: UTF8.self).contains("locked"))
+        let result = try cli.run(["checkin", "--date", "2026-11-17"])
+        Self.expectOneLine(result, code: 1, mentions: "locked")
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
+
+    @Test func aBadImportFileImportsNothing() throws {
+        let (cli, before) = try Self.seeded()
+        defer { cli.cleanup() }
+        let file = cli.folder.appendingPathComponent("bad.csv").path
+        try "date,status\n2026-11-17,office\n2026-11-18,partying\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try cli.run(["import", file])
+        Self.expectOneLine(result, code: 1, mentions: "\(file):3")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Runs the built `deskdays` binary as a user would, in a scratch folder.
+struct CLIRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    let folder: URL
+    var database: String { folder.appendingPathComponent("data/deskdays.sqlite").path }
+    var config: String { folder.appendingPathComponent("config/config.toml").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The binary: `DESKDAYS_BIN` (set by `make test`), else beside the test bundle.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["DESKDAYS_BIN"], FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        var url = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = url.appendingPathComponent("deskdays").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            url = url.deletingLastPathComponent()
+        }
+        return ".build/debug/deskdays"
+    }
+
+    /// Runs `deskdays args…` with this runner's config and database unless given.
+    @discardableResult
+    func run(_ arguments: [String], paths: Bool = true, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+        var args = arguments
+        if paths { args += ["--config", config, "--database", database] }
+        process.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = folder.path
+        env["XDG_CONFIG_HOME"] = folder.appendingPathComponent("xdg-config").path
+        env["XDG_DATA_HOME"] = folder.appendingPathComponent("xdg-data").path
+        env["DESKDAYS_NOW"] = nil
+        env["DESKDAYS_TODAY"] = nil
+        env["TZ"] = "UTC"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    func cleanup() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Whether a program is on PATH (for tests that need it).
+func toolExists(_ name: String) -> Bool {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+}

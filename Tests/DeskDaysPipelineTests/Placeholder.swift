@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholder_DeskDaysPipelineTests() { #expect(Bool(true)) }

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Regenerates the fixture database of every released schema version with the
+# sqlite3 tool, from the exact SQL of the migrations in
+# Sources/DeskDaysStore/AttendanceStore+Migrations.swift (the test
+# `fixtureSchemaMatchesMigration` compares them). A released version's SQL is
+# frozen: never edit a block below, add one for the next version.
+#
+# Rows are chosen to cover every column, NULLs, every origin, several sources
+# and a late-evening check-in whose local date is the next day in Berlin.
+set -eu
+cd "$(dirname "$0")"
+
+rm -f v1.sqlite v1.sqlite-wal v1.sqlite-shm
+sqlite3 v1.sqlite <<'SQL'
+PRAGMA journal_mode = WAL;
+BEGIN;
+CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+CREATE TABLE record (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    status TEXT NOT NULL CHECK (status IN ('office', 'travel', 'remote', 'sick', 'vacation', 'leave')),
+    origin TEXT NOT NULL CHECK (origin IN ('manual', 'import', 'fallback')),
+    note TEXT,
+    recordedAt TEXT NOT NULL
+);
+CREATE INDEX record_date ON record (date);
+CREATE TABLE checkin (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'external')),
+    rule TEXT,
+    at TEXT NOT NULL,
+    UNIQUE (date, source)
+);
+PRAGMA application_id = 1146309444;
+PRAGMA user_version = 1;
+INSERT INTO grdb_migrations (identifier) VALUES ('v1');
+INSERT INTO record (date, status, origin, note, recordedAt) VALUES
+    ('2026-03-02', 'office', 'manual', 'client visit', '2026-03-02T08:15:00.000Z'),
+    ('2026-03-03', 'remote', 'import', NULL, '2026-03-10T12:00:00.250Z'),
+    ('2026-03-04', 'remote', 'fallback', NULL, '2026-03-04T19:00:00.000Z'),
+    ('2026-03-04', 'sick', 'manual', NULL, '2026-03-05T07:30:00.000Z');
+INSERT INTO checkin (date, source, rule, at) VALUES
+    ('2026-03-02', 'nfc', 'desk', '2026-03-02T08:01:02.345Z'),
+    ('2026-03-02', 'wifi', NULL, '2026-03-02T07:58:00.000Z'),
+    ('2026-03-30', 'gps', 'hq', '2026-03-29T23:30:00.000Z'),
+    ('2026-03-31', 'external', 'script', '2026-03-31T09:00:00.000Z');
+COMMIT;
+SQL
+chmod 0600 v1.sqlite
+echo "wrote $(pwd)/v1.sqlite"

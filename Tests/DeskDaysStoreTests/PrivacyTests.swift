@@ -1,0 +1,44 @@
+@testable import DeskDaysStore
+import DeskDaysCore
+import Foundation
+import GRDB
+import Testing
+
+/// DESIGN.md "The privacy claim": the schema can hold dates, statuses,
+/// sources, rule names and the user's notes — nothing else.
+@Suite struct PrivacyTests {
+    @Test func schemaHoldsOnlyTheAllowedColumns() throws {
+        let store = try AttendanceStore.inMemory()
+        let (tables, record, checkin, migrations) = try store.dbQueue.read { db in
+            (try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name
+                """),
+             try db.columns(in: "record").map(\.name), try db.columns(in: "checkin").map(\.name),
+             try db.columns(in: "grdb_migrations").map(\.name))
+        }
+        #expect(tables == ["checkin", "grdb_migrations", "record"])
+        #expect(record == ["id", "date", "status", "origin", "note", "recordedAt"])
+        #expect(checkin == ["id", "date", "source", "rule", "at"])
+        #expect(migrations == ["identifier"])
+    }
+
+    @Test func aFilledFileHoldsNoIdentifier() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        do {
+            let store = try AttendanceStore(path: path)
+            for (index, source) in Source.automatic.enumerated() {
+                try store.insertCheckIn(AutomaticCheckIn(date: day("2026-05-04"), source: source, rule: "rule-\(index)",
+                                                         at: instant("2026-05-04T08:00:00Z")))
+            }
+        }
+        // Every free-text value in the file is a rule name we passed.
+        var config = Configuration()
+        config.readonly = true
+        let rules = try DatabaseQueue(path: path, configuration: config).read { db in
+            try String.fetchAll(db, sql: "SELECT rule FROM checkin ORDER BY rule")
+        }
+        #expect(rules == ["rule-0", "rule-1", "rule-2", "rule-3", "rule-4"])
+    }
+}

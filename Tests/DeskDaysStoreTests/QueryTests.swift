@@ -1,0 +1,138 @@
+@testable import DeskDaysStore
+import DeskDaysCore
+import Foundation
+import GRDB
+import Testing
+
+/// Reads and writes on an open store.
+@Suite struct QueryTests {
+    let store: AttendanceStore
+
+    init() throws {
+        store = try AttendanceStore.inMemory()
+    }
+
+    func checkIn(_ date: String, _ source: Source, _ rule: String? = nil, at time: String) -> AutomaticCheckIn {
+        AutomaticCheckIn(date: day(date), source: source, rule: rule, at: instant(time))
+    }
+
+    @Test func recordsRoundTripInDateOrder() throws {
+        let records = [
+            DayRecord(date: day("2026-05-04"), status: .vacation, origin: .manual, note: "Lisbon",
+                      recordedAt: instant("2026-04-20T10:00:00.125Z")),
+            DayRecord(date: day("2026-05-01"), status: .remote, origin: .import, recordedAt: instant("2026-05-10T09:00:00Z")),
+            DayRecord(date: day("2026-05-01"), status: .office, origin: .fallback, recordedAt: instant("2026-05-01T18:00:00Z")),
+        ]
+        try store.addRecords(records)
+        let read = try store.records(in: nil)
+        #expect(read.map(\.id).allSatisfy { $0 != nil })
+        #expect(read.map { DayRecord(date: $0.date, status: $0.status, origin: $0.origin, note: $0.note, recordedAt: $0.recordedAt) }
+            == [records[2], records[1], records[0]])
+    }
+
+    @Test func addRecordsIsAllOrNothing() throws {
+        try store.addRecords([DayRecord(date: day("2026-05-01"), status: .office, origin: .manual, recordedAt: Date())])
+        // A row the CHECK constraint refuses, after a good one, in one call.
+        #expect(throws: StoreError.self) {
+            try store.write { db in
+                try db.execute(sql: "INSERT INTO record (date, status, origin, recordedAt) VALUES ('2026-05-02', 'office', 'manual', 'x')")
+                try db.execute(sql: "INSERT INTO record (date, status, origin, recordedAt) VALUES ('2026-05-03', 'partying', 'manual', 'x')")
+            }
+        }
+        #expect(try store.records(in: nil).map(\.date) == [day("2026-05-01")])
+    }
+
+    @Test func oneCheckInPerDateAndSource() throws {
+        #expect(try store.insertCheckIn(checkIn("2026-05-04", .nfc, "desk", at: "2026-05-04T07:00:00Z")))
+        #expect(try !store.insertCheckIn(checkIn("2026-05-04", .nfc, "lobby", at: "2026-05-04T09:00:00Z")))
+        #expect(try store.insertCheckIn(checkIn("2026-05-04", .wifi, at: "2026-05-04T07:01:00Z")))
+        #expect(try store.insertCheckIn(checkIn("2026-05-05", .nfc, "desk", at: "2026-05-05T07:00:00Z")))
+        let stored = try store.checkIns(in: DateSpan(day("2026-05-04"), day("2026-05-04")))
+        #expect(stored == [checkIn("2026-05-04", .nfc, "desk", at: "2026-05-04T07:00:00Z"),
+                           checkIn("2026-05-04", .wifi, at: "2026-05-04T07:01:00Z")])
+    }
+
+    @Test func schemaRefusesValuesOutsideTheEnums() throws {
+        for sql in [
+            "INSERT INTO checkin (date, source, at) VALUES ('2026-05-04', 'manual', 'x')",
+            "INSERT INTO checkin (date, source, at) VALUES ('4 May', 'nfc', 'x')",
+            "INSERT INTO record (date, status, origin, recordedAt) VALUES ('2026-05-04', 'office', 'automatic', 'x')",
+        ] {
+            #expect(throws: StoreError.self, "\(sql)") { try store.write { try $0.execute(sql: sql) } }
+        }
+    }
+
+    @Test func spansSelectByDate() throws {
+        for (date, source) in [("2026-04-30", Source.gps), ("2026-05-01", .qr), ("2026-05-31", .qr), ("2026-06-01", .qr)] {
+            try store.insertCheckIn(checkIn(date, source, at: "\(date)T08:00:00Z"))
+        }
+        try store.addRecords([DayRecord(date: day("2026-05-15"), status: .sick, origin: .manual, recordedAt: Date())])
+        let may = DateSpan(day("2026-05-01"), day("2026-05-31"))
+        #expect(try store.checkIns(in: may).map(\.date) == [day("2026-05-01"), day("2026-05-31")])
+        #expect(try store.records(in: may).map(\.date) == [day("2026-05-15")])
+        #expect(try store.records(in: DateSpan(day("2026-06-01"), day("2026-06-30"))) == [])
+        #expect(try store.dateRange() == DateSpan(day("2026-04-30"), day("2026-06-01")))
+    }
+
+    @Test func emptyStoreHasNoDateRange() throws {
+        #expect(try store.dateRange() == nil)
+        #expect(try store.integrityCheck())
+    }
+
+    @Test func deleteRecordsTouchesOnlyThatDateAndOrigin() throws {
+        let date = day("2026-05-04")
+        try store.addRecords([
+            DayRecord(date: date, status: .office, origin: .manual, recordedAt: Date()),
+            DayRecord(date: date, status: .remote, origin: .manual, recordedAt: Date()),
+            DayRecord(date: date, status: .remote, origin: .import, recordedAt: Date()),
+            DayRecord(date: date.adding(days: 1), status: .office, origin: .manual, recordedAt: Date()),
+        ])
+        #expect(try store.deleteRecords(on: date, origin: .manual) == 2)
+        #expect(try store.deleteRecords(on: date, origin: .manual) == 0)
+        #expect(try store.records(in: nil).map { "\($0.date) \($0.origin)" } == ["2026-05-04 import", "2026-05-05 manual"])
+    }
+
+    @Test func recordIfDateIsEmpty() throws {
+        let fallback = { (date: String) in
+            DayRecord(date: day(date), status: .remote, origin: .fallback, recordedAt: Date())
+        }
+        try store.insertCheckIn(checkIn("2026-05-04", .wifi, at: "2026-05-04T08:00:00Z"))
+        try store.addRecords([DayRecord(date: day("2026-05-05"), status: .sick, origin: .manual, recordedAt: Date())])
+        #expect(try !store.addRecordIfDateIsEmpty(fallback("2026-05-04")))
+        #expect(try !store.addRecordIfDateIsEmpty(fallback("2026-05-05")))
+        #expect(try store.addRecordIfDateIsEmpty(fallback("2026-05-06")))
+        #expect(try !store.addRecordIfDateIsEmpty(fallback("2026-05-06")))
+        #expect(try store.records(in: nil).filter { $0.origin == .fallback }.map(\.date) == [day("2026-05-06")])
+    }
+
+    @Test func observersHearCommits() throws {
+        let counter = Counter()
+        let observation = store.observeChanges { counter.increment() }
+        try store.insertCheckIn(checkIn("2026-05-04", .nfc, at: "2026-05-04T08:00:00Z"))
+        try store.insertCheckIn(checkIn("2026-05-04", .nfc, at: "2026-05-04T09:00:00Z")) // duplicate: no change
+        try store.addRecords([DayRecord(date: day("2026-05-05"), status: .sick, origin: .manual, recordedAt: Date())])
+        observation.cancel()
+        try store.insertCheckIn(checkIn("2026-05-06", .nfc, at: "2026-05-06T08:00:00Z"))
+        #expect(counter.value == 2)
+    }
+
+    @Test func rowsEditedIntoNonsenseAreReportedNotTrapped() throws {
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO record (date, status, origin, recordedAt) VALUES ('2026-05-04', 'office', 'manual', 'yesterday')")
+        }
+        let error = #expect(throws: StoreError.self) { _ = try store.records(in: nil) }
+        guard case .corrupt = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+    }
+}
+
+/// A thread-safe count of calls.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

@@ -1,0 +1,59 @@
+import DeskDaysConfig
+import Foundation
+import Logging
+
+/// A source of taps from whichever backend the configuration picks
+/// (`[nfc] backend`), for the adapter and for `deskdays enroll nfc`.
+public struct NFCTagReader: Sendable {
+    /// The backend in use after `auto` was resolved.
+    public let backend: NFCSettings.Backend
+    private let start: @Sendable (@escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error>
+
+    /// The PC/SC backend (pcscd; every reader it has, and ones added later).
+    public static func pcsc(logger: Logger) -> NFCTagReader {
+        let reader = PCSCTagReader(system: SCard(), logger: logger)
+        return NFCTagReader(backend: .pcsc, start: reader.taps(wantsNDEF:))
+    }
+
+    /// The libnfc backend on one device (nil: `LIBNFC_DEVICE` or libnfc's config).
+    public static func libnfc(connstring: String?, logger: Logger) -> NFCTagReader {
+        let reader = LibNFCTagReader(system: LibNFC(), connstring: connstring, logger: logger)
+        return NFCTagReader(backend: .libnfc, start: reader.taps(wantsNDEF:))
+    }
+
+    /// The backend `settings` asks for. `auto` takes PC/SC when pcscd has a
+    /// reader, else libnfc when it can open a device, else PC/SC (so a
+    /// reader plugged in later is still picked up through PnP).
+    public static func configured(_ settings: NFCSettings, logger: Logger) -> NFCTagReader {
+        switch settings.backend {
+        case .pcsc: return pcsc(logger: logger)
+        case .libnfc: return libnfc(connstring: settings.connstring, logger: logger)
+        case .auto:
+            if pcscHasReaders() { return pcsc(logger: logger) }
+            if libnfcHasDevice(settings.connstring) { return libnfc(connstring: settings.connstring, logger: logger) }
+            return pcsc(logger: logger)
+        }
+    }
+
+    /// Taps until the consumer stops iterating (which aborts the blocking
+    /// call) or the backend cannot work at all. `wantsNDEF(uidHex)` decides
+    /// per tag whether the NDEF pages are read.
+    public func taps(wantsNDEF: @escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error> {
+        start(wantsNDEF)
+    }
+
+    static func pcscHasReaders() -> Bool {
+        let system = SCard()
+        guard let context = try? system.establishContext() else { return false }
+        defer { system.releaseContext(context) }
+        return !((try? system.listReaders(context)) ?? []).isEmpty
+    }
+
+    static func libnfcHasDevice(_ connstring: String?) -> Bool {
+        let system = LibNFC()
+        guard let context = try? system.makeContext(),
+              let device = try? system.open(context, connstring: connstring) else { return false }
+        system.close(device)
+        return true
+    }
+}

@@ -1,0 +1,38 @@
+import DeskDaysConfig
+
+/// Turns a tag reading into the name of the `[[nfc.tags]]` rule it matches.
+/// UID rules are tried first (the UID is known before any page is read),
+/// then NDEF rules, each in configuration order.
+public struct TagMatcher: Sendable {
+    private let uidRules: [(uid: String, name: String)]
+    private let ndefRules: [(ndef: String, name: String)]
+
+    public init(tags: [NFCSettings.Tag]) {
+        uidRules = tags.compactMap { tag in tag.uid.map { (Self.normalizedUID($0), tag.name) } }
+        ndefRules = tags.compactMap { tag in tag.ndef.map { ($0, tag.name) } }
+    }
+
+    /// Upper-case hex without separators, as `TagReading.uidHex` writes it,
+    /// so `04:a2:24…` in a hand-written config still matches.
+    static func normalizedUID(_ text: String) -> String {
+        String(text.uppercased().filter { $0.isHexDigit })
+    }
+
+    /// The rule the UID alone matches.
+    public func rule(uid: String) -> String? {
+        uidRules.first { $0.uid == uid }?.name
+    }
+
+    /// Whether the NDEF area must be read to decide: no UID rule matched and
+    /// some rule matches on NDEF content.
+    public func needsNDEF(uid: String) -> Bool {
+        rule(uid: uid) == nil && !ndefRules.isEmpty
+    }
+
+    /// The rule a whole reading matches, or nil for an unknown tag.
+    public func rule(for reading: TagReading) -> String? {
+        if let name = rule(uid: reading.uidHex) { return name }
+        guard case let .strings(strings) = reading.ndef else { return nil }
+        return ndefRules.first { strings.contains($0.ndef) }?.name
+    }
+}

@@ -1,0 +1,50 @@
+import DeskDaysConfig
+import DeskDaysCore
+import Foundation
+import Logging
+import NMEA
+
+/// The GPS check-in adapter: a serial NMEA receiver and the configured
+/// geofences. It reports one check-in per arrival, named after the fence,
+/// stamped with the system clock when the dwell completes (DESIGN.md);
+/// receiver time only measures the dwell. It never stores or logs a
+/// position.
+public struct GPSAdapter: CheckInAdapter {
+    public let source = Source.gps
+    public let reader: NMEASerialReader
+    public let fences: [Geofence]
+    private let logger: Logger
+    private let observe: (@Sendable (SerialEvent) -> Void)?
+
+    /// Builds the adapter from `[gps]`. `observe` sees every reader event
+    /// (for `doctor` and tests); it gets fixes, so it must not log them.
+    public init(settings: GPSSettings, backoff: Backoff = .standard,
+                logger: Logger = Logger(label: "deskdays.gps"),
+                observe: (@Sendable (SerialEvent) -> Void)? = nil) {
+        reader = NMEASerialReader(path: settings.device, baud: settings.baud, backoff: backoff, logger: logger)
+        fences = settings.geofences.map(Geofence.init(_:))
+        self.logger = logger
+        self.observe = observe
+    }
+
+    public func run(emit: @escaping @Sendable (CheckInEvent) async -> Void) async throws {
+        guard SerialPort.speed(for: reader.baud) != nil else { throw SerialError.unsupportedBaud(reader.baud) }
+        var monitor = GeofenceMonitor(fences: fences)
+        for await event in reader.events() {
+            observe?(event)
+            guard case .fix(let fix) = event else { continue }
+            for entry in monitor.update(fix) {
+                logger.info("GPS: arrived at geofence \(entry.name)")
+                await emit(CheckInEvent(source: .gps, rule: entry.name, time: Date()))
+            }
+        }
+    }
+}
+
+extension Geofence {
+    /// The pure geofence for a configured `[[gps.geofences]]` entry.
+    public init(_ settings: GPSSettings.Geofence) {
+        self.init(name: settings.name, latitude: settings.latitude, longitude: settings.longitude,
+                  radiusM: settings.radiusM, dwellS: settings.dwellS, leaveRadiusM: settings.leaveRadiusM)
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Logging
+import NMEA
+import Synchronization
+
+/// Reads NMEA from a serial GPS receiver on a dedicated thread and reports
+/// fixes, surviving the device vanishing and returning.
+///
+/// The thread blocks in `poll()` with a short timeout (no busy loop; the
+/// timeout only bounds how long cancellation takes). When the device goes
+/// away (USB unplug, suspend, a closed pty) the current cycle is flushed,
+/// `.disconnected` is reported and the path is reopened with backoff, so a
+/// receiver that returns under a new `/dev/ttyACMn` behind the same udev
+/// symlink is picked up. An outage is logged once, not at every retry.
+/// Positions are never logged.
+public struct NMEASerialReader: Sendable {
+    public let path: String
+    public let baud: Int
+    public let backoff: Backoff
+    private let logger: Logger
+
+    /// Bounds how long a stop request waits for the thread to notice.
+    static let pollTimeoutMs: Int32 = 200
+
+    public init(path: String, baud: Int, backoff: Backoff = .standard,
+                logger: Logger = Logger(label: "deskdays.gps")) {
+        self.path = path
+        self.baud = baud
+        self.backoff = backoff
+        self.logger = logger
+    }
+
+    /// Starts the reader thread. It stops when the stream's consumer stops
+    /// iterating (task cancelled, stream dropped).
+    public func events() -> AsyncStream<SerialEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SerialEvent.self,
+                                                            bufferingPolicy: .bufferingNewest(4096))
+        let stop = StopFlag()
+        continuation.onTermination = { _ in stop.set() }
+        let reader = self
+        let thread = Thread {
+            reader.loop(stop: stop) { continuation.yield($0) }
+            continuation.finish()
+        }
+        thread.name = "deskdays-gps"
+        thread.start()
+        return stream
+    }
+
+    /// Only the fixes.
+    public func fixes() -> AsyncStream<Fix> {
+        let events = self.events()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    if case .fix(let fix) = event { continuation.yield(fix) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func loop(stop: StopFlag, report: (SerialEvent) -> Void) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        var delay = backoff.initialSeconds
+        var inOutage = false
+        while !stop.isSet {
+            let port: SerialPort
+            do {
+                port = try SerialPort(path: path, baud: baud)
+            } catch {
+                if !inOutage {
+                    logger.warning("GPS receiver \(path) unavailable (\(error)); retrying in the background")
+                    inOutage = true
+                }
+                sleep(seconds: delay, stop: stop)
+                delay = min(delay * 2, backoff.maximumSeconds)
+                continue
+            }
+            logger.info(inOutage ? "GPS receiver \(path) is back" : "GPS receiver \(path) opened at \(baud) baud")
+            inOutage = false
+            delay = backoff.initialSeconds
+            report(.connected)
+            var decoder = NMEAStreamDecoder()
+            reading: while !stop.isSet {
+                switch port.read(into: buffer, timeoutMs: NMEASerialReader.pollTimeoutMs) {
+                case .data(let count):
+                    decoder.feed(buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) { report(.fix($0)) }
+                case .timeout:
+                    continue
+                case .lost(let error):
+                    decoder.finish { report(.fix($0)) }
+                    logger.warning("GPS receiver \(path) lost (\(error)); will reopen when it returns")
+                    inOutage = true
+                    report(.disconnected)
+                    break reading
+                }
+            }
+            let rejected = decoder.statistics.rejected
+            if rejected > 0 {
+                logger.debug("GPS: \(rejected) sentences rejected (bad checksum or framing) on \(path)")
+            }
+        }
+    }
+
+    /// Sleeps in short steps so a stop request is honoured promptly.
+    private func sleep(seconds: Double, stop: StopFlag) {
+        var remaining = seconds
+        while remaining > 0, !stop.isSet {
+            let step = min(remaining, 0.1)
+            usleep(useconds_t(step * 1_000_000))
+            remaining -= step
+        }
+    }
+}
+
+/// A one-way flag shared between the consumer and the reader thread.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}

@@ -23,6 +23,7 @@ struct DeskDays: AsyncParsableCommand {
             ExportCommand.self,
             ImportCommand.self,
             ConfigCommand.self,
+            BenchIngestCommand.self,
             // Subcommands are registered here, one line each.
         ]
     )

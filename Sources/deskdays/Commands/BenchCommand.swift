@@ -1,0 +1,50 @@
+import ArgumentParser
+import DeskDaysCore
+import DeskDaysPipeline
+import DeskDaysStore
+import Foundation
+
+/// `deskdays bench-ingest` (hidden): times N automatic check-ins through the
+/// real pipeline in one process, each committed durably, for bench/ingest.sh.
+///
+/// It takes its own `--database` and refuses an existing file, so it can
+/// never write made-up check-ins into the user's real database.
+struct BenchIngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-ingest", abstract: "Time check-ins through the pipeline (benchmark).", shouldDisplay: false)
+
+    @Option(help: "A database file that does not exist yet.")
+    var database: String
+
+    @Option(help: "How many check-ins.")
+    var count = 10_000
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be at least 1.") }
+        guard !FileManager.default.fileExists(atPath: database) else {
+            throw ValidationError("\(database) exists; the benchmark only writes to a new file, so name one that does not exist.")
+        }
+    }
+
+    func run() async throws {
+        let utc = Policy(timeZone: TimeZone(identifier: "UTC")!)
+        let pipeline = CheckInPipeline(store: try AttendanceStore(path: database), policy: utc)
+        // A distinct (date, source) per event, so every one is stored: five
+        // sources a day, a new day every five events.
+        let first = utc.instant(of: LocalDate(year: 2020, month: 1, day: 6)!, hour: 8)
+        let events = (0..<count).map { index in
+            CheckInEvent(source: Source.automatic[index % Source.automatic.count], rule: "bench",
+                         time: first.addingTimeInterval(Double(index / Source.automatic.count) * 86_400 + Double(index % Source.automatic.count) * 60))
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        for event in events {
+            guard case .stored = try await pipeline.submit(event) else {
+                throw CLIError("An event the benchmark meant as new was a duplicate; the database was not empty.")
+            }
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("events=\(count) seconds=\(String(format: "%.6f", seconds))")
+    }
+}

@@ -84,6 +84,10 @@ public final class AttendanceStore: Sendable {
         if !state.isEmpty {
             try Self.backUp(dbQueue, path: path, version: state.version, now: now())
         }
+        // GRDB commits each migration in its own transaction: a failing one
+        // is rolled back whole. Should several be pending and a later one
+        // fail, the earlier ones stay (the file is then at a version this
+        // build knows), and the backup holds the file as it was before.
         do {
             try migrator.migrate(dbQueue)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {

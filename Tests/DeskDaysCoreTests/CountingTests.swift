@@ -5,6 +5,7 @@ import Testing
 @Suite struct CountingTests {
     // MARK: - Treatments and [policy.counts]
 
+    /// A status, a `[policy.counts]` table and the treatment it must get.
     struct TreatmentCase: CustomTestStringConvertible, Sendable {
         var status: AttendanceStatus
         var counts: [AttendanceStatus: Treatment]
@@ -58,6 +59,7 @@ import Testing
 
     // MARK: - Today and the future
 
+    /// Today's record (or none) and the figures it must give.
     struct TodayCase: CustomTestStringConvertible, Sendable {
         var name: String
         var wednesday: AttendanceStatus?
@@ -98,6 +100,7 @@ import Testing
         #expect(DayFigures(policy.report(today: "2026-11-18", book)) == c.expected)
     }
 
+    /// Future records and how many excused and planned office days they make.
     struct PlanCase: CustomTestStringConvertible, Sendable {
         var thursday: AttendanceStatus
         var friday: AttendanceStatus

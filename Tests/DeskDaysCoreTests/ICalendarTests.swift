@@ -41,6 +41,7 @@ import Testing
         #expect(try Self.dates(text) == ["2026-12-30 Odd"])
     }
 
+    /// A yearly rule, a horizon and the dates it must expand to.
     struct RuleCase: CustomTestStringConvertible, Sendable {
         var start: String
         var rule: String

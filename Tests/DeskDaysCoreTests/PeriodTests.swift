@@ -3,6 +3,7 @@ import Testing
 
 /// POLICY.md "Periods": every kind, fiscal years, labels, `previous` and by-date selectors.
 @Suite struct PeriodTests {
+    /// A period kind and settings, a date, and the period that must contain it.
     struct PeriodCase: CustomTestStringConvertible, Sendable {
         var kind: PeriodKind
         var date: String
@@ -94,6 +95,7 @@ import Testing
         #expect(policy.reportPeriod(.containing(day(c.end)), today: day(c.date)) == period)
     }
 
+    /// A period kind seen on `today`, and the period before the current one.
     struct PreviousCase: CustomTestStringConvertible, Sendable {
         var kind: PeriodKind
         var today: String

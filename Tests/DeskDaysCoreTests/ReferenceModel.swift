@@ -137,6 +137,7 @@ struct ReferenceModel {
 
     // MARK: - One date
 
+    /// How one date counts in the period walk.
     enum Day: Equatable { case outside, excused, office, remote, unrecorded, pending, plannedOffice }
 
     /// POLICY.md "Counting a period", line by line.

@@ -16,6 +16,7 @@ import Testing
         AutomaticCheckIn(date: date, source: source, rule: "desk", at: instant(time))
     }
 
+    /// The records and check-ins of one date and what must resolve from them.
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         var records: [DayRecord]

@@ -5,6 +5,7 @@ import Testing
 @Suite struct TargetTests {
     // MARK: - percent
 
+    /// A percentage and the days it requires of 21 eligible days.
     struct PercentCase: CustomTestStringConvertible, Sendable {
         var hundredths: Int
         var required: Int
@@ -41,6 +42,7 @@ import Testing
 
     // MARK: - Derived status
 
+    /// A week's records, seen on `today`, and the target figures they give.
     struct StatusCase: CustomTestStringConvertible, Sendable {
         var name: String
         var today: String
@@ -196,6 +198,28 @@ import Testing
         }
     }
 
+    /// With count_non_workdays a Saturday in the office is one of its week's office days (and a
+    /// best week's), but it adds no eligible day E to the week: E counts workdays only.
+    @Test func weekendOfficeCountsInItsWeek() {
+        var book = Book()
+        book.set(.office, on: "2026-11-16", "2026-11-21")
+        let perWeek = Policy.make {
+            $0.period = .week
+            $0.countNonWorkdays = true
+            $0.target = Target(kind: .daysPerWeek, hundredths: 200)
+        }
+        let report = perWeek.report(today: "2026-11-22", book)
+        #expect(weekRows(report) == ["2026-11-16 2 2 true"])
+        #expect(TargetFigures(report) == TargetFigures(required: 2, requiredToDate: 2, remainingRequired: 0,
+                                                       status: .met))
+        var best = perWeek
+        best.target = Target(kind: .bestWeeks, hundredths: 200, best: 1, window: 1)
+        #expect(best.report(today: "2026-11-22", book).status == .met)
+        var off = perWeek
+        off.countNonWorkdays = false
+        #expect(weekRows(off.report(today: "2026-11-22", book)) == ["2026-11-16 2 1 false"])
+    }
+
     /// A workweek with no days: W = 0, so every week asks 0.
     @Test(arguments: Target.Reduce.allCases)
     func emptyWorkweek(reduce: Target.Reduce) {
@@ -213,6 +237,7 @@ import Testing
 
     // MARK: - days_per_period
 
+    /// A days_per_period value and reduction, and the days it requires.
     struct PeriodTargetCase: CustomTestStringConvertible, Sendable {
         var hundredths: Int
         var reduce: Target.Reduce
@@ -270,6 +295,7 @@ import Testing
         }
     }
 
+    /// A number of compliant weeks asked for, and the status it gives.
     struct CompliantCase: CustomTestStringConvertible, Sendable {
         var k: Int
         var status: Report.Status
@@ -363,6 +389,7 @@ import Testing
         return book
     }
 
+    /// A best_weeks rule and the figures it gives over the same window.
     struct BestCase: CustomTestStringConvertible, Sendable {
         var d: Int
         var b: Int

@@ -5,6 +5,7 @@ import Testing
 
 /// POLICY.md "Dates and time zones": a timestamp's local date in `policy.timezone`.
 @Suite struct TimeZoneTests {
+    /// An instant in a zone and its local date.
     struct Case: CustomTestStringConvertible, Sendable {
         var zone: String
         var instant: String

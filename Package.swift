@@ -84,7 +84,10 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GPSAdapterTests", dependencies: ["GPSAdapter", "NMEA"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
-        .testTarget(name: "NFCAdapterTests", dependencies: ["NFCAdapter", "NDEF"]),
+        .testTarget(name: "NFCAdapterTests", dependencies: [
+            "NFCAdapter", "NDEF", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
     ]
 )

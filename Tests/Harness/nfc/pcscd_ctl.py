@@ -12,7 +12,6 @@ instance). The virtual card joins that namespace (vcard.py --netns).
   pcscd_ctl.py stop DIR    SIGTERM by PID, SIGKILL after 5 s
   pcscd_ctl.py kill DIR    SIGKILL by PID (a crash, for restart tests)
 """
-import ctypes
 import fcntl
 import os
 import signal
@@ -24,6 +23,14 @@ import time
 
 VPCD_DRIVER = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
 VPCD_PORT = 0x8C7B  # 35963: reader "Virtual PCD 00 00"; 35964 is "00 01"
+
+
+
+def unblock_signals():
+    """A parent may have spawned us with signals blocked (swift-corelibs-
+    Foundation's Process passes the caller's mask on): SIGTERM must work,
+    for us and for what we exec."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
 
 
 def loopback_up():
@@ -92,6 +99,7 @@ def signal_pid(directory, sig, wait):
 
 
 if __name__ == "__main__":
+    unblock_signals()
     command, directory = sys.argv[1], os.path.abspath(sys.argv[2])
     if command == "inner":
         inner(directory)

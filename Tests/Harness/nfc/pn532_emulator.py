@@ -14,7 +14,9 @@ preamble and host ACKs are skipped); we answer the ACK `00 00 FF 00 FF 00`
 then `00 00 FF LEN LCS D5 CMD+1 … DCS 00`. A host ACK while a command
 waits for a tag aborts it (libnfc's nfc_abort_command).
 """
+import ctypes
 import os
+import signal
 import select
 import sys
 import time
@@ -24,6 +26,18 @@ ACK = bytes.fromhex("0000ff00ff00")
 SENS_RES = b"\x00\x44"  # ATQA of an NTAG / Ultralight
 SEL_RES = b"\x00"       # SAK: Type 2
 
+
+
+def unblock_signals():
+    """A parent may have spawned us with signals blocked (swift-corelibs-
+    Foundation's Process passes the caller's mask on): SIGTERM must work,
+    for us and for what we exec."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
+
+
+def die_with_parent():
+    """PR_SET_PDEATHSIG: a crashed test run must not leave us behind."""
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)
 
 class Emulator:
     def __init__(self, tag_file):
@@ -167,6 +181,9 @@ class Emulator:
 
 def main():
     link, tag_file = sys.argv[1], sys.argv[2]
+    unblock_signals()
+    die_with_parent()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # run the finally: remove the link
     emulator = Emulator(tag_file)
     if os.path.lexists(link):
         os.unlink(link)

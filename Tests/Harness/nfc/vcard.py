@@ -17,6 +17,7 @@ on stderr (pcscd noticed the tag: the detection floor for bench/nfc.sh).
 import argparse
 import ctypes
 import os
+import signal
 import socket
 import struct
 import sys
@@ -26,6 +27,18 @@ import time
 # PC/SC part 3 contactless storage card, MIFARE Ultralight / NFC Type 2.
 ATR = bytes.fromhex("3B8F8001804F0CA0000003060300030000000068")
 
+
+
+def unblock_signals():
+    """A parent may have spawned us with signals blocked (swift-corelibs-
+    Foundation's Process passes the caller's mask on): SIGTERM must work,
+    for us and for what we exec."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
+
+
+def die_with_parent():
+    """PR_SET_PDEATHSIG: a crashed test run must not leave us behind."""
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)
 
 class Card:
     def __init__(self, port):
@@ -116,6 +129,8 @@ def main():
     parser.add_argument("--port", type=int, default=0x8C7B)
     parser.add_argument("--netns", help="/proc/PID/ns/net of the pcscd to join")
     args = parser.parse_args()
+    unblock_signals()
+    die_with_parent()
     if args.netns:
         join_netns(args.netns)
     card = Card(args.port)

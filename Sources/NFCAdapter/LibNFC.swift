@@ -3,12 +3,22 @@ import CNFC
 /// The funnel for libnfc (STYLE.md 4): the only code that calls `nfc_…`
 /// functions; return codes become `LibNFCCallError`, naming the call.
 struct LibNFC: NFCChipSystem {
-    /// Owns one `nfc_context`; released with the last reference.
+    /// Owns one `nfc_context`.
     final class Context: @unchecked Sendable {
         let pointer: OpaquePointer
         init(_ pointer: OpaquePointer) { self.pointer = pointer }
-        deinit { nfc_exit(pointer) }
     }
+
+    /// The process's one context, never exited: libnfc 1.8 keeps its driver
+    /// list in a global that `nfc_exit` frees, so exiting one context leaves
+    /// every other context with "No driver available" (seen when an enroll
+    /// and the adapter, or two test runs, overlap).
+    private static let shared: Result<Context, LibNFCCallError> = {
+        var context: OpaquePointer?
+        nfc_init(&context)
+        guard let context else { return .failure(LibNFCCallError(call: "nfc_init", code: .software)) }
+        return .success(Context(context))
+    }()
 
     /// An open `nfc_device *`, confined to the adapter's thread except for
     /// `nfc_abort_command`, which libnfc allows from another thread.
@@ -28,10 +38,7 @@ struct LibNFC: NFCChipSystem {
     }
 
     func makeContext() throws(LibNFCCallError) -> Context {
-        var context: OpaquePointer?
-        nfc_init(&context)
-        guard let context else { throw LibNFCCallError(call: "nfc_init", code: .software) }
-        return Context(context)
+        try Self.shared.get()
     }
 
     func open(_ context: Context, connstring: String?) throws(LibNFCCallError) -> Device {

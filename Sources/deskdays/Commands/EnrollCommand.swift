@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `deskdays enroll …`: learn a tag, network, position or code and add it
+/// to the configuration. Each method is its own subcommand file.
+struct EnrollCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enroll",
+        abstract: "Learn a check-in rule from the hardware and add it to the configuration.",
+        subcommands: [EnrollGPS.self, EnrollNFC.self]
+    )
+}

@@ -148,7 +148,8 @@ final class AdapterRun: @unchecked Sendable {
     let store: AttendanceStore
     let databaseDirectory: URL
 
-    init(tags: [NFCSettings.Tag], reader: @escaping @Sendable () -> NFCTagReader) throws {
+    init(tags: [NFCSettings.Tag], reader: @escaping @Sendable () -> NFCTagReader,
+         now: @escaping @Sendable () -> Date = { Date() }, afterStore: @escaping @Sendable () -> Void = {}) throws {
         databaseDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("deskdays-nfc-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: databaseDirectory, withIntermediateDirectories: true)
@@ -157,10 +158,11 @@ final class AdapterRun: @unchecked Sendable {
         var settings = NFCSettings()
         settings.enabled = true
         settings.tags = tags
-        let adapter = NFCCheckInAdapter(settings: settings, logger: testLogger, reader: reader)
+        let adapter = NFCCheckInAdapter(settings: settings, logger: testLogger, reader: reader, now: now)
         task = Task {
             try await adapter.run { event in
                 do { _ = try await pipeline.submit(event) } catch { testLogger.error("submit: \(error)") }
+                afterStore()
                 self.lock.withLock { self.collected.append(event) }
             }
         }

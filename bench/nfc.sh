@@ -32,7 +32,7 @@ PID=$(/usr/bin/python3 $HARNESS/pcscd_ctl.py start "$WORK/pcscd")
 export PCSCLITE_CSOCK_NAME="$WORK/pcscd/run/pcscd.comm"
 
 /usr/bin/python3 - "$WORK" "$PID" "$TAPS" "$XCTEST" "$HARNESS" <<'PY'
-import os, subprocess, sys, time
+import os, select, subprocess, sys, time
 work, pid, taps, xctest, harness = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 HOLD, GAP = 1.0, 0.6   # pcscd polls vpcd about every 400 ms: hold ≥ 1 s
 memory = "04A2248A6A2F6E8000480000E1101200" + "0300FE" + "00" * 141
@@ -45,32 +45,38 @@ def tap_series(done_lines):
         card.stdin.write(line + "\n"); card.stdin.flush()
         return card.stdout.readline().split()
     ask("tag 04A2246A2F6E80 " + memory)
-    results = []
+    results, missed = [], []
     for _ in range(taps):
         connect = float(ask("insert")[1])
         atr = float(card.stderr.readline().split()[1])
         time.sleep(HOLD)
         ask("remove")
-        done = done_lines()
-        results.append((connect, atr, done))
+        done = done_lines(connect + HOLD + 3)
+        if done is None:
+            missed.append(connect)
+        else:
+            results.append((connect, atr, done))
         time.sleep(GAP)
     card.stdin.write("quit\n"); card.stdin.flush(); card.wait()
-    return results
+    return results, len(missed)
 
-def next_time(stream, word):
+def next_time(stream, word, deadline):
+    """The time on the next `word` line, or None when none came by `deadline` (a missed tap)."""
     while True:
+        if not select.select([stream], [], [], max(0, deadline - time.time()))[0]:
+            return None
         line = stream.readline()
         if not line:
             sys.exit(f"no '{word}' line: the program under test stopped")
-        parts = line.split()
+        parts = line.decode().split()
         if parts and parts[0] == word:
             return float(parts[1])
 
 # Floor: the C program on the same reader.
-floor = subprocess.Popen([f"{work}/nfc_floor", "Virtual PCD 00 00", str(taps)], stdout=subprocess.PIPE, text=True)
-assert floor.stdout.readline().strip() == "ready"
-floor_results = tap_series(lambda: next_time(floor.stdout, "done"))
-floor.wait()
+floor = subprocess.Popen([f"{work}/nfc_floor", "Virtual PCD 00 00", str(taps)], stdout=subprocess.PIPE, bufsize=0)
+assert floor.stdout.readline().strip() == b"ready"
+floor_results, floor_missed = tap_series(lambda deadline: next_time(floor.stdout, "done", deadline))
+floor.kill()
 
 # Ours: adapter → pipeline → store, from the test bundle; times come through a FIFO.
 out = f"{work}/ours.fifo"
@@ -78,11 +84,11 @@ os.mkfifo(out)
 env = dict(os.environ, DESKDAYS_NFC_BENCH_OUT=out, DESKDAYS_NFC_BENCH_COUNT=str(taps))
 ours = subprocess.Popen([xctest, "--testing-library", "swift-testing", "--filter", "NFCThroughputBench"],
                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-stream = open(out)
-assert stream.readline().strip() == "ready"
+stream = open(out, "rb", buffering=0)  # unbuffered, so select() sees every line
+assert stream.readline().strip() == b"ready"
 time.sleep(1.0)  # the adapter's first SCardGetStatusChange
-ours_results = tap_series(lambda: next_time(stream, "stored"))
-ours.wait()
+ours_results, ours_missed = tap_series(lambda deadline: next_time(stream, "stored", deadline))
+ours.kill()
 
 def percentile(values, p):
     ordered = sorted(values)
@@ -92,7 +98,8 @@ def figures(results, start):
     ms = [(done - (connect if start == "connect" else atr)) * 1000 for connect, atr, done in results]
     return percentile(ms, 50), percentile(ms, 99)
 
-print(f"NFC tap → stored, {taps} taps on vpcd (ms)      p50      p99")
+print(f"NFC tap → stored, {taps} taps on vpcd (ms)      p50      p99"
+      f"   (missed taps: floor {floor_missed}, ours {ours_missed})")
 for start in ("connect", "atr"):
     f50, f99 = figures(floor_results, start)
     o50, o99 = figures(ours_results, start)

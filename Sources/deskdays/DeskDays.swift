@@ -23,6 +23,8 @@ struct DeskDays: AsyncParsableCommand {
             ExportCommand.self,
             ImportCommand.self,
             ConfigCommand.self,
+            NMEACommand.self,
+            EnrollCommand.self,
             BenchIngestCommand.self,
             // Subcommands are registered here, one line each.
         ]

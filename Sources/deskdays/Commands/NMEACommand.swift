@@ -34,8 +34,7 @@ struct NMEACommand: ParsableCommand {
                 descriptor = open(file, O_RDONLY)
                 guard descriptor >= 0 else {
                     let reason = String(cString: strerror(errno))
-                    FileHandle.standardError.write(Data("deskdays: cannot open \(file): \(reason); check the path.\n".utf8))
-                    throw ExitCode(1)
+                    throw CLIError("cannot open \(file) (\(reason)); check the path.")
                 }
             } else {
                 descriptor = STDIN_FILENO
@@ -73,8 +72,8 @@ struct NMEACommand: ParsableCommand {
                 let s = decoder.statistics
                 let text = "sentences \(s.sentences), bad checksum \(s.badChecksum), missing checksum "
                     + "\(s.missingChecksum), spliced \(s.spliced), malformed \(s.malformed), too long "
-                    + "\(s.tooLong), undecodable \(decoder.undecodable)\n"
-                FileHandle.standardError.write(Data(text.utf8))
+                    + "\(s.tooLong), undecodable \(decoder.undecodable)"
+                printError(text)
             }
         }
     }

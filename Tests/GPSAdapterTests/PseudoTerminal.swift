@@ -1,0 +1,116 @@
+import Foundation
+import GPSAdapter
+import NMEA
+import Synchronization
+
+/// Whether a tool is installed (for `.enabled(if:)`).
+enum Tools {
+    static func has(_ name: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+    }
+}
+
+/// A simulated serial GPS (HWBENCH.md): `socat` joins two pseudo-terminals;
+/// the adapter opens `device` with its normal termios set-up, the test
+/// writes NMEA into `feed`. Stopping it makes the device vanish, as a USB
+/// unplug does.
+final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/stops it, one writer writes
+    let directory: URL
+    var device: String { directory.appendingPathComponent("gps").path }
+    var feed: String { directory.appendingPathComponent("feed").path }
+    private var process: Process?
+    private var feedDescriptor: Int32 = -1
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("deskdays-gps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts socat and waits until both ends exist.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["socat", "pty,raw,echo=0,b9600,link=\(device)", "pty,raw,echo=0,b9600,link=\(feed)"]
+        try process.run()
+        self.process = process
+        for _ in 0..<500 where !(FileManager.default.fileExists(atPath: device)
+                                 && FileManager.default.fileExists(atPath: feed)) {
+            usleep(10_000)
+        }
+        feedDescriptor = open(feed, O_WRONLY | O_NOCTTY)
+        guard feedDescriptor >= 0 else { throw POSIXError(.ENOENT) }
+    }
+
+    /// Removes the device: socat is killed and its links deleted, as udev
+    /// deletes a symlink on unplug. SIGKILL, because a test process may
+    /// hand its children a blocked SIGTERM.
+    func stop() {
+        if feedDescriptor >= 0 { close(feedDescriptor) }
+        feedDescriptor = -1
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        process = nil
+        unlink(device)
+        unlink(feed)
+    }
+
+    /// Writes bytes into the receiver's side, line by line as a receiver would.
+    func write(_ bytes: [UInt8]) {
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = Glibc.write(feedDescriptor, buffer.baseAddress! + offset, min(512, buffer.count - offset))
+                if written < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// Collects a reader's events from its stream, for assertions.
+final class EventLog: Sendable {
+    private let events = Mutex<[SerialEvent]>([])
+
+    func append(_ event: SerialEvent) { events.withLock { $0.append(event) } }
+    var all: [SerialEvent] { events.withLock { $0 } }
+    var fixes: [Fix] { all.compactMap { if case .fix(let fix) = $0 { fix } else { nil } } }
+    func count(_ event: SerialEvent) -> Int { all.filter { $0 == event }.count }
+
+    /// Waits (bounded) until `condition` holds; returns whether it did.
+    func wait(seconds: Double = 15, until condition: (EventLog) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return condition(self)
+    }
+}
+
+extension NMEASerialReader {
+    /// Fast backoff so device-loss tests take milliseconds.
+    static func forTests(_ path: String) -> NMEASerialReader {
+        NMEASerialReader(path: path, baud: 9600, backoff: Backoff(initialSeconds: 0.05, maximumSeconds: 0.2))
+    }
+
+    /// Starts reading into `log`; cancel the returned task to stop.
+    func start(into log: EventLog) -> Task<Void, Never> {
+        let events = self.events()
+        return Task {
+            for await event in events { log.append(event) }
+        }
+    }
+}
+
+/// A sentence that ends the capture's last cycle (any new time does), so
+/// every cycle of the capture is reported without tearing the device down.
+let cycleCloser = Array(("\r\n" + Sentence("GPZDA,235959.99,01,01,2000,00,00").description + "\r\n").utf8)

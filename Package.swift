@@ -63,10 +63,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - The agent: adapters → pipeline, supervised
+        .target(name: "DeskDaysAgent", dependencies: [
+            "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - The command line
         .executableTarget(name: "deskdays", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "NMEA", "GPSAdapter", "NDEF", "NFCAdapter",
+            "NMEA", "GPSAdapter", "NDEF", "NFCAdapter", "DeskDaysAgent",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -23,6 +23,7 @@ struct DeskDays: AsyncParsableCommand {
             ExportCommand.self,
             ImportCommand.self,
             ConfigCommand.self,
+            AgentCommand.self,
             NMEACommand.self,
             EnrollCommand.self,
             BenchIngestCommand.self,

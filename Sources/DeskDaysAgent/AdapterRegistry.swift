@@ -1,0 +1,31 @@
+import DeskDaysConfig
+import DeskDaysCore
+import GPSAdapter
+import Logging
+import NFCAdapter
+
+/// The one table of adapters (STYLE.md 6, after gpsd's driver table): which
+/// methods exist, and how each is built from its configuration section.
+public enum AdapterRegistry {
+    public struct Entry: Sendable {
+        public var name: String
+        public var adapter: any CheckInAdapter
+    }
+
+    /// The adapters the configuration enables. QR and Wi-Fi are not in this
+    /// build yet; when enabled they are reported as unavailable, once.
+    public static func adapters(for configuration: Configuration, logger: Logger) -> (enabled: [Entry], unavailable: [String]) {
+        var enabled: [Entry] = []
+        var unavailable: [String] = []
+        if configuration.nfc.enabled {
+            enabled.append(Entry(name: "nfc", adapter: NFCCheckInAdapter(
+                settings: configuration.nfc, logger: Logger(label: "deskdays.nfc"))))
+        }
+        if configuration.gps.enabled {
+            enabled.append(Entry(name: "gps", adapter: GPSAdapter(settings: configuration.gps)))
+        }
+        if configuration.qr.enabled { unavailable.append("qr") }
+        if configuration.wifi.enabled { unavailable.append("wifi") }
+        return (enabled, unavailable)
+    }
+}

@@ -11,6 +11,7 @@ struct LibNFCBenchTests {
 
     func adapter(_ tags: [NFCSettings.Tag] = PCSCBenchTests.rules) throws -> AdapterRun {
         let connstring = emulator.connstring
+        emulator.resetPolling()
         return try AdapterRun(tags: tags) { NFCTagReader.libnfc(connstring: connstring, logger: testLogger) }
     }
 

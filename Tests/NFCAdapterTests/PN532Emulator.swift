@@ -9,6 +9,8 @@ final class PN532Emulator: @unchecked Sendable {
     let directory = "/tmp/deskdays-nfc-\(getpid())/pn532"
     var link: String { directory + "/ttyPN532" }
     var tagFile: String { directory + "/tag" }
+    /// Created by the emulator when the host first polls for targets.
+    var pollingMarker: String { directory + "/polling" }
     var connstring: String { "pn532_uart:" + link }
     private var process: LineProcess?
 
@@ -18,6 +20,7 @@ final class PN532Emulator: @unchecked Sendable {
     }
 
     func start() throws {
+        unlink(pollingMarker)
         let process = try LineProcess(Tools.python, [Tools.harness + "/pn532_emulator.py", link, tagFile])
         guard process.readLine() == "ready" else { throw HarnessError("pn532_emulator.py did not start") }
         self.process = process
@@ -39,9 +42,23 @@ final class PN532Emulator: @unchecked Sendable {
         unlink(tagFile)
     }
 
+    /// Forgets that a host polled: the next adapter must poll anew.
+    func resetPolling() {
+        unlink(pollingMarker)
+    }
+
+    /// Waits until a host is polling for targets (libnfc opening the
+    /// device can take seconds on a loaded machine), up to 30 s.
+    func waitUntilPolled() async throws {
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: pollingMarker) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Present, hold, remove. Presence is seen in tens of milliseconds here;
     /// the hold only has to outlast one poll.
     func tap(_ tag: VirtualTag, holding seconds: Double = 0.6) async throws {
+        try await waitUntilPolled()
         try present(tag)
         try await Task.sleep(for: .seconds(seconds))
         remove()

@@ -143,9 +143,11 @@ class Emulator:
         elif command == 0x16:  # PowerDown
             self.send(command, b"\x00")
         elif command == 0x4A:  # InListPassiveTarget(MaxTg, BrTy=0 for 106 kbps type A)
+            self.mark_polling()
             tag = self.tag() if len(data) >= 2 and data[1] == 0x00 else None
             self.send(command, b"\x01" + self.target_data(tag[0]) if tag else b"\x00")
         elif command == 0x60:  # InAutoPoll(PollNr, Period, Type…)
+            self.mark_polling()
             poll_nr, period = data[0], data[1]
             seconds = 3.0 if poll_nr == 0xFF else min(3.0, poll_nr * period * 0.15)
             tag = self.wait_for_tag(seconds)
@@ -170,6 +172,13 @@ class Emulator:
             self.send(command, b"\x00")
         else:  # syntax error frame
             os.write(self.master, ACK + bytes.fromhex("0000ff01ff7f8100"))
+
+    def mark_polling(self):
+        """Tells the test the host is polling for targets: a tap presented
+        before that (while libnfc still opens the device) could be missed."""
+        marker = os.path.join(os.path.dirname(self.tag_file), "polling")
+        if not os.path.exists(marker):
+            open(marker, "w").close()
 
     def run(self):
         while True:

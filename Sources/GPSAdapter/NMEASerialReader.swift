@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DeskDaysCore
 import Foundation
 import Logging
 import NMEA
@@ -67,7 +68,7 @@ public struct NMEASerialReader: Sendable {
     private func loop(stop: StopFlag, report: (SerialEvent) -> Void) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
-        var delay = backoff.initialSeconds
+        var delay = backoff
         var inOutage = false
         while !stop.isSet {
             let port: SerialPort
@@ -78,13 +79,12 @@ public struct NMEASerialReader: Sendable {
                     logger.warning("GPS receiver \(path) unavailable (\(error)); retrying in the background")
                     inOutage = true
                 }
-                sleep(seconds: delay, stop: stop)
-                delay = min(delay * 2, backoff.maximumSeconds)
+                sleep(seconds: delay.next(), stop: stop)
                 continue
             }
             logger.info(inOutage ? "GPS receiver \(path) is back" : "GPS receiver \(path) opened at \(baud) baud")
             inOutage = false
-            delay = backoff.initialSeconds
+            delay.reset()
             report(.connected)
             var decoder = NMEAStreamDecoder()
             reading: while !stop.isSet {

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Logging
 
 /// Polls one libnfc device (`connstring`, e.g. `pn532_uart:/dev/ttyUSB0`)
@@ -24,7 +25,7 @@ struct LibNFCTagReader<System: NFCChipSystem>: Sendable {
 
     func run(stop: StopSignal, wantsNDEF: (String) -> Bool, yield: (TagReading) -> Void) throws {
         let context = try system.makeContext()
-        var backoff = Backoff()
+        var backoff = Backoff.standard
         var lost = false
         while !stop.isStopped {
             do throws(LibNFCCallError) {

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Logging
 
 /// Watches every PC/SC reader (and readers plugged in later, through the
@@ -27,7 +28,7 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
     // MARK: - Service supervision
 
     func run(stop: StopSignal, wantsNDEF: (String) -> Bool, yield: (TagReading) -> Void) {
-        var backoff = Backoff()
+        var backoff = Backoff.standard
         var lost = false
         while !stop.isStopped {
             do throws(SCardCallError) {

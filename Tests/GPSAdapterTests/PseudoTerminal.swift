@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 import GPSAdapter
 import NMEA

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import DeskDaysCore
 import NDEF
 @testable import NFCAdapter
 import Testing

@@ -6,7 +6,8 @@ import Foundation
 import Logging
 
 /// The long-running agent: every enabled adapter feeds the one pipeline,
-/// which is the single writer of the store.
+/// which is the single writer of the store; the control socket, the
+/// reminder and the end-of-day fallback go through that same pipeline.
 ///
 /// Each adapter runs in its own child task under a supervisor that restarts
 /// it with exponential backoff when it ends or fails, so one broken device
@@ -14,16 +15,43 @@ import Logging
 /// SIGINT) cancels every adapter; adapters interrupt their blocking waits
 /// on cancellation.
 public final class Agent: Sendable {
+    let configuration: Configuration
+    let store: AttendanceStore
     let pipeline: CheckInPipeline
     let logger: Logger
     let adapters: [AdapterRegistry.Entry]
     let unavailable: [String]
+    let clock: AgentClock
+    let server: ControlServer?
+    let notifier: DesktopNotifier
+    let systemd: SystemdNotify
+    /// Change notifications leave the store's writer queue through here, in order
+    /// (reading the store from inside its own commit callback would deadlock).
+    let publishQueue = DispatchQueue(label: "deskdays.publish")
 
-    public init(configuration: Configuration, store: AttendanceStore,
-                logger: Logger = Logger(label: "deskdays.agent")) {
-        self.pipeline = CheckInPipeline(store: store, policy: configuration.policy)
+    /// - Parameters:
+    ///   - socketPath: where to serve the control socket (nil: no socket).
+    ///   - clock: "now" for reports, reminders and the fallback.
+    public init(configuration: Configuration, store: AttendanceStore, socketPath: String? = nil,
+                clock: AgentClock = AgentClock(), logger: Logger = Logger(label: "deskdays.agent"),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now)
         self.logger = logger
+        self.notifier = DesktopNotifier(logger: logger, environment: environment)
+        self.systemd = SystemdNotify(environment: environment)
         (adapters, unavailable) = AdapterRegistry.adapters(for: configuration, logger: logger)
+        if let socketPath {
+            let box = ReportSource(store: store, policy: configuration.policy, clock: clock)
+            let handler = Handler(pipeline: pipeline, reports: box, databasePath: store.path, clock: clock,
+                                  policy: configuration.policy, logger: logger)
+            server = ControlServer(path: socketPath, logger: logger, summary: { box.line() },
+                                   handler: { await handler.handle($0) })
+        } else {
+            server = nil
+        }
     }
 
     /// What the agent will watch, for the start-up message.
@@ -32,24 +60,39 @@ public final class Agent: Sendable {
         if !unavailable.isEmpty {
             parts.append("not available in this build: " + unavailable.joined(separator: ", "))
         }
+        if let server { parts.append("control socket \(server.path)") }
         return parts.joined(separator: "; ")
     }
 
-    /// Runs until cancelled.
-    public func run() async {
+    /// Runs until cancelled. Throws only when the control socket cannot be set up.
+    public func run() async throws {
         for name in unavailable {
             logger.warning("\(name) is enabled in the configuration but not available in this build; it is ignored")
         }
+        try server?.start()
+        let server = self.server, queue = publishQueue
+        let observation = store.observeChanges { queue.async { server?.publish() } }
+        defer {
+            observation.cancel()
+            server?.stop()
+        }
+        systemd.send("READY=1\nSTATUS=\(summary)")
         await withTaskGroup(of: Void.self) { group in
             for entry in adapters {
                 group.addTask { await self.supervise(entry) }
             }
-            // Keep the agent alive with no adapters (manual check-ins still work).
-            group.addTask {
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            group.addTask { await self.runTimers() }
+            if let interval = systemd.watchdogInterval {
+                group.addTask {
+                    while !Task.isCancelled {
+                        self.systemd.send("WATCHDOG=1")
+                        try? await Task.sleep(for: interval)
+                    }
+                }
             }
             await group.waitForAll()
         }
+        systemd.send("STOPPING=1")
         logger.info("agent stopped")
     }
 
@@ -88,4 +131,38 @@ public final class Agent: Sendable {
             logger.error("could not store a \(event.source.rawValue) check-in: \(error)")
         }
     }
+}
+
+/// The report as the agent sees it now, for `status` replies and subscribers.
+final class ReportSource: Sendable {
+    let store: AttendanceStore
+    let policy: Policy
+    let clock: AgentClock
+
+    init(store: AttendanceStore, policy: Policy, clock: AgentClock) {
+        self.store = store
+        self.policy = policy
+        self.clock = clock
+    }
+
+    func report() throws -> Report {
+        let engine = PolicyEngine(policy: policy)
+        let today = policy.localDate(of: clock.now())
+        let span = engine.dataSpan(.current, today: today)
+        return engine.report(.current, today: today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+    }
+
+    /// The report as one JSON line, or an error line when the store cannot be read.
+    func line() -> Data {
+        do {
+            return ControlProtocol.line(try report())
+        } catch {
+            return ControlProtocol.encode(ControlProtocol.Failure(code: "failed", message: "cannot read the database: \(error)"))
+        }
+    }
+}
+
+extension Agent {
+    /// Whether any adapter runs (else only manual check-ins, reminders and the fallback).
+    public var watchesAnything: Bool { !adapters.isEmpty }
 }

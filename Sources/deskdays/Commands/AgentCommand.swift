@@ -5,20 +5,32 @@ import Dispatch
 import Foundation
 import Logging
 
-/// `deskdays agent`: adapters → pipeline → store, in the foreground.
+/// `deskdays agent`: adapters → pipeline → store, in the foreground, with
+/// the control socket, reminders and the end-of-day fallback.
 struct AgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent", abstract: "Run the agent: watch the enabled check-in methods and store arrivals.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
 
     func run() async throws {
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")
-        let agent = Agent(configuration: session.configuration, store: store, logger: logger)
+        // An injected now (--today, DESKDAYS_NOW) starts the agent's clock there; it then runs on.
+        let environment = ProcessInfo.processInfo.environment
+        let injected = global.today != nil || !(environment["DESKDAYS_NOW"] ?? "").isEmpty
+            || !(environment["DESKDAYS_TODAY"] ?? "").isEmpty
+        let agent = Agent(configuration: session.configuration, store: store, socketPath: socket.socketPath,
+                          clock: AgentClock(start: injected ? session.now : nil), logger: logger)
         printError("deskdays agent: \(agent.summary); database \(global.databasePath). Stop with Ctrl-C.")
-        let task = Task { await agent.run() }
+        if !agent.watchesAnything {
+            printError(Self.nothingEnabledHelp(configPath: global.configPath))
+        }
+        let task = Task { try await agent.run() }
+        // A closed status-bar pipe must not kill the agent: write errors are handled where they happen.
+        signal(SIGPIPE, SIG_IGN)
         // SIGTERM and SIGINT end the agent gracefully: adapters are cancelled
         // and interrupt their blocking waits.
         // A launcher may hand us these signals blocked (Foundation's Process
@@ -35,7 +47,23 @@ struct AgentCommand: AsyncParsableCommand {
             source.resume()
             sources.append(source)
         }
-        await task.value
-        sources.forEach { $0.cancel() }
+        defer { sources.forEach { $0.cancel() } }
+        do {
+            try await task.value
+        } catch let error as ControlServer.SetupError {
+            throw CLIError(error.description + ".")
+        }
+    }
+
+    /// What to do on a machine where no method is enabled yet.
+    static func nothingEnabledHelp(configPath: String) -> String {
+        """
+        No check-in method is enabled, so the agent only serves manual check-ins \
+        (`deskdays checkin`), the reminder and the fallback.
+        Methods in this build and how to enable one (in \(configPath)):
+          nfc  a USB NFC reader and a tag on your desk: `deskdays enroll nfc`, then [nfc] enabled = true
+          gps  a serial/USB GPS receiver: `deskdays enroll gps`, then [gps] enabled = true and device = "/dev/ttyACM0"
+        `deskdays doctor` checks the hardware and permissions for the enabled methods.
+        """
     }
 }

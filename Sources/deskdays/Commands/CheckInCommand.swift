@@ -9,6 +9,7 @@ struct CheckInCommand: AsyncParsableCommand {
         commandName: "checkin", abstract: "Record a day (default: today, office) or a range of workdays by hand.")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
 
     @Option(help: "The date, YYYY-MM-DD (default: today).")
     var date: String?
@@ -52,8 +53,10 @@ struct CheckInCommand: AsyncParsableCommand {
         } else {
             dates = [try date.map { try Session.date($0, option: "--date") } ?? session.today]
         }
-        let pipeline = try session.pipeline()
-        try await pipeline.recordManual(dates: dates, status: status, note: note)
+        // Through the running agent when there is one, else straight into the database.
+        if try AgentRoute.send(.checkin(dates: dates, status: status, note: note), socket: socket, global: global) == nil {
+            try await session.pipeline().recordManual(dates: dates, status: status, note: note)
+        }
         if dates.count == 1 {
             print("Recorded \(status.rawValue) for \(dates[0]).")
         } else {

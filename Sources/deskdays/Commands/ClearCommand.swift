@@ -7,6 +7,7 @@ struct ClearCommand: AsyncParsableCommand {
         commandName: "clear", abstract: "Remove the manual record of a date (automatic check-ins stay).")
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
 
     @Option(help: "The date, YYYY-MM-DD.")
     var date: String
@@ -14,7 +15,13 @@ struct ClearCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try Session(global)
         let day = try Session.date(date, option: "--date")
-        let removed = try await session.pipeline().clearManual(date: day)
+        // Through the running agent when there is one, else straight into the database.
+        let removed: Int
+        if let reply = try AgentRoute.send(.clear(date: day), socket: socket, global: global) {
+            removed = reply["removed"] as? Int ?? 0
+        } else {
+            removed = try await session.pipeline().clearManual(date: day)
+        }
         print(removed == 0 ? "\(day) had no manual record; nothing changed." : "Removed the manual record of \(day).")
     }
 }

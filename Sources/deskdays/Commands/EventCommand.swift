@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysPipeline
 import Foundation
 
 /// `deskdays event`: one automatic check-in into the adapters' pipeline.
@@ -10,6 +11,7 @@ struct EventCommand: AsyncParsableCommand {
     enum EventSource: String, ExpressibleByArgument, CaseIterable { case nfc, qr, wifi, gps, external }
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
 
     @Option(help: "nfc, qr, wifi, gps or external.")
     var source: EventSource
@@ -26,7 +28,15 @@ struct EventCommand: AsyncParsableCommand {
         }
         let session = try Session(global)
         let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time)
-        switch try await session.pipeline().submit(event) {
+        // Through the running agent when there is one, else straight into the database.
+        let outcome: SubmitOutcome
+        if let reply = try AgentRoute.send(.event(source: event.source, rule: rule, at: time), socket: socket, global: global) {
+            let date = (reply["date"] as? String).flatMap { LocalDate($0) } ?? session.policy.localDate(of: time)
+            outcome = reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
+        } else {
+            outcome = try await session.pipeline().submit(event)
+        }
+        switch outcome {
         case .stored(let date): print("Stored a \(source.rawValue) check-in for \(date).")
         case .duplicate(let date): print("\(date) already has a \(source.rawValue) check-in; kept the first.")
         }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import DeskDaysAgent
 import DeskDaysCore
+import Foundation
 
 /// `deskdays status`: the current period at a glance.
 struct StatusCommand: AsyncParsableCommand {
@@ -9,6 +11,7 @@ struct StatusCommand: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, waybar, i3blocks }
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
 
     @Option(help: "Output format: text, json, waybar or i3blocks.")
     var format: Format = .text
@@ -17,9 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
     var follow = false
 
     func run() async throws {
-        if follow {
-            throw CLIError("--follow needs the running agent to push changes, and this build has no agent yet; run `deskdays status` from your status bar's interval instead.")
-        }
+        if follow { return try followAgent() }
         let session = try Session(global)
         let report = try session.report()
         switch format {
@@ -32,5 +33,43 @@ struct StatusCommand: AsyncParsableCommand {
         case .waybar: print(Render.waybar(report))
         case .i3blocks: print(Render.i3blocks(report))
         }
+    }
+
+    /// `--follow`: subscribe to the agent and print one line per change, as
+    /// it is pushed (no polling), until the agent goes away.
+    ///
+    /// Each push triggers a fresh report from the database under this
+    /// command's own options (`--today`, configuration), so every format is
+    /// rendered exactly as `deskdays status` would; JSON is one line per change.
+    func followAgent() throws {
+        let path = socket.socketPath
+        let client: ControlClient
+        switch ControlClient.connect(path: path, timeout: nil) {
+        case .noAgent:
+            throw CLIError("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`.")
+        case .failed(let reason):
+            throw CLIError("\(reason).")
+        case .connected(let connected):
+            client = connected
+        }
+        guard client.sendRaw(ControlProtocol.encode(.subscribe)) else {
+            throw CLIError("The agent at \(path) closed the connection; is it shutting down?")
+        }
+        while let line = client.nextLine() {
+            if case .failure(let failure) = ControlProtocol.decodeReply(line) {
+                throw CLIError("The agent refused to send updates: \(failure.message).")
+            }
+            let report = try Session(global).report()
+            let text: String
+            switch format {
+            case .text: text = Render.statusLine(report)
+            case .json: text = String(decoding: ControlProtocol.line(report).dropLast(), as: UTF8.self)
+            case .waybar: text = Render.waybar(report)
+            case .i3blocks: text = Render.i3blocks(report)
+            }
+            // Unbuffered: a status bar reading a pipe must see each line as it comes.
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        }
+        throw CLIError("The agent stopped; status updates ended.")
     }
 }

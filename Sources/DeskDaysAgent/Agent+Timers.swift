@@ -1,0 +1,132 @@
+import DeskDaysCore
+import Foundation
+import Logging
+
+extension Agent {
+    /// The longest sleep between looks at the wall clock: bounds how late a
+    /// timer fires after the clock is changed by hand (a suspend is caught
+    /// on resume, when the sleep ends), and how late subscribers hear that the day changed.
+    static let longestSleep: Double = 60
+    /// A wall clock that moved this much more (or less) than the monotonic clock was changed or suspended.
+    static let jumpThreshold: Double = 2
+
+    /// Reminders and the end-of-day fallback, until cancelled.
+    ///
+    /// Each round asks the pure `CheckInSchedule` what is due at the wall
+    /// clock's now, then sleeps until its next instant (at most
+    /// `longestSleep`). The wall clock is compared with `ContinuousClock`
+    /// across every sleep: a difference is a clock change or a suspend,
+    /// which is logged; the schedule, recomputed from the wall clock each
+    /// round, already handles it.
+    func runTimers() async {
+        var schedule = CheckInSchedule(policy: configuration.policy, settings: configuration.checkin, start: clock.now())
+        var streak = loadStreak()
+        var lastDay = configuration.policy.localDate(of: clock.now())
+        while !Task.isCancelled {
+            let now = clock.now()
+            for action in schedule.due(at: now) {
+                switch action {
+                case .fallback(let date): await writeFallback(on: date)
+                case .reminder(let date): await remind(on: date, streak: &streak)
+                }
+            }
+            let today = configuration.policy.localDate(of: now)
+            if today != lastDay {
+                // A new day changes the figures though no data did.
+                lastDay = today
+                let server = self.server
+                publishQueue.async { server?.publish() }
+            }
+            let wait = schedule.nextFire().map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
+            let wallBefore = clock.now(), steadyBefore = ContinuousClock.now
+            try? await Task.sleep(for: .seconds(min(wait, Self.longestSleep)))
+            let steady = ContinuousClock.now - steadyBefore
+            let drift = clock.now().timeIntervalSince(wallBefore) - Double(steady.components.seconds)
+                - Double(steady.components.attoseconds) / 1e18
+            if abs(drift) > Self.jumpThreshold {
+                logger.notice("the wall clock moved by \(Int(drift.rounded())) s (clock change or suspend); timers recomputed")
+            }
+        }
+    }
+
+    /// Writes the fallback status for `date` when it still has no record at all.
+    func writeFallback(on date: LocalDate) async {
+        guard let status = configuration.checkin.fallbackStatus else { return }
+        do {
+            if try await pipeline.writeFallback(date: date, status: status) {
+                logger.notice("fallback: \(date) had no record; recorded \(status.rawValue)")
+            } else {
+                logger.info("fallback not needed: \(date) has a record")
+            }
+        } catch {
+            logger.error("could not write the fallback for \(date): \(error)")
+        }
+    }
+
+    /// Gives the day's reminder unless a record, a met target or the user's silence makes it pointless.
+    func remind(on date: LocalDate, streak: inout ReminderStreak) async {
+        do {
+            let span = DateSpan(date, date)
+            if try !store.records(in: span).isEmpty || !store.checkIns(in: span).isEmpty {
+                logger.notice("reminder suppressed: \(date) already has a record")
+                return
+            }
+            let report = try ReportSource(store: store, policy: configuration.policy, clock: clock).report()
+            guard report.remainingRequired > 0 else {
+                logger.notice("reminder not needed: no more office days are required in \(report.period.label)")
+                return
+            }
+            let checkedIn = try checkInDates(from: streak.reminded.first ?? date, to: date)
+            switch streak.silence(on: date, checkedIn: checkedIn.contains) {
+            case .alreadyRemindedToday?:
+                logger.info("reminder already given today")
+                return
+            case .ignoredInARow?:
+                logger.notice("reminder withheld: the last \(ReminderStreak.limit) were ignored; they resume after your next check-in")
+                return
+            case nil: break
+            }
+            let count = report.remainingRequired
+            let body = "\(count) more office day\(count == 1 ? "" : "s") needed in \(report.period.label). "
+                + "Check in with `deskdays checkin` (or --status remote)."
+            logger.notice("reminder for \(date): \(body)")
+            streak.record(date)
+            saveStreak(streak)
+            await notifier.notify(title: "DeskDays: no check-in yet today", body: body)
+        } catch {
+            logger.error("could not decide on today's reminder: \(error)")
+        }
+    }
+
+    /// The dates in `first...last` with a manual record or an automatic check-in (fallbacks and imports are not the user answering).
+    func checkInDates(from first: LocalDate, to last: LocalDate) throws -> Set<LocalDate> {
+        let span = DateSpan(min(first, last), last)
+        let manual = try store.records(in: span).filter { $0.origin == .manual }.map(\.date)
+        return Set(manual + (try store.checkIns(in: span)).map(\.date))
+    }
+
+    // MARK: - Reminder state
+
+    /// Beside the database: reminder dates only (no identifiers), so "once a day" survives an agent restart.
+    var streakPath: String? {
+        store.path == ":memory:" || store.path.isEmpty ? nil
+            : (store.path as NSString).deletingLastPathComponent + "/reminders.json"
+    }
+
+    func loadStreak() -> ReminderStreak {
+        guard let path = streakPath, let data = FileManager.default.contents(atPath: path),
+              let streak = try? JSONDecoder().decode(ReminderStreak.self, from: data) else { return ReminderStreak() }
+        return streak
+    }
+
+    func saveStreak(_ streak: ReminderStreak) {
+        guard let path = streakPath, let data = try? JSONEncoder().encode(streak) else { return }
+        // 0600 like every file we create (CLI.md); replaced atomically by rename.
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
+              rename(temporary, path) == 0 else {
+            logger.warning("could not save the reminder state beside the database")
+            return
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import DeskDaysConfig
+import DeskDaysCore
+import Foundation
+
+/// When the day's reminder and end-of-day fallback are due: a pure value,
+/// with "now" always passed in (STYLE.md 5).
+///
+/// Each action belongs to a local date and is handled at most once per date:
+/// the schedule remembers the last date it handled for each, so a clock
+/// set back never fires anything twice. Every date after that mark whose
+/// instant has passed is handled on the next `due(at:)`, so a suspend or a
+/// clock set forward across midnight skips nothing: a missed fallback is
+/// still written for its own date (at most `catchUpDays` back). A missed
+/// reminder is only given on its own day and before the fallback time;
+/// yesterday's nudge is noise. Instants come from the policy time zone by
+/// calendar arithmetic, so DST days (23 or 25 hours) fire at the local time
+/// named (in a spring-forward gap, at the next valid instant).
+public struct CheckInSchedule: Sendable, Equatable {
+    /// Something due on a date.
+    public enum Action: Sendable, Equatable {
+        case reminder(LocalDate)
+        case fallback(LocalDate)
+    }
+
+    /// How far back a missed fallback is still written after a long suspend.
+    public static let catchUpDays = 7
+
+    let policy: Policy
+    let reminderTime: TimeOfDay?
+    let fallbackTime: TimeOfDay?
+    /// The last date whose reminder was handled (given or passed over).
+    public private(set) var remindersThrough: LocalDate
+    /// The last date whose fallback was handled.
+    public private(set) var fallbacksThrough: LocalDate
+
+    /// A schedule starting at `start`: today's actions are still ahead (or overdue).
+    public init(policy: Policy, settings: CheckinSettings, start: Date) {
+        self.policy = policy
+        self.reminderTime = settings.reminderTime
+        // No fallback status ("none") means no fallback action at all.
+        self.fallbackTime = settings.fallbackStatus == nil ? nil : settings.fallbackTime
+        let yesterday = policy.localDate(of: start).adding(days: -1)
+        remindersThrough = yesterday
+        fallbacksThrough = yesterday
+    }
+
+    func instant(_ time: TimeOfDay?, on date: LocalDate) -> Date? {
+        time.map { policy.instant(of: date, hour: $0.hour, minute: $0.minute) }
+    }
+
+    /// The earliest instant at which `due(at:)` will have something for a
+    /// workday (possibly already past); nil when nothing is configured.
+    public func nextFire() -> Date? {
+        var best: Date?
+        for (time, through) in [(reminderTime, remindersThrough), (fallbackTime, fallbacksThrough)] {
+            guard time != nil else { continue }
+            // The next workday after the mark, within a fortnight (enough for any week with a workday).
+            for offset in 1...14 {
+                let date = through.adding(days: offset)
+                guard policy.isWorkday(date), let fire = instant(time, on: date) else { continue }
+                if best.map({ fire < $0 }) ?? true { best = fire }
+                break
+            }
+        }
+        return best
+    }
+
+    /// The actions due at `now`, each returned once; marks them handled.
+    public mutating func due(at now: Date) -> [Action] {
+        let today = policy.localDate(of: now)
+        var actions: [Action] = []
+        if fallbackTime != nil {
+            var date = max(fallbacksThrough.adding(days: 1), today.adding(days: -Self.catchUpDays))
+            while date <= today, let fire = instant(fallbackTime, on: date), fire <= now {
+                if policy.isWorkday(date) { actions.append(.fallback(date)) }
+                fallbacksThrough = date
+                date = date.adding(days: 1)
+            }
+        }
+        if reminderTime != nil {
+            var date = remindersThrough.adding(days: 1)
+            while date <= today, let fire = instant(reminderTime, on: date), fire <= now {
+                let beforeFallback = instant(fallbackTime, on: date).map { now < $0 } ?? true
+                if date == today, beforeFallback, policy.isWorkday(date) { actions.append(.reminder(date)) }
+                remindersThrough = date
+                date = date.adding(days: 1)
+            }
+        }
+        return actions
+    }
+}
+
+/// Whether to nudge: at most once a day, and silent after the user ignored
+/// three reminders in a row (ignored: no check-in on that day after it).
+///
+/// The state is just the dates of the last reminders; whether each was
+/// answered is read from the data when deciding, so a check-in entered
+/// later, or any check-in since, ends the silence.
+public struct ReminderStreak: Sendable, Equatable, Codable {
+    /// After this many ignored reminders in a row, reminders stop until the user checks in again.
+    public static let limit = 3
+
+    /// The dates reminders were given, oldest first (only the last `limit` are kept).
+    public private(set) var reminded: [LocalDate] = []
+
+    public init(reminded: [LocalDate] = []) {
+        self.reminded = Array(reminded.suffix(Self.limit))
+    }
+
+    /// Why no reminder is given, or nil to give one.
+    public enum Silence: Sendable, Equatable {
+        case alreadyRemindedToday
+        case ignoredInARow
+    }
+
+    /// - Parameter checkedIn: whether the user checked in (manual or automatic) on a date.
+    public func silence(on date: LocalDate, checkedIn: (LocalDate) -> Bool) -> Silence? {
+        if reminded.last == date { return .alreadyRemindedToday }
+        guard reminded.count == Self.limit, let first = reminded.first, first < date else { return nil }
+        // Any check-in from the first of the last three reminders up to yesterday breaks the streak.
+        for day in DateSpan(first, date.adding(days: -1)) where checkedIn(day) { return nil }
+        return .ignoredInARow
+    }
+
+    public mutating func record(_ date: LocalDate) {
+        reminded = Array((reminded + [date]).suffix(Self.limit))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CLI's side of the control socket.
+///
+/// `connect` tells "no agent" (no socket file, or nobody listening: the
+/// CLI then writes the database itself) apart from real failures.
+public final class ControlClient {
+    private let fd: Int32
+    private var pending = LineSplitter(limit: 16 * 1024 * 1024)
+    private var lines: [Data] = []
+
+    /// The outcome of trying to reach the agent.
+    public enum Connection {
+        case connected(ControlClient)
+        /// No agent is running on that path.
+        case noAgent
+        /// The socket exists but cannot be used (permissions, …): one sentence.
+        case failed(String)
+    }
+
+    private init(fd: Int32, timeout: Int?) {
+        self.fd = fd
+        if let timeout { UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: timeout) }
+        UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 10)
+    }
+
+    deinit { close(fd) }
+
+    /// Connects to the agent at `path`. `timeout` bounds each wait for a reply (nil: wait forever, for subscriptions).
+    public static func connect(path: String, timeout: Int? = 30) -> Connection {
+        do {
+            return .connected(ControlClient(fd: try UnixSocket.connect(to: path), timeout: timeout))
+        } catch let failure as UnixSocket.Failure {
+            if [ENOENT, ECONNREFUSED, ENOTDIR].contains(failure.code) { return .noAgent }
+            return .failed("cannot reach the agent at \(path): \(String(cString: strerror(failure.code)))")
+        } catch {
+            return .failed("cannot reach the agent at \(path): \(error)")
+        }
+    }
+
+    /// Sends one request and waits for its reply.
+    public func send(_ request: ControlProtocol.Request, database: String? = nil) -> Result<[String: Any], ControlProtocol.Failure> {
+        guard UnixSocket.sendAll(fd, ControlProtocol.encode(request, database: database)) else {
+            return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent closed the connection"))
+        }
+        guard let line = nextLine() else {
+            return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent did not answer"))
+        }
+        return ControlProtocol.decodeReply(line)
+    }
+
+    /// Sends raw bytes (for `subscribe` followed by `nextLine()` calls).
+    public func sendRaw(_ data: Data) -> Bool {
+        UnixSocket.sendAll(fd, data)
+    }
+
+    /// The next line from the agent, or nil when it closed the connection (or the timeout passed).
+    public func nextLine() -> Data? {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while lines.isEmpty {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return nil }
+            for piece in pending.append(Data(buffer[0..<count])) {
+                if case .line(let line) = piece { lines.append(line) }
+            }
+        }
+        return lines.removeFirst()
+    }
+}
+
+/// Where the control socket lives: `$XDG_RUNTIME_DIR/deskdays/agent.sock`
+/// (CLI.md), else a private folder under /tmp named after the uid.
+public enum ControlSocketPath {
+    public static func `default`(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime + "/deskdays/agent.sock"
+        }
+        // No runtime folder (a bare root shell, a container): the server makes this folder 0700 and owned by us.
+        return "/tmp/deskdays-\(getuid())/agent.sock"
+    }
+}

@@ -1,0 +1,53 @@
+import DeskDaysCore
+import DeskDaysPipeline
+import Foundation
+import Logging
+
+/// Answers control-socket requests by calling the agent's pipeline: the
+/// socket never writes the store any other way, and a reply is sent only
+/// after the pipeline's write has committed (`synchronous = FULL`).
+struct Handler: Sendable {
+    let pipeline: CheckInPipeline
+    let reports: ReportSource
+    let databasePath: String
+    let clock: AgentClock
+    let policy: Policy
+    let logger: Logger
+
+    func handle(_ envelope: ControlProtocol.Envelope) async -> Data {
+        if let database = envelope.database, Self.canonical(database) != Self.canonical(databasePath) {
+            return ControlProtocol.encode(ControlProtocol.Failure(
+                code: "other_database", message: "this agent serves \(databasePath), not \(database)"))
+        }
+        do {
+            switch envelope.request {
+            case .status, .subscribe:
+                return reports.line()
+            case let .checkin(dates, status, note):
+                let days = dates ?? [policy.localDate(of: clock.now())]
+                try await pipeline.recordManual(dates: days, status: status, note: note)
+                logger.notice("manual \(status.rawValue) recorded for \(days.count) date(s) through the control socket")
+                return ControlProtocol.line(["ok": true, "dates": days.map(\.description), "status": status.rawValue])
+            case let .clear(date):
+                let removed = try await pipeline.clearManual(date: date)
+                return ControlProtocol.line(["ok": true, "date": date.description, "removed": removed])
+            case let .event(source, rule, at):
+                let outcome = try await pipeline.submit(CheckInEvent(source: source, rule: rule, time: at))
+                if case .stored = outcome {
+                    logger.notice("\(source.rawValue) check-in stored for \(outcome.date) through the control socket")
+                }
+                let stored: Bool
+                if case .stored = outcome { stored = true } else { stored = false }
+                return ControlProtocol.line(["ok": true, "date": outcome.date.description, "stored": stored])
+            }
+        } catch {
+            logger.error("a control request failed: \(error)")
+            return ControlProtocol.encode(ControlProtocol.Failure(code: "failed", message: "\(error)"))
+        }
+    }
+
+    /// The same file named two ways (relative, through a symlink) compares equal.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

@@ -1,0 +1,221 @@
+import DeskDaysCore
+import Foundation
+
+/// The control socket's wire format: one JSON object per line each way.
+///
+/// Requests (`cmd` names the request; unknown keys are ignored):
+/// - `{"cmd":"status"}` → the report object of `deskdays status --format json`, on one line;
+/// - `{"cmd":"checkin","date":"2026-11-18","status":"office","note":"…"}` (or `"dates":[…]`;
+///   no date means the agent's today) → `{"ok":true,"dates":[…],"status":"office"}` once committed;
+/// - `{"cmd":"clear","date":"…"}` → `{"ok":true,"removed":N}`;
+/// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`;
+/// - `{"cmd":"subscribe"}` → a report line now and one after every data change.
+///
+/// Any request may name the `database` its sender means; an agent serving
+/// another file answers `other_database` so the sender writes its file itself.
+/// Errors are `{"ok":false,"code":"…","error":"…"}`.
+public enum ControlProtocol {
+    /// The longest request line accepted, newline excluded.
+    public static let maximumLineLength = 64 * 1024
+    /// Deeper JSON nesting than any request needs is refused before parsing.
+    static let maximumNesting = 8
+
+    /// One parsed request.
+    public enum Request: Equatable, Sendable {
+        case status
+        case checkin(dates: [LocalDate]?, status: AttendanceStatus, note: String?)
+        case clear(date: LocalDate)
+        case event(source: Source, rule: String?, at: Date)
+        case subscribe
+    }
+
+    /// A request and the database its sender means, if it said.
+    public struct Envelope: Equatable, Sendable {
+        public var request: Request
+        public var database: String?
+    }
+
+    /// Why a request was refused; `code` is stable for scripts.
+    public struct Failure: Error, Equatable, Sendable {
+        public var code: String
+        public var message: String
+
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+
+        static func badRequest(_ message: String) -> Failure { Failure(code: "bad_request", message: message) }
+    }
+
+    private struct Wire: Decodable {
+        var cmd: String
+        var date: String?
+        var dates: [String]?
+        var status: String?
+        var note: String?
+        var source: String?
+        var at: String?
+        var rule: String?
+        var database: String?
+    }
+
+    // MARK: - Parsing
+
+    /// Parses one request line (without its newline).
+    public static func parse(_ line: Data) -> Result<Envelope, Failure> {
+        guard line.count <= maximumLineLength else {
+            return .failure(Failure(code: "too_long", message: "request longer than \(maximumLineLength) bytes"))
+        }
+        guard nesting(of: line) <= maximumNesting else {
+            return .failure(.badRequest("request nested too deeply"))
+        }
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: line)
+        } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "cmd" {
+            return .failure(.badRequest("a request needs \"cmd\""))
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return .failure(.badRequest(key.isEmpty ? "a request is one JSON object" : "\"\(key)\" has the wrong type"))
+        } catch {
+            return .failure(.badRequest("not a JSON object"))
+        }
+        return request(from: wire).map { Envelope(request: $0, database: wire.database) }
+    }
+
+    private static func request(from wire: Wire) -> Result<Request, Failure> {
+        switch wire.cmd {
+        case "status": return .success(.status)
+        case "subscribe": return .success(.subscribe)
+        case "checkin":
+            let status: AttendanceStatus
+            if let text = wire.status {
+                guard let parsed = AttendanceStatus(rawValue: text) else {
+                    let known = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                    return .failure(.badRequest("unknown status \"\(text)\" (one of \(known))"))
+                }
+                status = parsed
+            } else {
+                status = .office
+            }
+            var texts = wire.dates ?? []
+            if let date = wire.date { texts.append(date) }
+            if wire.dates != nil, texts.isEmpty { return .failure(.badRequest("\"dates\" is empty")) }
+            guard texts.count <= 400 else { return .failure(.badRequest("more than 400 dates in one request")) }
+            var dates: [LocalDate] = []
+            for text in texts {
+                guard let date = LocalDate(text) else { return .failure(.badRequest("\"\(text)\" is not a YYYY-MM-DD date")) }
+                dates.append(date)
+            }
+            if let note = wire.note, note.utf8.count > 1000 { return .failure(.badRequest("note longer than 1000 bytes")) }
+            return .success(.checkin(dates: dates.isEmpty ? nil : dates, status: status, note: wire.note))
+        case "clear":
+            guard let text = wire.date, let date = LocalDate(text) else {
+                return .failure(.badRequest("clear needs \"date\" as YYYY-MM-DD"))
+            }
+            return .success(.clear(date: date))
+        case "event":
+            guard let text = wire.source, let source = Source(rawValue: text), source.isAutomatic else {
+                let known = Source.automatic.map(\.rawValue).joined(separator: ", ")
+                return .failure(.badRequest("event needs \"source\", one of \(known)"))
+            }
+            guard let at = wire.at.flatMap(parseTime) else {
+                return .failure(.badRequest("event needs \"at\" as an RFC 3339 time"))
+            }
+            return .success(.event(source: source, rule: wire.rule, at: at))
+        default:
+            return .failure(.badRequest("unknown cmd \"\(wire.cmd.prefix(40))\" (status, checkin, clear, event, subscribe)"))
+        }
+    }
+
+    /// The deepest nesting of arrays and objects, outside strings.
+    static func nesting(of line: Data) -> Int {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for byte in line {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// RFC 3339, with or without fractional seconds.
+    public static func parseTime(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    // MARK: - Encoding
+
+    /// A request as one line (with its newline), for clients.
+    public static func encode(_ request: Request, database: String? = nil) -> Data {
+        var object: [String: Any] = [:]
+        switch request {
+        case .status: object["cmd"] = "status"
+        case .subscribe: object["cmd"] = "subscribe"
+        case let .checkin(dates, status, note):
+            object["cmd"] = "checkin"
+            if let dates { object["dates"] = dates.map(\.description) }
+            object["status"] = status.rawValue
+            if let note { object["note"] = note }
+        case let .clear(date):
+            object["cmd"] = "clear"
+            object["date"] = date.description
+        case let .event(source, rule, at):
+            object["cmd"] = "event"
+            object["source"] = source.rawValue
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            object["at"] = formatter.string(from: at)
+            if let rule { object["rule"] = rule }
+        }
+        if let database { object["database"] = database }
+        return line(object)
+    }
+
+    /// An error reply line.
+    public static func encode(_ failure: Failure) -> Data {
+        line(["ok": false, "code": failure.code, "error": failure.message])
+    }
+
+    /// A JSON object as one line with its newline (keys sorted, so replies are stable).
+    public static func line(_ object: [String: Any]) -> Data {
+        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// An encodable value (a report) as one line with its newline.
+    public static func line<T: Encodable>(_ value: T) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Reads a reply line: the object, or the failure it carries.
+    public static func decodeReply(_ line: Data) -> Result<[String: Any], Failure> {
+        guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
+            return .failure(Failure(code: "bad_reply", message: "the agent's reply is not a JSON object"))
+        }
+        if object["ok"] as? Bool == false {
+            return .failure(Failure(code: object["code"] as? String ?? "failed",
+                                    message: object["error"] as? String ?? "the agent refused the request"))
+        }
+        return .success(object)
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's control socket: AF_UNIX stream, line-delimited JSON
+/// (`ControlProtocol`), for the user who runs the agent only.
+///
+/// Access is checked twice: the socket is mode 0600 in a 0700 folder, and
+/// every connection's peer uid (`SO_PEERCRED`) must be the agent's own uid.
+/// Accepting and each connection run on their own threads with blocking
+/// calls, so a slow or silent client never holds up the cooperative pool;
+/// requests are handed to `handler` (async) one at a time per connection.
+/// Bad input gets an error reply and never ends the agent.
+public final class ControlServer: @unchecked Sendable {
+    /// What the server needs from the agent.
+    public typealias Handler = @Sendable (ControlProtocol.Envelope) async -> Data
+
+    public let path: String
+    private let handler: Handler
+    private let summary: @Sendable () -> Data
+    private let logger: Logger
+    private let lock = NSLock()
+    private var listener: Int32 = -1
+    private var wake: [Int32] = [-1, -1]
+    private var connections: [Int32: Connection] = [:]
+    private var stopped = false
+    /// Connections beyond this are refused, so a runaway client cannot use up the agent's descriptors.
+    static let maximumConnections = 64
+
+    /// One client: its socket, a lock so pushes and replies never interleave, and whether it subscribed.
+    final class Connection: @unchecked Sendable {
+        let fd: Int32
+        let writeLock = NSLock()
+        var subscribed = false
+        init(fd: Int32) { self.fd = fd }
+
+        func send(_ data: Data, nonBlocking: Bool = false) -> Bool {
+            writeLock.lock()
+            defer { writeLock.unlock() }
+            return UnixSocket.sendAll(fd, data, nonBlocking: nonBlocking)
+        }
+    }
+
+    /// - Parameters:
+    ///   - handler: answers every request but `subscribe`, after any write it causes is committed.
+    ///   - summary: the line a subscriber gets now and after every change.
+    public init(path: String, logger: Logger, summary: @escaping @Sendable () -> Data, handler: @escaping Handler) {
+        self.path = path
+        self.logger = logger
+        self.summary = summary
+        self.handler = handler
+    }
+
+    /// A reason the socket could not be set up, as one sentence.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Creates the folder (0700) and socket (0600) and starts accepting.
+    public func start() throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        try Self.preparePrivateFolder(folder)
+        try removeStaleSocket()
+        let fd = try UnixSocket.makeStream()
+        // The umask makes the socket 0600 from its first instant; chmod below is belt and braces.
+        let oldMask = umask(0o177)
+        let bound = try UnixSocket.withAddress(path) { bind(fd, $0, $1) }
+        let bindError = errno
+        umask(oldMask)
+        guard bound == 0 else {
+            close(fd)
+            throw SetupError(description: "cannot create the control socket \(path): \(String(cString: strerror(bindError)))")
+        }
+        chmod(path, 0o600)
+        guard listen(fd, 16) == 0 else {
+            let code = errno
+            close(fd)
+            throw SetupError(description: "cannot listen on \(path): \(String(cString: strerror(code)))")
+        }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            close(fd)
+            throw SetupError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        pipeEnds.forEach(UnixSocket.setCloseOnExec)
+        lock.withLock {
+            listener = fd
+            wake = pipeEnds
+        }
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "deskdays-control"
+        thread.start()
+        logger.info("control socket ready", metadata: ["path": "\(path)"])
+    }
+
+    /// Stops accepting, closes every connection and removes the socket file.
+    public func stop() {
+        let (fd, toClose) = lock.withLock { () -> (Int32, [Connection]) in
+            if stopped { return (-1, []) }
+            stopped = true
+            return (listener, Array(connections.values))
+        }
+        guard fd >= 0 else { return }
+        unlink(path)
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
+        // shutdown wakes each connection's blocking read; its thread closes it.
+        for connection in toClose { shutdown(connection.fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Sends the summary line to every subscriber; one that cannot take it now is dropped.
+    public func publish() {
+        let subscribers = lock.withLock { connections.values.filter(\.subscribed) }
+        guard !subscribers.isEmpty else { return }
+        let line = summary()
+        for connection in subscribers where !connection.send(line, nonBlocking: true) {
+            logger.info("dropped a subscriber that stopped reading")
+            shutdown(connection.fd, Int32(SHUT_RDWR))
+        }
+    }
+
+    // MARK: - Folder and stale socket
+
+    /// Makes `folder` (and missing parents) 0700; refuses a folder owned by someone else.
+    static func preparePrivateFolder(_ folder: String) throws {
+        var info = stat()
+        if stat(folder, &info) != 0 {
+            let parent = (folder as NSString).deletingLastPathComponent
+            if !parent.isEmpty, parent != folder, stat(parent, &info) != 0 { try preparePrivateFolder(parent) }
+            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                throw SetupError(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+            }
+            guard stat(folder, &info) == 0 else {
+                throw SetupError(description: "cannot read the folder \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw SetupError(description: "\(folder) is not a folder; remove it or choose another --socket")
+        }
+        guard info.st_uid == getuid() else {
+            throw SetupError(description: "\(folder) belongs to another user; choose another --socket")
+        }
+        if info.st_mode & 0o077 != 0, chmod(folder, 0o700) != 0 {
+            throw SetupError(description: "cannot make \(folder) private (0700): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A socket file left by an agent that died is removed; a live agent is not displaced.
+    private func removeStaleSocket() throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw SetupError(description: "\(path) exists and is not a socket; remove it or choose another --socket")
+        }
+        if let fd = try? UnixSocket.connect(to: path) {
+            close(fd)
+            throw SetupError(description: "another deskdays agent is already running on \(path); stop it first (systemctl --user stop deskdays)")
+        }
+        unlink(path)
+    }
+
+    // MARK: - Accepting
+
+    private func acceptLoop() {
+        let (fd, wakeRead) = lock.withLock { (listener, wake[0]) }
+        while true {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                logger.error("control socket poll failed: \(String(cString: strerror(errno)))")
+                break
+            }
+            if fds[1].revents != 0 { break }
+            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                // EMFILE and friends: back off briefly instead of spinning.
+                if errno != EINTR, errno != EAGAIN, errno != ECONNABORTED { usleep(100_000) }
+                continue
+            }
+            UnixSocket.setCloseOnExec(client)
+            admit(client)
+        }
+        lock.withLock {
+            close(listener)
+            close(wake[0])
+            close(wake[1])
+            listener = -1
+        }
+    }
+
+    private func admit(_ fd: Int32) {
+        guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
+            // Another user reached the socket (its permissions were loosened): refuse and say why.
+            logger.warning("refused a control connection from another user")
+            let thread = Thread { Self.refuse(fd) }
+            thread.name = "deskdays-refuse"
+            thread.start()
+            return
+        }
+        let connection = Connection(fd: fd)
+        let admitted = lock.withLock { () -> Bool in
+            guard !stopped, connections.count < Self.maximumConnections else { return false }
+            connections[fd] = connection
+            return true
+        }
+        guard admitted else {
+            _ = UnixSocket.sendAll(fd, ControlProtocol.encode(ControlProtocol.Failure(
+                code: "busy", message: "too many open connections to the agent")))
+            close(fd)
+            return
+        }
+        // A reply that cannot be delivered within this time means a stuck client: give up on it.
+        UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 10)
+        let thread = Thread { [self] in serve(connection) }
+        thread.name = "deskdays-client"
+        thread.start()
+    }
+
+    /// Tells a foreign peer why, then drains what it sent (briefly) before
+    /// closing: closing with its request unread would reset the connection
+    /// and the peer might never read the reason.
+    private static func refuse(_ fd: Int32) {
+        _ = UnixSocket.sendAll(fd, ControlProtocol.encode(ControlProtocol.Failure(
+            code: "forbidden", message: "this agent serves only the user who started it")))
+        shutdown(fd, Int32(SHUT_WR))
+        UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: 1)
+        var sink = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < 64 * 1024 {
+            let count = read(fd, &sink, sink.count)
+            if count <= 0 { break }
+            total += count
+        }
+        close(fd)
+    }
+
+    // MARK: - One connection
+
+    private func serve(_ connection: Connection) {
+        var splitter = LineSplitter(limit: ControlProtocol.maximumLineLength)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        reading: while true {
+            let count = read(connection.fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            for piece in splitter.append(Data(buffer[0..<count])) {
+                let reply: Data?
+                switch piece {
+                case .tooLong:
+                    reply = ControlProtocol.encode(ControlProtocol.Failure(
+                        code: "too_long", message: "request longer than \(ControlProtocol.maximumLineLength) bytes"))
+                case .line(let line):
+                    reply = answer(line, on: connection)
+                }
+                if let reply, !connection.send(reply) { break reading }
+            }
+        }
+        lock.withLock { _ = connections.removeValue(forKey: connection.fd) }
+        _ = connection.writeLock.withLock { close(connection.fd) }
+    }
+
+    /// The reply to one line (nil for a blank line).
+    private func answer(_ line: Data, on connection: Connection) -> Data? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        switch ControlProtocol.parse(line) {
+        case .failure(let failure):
+            logger.info("bad control request: \(failure.message)")
+            return ControlProtocol.encode(failure)
+        case .success(let envelope):
+            if envelope.request == .subscribe {
+                lock.withLock { connection.subscribed = true }
+                return summary()
+            }
+            return runHandler(envelope)
+        }
+    }
+
+    /// Waits, on this connection's own thread, for the async handler.
+    private func runHandler(_ envelope: ControlProtocol.Envelope) -> Data {
+        final class Box: @unchecked Sendable { var reply = Data() }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let handler = self.handler
+        Task {
+            box.reply = await handler(envelope)
+            done.signal()
+        }
+        done.wait()
+        return box.reply
+    }
+}

@@ -69,10 +69,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Reports: calendar, charts, streaks, HTML (pure rendering)
+        .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore"]),
+
         // MARK: - The command line
         .executableTarget(name: "deskdays", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "NMEA", "GPSAdapter", "NDEF", "NFCAdapter", "DeskDaysAgent",
+            "DeskDaysReports",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -94,6 +98,7 @@ let package = Package(
             "NFCAdapter", "NDEF", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "DeskDaysReportsTests", dependencies: ["DeskDaysReports", "DeskDaysCore"]),
         .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
     ]
 )

@@ -27,6 +27,8 @@ struct DeskDays: AsyncParsableCommand {
             NMEACommand.self,
             EnrollCommand.self,
             BenchIngestCommand.self,
+            CalendarCommand.self,
+            ChartCommand.self,
             // Subcommands are registered here, one line each.
         ]
     )

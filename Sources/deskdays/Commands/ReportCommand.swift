@@ -1,5 +1,7 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysReports
+import Foundation
 
 /// `deskdays report`: every figure of a period.
 struct ReportCommand: AsyncParsableCommand {
@@ -14,6 +16,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON (the keys of CLI.md).")
     var json = false
 
+    @Option(help: "Also write the period as one self-contained HTML page to this file.")
+    var html: String?
+
     func validate() throws {
         guard PeriodSelector(period) != nil else {
             throw ValidationError("--period \(period) is not current, previous or a date written YYYY-MM-DD.")
@@ -22,7 +27,13 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try Session(global)
-        let report = try session.report(PeriodSelector(period)!)
-        print(json ? try Render.json(report) : Render.text(report))
+        let data = try session.reportData(PeriodSelector(period)!)
+        if let html {
+            let page = HTMLReport(data: data, locale: session.reportLocale).html()
+            try writeUserFile(expandTilde(html), contents: Data(page.utf8))
+        }
+        let streaks = data.streaks ?? Streaks(current: 0, longest: 0)
+        print(json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
+                   : Render.text(data.report) + "\n" + streakLine(streaks, locale: session.reportLocale))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeskDaysAgent
 import DeskDaysCore
+import DeskDaysReports
 import Foundation
 
 /// `deskdays status`: the current period at a glance.
@@ -22,14 +23,16 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         if follow { return try followAgent() }
         let session = try Session(global)
-        let report = try session.report()
+        let data = try session.reportData()
+        let report = data.report
+        let streaks = data.streaks ?? Streaks(current: 0, longest: 0)
         switch format {
         case .text:
-            print(Render.statusLine(report))
+            print(Render.statusLine(report) + " " + streakLine(streaks, locale: session.reportLocale))
             if report.remainingRequired > 0 || report.status == .behind {
                 print("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.")
             }
-        case .json: print(try Render.json(report))
+        case .json: print(try Render.json(ReportWithStreaks(report: report, streaks: streaks)))
         case .waybar: print(Render.waybar(report))
         case .i3blocks: print(Render.i3blocks(report))
         }

@@ -1,0 +1,164 @@
+import DeskDaysCore
+
+/// `deskdays chart burndown`: cumulative office days through the period
+/// against the required total and the pace line, today marked and excused
+/// days shaded, as one self-contained SVG.
+public struct BurndownChart: Sendable {
+    public var data: ReportData
+    public var locale: ReportLocale
+
+    public static let width = 800
+    public static let height = 440
+
+    public init(data: ReportData, locale: ReportLocale) {
+        self.data = data
+        self.locale = locale
+    }
+
+    /// The cumulative series, one entry per date of the period.
+    struct Series {
+        var kinds: [DayKind] = []
+        /// Office days up to and including each date (only dates up to today count).
+        var office: [Int] = []
+        /// Eligible days up to and including each date.
+        var eligible: [Int] = []
+        /// Office days plus planned office days ahead, for the projection.
+        var projected: [Int] = []
+    }
+
+    func series() -> Series {
+        var series = Series()
+        let span = data.period.span
+        series.kinds.reserveCapacity(span.count)
+        var office = 0, eligible = 0, projected = 0
+        for date in span {
+            let kind = data.kind(date)
+            series.kinds.append(kind)
+            switch kind {
+            case .office: office += 1; projected += 1; eligible += 1
+            case .planned: projected += 1; eligible += 1
+            case .remote, .unrecorded, .pending: eligible += 1
+            case .excused, .holiday, .weekend: break
+            }
+            series.office.append(office)
+            series.eligible.append(eligible)
+            series.projected.append(projected)
+        }
+        return series
+    }
+
+    /// The chart; `standalone` adds the namespace and stylesheet (false when inlined in HTML).
+    public func svg(standalone: Bool = true) -> String {
+        let report = data.report, span = data.period.span
+        let series = series()
+        let days = max(span.count, 1)
+        let left = 56.0, right = 24.0, top = 76.0, bottom = 72.0
+        let plotWidth = Double(BurndownChart.width) - left - right
+        let plotHeight = Double(BurndownChart.height) - top - bottom
+        let slot = plotWidth / Double(days)
+        let todayIndex = span.start.days(to: data.today)   // may fall outside the period
+        let lastCounted = min(todayIndex, days - 1)
+        let finalProjected = series.projected.last ?? 0
+        let highest = max(report.required, finalProjected, series.office.last ?? 0, 1)
+        let step = SVG.step(maximum: highest)
+        let yTop = (highest + step - 1) / step * step
+        func x(_ index: Int) -> Double { left + slot * Double(index) }
+        func y(_ value: Double) -> Double { top + plotHeight * (1 - value / Double(yTop)) }
+        let bottomY = top + plotHeight
+
+        let title = "Office days — \(report.period.label)"
+        var out = SVG.open(width: BurndownChart.width, height: BurndownChart.height, title: title, standalone: standalone)
+        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title))</text>\n"
+        let n = locale.number
+        let subtitle = "\(locale.date(span.start)) – \(locale.date(span.end)) · \(n(report.office)) of "
+            + "\(n(report.required)) required · \(n(report.remainingRequired)) still needed"
+        out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(SVG.escape(subtitle))</text>\n"
+
+        // Excused days: one band per run of consecutive excused dates.
+        var index = 0
+        while index < series.kinds.count {
+            guard series.kinds[index] == .excused else { index += 1; continue }
+            var end = index
+            while end + 1 < series.kinds.count, series.kinds[end + 1] == .excused { end += 1 }
+            out += "<rect class=\"excused-band\" x=\"\(SVG.n(x(index)))\" y=\"\(SVG.n(top))\" "
+                + "width=\"\(SVG.n(slot * Double(end - index + 1)))\" height=\"\(SVG.n(plotHeight))\"/>\n"
+            index = end + 1
+        }
+
+        // Horizontal grid and y labels.
+        for value in stride(from: 0, through: yTop, by: step) {
+            let yy = SVG.n(y(Double(value)))
+            out += "<line class=\"grid\" x1=\"\(SVG.n(left))\" y1=\"\(yy)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(yy)\"/>\n"
+            out += "<text class=\"muted\" x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(y(Double(value)) + 4))\" text-anchor=\"end\">\(n(value))</text>\n"
+        }
+        // X ticks: months for long periods, week starts for short ones.
+        let byMonth = days > 45
+        for (offset, date) in span.enumerated() {
+            let isTick = byMonth ? (date.day == 1 || offset == 0) : (date.weekday == data.policy.weekStart || offset == 0)
+            guard isTick else { continue }
+            let xx = SVG.n(x(offset))
+            out += "<line class=\"axis\" x1=\"\(xx)\" y1=\"\(SVG.n(bottomY))\" x2=\"\(xx)\" y2=\"\(SVG.n(bottomY + 5))\"/>\n"
+            let label = byMonth ? locale.monthShort(date) : locale.dayMonth(date)
+            out += "<text class=\"muted\" x=\"\(SVG.n(x(offset) + 2))\" y=\"\(SVG.n(bottomY + 18))\">\(SVG.escape(label))</text>\n"
+        }
+        out += "<line class=\"axis\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
+
+        // The required total and the pace line toward it.
+        let requiredY = SVG.n(y(Double(report.required)))
+        out += "<line class=\"required\" x1=\"\(SVG.n(left))\" y1=\"\(requiredY)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(requiredY)\"/>\n"
+        out += "<text class=\"fg\" x=\"\(SVG.n(left + plotWidth - 4))\" y=\"\(SVG.n(y(Double(report.required)) - 6))\" "
+            + "text-anchor=\"end\">required \(n(report.required))</text>\n"
+        let totalEligible = series.eligible.last ?? 0
+        var pace = "\(SVG.n(x(0))),\(SVG.n(y(0)))"
+        for (offset, eligible) in series.eligible.enumerated() {
+            let value = totalEligible == 0 ? 0 : Double(report.required) * Double(eligible) / Double(totalEligible)
+            pace += " \(SVG.n(x(offset + 1))),\(SVG.n(y(value)))"
+        }
+        out += "<polyline class=\"pace\" points=\"\(pace)\"/>\n"
+
+        // What happened, then what is planned.
+        if lastCounted >= 0 {
+            var actual = "\(SVG.n(x(0))),\(SVG.n(y(0)))"
+            for offset in 0...lastCounted {
+                actual += " \(SVG.n(x(offset + 1))),\(SVG.n(y(Double(series.office[offset]))))"
+            }
+            out += "<polyline class=\"actual\" points=\"\(actual)\"/>\n"
+            if lastCounted + 1 < days, finalProjected > series.office[lastCounted] {
+                var planned = "\(SVG.n(x(lastCounted + 1))),\(SVG.n(y(Double(series.office[lastCounted]))))"
+                for offset in (lastCounted + 1)..<days {
+                    planned += " \(SVG.n(x(offset + 1))),\(SVG.n(y(Double(series.projected[offset]))))"
+                }
+                out += "<polyline class=\"planned\" points=\"\(planned)\"/>\n"
+            }
+        }
+
+        if span.contains(data.today) {
+            let xx = SVG.n(x(todayIndex) + slot / 2)
+            out += "<line class=\"today\" x1=\"\(xx)\" y1=\"\(SVG.n(top - 4))\" x2=\"\(xx)\" y2=\"\(SVG.n(bottomY))\"/>\n"
+            out += "<text class=\"today-label\" x=\"\(xx)\" y=\"\(SVG.n(top - 8))\" text-anchor=\"middle\">"
+                + "\(SVG.escape("today, " + locale.dayMonth(data.today)))</text>\n"
+        }
+
+        out += legend(y: Double(BurndownChart.height) - 20, left: left)
+        out += "</svg>\n"
+        return out
+    }
+
+    func legend(y: Double, left: Double) -> String {
+        let items: [(String, String)] = [
+            ("<line class=\"actual\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "office days"),
+            ("<line class=\"pace\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "pace"),
+            ("<line class=\"required\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "required"),
+            ("<line class=\"planned\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "planned"),
+            ("<rect class=\"excused-band\" x=\"0\" y=\"-11\" width=\"22\" height=\"12\"/>", "excused"),
+            ("<line class=\"today\" x1=\"11\" y1=\"-12\" x2=\"11\" y2=\"2\"/>", "today"),
+        ]
+        var out = "", xx = left
+        for (mark, label) in items {
+            out += "<g transform=\"translate(\(SVG.n(xx)) \(SVG.n(y)))\">\(mark)"
+                + "<text class=\"fg\" x=\"28\" y=\"0\">\(label)</text></g>\n"
+            xx += 40 + Double(label.count) * 7
+        }
+        return out
+    }
+}

@@ -1,0 +1,51 @@
+import DeskDaysCore
+
+/// Everything a rendering needs: the policy, the period's report, each
+/// date's resolved day, and the streaks. Renderers only read it.
+public struct ReportData: Sendable {
+    public var policy: Policy
+    public var report: Report
+    /// Resolved days by date; a date missing here has no record.
+    public var days: [LocalDate: ResolvedDay]
+    public var streaks: Streaks?
+
+    public init(policy: Policy, report: Report, days: [LocalDate: ResolvedDay], streaks: Streaks? = nil) {
+        self.policy = policy
+        self.report = report
+        self.days = days
+        self.streaks = streaks
+    }
+
+    public var today: LocalDate { report.today }
+    public var period: Period { report.period }
+
+    public func status(_ date: LocalDate) -> AttendanceStatus? { days[date]?.status }
+
+    public func kind(_ date: LocalDate) -> DayKind {
+        DayKind.classify(date, status: status(date), policy: policy, today: today)
+    }
+
+    /// The weeks to chart: the report's own when its target is week-based,
+    /// else each whole week that meets the period, judged as for streaks.
+    public func chartWeeks() -> [WeekOutcome] {
+        let calculator = StreakCalculator(policy: policy, today: today)
+        if let weeks = report.weeks {
+            return weeks.map { week in
+                let over = week.start.adding(days: 6) < today
+                let whole = calculator.week(week.start, statusOf: status)
+                let verdict: WeekOutcome.Verdict = week.met
+                    ? (whole.eligible == 0 && week.office == 0 ? .excused : .met)
+                    : (over ? .missed : .open)
+                return WeekOutcome(start: week.start, office: week.office, required: week.required,
+                                   eligible: whole.eligible, verdict: verdict)
+            }
+        }
+        var result: [WeekOutcome] = []
+        var start = policy.weekStart(of: period.start)
+        while start <= period.end {
+            result.append(calculator.week(start, statusOf: status))
+            start = start.adding(days: 7)
+        }
+        return result
+    }
+}

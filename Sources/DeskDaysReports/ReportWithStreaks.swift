@@ -1,0 +1,25 @@
+import DeskDaysCore
+
+/// The report's JSON (CLI.md `report --json`) with the streak keys added:
+/// every key of `Report` unchanged, plus `streak_weeks` and `longest_streak_weeks`.
+public struct ReportWithStreaks: Encodable, Sendable {
+    public var report: Report
+    public var streaks: Streaks
+
+    public init(report: Report, streaks: Streaks) {
+        self.report = report
+        self.streaks = streaks
+    }
+
+    enum StreakKeys: String, CodingKey {
+        case streakWeeks = "streak_weeks", longestStreakWeeks = "longest_streak_weeks"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        // A second keyed container on the same encoder adds to the same object.
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: StreakKeys.self)
+        try container.encode(streaks.current, forKey: .streakWeeks)
+        try container.encode(streaks.longest, forKey: .longestStreakWeeks)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Small helpers shared by the SVG charts: escaping, coordinates, and the
+/// one stylesheet that makes every chart readable on light and dark viewers.
+enum SVG {
+    /// Text content and attribute values with XML's five special characters escaped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A coordinate with one decimal, locale-independent (SVG needs a dot).
+    static func n(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        let whole = Int(tenths) / 10, fraction = abs(Int(tenths) % 10)
+        let sign = tenths < 0 && whole == 0 ? "-" : ""
+        return fraction == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+
+    /// The opening tag. Standalone files carry the namespace; SVG inlined in
+    /// HTML needs none (and so the page names no URL at all).
+    static func open(width: Int, height: Int, title: String, standalone: Bool) -> String {
+        let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : ""
+        var text = "<svg\(namespace) width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
+            + "role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n<title>\(escape(title))</title>\n"
+        if standalone { text += "<style>\n\(stylesheet)</style>\n" }
+        text += "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\"/>\n"
+        return text
+    }
+
+    /// Colours per class: a light palette, and a dark one when the viewer
+    /// prefers it. Plain class rules (no custom properties) so that librsvg,
+    /// browsers and image viewers all apply them. Every chart paints its own
+    /// background, so it stays legible even where media queries are ignored.
+    static let stylesheet = """
+    .bg{fill:#ffffff}
+    .fg{fill:#1f2328}
+    .muted{fill:#59636e}
+    .grid{stroke:#d1d9e0;stroke-width:1}
+    .axis{stroke:#59636e;stroke-width:1}
+    .excused-band{fill:#e9d8fd;opacity:0.6}
+    .actual{fill:none;stroke:#1a7f37;stroke-width:2.5}
+    .pace{fill:none;stroke:#9a6700;stroke-width:1.5;stroke-dasharray:6 4}
+    .required{stroke:#cf222e;stroke-width:1.5;stroke-dasharray:2 3}
+    .planned{fill:none;stroke:#1a7f37;stroke-width:1.5;stroke-dasharray:3 3;opacity:0.7}
+    .today{stroke:#0969da;stroke-width:1.5}
+    .today-label{fill:#0969da}
+    .bar-met{fill:#2da44e}
+    .bar-missed{fill:#d4a72c}
+    .bar-open{fill:#8c959f}
+    .bar-excused{fill:#c297ff}
+    .req-mark{stroke:#cf222e;stroke-width:2.5}
+    .k-office{fill:#2da44e}
+    .k-remote{fill:#54aeff}
+    .k-excused{fill:#c297ff}
+    .k-unrecorded{fill:#ff8182}
+    .k-planned{fill:#aceebb}
+    .k-pending{fill:#eaeef2}
+    .k-holiday{fill:#76e3ea}
+    .k-weekend{fill:#f6f8fa}
+    .day-num{fill:#1f2328;font-size:10px}
+    .today-ring{fill:none;stroke:#0969da;stroke-width:2.5}
+    @media (prefers-color-scheme: dark){
+    .bg{fill:#0d1117}
+    .fg{fill:#e6edf3}
+    .muted{fill:#9198a1}
+    .grid{stroke:#30363d}
+    .axis{stroke:#9198a1}
+    .excused-band{fill:#6e40c9;opacity:0.35}
+    .actual{stroke:#3fb950}
+    .pace{stroke:#d29922}
+    .required{stroke:#f85149}
+    .planned{stroke:#3fb950}
+    .today{stroke:#4493f8}
+    .today-label{fill:#4493f8}
+    .bar-met{fill:#238636}
+    .bar-missed{fill:#bb8009}
+    .bar-open{fill:#6e7681}
+    .bar-excused{fill:#8957e5}
+    .req-mark{stroke:#f85149}
+    .k-office{fill:#238636}
+    .k-remote{fill:#1f6feb}
+    .k-excused{fill:#8957e5}
+    .k-unrecorded{fill:#da3633}
+    .k-planned{fill:#2ea043;opacity:0.5}
+    .k-pending{fill:#21262d}
+    .k-holiday{fill:#1b7c83}
+    .k-weekend{fill:#161b22}
+    .day-num{fill:#e6edf3}
+    .today-ring{stroke:#4493f8}
+    }
+
+    """
+
+    /// A "nice" axis step (1, 2, 5 × 10ⁿ) giving at most about `ticks` ticks up to `maximum`.
+    static func step(maximum: Int, ticks: Int = 6) -> Int {
+        var step = 1
+        while true {
+            for factor in [1, 2, 5] where maximum <= step * factor * ticks { return step * factor }
+            step *= 10
+        }
+    }
+}

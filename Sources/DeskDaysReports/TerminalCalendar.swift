@@ -1,0 +1,143 @@
+import DeskDaysCore
+
+/// The terminal month calendar of `deskdays calendar`: month grids whose
+/// weeks start on `week_start`, each day marked by a symbol (and, when
+/// colour is on, an ANSI colour), a legend, and the period's figures.
+public struct TerminalCalendar: Sendable {
+    public var data: ReportData
+    public var locale: ReportLocale
+    /// ANSI colours; the caller decides (a TTY, and no `NO_COLOR`).
+    public var colour: Bool
+
+    public init(data: ReportData, locale: ReportLocale, colour: Bool) {
+        self.data = data
+        self.locale = locale
+        self.colour = colour
+    }
+
+    /// Width of one day cell: an opening mark, two digits, the symbol, a closing mark.
+    static let cellWidth = 5
+
+    /// The calendar for `months` months ending with the month of today.
+    public func render(months: Int) -> String {
+        let last = data.today.firstOfMonth
+        let first = last.addingMonths(-(max(months, 1) - 1))
+        var blocks: [String] = []
+        var month = first
+        while month <= last {
+            blocks.append(renderMonth(month))
+            month = month.addingMonths(1)
+        }
+        return (blocks + [legend(), figures()]).joined(separator: "\n\n") + "\n"
+    }
+
+    /// One month: a centred title, a weekday header, one line per week.
+    public func renderMonth(_ first: LocalDate) -> String {
+        let width = TerminalCalendar.cellWidth * 7
+        var lines = [centre(locale.monthTitle(first), width: width)]
+        let order = (0..<7).map { Weekday(rawValue: (data.policy.weekStart.rawValue - 1 + $0) % 7 + 1)! }
+        lines.append(trimTrailing(order.map { " " + pad(locale.weekdayHeader($0), 2, left: true) + "  " }.joined()))
+        let daysInMonth = LocalDate.daysIn(month: first.month, year: first.year)
+        var cells = Array(repeating: String(repeating: " ", count: TerminalCalendar.cellWidth),
+                          count: order.firstIndex(of: first.weekday)!)
+        for day in 0..<daysInMonth {
+            cells.append(cell(first.adding(days: day)))
+            if cells.count == 7 {
+                lines.append(trimTrailing(cells.joined()))
+                cells = []
+            }
+        }
+        if !cells.isEmpty { lines.append(trimTrailing(cells.joined())) }
+        return lines.joined(separator: "\n")
+    }
+
+    func cell(_ date: LocalDate) -> String {
+        let kind = data.kind(date)
+        let isToday = date == data.today
+        let text = (isToday ? "[" : " ") + pad(String(date.day), 2, left: true) + String(kind.symbol)
+            + (isToday ? "]" : " ")
+        guard colour else { return text }
+        return TerminalCalendar.ansi(kind) + (isToday ? "\u{1B}[1;4m" : "") + text + "\u{1B}[0m"
+    }
+
+    /// Every symbol with its meaning; coloured like the grid when colour is on.
+    public func legend() -> String {
+        var items = DayKind.legendOrder.map { kind -> String in
+            let mark = colour ? TerminalCalendar.ansi(kind) + String(kind.symbol) + "\u{1B}[0m" : String(kind.symbol)
+            return "\(mark) \(kind.label)"
+        }
+        items.append("[ ] today")
+        return items.joined(separator: "  ")
+    }
+
+    /// The period's figures in sentences, with locale dates and numbers.
+    public func figures() -> String {
+        let report = data.report
+        let n = locale.number
+        var lines = ["\(report.period.label): \(locale.date(report.period.start)) – \(locale.date(report.period.end)), "
+                     + "today \(locale.date(report.today)) — \(statusWords(report.status))"]
+        switch report.target.kind {
+        case .compliantWeeks:
+            lines.append("Compliant weeks \(n(report.weeksMet ?? 0)) of \(n(report.weeksRequired ?? 0)), "
+                         + "\(n(report.weeksRemaining ?? 0)) not over yet")
+        case .bestWeeks:
+            lines.append("Best \(n(report.target.best)) weeks: \(n(report.office)) of \(n(report.required)) office days")
+        default:
+            break
+        }
+        lines.append("Office \(n(report.office)) of \(n(report.required)) required (\(n(report.requiredToDate)) by now), "
+                     + "\(n(report.remainingRequired)) still needed, \(n(report.pending)) workdays left")
+        var detail = "Remote \(n(report.remote)), unrecorded \(n(report.unrecorded)), excused \(n(report.excused)), "
+            + "eligible \(n(report.eligible)) of \(n(report.workdays)) workdays"
+        if let share = report.complianceToDate { detail += "; office share \(locale.percentage(share))" }
+        lines.append(detail)
+        if let streaks = data.streaks {
+            lines.append("Streak: \(n(streaks.current)) compliant week\(streaks.current == 1 ? "" : "s") in a row "
+                         + "(longest \(n(streaks.longest)))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Helpers
+
+    /// Foreground and background per kind, from the 16 basic colours every terminal has.
+    static func ansi(_ kind: DayKind) -> String {
+        switch kind {
+        case .office: return "\u{1B}[30;42m"
+        case .remote: return "\u{1B}[97;44m"
+        case .excused: return "\u{1B}[30;45m"
+        case .unrecorded: return "\u{1B}[97;41m"
+        case .planned: return "\u{1B}[32m"
+        case .pending: return "\u{1B}[39m"
+        case .holiday: return "\u{1B}[30;46m"
+        case .weekend: return "\u{1B}[2m"
+        }
+    }
+
+    func statusWords(_ status: Report.Status) -> String {
+        switch status {
+        case .met: return "met"
+        case .onTrack: return "on track"
+        case .behind: return "behind"
+        case .impossible: return "out of reach"
+        }
+    }
+
+    func pad(_ text: String, _ width: Int, left: Bool) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return left ? fill + text : text + fill
+    }
+
+    func centre(_ text: String, width: Int) -> String {
+        let left = max(0, (width - text.count) / 2)
+        return String(repeating: " ", count: left) + text
+    }
+
+    /// Drops trailing blanks, so golden files have no invisible tails (a
+    /// coloured line ends in an escape code and keeps its cells whole).
+    func trimTrailing(_ line: String) -> String {
+        var text = line
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,89 @@
+import DeskDaysCore
+
+/// `deskdays chart weeks`: office days per week against each week's
+/// requirement, as one self-contained SVG.
+public struct WeeksChart: Sendable {
+    public var data: ReportData
+    public var locale: ReportLocale
+
+    public static let width = 800
+    public static let height = 360
+
+    public init(data: ReportData, locale: ReportLocale) {
+        self.data = data
+        self.locale = locale
+    }
+
+    /// The chart; `standalone` adds the namespace and stylesheet (false when inlined in HTML).
+    public func svg(standalone: Bool = true) -> String {
+        let weeks = data.chartWeeks()
+        let count = max(weeks.count, 1)
+        let left = 48.0, right = 24.0, top = 64.0, bottom = 80.0
+        let plotWidth = Double(WeeksChart.width) - left - right
+        let plotHeight = Double(WeeksChart.height) - top - bottom
+        let slot = plotWidth / Double(count)
+        let highest = max(weeks.map(\.office).max() ?? 0, weeks.map(\.required).max() ?? 0, 1)
+        let step = SVG.step(maximum: highest, ticks: 5)
+        let yTop = (highest + step - 1) / step * step
+        func y(_ value: Int) -> Double { top + plotHeight * (1 - Double(value) / Double(yTop)) }
+        let bottomY = top + plotHeight
+        let n = locale.number
+
+        let title = "Office days per week — \(data.period.label)"
+        var out = SVG.open(width: WeeksChart.width, height: WeeksChart.height, title: title, standalone: standalone)
+        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title))</text>\n"
+        let met = weeks.filter { $0.verdict == .met }.count
+        let judged = weeks.filter { $0.verdict == .met || $0.verdict == .missed }.count
+        out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(n(met)) of \(n(judged)) weeks met so far</text>\n"
+
+        for value in stride(from: 0, through: yTop, by: step) {
+            let yy = SVG.n(y(value))
+            out += "<line class=\"grid\" x1=\"\(SVG.n(left))\" y1=\"\(yy)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(yy)\"/>\n"
+            out += "<text class=\"muted\" x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(y(value) + 4))\" text-anchor=\"end\">\(n(value))</text>\n"
+        }
+        // Label every k-th week so labels (about 50 px) never overlap.
+        let every = max(1, Int((56.0 / slot).rounded(.up)))
+        for (index, week) in weeks.enumerated() {
+            let x0 = left + slot * Double(index)
+            let barWidth = slot * 0.6
+            let barX = x0 + (slot - barWidth) / 2
+            let height = bottomY - y(week.office)
+            if week.office > 0 {
+                out += "<rect class=\"bar-\(week.verdict.rawValue)\" x=\"\(SVG.n(barX))\" y=\"\(SVG.n(y(week.office)))\" "
+                    + "width=\"\(SVG.n(barWidth))\" height=\"\(SVG.n(height))\"><title>\(SVG.escape(tooltip(week)))</title></rect>\n"
+            }
+            let markY = SVG.n(y(week.required))
+            out += "<line class=\"req-mark\" x1=\"\(SVG.n(x0 + slot * 0.1))\" y1=\"\(markY)\" "
+                + "x2=\"\(SVG.n(x0 + slot * 0.9))\" y2=\"\(markY)\"/>\n"
+            if slot >= 18, week.office > 0 {
+                out += "<text class=\"fg\" x=\"\(SVG.n(x0 + slot / 2))\" y=\"\(SVG.n(y(week.office) - 4))\" "
+                    + "text-anchor=\"middle\" font-size=\"10\">\(n(week.office))</text>\n"
+            }
+            if index % every == 0 {
+                out += "<text class=\"muted\" x=\"\(SVG.n(x0 + slot / 2))\" y=\"\(SVG.n(bottomY + 16))\" "
+                    + "text-anchor=\"middle\" font-size=\"10\">\(SVG.escape(locale.dayMonth(week.start)))</text>\n"
+            }
+        }
+        out += "<line class=\"axis\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
+
+        let items: [(String, String)] = [
+            ("<rect class=\"bar-met\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "met"),
+            ("<rect class=\"bar-missed\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "missed"),
+            ("<rect class=\"bar-open\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "not over yet"),
+            ("<rect class=\"bar-excused\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "excused"),
+            ("<line class=\"req-mark\" x1=\"0\" y1=\"-4\" x2=\"14\" y2=\"-4\"/>", "week's requirement"),
+        ]
+        var xx = left
+        for (mark, label) in items {
+            out += "<g transform=\"translate(\(SVG.n(xx)) \(SVG.n(Double(WeeksChart.height) - 20)))\">\(mark)"
+                + "<text class=\"fg\" x=\"20\" y=\"0\">\(label)</text></g>\n"
+            xx += 32 + Double(label.count) * 7
+        }
+        out += "</svg>\n"
+        return out
+    }
+
+    func tooltip(_ week: WeekOutcome) -> String {
+        "Week of \(locale.date(week.start)): \(locale.number(week.office)) of \(locale.number(week.required)) office days"
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import DeskDaysCore
+import DeskDaysReports
+import Foundation
+
+/// `deskdays chart burndown|weeks`: a self-contained SVG (or PNG through
+/// `rsvg-convert`) of the period.
+struct ChartCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chart",
+        abstract: "Draw the period as a chart: burndown (office days against the target) or weeks.")
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case burndown, weeks }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case svg, png }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "burndown or weeks.")
+    var kind: Kind
+
+    @Option(help: "The file to write (e.g. burndown.svg).")
+    var out: String
+
+    @Option(help: "svg or png (default: png when --out ends in .png, else svg). PNG needs rsvg-convert.")
+    var format: Format?
+
+    @Option(help: "current, previous, or a date YYYY-MM-DD inside the period.")
+    var period = "current"
+
+    func validate() throws {
+        guard PeriodSelector(period) != nil else {
+            throw ValidationError("--period \(period) is not current, previous or a date written YYYY-MM-DD.")
+        }
+    }
+
+    func run() async throws {
+        let chosen = format ?? (out.lowercased().hasSuffix(".png") ? .png : .svg)
+        // Fail before any work when the converter is missing.
+        let converter = chosen == .png ? try ChartCommand.rsvgConvert() : nil
+        let session = try Session(global)
+        let data = try session.reportData(PeriodSelector(period)!)
+        let svg: String
+        switch kind {
+        case .burndown: svg = BurndownChart(data: data, locale: session.reportLocale).svg()
+        case .weeks: svg = WeeksChart(data: data, locale: session.reportLocale).svg()
+        }
+        guard let converter else {
+            try writeUserFile(expandTilde(out), contents: Data(svg.utf8))
+            return
+        }
+        try ChartCommand.convert(svg: svg, to: expandTilde(out), with: converter)
+    }
+
+    /// The `rsvg-convert` on PATH, or a user error saying how to get it.
+    static func rsvgConvert() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/rsvg-convert") {
+            return "\(folder)/rsvg-convert"
+        }
+        throw CLIError("--format png needs rsvg-convert, which is not installed; install it (apt-get install librsvg2-bin) or write SVG with --format svg.")
+    }
+
+    /// Renders `svg` to a PNG at `path` with `rsvg-convert`, reading the SVG from its stdin.
+    static func convert(svg: String, to path: String, with converter: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: converter)
+        process.arguments = ["--format", "png", "--output", path]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do { try process.run() } catch {
+            throw CLIError("Cannot run \(converter) (\(error.localizedDescription)); reinstall librsvg2-bin or use --format svg.")
+        }
+        input.fileHandleForWriting.write(Data(svg.utf8))
+        try? input.fileHandleForWriting.close()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let reason = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(process.terminationStatus)"
+            throw CLIError("rsvg-convert could not write \(path) (\(reason)); choose a writable path or use --format svg.")
+        }
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+}

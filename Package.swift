@@ -99,6 +99,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DeskDaysReportsTests", dependencies: ["DeskDaysReports", "DeskDaysCore"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
     ]
 )

@@ -99,22 +99,27 @@ public final class Agent: Sendable {
     /// Runs one adapter, restarting it with backoff (1 s doubling to 60 s,
     /// reset after a minute of healthy running) until cancelled.
     func supervise(_ entry: AdapterRegistry.Entry) async {
-        var delay: Duration = .seconds(1)
+        var backoff = Backoff(initialSeconds: 1, maximumSeconds: 60)
         while !Task.isCancelled {
             let started = ContinuousClock.now
+            var failure: String?
             do {
                 try await entry.adapter.run { event in await self.deliver(event) }
-                if Task.isCancelled { return }
-                logger.warning("\(entry.name) adapter stopped; restarting in \(delay)")
             } catch is CancellationError {
                 return
             } catch {
-                if Task.isCancelled { return }
-                logger.error("\(entry.name) adapter failed (\(error)); restarting in \(delay)")
+                failure = "\(error)"
             }
-            if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
+            if Task.isCancelled { return }
+            // A minute of healthy running earns a quick restart again.
+            if ContinuousClock.now - started > .seconds(60) { backoff.reset() }
+            let delay = Duration.seconds(backoff.next())
+            if let failure {
+                logger.error("\(entry.name) adapter failed (\(failure)); restarting in \(delay)")
+            } else {
+                logger.warning("\(entry.name) adapter stopped; restarting in \(delay)")
+            }
             try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(60))
         }
     }
 

@@ -28,6 +28,8 @@ public struct CheckInSchedule: Sendable, Equatable {
     let policy: Policy
     let reminderTime: TimeOfDay?
     let fallbackTime: TimeOfDay?
+    /// Past this time a day's reminder is pointless: the configured fallback time, even with `fallback_status = "none"`.
+    let reminderCutoff: TimeOfDay?
     /// The last date whose reminder was handled (given or passed over).
     public private(set) var remindersThrough: LocalDate
     /// The last date whose fallback was handled.
@@ -39,6 +41,7 @@ public struct CheckInSchedule: Sendable, Equatable {
         self.reminderTime = settings.reminderTime
         // No fallback status ("none") means no fallback action at all.
         self.fallbackTime = settings.fallbackStatus == nil ? nil : settings.fallbackTime
+        self.reminderCutoff = settings.fallbackTime
         let yesterday = policy.localDate(of: start).adding(days: -1)
         remindersThrough = yesterday
         fallbacksThrough = yesterday
@@ -80,7 +83,7 @@ public struct CheckInSchedule: Sendable, Equatable {
         if reminderTime != nil {
             var date = remindersThrough.adding(days: 1)
             while date <= today, let fire = instant(reminderTime, on: date), fire <= now {
-                let beforeFallback = instant(fallbackTime, on: date).map { now < $0 } ?? true
+                let beforeFallback = instant(reminderCutoff, on: date).map { now < $0 } ?? true
                 if date == today, beforeFallback, policy.isWorkday(date) { actions.append(.reminder(date)) }
                 remindersThrough = date
                 date = date.adding(days: 1)

@@ -28,25 +28,29 @@ struct AgentCommand: AsyncParsableCommand {
         if !agent.watchesAnything {
             printError(Self.nothingEnabledHelp(configPath: global.configPath))
         }
-        let task = Task { try await agent.run() }
         // A closed status-bar pipe must not kill the agent: write errors are handled where they happen.
         signal(SIGPIPE, SIG_IGN)
         // SIGTERM and SIGINT end the agent gracefully: adapters are cancelled
-        // and interrupt their blocking waits.
+        // and interrupt their blocking waits. The handlers are in place before
+        // the agent starts (and opens its socket), so a stop sent as soon as
+        // the socket answers is never the default, abrupt one.
         // A launcher may hand us these signals blocked (Foundation's Process
         // does); unblock them so that stopping the agent always works.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signalNumber in [SIGTERM, SIGINT] { sigaddset(&unblock, signalNumber) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        let stop = StopRequest()
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { task.cancel() }
+            source.setEventHandler { stop.request() }
             source.resume()
             sources.append(source)
         }
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signalNumber in [SIGTERM, SIGINT] { sigaddset(&unblock, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        let task = Task { try await agent.run() }
+        stop.attach(task)
         defer { sources.forEach { $0.cancel() } }
         do {
             try await task.value
@@ -65,5 +69,28 @@ struct AgentCommand: AsyncParsableCommand {
           gps  a serial/USB GPS receiver: `deskdays enroll gps`, then [gps] enabled = true and device = "/dev/ttyACM0"
         `deskdays doctor` checks the hardware and permissions for the enabled methods.
         """
+    }
+}
+
+/// Cancels the agent's task when a stop signal comes, even one that comes before the task exists.
+final class StopRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Void, Error>?
+    private var requested = false
+
+    func attach(_ task: Task<Void, Error>) {
+        let cancelNow = lock.withLock { () -> Bool in
+            self.task = task
+            return requested
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func request() {
+        let task = lock.withLock { () -> Task<Void, Error>? in
+            requested = true
+            return self.task
+        }
+        task?.cancel()
     }
 }

@@ -39,7 +39,7 @@ public struct Streaks: Sendable, Equatable {
 /// A week is always judged whole, from `week_start`, whatever period its
 /// days fall in, so a week spanning two quarters counts once. Its
 /// requirement follows the target kind:
-/// - `percent`: `ceil(p × E / 100)`;
+/// - `percent`: `ceil(p × E / 100)`, E here including counted office days on non-workdays;
 /// - `days_per_week`, `compliant_weeks`: the `required_w` of POLICY.md over the whole week;
 /// - `days_per_period`: the period's target spread over its nominal workdays,
 ///   `ceil(n × E / nominal(P))`, P the period holding the week's first day;
@@ -75,19 +75,21 @@ public struct StreakCalculator: Sendable {
 
     private func week(_ start: LocalDate, statusOf: (LocalDate) -> AttendanceStatus?,
                       nominalByPeriod: inout [LocalDate: Int]) -> WeekOutcome {
-        var office = 0, eligible = 0, nominal = 0
+        // `extra`: counted office days on non-workdays, eligible for the
+        // percent rule only, as in the engine's period figures.
+        var office = 0, eligible = 0, nominal = 0, extra = 0
         for offset in 0..<7 {
             let date = start.adding(days: offset)
             if policy.workdays.contains(date.weekday) { nominal += 1 }
             switch DayKind.classify(date, status: statusOf(date), policy: policy, today: today) {
             case .office:
                 office += 1
-                if policy.isWorkday(date) { eligible += 1 }
+                if policy.isWorkday(date) { eligible += 1 } else { extra += 1 }
             case .remote, .unrecorded, .planned, .pending: eligible += 1
             case .excused, .holiday, .weekend: break
             }
         }
-        let required = requirement(start: start, eligible: eligible, nominal: nominal,
+        let required = requirement(start: start, eligible: eligible, extra: extra, nominal: nominal,
                                    nominalByPeriod: &nominalByPeriod)
         let over = start.adding(days: 6) < today
         let verdict: WeekOutcome.Verdict
@@ -101,16 +103,17 @@ public struct StreakCalculator: Sendable {
         return WeekOutcome(start: start, office: office, required: required, eligible: eligible, verdict: verdict)
     }
 
-    private func requirement(start: LocalDate, eligible: Int, nominal: Int,
+    private func requirement(start: LocalDate, eligible: Int, extra: Int, nominal: Int,
                              nominalByPeriod: inout [LocalDate: Int]) -> Int {
         let target = policy.target
         switch target.kind {
         case .percent:
-            return ceilDivide(target.hundredths * eligible, 10_000)
+            return ceilDivide(target.hundredths * (eligible + extra), 10_000)
         case .daysPerWeek, .compliantWeeks:
             guard nominal > 0 else { return 0 }
             switch target.reduce {
-            case .cap: return min(eligible, ceilDivide(target.hundredths * nominal, 100 * nominal))
+            // The whole week is inside its own scope, so POLICY.md's `n × Wp / W` is `n`.
+            case .cap: return min(eligible, ceilDivide(target.hundredths, 100))
             case .proRata: return ceilDivide(target.hundredths * eligible, 100 * nominal)
             }
         case .daysPerPeriod:

@@ -1,0 +1,103 @@
+import DeskDaysCore
+import DeskDaysReports
+import Foundation
+import Testing
+
+/// Streaks of compliant weeks, as tables: gaps, excused weeks, open weeks,
+/// target kinds, and weeks that span the end of a period.
+@Suite struct StreakTests {
+    /// One table row: Monday–Friday of consecutive weeks from `start`.
+    ///
+    /// Letters: `O` office, `R` remote, `V` vacation, `S` sick, `H` holiday,
+    /// `-` no record. `today` is a day offset from `start` (default: the
+    /// Monday after the last week, so every week is over).
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var target = Target()
+        var start = "2026-01-05"
+        var weeks: [String]
+        var today: Int?
+        var current: Int
+        var longest: Int
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "every week met", weeks: ["OOORR", "OOORR", "OOORR"], current: 3, longest: 3),
+        Case(name: "a short week breaks the run", weeks: ["OOORR", "ORRRR", "OOORR", "OOORR"], current: 2, longest: 2),
+        Case(name: "a week with nothing recorded breaks the run", weeks: ["OOORR", "-----", "OOORR"], current: 1, longest: 1),
+        Case(name: "a vacation week neither breaks nor extends", weeks: ["OOORR", "VVVVV", "OOORR"], current: 2, longest: 2),
+        Case(name: "a sick-and-holiday week is excused", weeks: ["OOORR", "SSHHS", "OOORR"], current: 2, longest: 2),
+        Case(name: "partial vacation lowers the week's requirement", weeks: ["OOORR", "OOVVV", "OOORR"], current: 3, longest: 3),
+        Case(name: "the open week not yet met does not break", weeks: ["OOORR", "OOORR", "O----"], today: 15, current: 2, longest: 2),
+        Case(name: "the open week already met counts", weeks: ["OOORR", "OOO--"], today: 10, current: 2, longest: 2),
+        Case(name: "the longest run lies in the past", weeks: ["OOORR", "OOORR", "OOORR", "RRRRR", "OOORR"], current: 1, longest: 3),
+        Case(name: "no office at all", weeks: ["RRRRR", "-----"], current: 0, longest: 0),
+        Case(name: "days_per_week cap: a holiday leaves the rule standing",
+             target: Target(kind: .daysPerWeek, hundredths: 200, reduce: .cap),
+             weeks: ["OORRR", "ORRRR", "OOHRR"], current: 1, longest: 1),
+        Case(name: "days_per_week pro-rata: two holidays shrink 3 to 2",
+             target: Target(kind: .daysPerWeek, hundredths: 300, reduce: .proRata),
+             weeks: ["OOORR", "OOHHR", "OORRR"], current: 0, longest: 2),
+        Case(name: "days_per_week cap: four holidays cap 3 at the one eligible day",
+             target: Target(kind: .daysPerWeek, hundredths: 300, reduce: .cap),
+             weeks: ["OOORR", "OHHHH"], current: 2, longest: 2),
+        Case(name: "weeks spanning a quarter end are judged whole",
+             start: "2026-03-23", weeks: ["OOORR", "RROOO", "OOORR"], current: 3, longest: 3),
+        Case(name: "compliant_weeks judges each week like days_per_week",
+             target: Target(kind: .compliantWeeks, hundredths: 200, weeks: 8),
+             start: "2026-06-22", weeks: ["ORRRR", "OORRR", "ROROR"], current: 2, longest: 2),
+        Case(name: "days_per_period spreads the period target over its weeks",
+             target: Target(kind: .daysPerPeriod, hundredths: 3800, reduce: .cap),
+             weeks: ["OOORR", "OORRR"], current: 0, longest: 1),
+    ]
+
+    @Test(arguments: cases)
+    func streak(_ row: Case) throws {
+        var policy = Policy(timeZone: TimeZone(identifier: "UTC")!, target: row.target)
+        let start = LocalDate(row.start)!
+        var statuses: [LocalDate: AttendanceStatus] = [:]
+        for (week, pattern) in row.weeks.enumerated() {
+            for (offset, letter) in pattern.enumerated() {
+                let date = start.adding(days: week * 7 + offset)
+                switch letter {
+                case "O": statuses[date] = .office
+                case "R": statuses[date] = .remote
+                case "V": statuses[date] = .vacation
+                case "S": statuses[date] = .sick
+                case "H": policy.holidays[date] = "holiday"
+                case "-": break
+                default: Issue.record("unknown letter \(letter)")
+                }
+            }
+        }
+        let today = start.adding(days: row.today ?? row.weeks.count * 7)
+        let weeks = StreakCalculator(policy: policy, today: today).weeks(from: start) { statuses[$0] }
+        let streaks = StreakCalculator.streaks(weeks)
+        #expect(streaks == Streaks(current: row.current, longest: row.longest),
+                "weeks: \(weeks.map { "\($0.start) \($0.office)/\($0.required) \($0.verdict)" })")
+    }
+
+    @Test func aWeekAcrossTwoPeriodsIsCountedOnce() {
+        let policy = Policy(timeZone: TimeZone(identifier: "UTC")!)
+        let calculator = StreakCalculator(policy: policy, today: LocalDate("2026-04-13")!)
+        let weeks = calculator.weeks(from: LocalDate("2026-03-25")!) { _ in .office }
+        #expect(weeks.map(\.start.description) == ["2026-03-23", "2026-03-30", "2026-04-06", "2026-04-13"])
+        #expect(weeks[1].office == 5 && weeks[1].eligible == 5)
+    }
+
+    @Test func weekendOfficeCountsOnlyWhenThePolicySaysSo() {
+        var policy = Policy(timeZone: TimeZone(identifier: "UTC")!,
+                            target: Target(kind: .daysPerWeek, hundredths: 300, reduce: .cap))
+        let monday = LocalDate("2026-01-05")!
+        let statuses: [LocalDate: AttendanceStatus] = [
+            monday: .office, monday.adding(days: 1): .office, monday.adding(days: 5): .office,
+        ]
+        let today = monday.adding(days: 7)
+        let strict = StreakCalculator(policy: policy, today: today).week(monday) { statuses[$0] }
+        #expect((strict.office, strict.verdict) == (2, .missed))
+        policy.countNonWorkdays = true
+        let counted = StreakCalculator(policy: policy, today: today).week(monday) { statuses[$0] }
+        #expect((counted.office, counted.verdict) == (3, .met))
+    }
+}

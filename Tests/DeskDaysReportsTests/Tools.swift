@@ -1,0 +1,47 @@
+import Foundation
+
+/// External programs the render tests drive, and PNG facts they check.
+enum Tools {
+    /// The program's path on PATH, or nil.
+    static func path(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func has(_ name: String) -> Bool { path(name) != nil }
+
+    /// Runs a program to completion with no pipes (output to /dev/null, so a
+    /// child that lingers, like Chromium's helpers, cannot hold a pipe open).
+    /// Returns the exit status; kills it after `timeout` seconds.
+    static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(name)!)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            done.wait()
+        }
+        return process.terminationStatus
+    }
+
+    /// Width and height from a PNG's IHDR chunk, or nil when the bytes are not a PNG.
+    static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data.prefix(24))
+        guard bytes.count == 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+              bytes[12..<16] == [0x49, 0x48, 0x44, 0x52] else { return nil }
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
+    }
+
+    static func scratchFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -24,6 +24,7 @@ struct DeskDays: AsyncParsableCommand {
             ImportCommand.self,
             ConfigCommand.self,
             AgentCommand.self,
+            DoctorCommand.self,
             NMEACommand.self,
             EnrollCommand.self,
             BenchIngestCommand.self,

@@ -1,0 +1,218 @@
+import DeskDaysConfig
+import Foundation
+
+/// `deskdays doctor`: for each enabled method, what the machine offers and
+/// what stands in the way, each problem with its remedy.
+///
+/// Everything is read through a `SystemView`, so the checks run against a
+/// scratch `/proc` and `/sys` in tests. Nothing here opens a device or
+/// talks to a daemon: diagnosing must not disturb a running agent.
+public struct Doctor: Sendable {
+    /// One observation.
+    public struct Finding: Sendable, Equatable {
+        public enum Level: String, Sendable {
+            case ok, note, warning, problem
+        }
+
+        public var level: Level
+        public var text: String
+        public var fix: String?
+
+        public init(_ level: Level, _ text: String, fix: String? = nil) {
+            self.level = level
+            self.text = text
+            self.fix = fix
+        }
+    }
+
+    /// The findings about one method (or the configuration, or the agent).
+    public struct Section: Sendable, Equatable {
+        public var name: String
+        public var summary: String
+        public var findings: [Finding]
+
+        public init(name: String, summary: String, findings: [Finding]) {
+            self.name = name
+            self.summary = summary
+            self.findings = findings
+        }
+    }
+
+    /// NFC readers we know, by USB VID:PID (the table of udev/70-deskdays-nfc.rules).
+    static let nfcReaders: [String: (name: String, pn533: Bool)] = [
+        "072f:2200": ("ACS ACR122U", true),
+        "072f:223b": ("ACS ACR1252U", false),
+        "04e6:5591": ("SCM SCL3711", true),
+        "04cc:2533": ("NXP PN533 board", true),
+        "054c:02e1": ("Sony RC-S360", true),
+    ]
+
+    let system: SystemView
+
+    public init(system: SystemView = SystemView()) {
+        self.system = system
+    }
+
+    /// Whether any finding means an enabled method cannot work.
+    public static func failed(_ sections: [Section]) -> Bool {
+        sections.contains { $0.findings.contains { $0.level == .problem } }
+    }
+
+    public func diagnose(_ configuration: Configuration, unavailable: [String]) -> [Section] {
+        var sections: [Section] = []
+        sections.append(nfc(configuration.nfc, unavailable: unavailable.contains("nfc")))
+        sections.append(gps(configuration.gps, unavailable: unavailable.contains("gps")))
+        sections.append(qr(configuration.qr, unavailable: unavailable.contains("qr")))
+        sections.append(wifi(configuration.wifi, unavailable: unavailable.contains("wifi")))
+        if !configuration.nfc.enabled, !configuration.gps.enabled, !configuration.qr.enabled, !configuration.wifi.enabled {
+            sections.append(Section(name: "methods", summary: "none enabled", findings: [
+                Finding(.note, "no check-in method is enabled: only manual check-ins, reminders and the fallback work",
+                        fix: "enable one in the configuration, e.g. `deskdays enroll nfc` or `deskdays enroll gps`, then `enabled = true` in its section"),
+            ]))
+        }
+        return sections
+    }
+
+    // MARK: - NFC
+
+    func nfc(_ settings: NFCSettings, unavailable: Bool) -> Section {
+        guard settings.enabled else { return Section(name: "nfc", summary: "disabled", findings: []) }
+        var findings: [Finding] = []
+        if unavailable { findings.append(Finding(.problem, "NFC is not available in this build", fix: "build with libpcsclite-dev and libnfc-dev installed")) }
+        if settings.tags.isEmpty {
+            findings.append(Finding(.problem, "no [[nfc.tags]] rule: every tap would be ignored",
+                                    fix: "`deskdays enroll nfc` and tap your desk tag"))
+        } else {
+            findings.append(Finding(.ok, "\(settings.tags.count) tag rule\(settings.tags.count == 1 ? "" : "s")"))
+        }
+        let readers = system.usbDevices().compactMap { Self.nfcReaders[$0] }
+        for reader in readers.sorted(by: { $0.name < $1.name }) {
+            findings.append(Finding(.ok, "reader found on USB: \(reader.name)"))
+        }
+        let pn533 = system.moduleLoaded("pn533_usb")
+        if pn533 {
+            let holds = readers.contains { $0.pn533 }
+            findings.append(Finding(holds || readers.isEmpty ? .problem : .warning,
+                                    "the kernel module pn533_usb is loaded: it claims PN533-based readers (ACR122U, SCL3711) before pcscd or libnfc can",
+                                    fix: "sudo modprobe -r pn533_usb pn533 nfc && echo 'blacklist pn533_usb' | sudo tee /etc/modprobe.d/deskdays-nfc.conf"))
+        }
+        if settings.backend != .libnfc {
+            let running = !system.processes(named: "pcscd").isEmpty
+            let socketActivated = system.exists("\(system.run)/pcscd/pcscd.comm")
+            if running {
+                findings.append(Finding(.ok, "pcscd is running"))
+            } else if socketActivated {
+                findings.append(Finding(.ok, "pcscd is socket-activated (\(system.run)/pcscd/pcscd.comm)"))
+            } else {
+                findings.append(Finding(settings.backend == .pcsc ? .problem : .warning, "pcscd is not running",
+                                        fix: "sudo apt-get install pcscd libccid && sudo systemctl enable --now pcscd.socket"))
+            }
+        }
+        if settings.backend != .pcsc, let connstring = settings.connstring {
+            // pn532_uart:/dev/ttyUSB0[:baud] names a serial device we can check.
+            let parts = connstring.split(separator: ":", maxSplits: 2).map(String.init)
+            if parts.count >= 2, parts[1].hasPrefix("/") {
+                findings += serialDevice(parts[1], purpose: "libnfc device", rule: "udev/70-deskdays-nfc.rules")
+            }
+        }
+        if readers.isEmpty, settings.connstring == nil, !system.usbDevices().isEmpty {
+            findings.append(Finding(.warning, "no known NFC reader on USB",
+                                    fix: "plug in the reader; supported ones are listed in hardware-notes.md"))
+        }
+        return Section(name: "nfc", summary: "enabled (backend \(settings.backend.rawValue))", findings: findings)
+    }
+
+    // MARK: - GPS
+
+    func gps(_ settings: GPSSettings, unavailable: Bool) -> Section {
+        guard settings.enabled else { return Section(name: "gps", summary: "disabled", findings: []) }
+        var findings: [Finding] = []
+        if unavailable { findings.append(Finding(.problem, "GPS is not available in this build")) }
+        if settings.geofences.isEmpty {
+            findings.append(Finding(.problem, "no [[gps.geofences]]: no arrival can ever be detected",
+                                    fix: "stand at the office and run `deskdays enroll gps`"))
+        } else {
+            findings.append(Finding(.ok, "\(settings.geofences.count) geofence\(settings.geofences.count == 1 ? "" : "s")"))
+        }
+        findings += serialDevice(settings.device, purpose: "GPS receiver", rule: "udev/70-deskdays-gps.rules")
+        let modemManager = system.processes(named: "ModemManager")
+        if !modemManager.isEmpty {
+            findings.append(Finding(.warning, "ModemManager is running: it probes new serial ports with AT commands, which can hold or confuse a GPS receiver",
+                                    fix: "install udev/70-deskdays-gps.rules (sets ID_MM_DEVICE_IGNORE) or `sudo systemctl disable --now ModemManager`"))
+        }
+        return Section(name: "gps", summary: "enabled (\(settings.device), \(settings.baud) baud)", findings: findings)
+    }
+
+    /// Existence, kind, permission and other holders of a serial device.
+    func serialDevice(_ path: String, purpose: String, rule: String) -> [Finding] {
+        switch system.node(at: path) {
+        case .missing:
+            return [Finding(.problem, "\(path) does not exist (\(purpose) unplugged, or another name)",
+                            fix: "plug it in and look at `ls -l /dev/ttyACM* /dev/ttyUSB* /dev/gps*`; install \(rule) for a stable name, then set the device in the configuration")]
+        case .other:
+            return [Finding(.problem, "\(path) is not a character device", fix: "point the configuration at the receiver's tty, e.g. /dev/ttyACM0")]
+        case .characterDevice:
+            var findings: [Finding] = []
+            if system.canReadWrite(path) {
+                findings.append(Finding(.ok, "\(path) is present and readable"))
+            } else {
+                findings.append(Finding(.problem, "no permission to read and write \(path)",
+                                        fix: "install \(rule) (gives the logged-in user access) or `sudo usermod -aG dialout $USER` and log in again"))
+            }
+            let holders = system.holders(of: path)
+            if !holders.isEmpty {
+                findings.append(Finding(.warning, "\(path) is open in \(holders.joined(separator: ", "))",
+                                        fix: "stop that program (gpsd? ModemManager?) or give it another device"))
+            }
+            return findings
+        }
+    }
+
+    // MARK: - QR and Wi-Fi
+
+    func qr(_ settings: QRSettings, unavailable: Bool) -> Section {
+        guard settings.enabled else { return Section(name: "qr", summary: "disabled", findings: []) }
+        var findings: [Finding] = []
+        if unavailable { findings.append(Finding(.problem, "QR scanning is not available in this build", fix: "build with libzbar-dev and libv4l-dev installed")) }
+        if settings.payloads.isEmpty, settings.prefixes.isEmpty {
+            findings.append(Finding(.problem, "no [qr] payloads or prefixes: no code would match", fix: "`deskdays enroll qr` with the office code in view"))
+        }
+        switch system.node(at: settings.device) {
+        case .missing:
+            findings.append(Finding(.problem, "\(settings.device) does not exist (no camera, or another name)",
+                                    fix: "plug in the camera and look at `ls -l /dev/video*`; set [qr] device"))
+        case .other:
+            findings.append(Finding(.problem, "\(settings.device) is not a character device", fix: "set [qr] device to the camera, e.g. /dev/video0"))
+        case .characterDevice:
+            if system.canReadWrite(settings.device) {
+                findings.append(Finding(.ok, "\(settings.device) is present and accessible"))
+            } else {
+                findings.append(Finding(.problem, "no permission to open \(settings.device)",
+                                        fix: "install udev/70-deskdays-camera.rules (uaccess) or `sudo usermod -aG video $USER` and log in again"))
+            }
+            let holders = system.holders(of: settings.device)
+            if !holders.isEmpty {
+                findings.append(Finding(.warning, "the camera is busy: open in \(holders.joined(separator: ", "))",
+                                        fix: "close the video call or camera app while scanning"))
+            }
+        }
+        return Section(name: "qr", summary: "enabled (\(settings.device), \(settings.mode.rawValue))", findings: findings)
+    }
+
+    func wifi(_ settings: WiFiSettings, unavailable: Bool) -> Section {
+        guard settings.enabled else { return Section(name: "wifi", summary: "disabled", findings: []) }
+        var findings: [Finding] = []
+        if unavailable { findings.append(Finding(.problem, "Wi-Fi is not available in this build", fix: "build with libnl-genl-3-dev installed")) }
+        if settings.networks.isEmpty {
+            findings.append(Finding(.problem, "no [[wifi.networks]]: no network would match", fix: "connect to the office network and run `deskdays enroll wifi`"))
+        }
+        let interfaces = system.wirelessInterfaces()
+        if interfaces.isEmpty {
+            findings.append(Finding(.problem, "no wireless interface (nl80211) on this machine",
+                                    fix: "check `iw dev`; the Wi-Fi card or its driver is missing"))
+        } else {
+            findings.append(Finding(.ok, "wireless interface\(interfaces.count == 1 ? "" : "s"): \(interfaces.joined(separator: ", "))"))
+        }
+        return Section(name: "wifi", summary: "enabled", findings: findings)
+    }
+}

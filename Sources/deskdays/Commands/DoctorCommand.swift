@@ -1,0 +1,85 @@
+import ArgumentParser
+import DeskDaysAgent
+import DeskDaysConfig
+import Foundation
+import Logging
+
+/// `deskdays doctor`: hardware and permission diagnosis, with remedies.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong.",
+        discussion: "Exit status 1 when something an enabled method needs is missing or broken.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
+
+    func run() async throws {
+        var sections: [Doctor.Section] = []
+        let configuration: Configuration
+        let path = global.configPath
+        do {
+            configuration = try ConfigLoader.load(path: path)
+            let exists = FileManager.default.fileExists(atPath: path)
+            sections.append(Doctor.Section(name: "configuration", summary: exists ? path : "\(path) (absent: the defaults)", findings: [
+                Doctor.Finding(.ok, exists ? "the configuration is valid" : "no configuration file: defaults, no method enabled"),
+            ]))
+        } catch {
+            sections.append(Doctor.Section(name: "configuration", summary: path, findings: [
+                Doctor.Finding(.problem, "the configuration has errors:\n" + error.description,
+                               fix: "correct the lines named above (`deskdays config check` lists them)"),
+            ]))
+            report(sections)
+            throw ExitCode(1)
+        }
+        let unavailable = AdapterRegistry.adapters(for: configuration, logger: Logger(label: "deskdays.doctor")).unavailable
+        sections += Doctor().diagnose(configuration, unavailable: unavailable)
+        sections.append(agentSection())
+        report(sections)
+        if Doctor.failed(sections) { throw ExitCode(1) }
+    }
+
+    /// Whether the agent runs, and whether it can show reminders.
+    func agentSection() -> Doctor.Section {
+        var findings: [Doctor.Finding] = []
+        let path = socket.socketPath
+        let running: Bool
+        switch ControlClient.connect(path: path, timeout: 5) {
+        case .connected: running = true
+        case .noAgent: running = false
+        case .failed(let reason):
+            running = false
+            findings.append(Doctor.Finding(.warning, reason, fix: "remove a stale \(path) or fix its permissions"))
+        }
+        findings.append(running
+            ? Doctor.Finding(.ok, "the agent is running (\(path))")
+            : Doctor.Finding(.note, "the agent is not running", fix: "`systemctl --user enable --now deskdays` (after `make install`), or `deskdays agent`"))
+        if let reason = DesktopNotifier(logger: Logger(label: "deskdays.doctor")).unavailableReason() {
+            findings.append(Doctor.Finding(.note, "reminders cannot be shown from here: \(reason)",
+                                           fix: "run the agent inside your desktop session (the systemd user unit does)"))
+        }
+        return Doctor.Section(name: "agent", summary: running ? "running" : "not running", findings: findings)
+    }
+
+    func report(_ sections: [Doctor.Section]) {
+        var lines: [String] = []
+        for section in sections {
+            lines.append("\(section.name): \(section.summary)")
+            for finding in section.findings {
+                let mark: String
+                switch finding.level {
+                case .ok: mark = "ok     "
+                case .note: mark = "note   "
+                case .warning: mark = "warning"
+                case .problem: mark = "PROBLEM"
+                }
+                let text = finding.text.split(separator: "\n").joined(separator: "\n          ")
+                lines.append("  \(mark) \(text)")
+                if let fix = finding.fix { lines.append("          fix: \(fix)") }
+            }
+        }
+        let failed = Doctor.failed(sections)
+        lines.append(failed ? "\nSomething an enabled method needs is missing; see PROBLEM above." : "\nNothing stands in the way of the enabled methods.")
+        print(lines.joined(separator: "\n"))
+    }
+}

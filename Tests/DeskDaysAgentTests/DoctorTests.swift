@@ -1,0 +1,139 @@
+import DeskDaysConfig
+import Foundation
+import Testing
+@testable import DeskDaysAgent
+
+/// `Doctor` against a scratch /proc, /sys and /run: each condition it
+/// names is produced by the files that mean it on a real machine.
+struct DoctorTests {
+    /// A fake system tree, removed when the test ends.
+    final class FakeSystem {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        var view: SystemView { SystemView(proc: root + "/proc", sys: root + "/sys", run: root + "/run") }
+
+        init() throws {
+            for folder in ["proc", "sys/module", "sys/bus/usb/devices", "sys/class/net", "run"] {
+                try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true)
+            }
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        func write(_ path: String, _ text: String) throws {
+            let full = "\(root)/\(path)"
+            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: full, atomically: true, encoding: .utf8)
+        }
+
+        func process(_ pid: Int, _ name: String, holding paths: [String] = []) throws {
+            try write("proc/\(pid)/comm", name + "\n")
+            try FileManager.default.createDirectory(atPath: "\(root)/proc/\(pid)/fd", withIntermediateDirectories: true)
+            for (index, path) in paths.enumerated() {
+                try FileManager.default.createSymbolicLink(atPath: "\(root)/proc/\(pid)/fd/\(index + 3)", withDestinationPath: path)
+            }
+        }
+
+        func usb(_ name: String, vendor: String, product: String) throws {
+            try write("sys/bus/usb/devices/\(name)/idVendor", vendor + "\n")
+            try write("sys/bus/usb/devices/\(name)/idProduct", product + "\n")
+        }
+    }
+
+    static func nfcConfig(backend: NFCSettings.Backend = .auto) -> Configuration {
+        var configuration = Configuration()
+        configuration.nfc.enabled = true
+        configuration.nfc.backend = backend
+        configuration.nfc.tags = [.init(name: "desk", uid: "04A2246A2F6E80")]
+        return configuration
+    }
+
+    static func section(_ sections: [Doctor.Section], _ name: String) -> Doctor.Section {
+        sections.first { $0.name == name }!
+    }
+
+    @Test func pn533ModuleHoldingAnACR122UIsAProblemWithTheFix() throws {
+        let fake = try FakeSystem()
+        try fake.usb("1-1", vendor: "072f", product: "2200")
+        try fake.write("proc/modules", "pn533_usb 20480 0 - Live 0x0\npn533 45056 1 pn533_usb, Live 0x0\n")
+        try fake.process(812, "pcscd")
+        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig(), unavailable: [])
+        let nfc = Self.section(sections, "nfc")
+        #expect(nfc.findings.contains(Doctor.Finding(.ok, "reader found on USB: ACS ACR122U")))
+        #expect(nfc.findings.contains(Doctor.Finding(.ok, "pcscd is running")))
+        let module = try #require(nfc.findings.first { $0.text.contains("pn533_usb") })
+        #expect(module.level == .problem)
+        #expect(module.fix?.contains("blacklist pn533_usb") == true)
+        #expect(Doctor.failed(sections))
+    }
+
+    @Test func aHealthyPCSCSetupPasses() throws {
+        let fake = try FakeSystem()
+        try fake.usb("1-2", vendor: "072f", product: "223b")
+        try fake.write("run/pcscd/pcscd.comm", "")
+        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc), unavailable: [])
+        #expect(!Doctor.failed(sections), "\(sections)")
+        #expect(Self.section(sections, "nfc").findings.contains { $0.text.contains("socket-activated") })
+    }
+
+    @Test func pcscdMissingIsAProblemOnlyWhenPCSCIsRequired() throws {
+        let fake = try FakeSystem()
+        let required = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc), unavailable: [])
+        #expect(Self.section(required, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd is not running" })
+        let auto = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .auto), unavailable: [])
+        #expect(Self.section(auto, "nfc").findings.contains { $0.level == .warning && $0.text == "pcscd is not running" })
+    }
+
+    @Test func gpsDeviceMissingNotADeviceAndModemManager() throws {
+        let fake = try FakeSystem()
+        try fake.process(400, "ModemManager")
+        var configuration = Configuration()
+        configuration.gps.enabled = true
+        configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
+        configuration.gps.device = fake.root + "/nothing-here"
+        var gps = Self.section(Doctor(system: fake.view).diagnose(configuration, unavailable: []), "gps")
+        #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
+        #expect(gps.findings.contains { $0.level == .warning && $0.text.hasPrefix("ModemManager is running") })
+
+        configuration.gps.device = fake.root + "/proc/400/comm"
+        gps = Self.section(Doctor(system: fake.view).diagnose(configuration, unavailable: []), "gps")
+        #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("is not a character device") })
+    }
+
+    @Test func aDeviceHeldByAnotherProgramIsNamed() throws {
+        let fake = try FakeSystem()
+        try fake.process(321, "gpsd", holding: ["/dev/null"])
+        var configuration = Configuration()
+        configuration.gps.enabled = true
+        configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
+        configuration.gps.device = "/dev/null"
+        let sections = Doctor(system: fake.view).diagnose(configuration, unavailable: [])
+        let gps = Self.section(sections, "gps")
+        #expect(gps.findings.contains(Doctor.Finding(.ok, "/dev/null is present and readable")))
+        #expect(gps.findings.contains { $0.level == .warning && $0.text.contains("gpsd (pid 321)") })
+        #expect(!Doctor.failed(sections), "a holder is a warning: it may be intended")
+    }
+
+    @Test func wifiWithoutAWirelessInterfaceAndQRWithoutACamera() throws {
+        let fake = try FakeSystem()
+        var configuration = Configuration()
+        configuration.wifi.enabled = true
+        configuration.wifi.networks = [.init(name: "corp", ssid: "Corp")]
+        configuration.qr.enabled = true
+        configuration.qr.payloads = ["deskdays:office:hq"]
+        configuration.qr.device = fake.root + "/video9"
+        var sections = Doctor(system: fake.view).diagnose(configuration, unavailable: [])
+        #expect(Self.section(sections, "wifi").findings.contains { $0.level == .problem && $0.text.contains("no wireless interface") })
+        #expect(Self.section(sections, "qr").findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
+        try fake.write("sys/class/net/wlp2s0/wireless/.keep", "")
+        sections = Doctor(system: fake.view).diagnose(configuration, unavailable: ["qr"])
+        #expect(Self.section(sections, "wifi").findings == [Doctor.Finding(.ok, "wireless interface: wlp2s0")])
+        #expect(Self.section(sections, "qr").findings.contains { $0.text.contains("not available in this build") })
+    }
+
+    @Test func nothingEnabledIsANoteNotAFailure() throws {
+        let fake = try FakeSystem()
+        let sections = Doctor(system: fake.view).diagnose(Configuration(), unavailable: [])
+        #expect(!Doctor.failed(sections))
+        #expect(Self.section(sections, "methods").findings.first?.level == .note)
+    }
+}

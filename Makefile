@@ -31,15 +31,17 @@ deps-test: deps-build
 build: deps-build
 	$(SWIFT) build
 
-# The main job: until the agent lands, show where you stand with your
-# configuration (or the defaults) and how to check in.
+# The main job: build, show where you stand, then run the agent in the
+# foreground with your configuration (Ctrl-C stops it). With no configuration
+# it lists the check-in methods this build has and how to enable them, and
+# keeps running for manual check-ins (`deskdays checkin` goes through it).
 run: build
-	@$(BIN) status
+	@$(BIN) status || true
 	@echo
-	@echo "Check in by hand:   $(BIN) checkin            (today, office)"
-	@echo "Other days/kinds:   $(BIN) checkin --date 2026-11-18 --status remote"
-	@echo "Full figures:       $(BIN) report"
-	@echo "Your configuration: $(BIN) config show   (file: \$${XDG_CONFIG_HOME:-~/.config}/deskdays/config.toml)"
+	@echo "Check in by hand (in another terminal): $(BIN) checkin   |   live status: $(BIN) status --follow"
+	@echo "Hardware check: $(BIN) doctor   |   configuration: \$${XDG_CONFIG_HOME:-~/.config}/deskdays/config.toml"
+	@echo
+	@DESKDAYS_LOG=$${DESKDAYS_LOG:-notice} exec $(BIN) agent
 
 test: deps-test
 	$(SWIFT) build --build-tests
@@ -53,3 +55,57 @@ bench: deps-test
 
 clean:
 	rm -rf .build
+
+# --- Installing for the current user -------------------------------------
+# make install [PREFIX=~/.local]: the binary, the systemd user unit, shell
+# completions, a man page, a sample configuration, and (as root) udev rules.
+# make uninstall removes exactly those; never your data or configuration.
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+UNITDIR ?= $(HOME)/.config/systemd/user
+UDEVDIR ?= /etc/udev/rules.d
+INSTALL_CONFIG ?= release
+# Extra flags for the build (e.g. --scratch-path DIR, then set INSTALL_BIN to match).
+INSTALL_BUILD_FLAGS ?=
+INSTALL_BIN ?= .build/$(INSTALL_CONFIG)/deskdays
+UDEV_RULES := $(wildcard udev/*.rules)
+
+.PHONY: install uninstall
+
+install: deps-build
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays
+	install -Dm755 $(INSTALL_BIN) $(BINDIR)/deskdays
+	install -d -m700 $(HOME)/.local/share/deskdays
+	install -d $(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' config/deskdays.service > $(UNITDIR)/deskdays.service
+	chmod 644 $(UNITDIR)/deskdays.service
+	install -d $(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions $(DATADIR)/fish/vendor_completions.d
+	$(INSTALL_BIN) --generate-completion-script bash > $(DATADIR)/bash-completion/completions/deskdays
+	$(INSTALL_BIN) --generate-completion-script zsh > $(DATADIR)/zsh/site-functions/_deskdays
+	$(INSTALL_BIN) --generate-completion-script fish > $(DATADIR)/fish/vendor_completions.d/deskdays.fish
+	@# The man page comes from the command definitions (swift-argument-parser's plugin, offline).
+	@install -d $(DATADIR)/man/man1; \
+	out=$$(mktemp -d); \
+	if $(SWIFT) package $(INSTALL_BUILD_FLAGS) --allow-writing-to-directory $$out generate-manual --configuration $(INSTALL_CONFIG) --output-directory $$out >/dev/null 2>&1 \
+	   && [ -f $$out/deskdays.1 ]; then install -m644 $$out/deskdays.1 $(DATADIR)/man/man1/deskdays.1; echo "man page: $(DATADIR)/man/man1/deskdays.1"; \
+	else echo "note: the man page could not be generated (swift package generate-manual failed); skipped"; fi; rm -rf $$out
+	install -Dm644 config/config.toml $(DATADIR)/doc/deskdays/config.toml.sample
+	@cfg=$${XDG_CONFIG_HOME:-$(HOME)/.config}/deskdays/config.toml; \
+	if [ ! -e $$cfg ]; then install -d -m700 $$(dirname $$cfg) && install -m600 config/config.toml $$cfg && echo "sample configuration: $$cfg"; fi
+	@if [ "$$(id -u)" = 0 ] && [ -n "$(UDEV_RULES)" ]; then \
+		install -d $(UDEVDIR) && install -m644 $(UDEV_RULES) $(UDEVDIR)/ && echo "udev rules: $(UDEVDIR)"; \
+		command -v udevadm >/dev/null && udevadm control --reload 2>/dev/null || true; \
+	else echo "udev rules not installed (needs root): sudo install -m644 $(UDEV_RULES) $(UDEVDIR)/"; fi
+	@systemctl --user daemon-reload 2>/dev/null || true
+	@echo "Installed. Start the agent at login: systemctl --user enable --now deskdays"
+
+uninstall:
+	@systemctl --user disable --now deskdays 2>/dev/null || true
+	rm -f $(BINDIR)/deskdays $(UNITDIR)/deskdays.service
+	rm -f $(DATADIR)/bash-completion/completions/deskdays $(DATADIR)/zsh/site-functions/_deskdays \
+		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1
+	rm -rf $(DATADIR)/doc/deskdays
+	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
+	@systemctl --user daemon-reload 2>/dev/null || true
+	@echo "Uninstalled. Your data (~/.local/share/deskdays) and configuration (~/.config/deskdays) are kept."

@@ -1,6 +1,9 @@
 import Foundation
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Desktop notifications through the freedesktop Notifications D-Bus
 /// interface, by running `gdbus call` (GLib's command-line D-Bus client).
@@ -11,6 +14,11 @@ import Synchronization
 /// environment cannot make the agent's family open an internet socket.
 /// Missing pieces (no gdbus, no session bus, no notification daemon) are
 /// logged once and the agent carries on.
+///
+/// The child is started with `posix_spawn`, not Foundation's `Process`:
+/// swift-corelibs-foundation's `Process.run()` creates AF_INET datagram
+/// sockets for its CFSocket run-loop wake-ups, which the unit's
+/// `RestrictAddressFamilies` forbids and the strace test catches.
 public final class DesktopNotifier: Sendable {
     private let logger: Logger
     private let environment: [String: String]
@@ -47,25 +55,12 @@ public final class DesktopNotifier: Sendable {
             complainOnce("cannot show desktop notifications: \(reason)")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gdbusPath!)
-        process.arguments = ["call", "--session", "--timeout", "10",
-                             "--dest", "org.freedesktop.Notifications",
-                             "--object-path", "/org/freedesktop/Notifications",
-                             "--method", "org.freedesktop.Notifications.Notify",
-                             "DeskDays", "0", "", title, body, "[]", "{}", "-1"]
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let status: Int32 = await withCheckedContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(returning: -1)
-            }
-        }
+        let arguments = ["call", "--session", "--timeout", "10",
+                         "--dest", "org.freedesktop.Notifications",
+                         "--object-path", "/org/freedesktop/Notifications",
+                         "--method", "org.freedesktop.Notifications.Notify",
+                         "DeskDays", "0", "", title, body, "[]", "{}", "-1"]
+        let status = await Self.spawnAndWait(gdbusPath!, arguments: arguments, environment: environment)
         if status != 0 {
             complainOnce("the desktop notification could not be shown (no notification daemon on the session bus?)")
         }
@@ -77,5 +72,40 @@ public final class DesktopNotifier: Sendable {
             return !done
         }
         if first { logger.warning("\(message); reminders are logged only") } else { logger.info("\(message)") }
+    }
+
+    /// Runs `path` with `arguments`, output discarded, signals at their defaults; its exit status (-1: could not start).
+    static func spawnAndWait(_ path: String, arguments: [String], environment: [String: String]) async -> Int32 {
+        var fileActions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fileActions)
+        defer { posix_spawn_file_actions_destroy(&fileActions) }
+        posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&fileActions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The agent ignores SIGPIPE and may block others: the child starts clean.
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, path, &fileActions, &attributes, argv, envp) == 0 else { return -1 }
+        let child = pid
+        return await withCheckedContinuation { continuation in
+            // A blocking wait for this one child, off the cooperative pool.
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                let exited = status & 0x7f == 0
+                continuation.resume(returning: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+            }
+        }
     }
 }

@@ -63,9 +63,22 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - QR: pure payload rules and frame logic, V4L2 camera, zbar, qrencode, PNG/JPEG
+        .target(name: "QR"),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(name: "QRAdapter", dependencies: [
+            "QR", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - The agent: adapters → pipeline, supervised
         .target(name: "DeskDaysAgent", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
+            "QRAdapter",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -76,6 +89,7 @@ let package = Package(
         .executableTarget(name: "deskdays", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "NMEA", "GPSAdapter", "NDEF", "NFCAdapter", "DeskDaysAgent",
+            "QR", "QRAdapter",
             "DeskDaysReports",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -100,6 +114,8 @@ let package = Package(
         ]),
         .testTarget(name: "DeskDaysReportsTests", dependencies: ["DeskDaysReports", "DeskDaysCore"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "QRTests", dependencies: ["QR"]),
+        .testTarget(name: "QRAdapterTests", dependencies: ["QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
     ]
 )

@@ -3,6 +3,7 @@ import DeskDaysCore
 import GPSAdapter
 import Logging
 import NFCAdapter
+import QRAdapter
 
 /// The one table of adapters (STYLE.md 6, after gpsd's driver table): which
 /// methods exist, and how each is built from its configuration section.
@@ -12,8 +13,8 @@ public enum AdapterRegistry {
         public var adapter: any CheckInAdapter
     }
 
-    /// The adapters the configuration enables. QR and Wi-Fi are not in this
-    /// build yet; when enabled they are reported as unavailable, once.
+    /// The adapters the configuration enables. Wi-Fi is not in this
+    /// build yet; when enabled it is reported as unavailable, once.
     public static func adapters(for configuration: Configuration, logger: Logger) -> (enabled: [Entry], unavailable: [String]) {
         var enabled: [Entry] = []
         var unavailable: [String] = []
@@ -24,7 +25,10 @@ public enum AdapterRegistry {
         if configuration.gps.enabled {
             enabled.append(Entry(name: "gps", adapter: GPSAdapter(settings: configuration.gps)))
         }
-        if configuration.qr.enabled { unavailable.append("qr") }
+        if configuration.qr.enabled {
+            enabled.append(Entry(name: "qr", adapter: QRCheckInAdapter(
+                settings: configuration.qr, logger: Logger(label: "deskdays.qr"))))
+        }
         if configuration.wifi.enabled { unavailable.append("wifi") }
         return (enabled, unavailable)
     }

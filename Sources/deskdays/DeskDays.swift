@@ -30,6 +30,7 @@ struct DeskDays: AsyncParsableCommand {
             BenchIngestCommand.self,
             CalendarCommand.self,
             ChartCommand.self,
+            QRCommand.self,
             // Subcommands are registered here, one line each.
         ]
     )

@@ -1,5 +1,7 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysPipeline
+import Foundation
 
 extension AttendanceStatus: ExpressibleByArgument {}
 
@@ -26,7 +28,13 @@ struct CheckInCommand: AsyncParsableCommand {
     @Option(help: "Last date of a range, with --from.")
     var to: String?
 
+    @Flag(help: "Check in with the office QR code: opens the [qr] camera for up to 30 s.")
+    var qr = false
+
     func validate() throws {
+        if qr, date != nil || from != nil || to != nil || note != nil || status != .office {
+            throw ValidationError("--qr records an automatic office check-in for now; drop --date, --from, --to, --status and --note.")
+        }
         if date != nil, from != nil || to != nil {
             throw ValidationError("Use either --date or --from/--to, not both.")
         }
@@ -37,6 +45,7 @@ struct CheckInCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try Session(global)
+        if qr { return try await checkInByQR(session) }
         let dates: [LocalDate]
         if let from, let to {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
@@ -61,6 +70,30 @@ struct CheckInCommand: AsyncParsableCommand {
             print("Recorded \(status.rawValue) for \(dates[0]).")
         } else {
             print("Recorded \(status.rawValue) for \(dates.count) workdays, \(dates.first!) to \(dates.last!).")
+        }
+        print(Render.statusLine(try session.report()))
+    }
+
+    /// Scans the camera (up to 30 s); a matching code becomes one qr check-in
+    /// through the same pipeline the agent uses, stamped when it was seen.
+    private func checkInByQR(_ session: Session) async throws {
+        guard case .matched(let rule, _) = try cameraScan(settings: session.configuration.qr, timeout: 30) else {
+            throw CLIError("no office QR code was seen in 30 s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")
+        }
+        let seen = try Session.resolveNow(flag: global.today, environment: ProcessInfo.processInfo.environment,
+                                          policy: session.policy)
+        let event = CheckInEvent(source: .qr, rule: rule, time: seen)
+        // Through the running agent when there is one, else straight into the database.
+        let outcome: SubmitOutcome
+        if let reply = try AgentRoute.send(.event(source: .qr, rule: rule, at: seen), socket: socket, global: global) {
+            let date = (reply["date"] as? String).flatMap { LocalDate($0) } ?? session.policy.localDate(of: seen)
+            outcome = reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
+        } else {
+            outcome = try await session.pipeline().submit(event)
+        }
+        switch outcome {
+        case .stored(let date): print("Checked in by QR code (rule \(rule)) for \(date).")
+        case .duplicate(let date): print("\(date) already has a qr check-in; kept the first.")
         }
         print(Render.statusLine(try session.report()))
     }

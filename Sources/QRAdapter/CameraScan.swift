@@ -1,0 +1,48 @@
+import DeskDaysConfig
+import Foundation
+import QR
+
+/// An on-demand scan (`deskdays checkin --qr`, `deskdays qr scan --camera`):
+/// the camera is opened for at most `timeout` seconds and closed at the first
+/// code that matches a rule. Every frame is decoded (no change detection: a
+/// scan is short and the user is moving the code into view).
+public enum CameraScan {
+    public enum Outcome: Sendable, Equatable {
+        /// A code matching `rule` was seen; `payload` is for the user's screen only.
+        case matched(rule: String, payload: String)
+        /// Codes were seen, none of them the user's (payloads for display).
+        case noMatch(seen: [String])
+    }
+
+    /// Blocks the calling thread until a match, the timeout or `shouldStop`.
+    ///
+    /// - Parameter onFrame: called with the payloads of each decoded frame
+    ///   (progress display, tests).
+    public static func run(settings: QRSettings, timeout: Double = 30,
+                           shouldStop: () -> Bool = { false },
+                           onFrame: ([String]) -> Void = { _ in }) throws(CameraError) -> Outcome {
+        let matcher = PayloadMatcher(payloads: settings.payloads, prefixes: settings.prefixes)
+        let camera = try V4L2Camera(device: settings.device)
+        let scanner = ZBarScanner()
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var seen: [String] = []
+        while ContinuousClock.now < deadline, !shouldStop() {
+            let frame: LumaFrame?
+            do {
+                frame = try camera.latestLuma(timeout: 0.5)
+            } catch let error as CameraError {
+                throw error
+            } catch {
+                continue
+            }
+            guard let frame else { continue }
+            let payloads = scanner.scan(frame)
+            onFrame(payloads)
+            for payload in payloads {
+                if let rule = matcher.rule(for: payload) { return .matched(rule: rule, payload: payload) }
+                if !seen.contains(payload) { seen.append(payload) }
+            }
+        }
+        return .noMatch(seen: seen)
+    }
+}

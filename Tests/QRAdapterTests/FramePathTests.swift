@@ -1,0 +1,88 @@
+import CJPEG
+import Foundation
+import QR
+import QRAdapter
+import Testing
+
+/// The camera frame path without a camera: a code made by libqrencode,
+/// placed in camera-sized frames, sent through each capture format's luma
+/// conversion and zbar.
+struct FramePathTests {
+    static let payload = "deskdays:office:hq"
+
+    static func frame(width: Int = 640, height: Int = 480, scale: Int = 6) throws -> LumaFrame {
+        Support.canvas(try QRCodeImage(payload: payload).luma(scale: scale), width: width, height: height)
+    }
+
+    @Test(arguments: [(640, 480, 0), (640, 480, 1536), (1280, 720, 0)])
+    func yuyvFramesDecode(width: Int, height: Int, stride: Int) throws {
+        let frame = try Self.frame(width: width, height: height)
+        let bytes = Support.yuyv(frame, stride: stride == 0 ? nil : stride)
+        let luma = try bytes.withUnsafeBytes {
+            try CameraFormat.raw(.yuyv).luma(of: $0, width: width, height: height, bytesPerLine: stride == 0 ? width * 2 : stride)
+        }
+        #expect(luma == frame)
+        #expect(ZBarScanner().scan(luma) == [Self.payload])
+    }
+
+    @Test func mjpegFramesDecode() throws {
+        let frame = try Self.frame()
+        let jpeg = try JPEG.encode(frame, quality: 75)
+        #expect(jpeg.starts(with: [0xFF, 0xD8]))
+        let luma = try jpeg.withUnsafeBytes { try CameraFormat.mjpeg.luma(of: $0, width: 640, height: 480, bytesPerLine: 0) }
+        #expect(luma.width == 640 && luma.height == 480)
+        #expect(ZBarScanner().scan(luma) == [Self.payload])
+    }
+
+    @Test func brokenMJPEGFrameIsAFrameErrorNotACrash() throws {
+        let jpeg = try JPEG.encode(try Self.frame())
+        let cut = Array(jpeg.prefix(200))
+        #expect(throws: FrameError.self) {
+            try cut.withUnsafeBytes { try CameraFormat.mjpeg.luma(of: $0, width: 640, height: 480, bytesPerLine: 0) }
+        }
+        #expect(throws: FrameError.self) {
+            try [UInt8](repeating: 0, count: 100).withUnsafeBytes {
+                try CameraFormat.raw(.yuyv).luma(of: $0, width: 640, height: 480, bytesPerLine: 1280)
+            }
+        }
+    }
+
+    @Test func scannerIsReusedAcrossFramesAndSeesOnlyQR() throws {
+        let scanner = ZBarScanner()
+        let code = try Self.frame()
+        let blank = LumaFrame(width: 640, height: 480, pixels: [UInt8](repeating: 210, count: 640 * 480))
+        for _ in 0..<3 {
+            #expect(scanner.scan(code) == [Self.payload])
+            #expect(scanner.scan(blank).isEmpty)
+        }
+    }
+
+    @Test func watchModeSkipsAStaticSceneOnRealFrames() throws {
+        let scanner = ZBarScanner()
+        var watcher = FrameWatcher(matcher: PayloadMatcher(payloads: [Self.payload], prefixes: []))
+        let code = try Self.frame()
+        var sightings: [String] = []
+        for i in 0..<20 {
+            sightings += watcher.process(code, at: Double(i) / 4) { scanner.scan($0) }.sightings
+        }
+        #expect(sightings == ["payload-1"])
+        #expect(watcher.decoded == 1 && watcher.skipped == 19)
+    }
+
+    @Test func pngRoundTripAndTerminalRendering() throws {
+        let code = try QRCodeImage(payload: Self.payload)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try PNG.write(code.luma(scale: 4), to: path)
+        #expect(ZBarScanner().scan(try ImageFile.loadLuma(path: path)) == [Self.payload])
+        let lines = code.terminalText().split(separator: "\n")
+        let side = code.size + 2 * QRCodeImage.quietZone
+        #expect(lines.count == (side + 1) / 2)
+        #expect(lines.allSatisfy { $0.count == side })
+        #expect(lines.first.map { $0.allSatisfy { $0 == "█" } } == true, "the quiet zone is light")
+    }
+
+    @Test func oversizedPayloadIsAnError() {
+        #expect(throws: QREncodeError.self) { try QRCodeImage(payload: String(repeating: "x", count: 4000)) }
+    }
+}

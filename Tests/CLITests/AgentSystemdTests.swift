@@ -61,3 +61,38 @@ struct AgentSystemdTests {
         }
     }
 }
+
+/// SIGHUP: a valid configuration replaces the running one; a bad one is
+/// rejected with the old one kept, and the agent keeps serving.
+struct AgentReloadTests {
+    @Test func sighupReloadsAGoodConfigurationAndKeepsTheOldOneOnErrors() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy.target]\nkind = \"percent\"\nvalue = 60\n")
+        let agent = try AgentProcess(cli)
+        defer { agent.kill9() }
+        func target() -> Double? {
+            let status = (try? TestSocketClient(path: agent.socket))?.request(#"{"cmd":"status"}"#)
+            return (status?["target"] as? [String: Any])?["value"] as? Double
+        }
+        #expect(target() == 60)
+
+        try cli.writeConfig("[policy.target]\nkind = \"percent\"\nvalue = 60\nvalu = 80\n")
+        kill(agent.process.processIdentifier, SIGHUP)
+        #expect(agent.waitForLog("configuration reload rejected"), "\(agent.logText)")
+        #expect(agent.logText.contains("config.toml:4:"), "the problem is named with its line")
+        #expect(target() == 60, "the old configuration is kept")
+
+        try cli.writeConfig("[policy.target]\nkind = \"percent\"\nvalue = 80\n")
+        kill(agent.process.processIdentifier, SIGHUP)
+        #expect(agent.waitForLog("configuration reloaded"), "\(agent.logText)")
+        var reloaded: Double?
+        for _ in 0..<100 {
+            reloaded = target()
+            if reloaded == 80 { break }
+            usleep(50_000)
+        }
+        #expect(reloaded == 80)
+        #expect(agent.stop() == 0)
+    }
+}

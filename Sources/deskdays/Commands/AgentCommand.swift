@@ -92,10 +92,12 @@ struct AgentCommand: AsyncParsableCommand {
         """
         No check-in method is enabled, so the agent only serves manual check-ins \
         (`deskdays checkin`), the reminder and the fallback.
-        Methods in this build and how to enable one (in \(configPath)):
-          nfc  a USB NFC reader and a tag on your desk: `deskdays enroll nfc`, then [nfc] enabled = true
-          gps  a serial/USB GPS receiver: `deskdays enroll gps`, then [gps] enabled = true and device = "/dev/ttyACM0"
-        `deskdays doctor` checks the hardware and permissions for the enabled methods.
+        Methods and how to enable one (in \(configPath)):
+          nfc   a USB NFC reader and a tag on your desk: `deskdays enroll nfc`, then [nfc] enabled = true
+          gps   a serial/USB GPS receiver: `deskdays enroll gps`, then [gps] enabled = true and its device
+          qr    a webcam and a printed code: `deskdays enroll qr`, then [qr] enabled = true
+          wifi  the office network: `deskdays enroll wifi`, then [wifi] enabled = true
+        `deskdays doctor` says which of them this build and this machine support, and what is missing.
         """
     }
 }

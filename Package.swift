@@ -75,9 +75,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Wi-Fi: pure nl80211 parser, libnl-genl adapter
+        .target(name: "NL80211"),
+        .systemLibrary(name: "CNetlink", pkgConfig: "libnl-genl-3.0",
+                       providers: [.apt(["libnl-genl-3-dev", "libnl-3-dev"])]),
+        .target(name: "WiFiAdapter", dependencies: [
+            "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - The agent: adapters → pipeline, supervised
         .target(name: "DeskDaysAgent", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
+            "WiFiAdapter",
             "QRAdapter",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -89,8 +99,9 @@ let package = Package(
         .executableTarget(name: "deskdays", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "NMEA", "GPSAdapter", "NDEF", "NFCAdapter", "DeskDaysAgent",
-            "QR", "QRAdapter",
+            "NL80211", "WiFiAdapter",
             "DeskDaysReports",
+            "QR", "QRAdapter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -112,10 +123,12 @@ let package = Package(
             "NFCAdapter", "NDEF", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "DeskDaysReportsTests", dependencies: ["DeskDaysReports", "DeskDaysCore"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "QRAdapterTests", dependencies: ["QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysReportsTests", dependencies: ["DeskDaysReports", "DeskDaysCore"]),
+        .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
+        .testTarget(name: "WiFiAdapterTests", dependencies: ["WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
     ]
 )

@@ -4,6 +4,7 @@ import GPSAdapter
 import Logging
 import NFCAdapter
 import QRAdapter
+import WiFiAdapter
 
 /// The one table of adapters (STYLE.md 6, after gpsd's driver table): which
 /// methods exist, and how each is built from its configuration section.
@@ -13,8 +14,8 @@ public enum AdapterRegistry {
         public var adapter: any CheckInAdapter
     }
 
-    /// The adapters the configuration enables. Wi-Fi is not in this
-    /// build yet; when enabled it is reported as unavailable, once.
+    /// The adapters the configuration enables; `unavailable` names enabled
+    /// methods this build lacks, reported once.
     public static func adapters(for configuration: Configuration, logger: Logger) -> (enabled: [Entry], unavailable: [String]) {
         var enabled: [Entry] = []
         var unavailable: [String] = []
@@ -29,7 +30,9 @@ public enum AdapterRegistry {
             enabled.append(Entry(name: "qr", adapter: QRCheckInAdapter(
                 settings: configuration.qr, logger: Logger(label: "deskdays.qr"))))
         }
-        if configuration.wifi.enabled { unavailable.append("wifi") }
+        if configuration.wifi.enabled {
+            enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi)))
+        }
         return (enabled, unavailable)
     }
 }

@@ -1,0 +1,96 @@
+import DeskDaysConfig
+import DeskDaysCore
+import Foundation
+import Logging
+import NL80211
+
+/// The Wi-Fi check-in adapter: nl80211 over generic netlink, event-driven.
+/// Each arrival on a network matching a `[[wifi.networks]]` rule becomes
+/// one `CheckInEvent` carrying the rule's name. SSIDs and BSSIDs are never
+/// logged or stored; interface names and rule names are.
+///
+/// No Wi-Fi, no cfg80211 or netlink refused: the adapter says so once and
+/// then waits without spinning (it neither returns, which would make the
+/// supervisor restart it every minute, nor polls).
+public struct WiFiCheckInAdapter: CheckInAdapter {
+    public var source: Source { .wifi }
+
+    private let matcher: NetworkMatcher
+    private let flapWindow: TimeInterval
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - flapWindow: a reconnect to the same network within this many
+    ///     seconds is the same arrival.
+    ///   - now: the clock stamped on events.
+    public init(settings: WiFiSettings, flapWindow: TimeInterval = defaultFlapWindow,
+                logger: Logger = Logger(label: "deskdays.wifi"), now: @escaping @Sendable () -> Date = { Date() }) {
+        matcher = NetworkMatcher(settings)
+        self.flapWindow = flapWindow
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Five minutes; `DESKDAYS_WIFI_FLAP_SECONDS` overrides it so the
+    /// benchmark can time 20 reconnects, each a fresh arrival.
+    public static var defaultFlapWindow: TimeInterval {
+        ProcessInfo.processInfo.environment["DESKDAYS_WIFI_FLAP_SECONDS"].flatMap(TimeInterval.init) ?? 300
+    }
+
+    public func run(emit: @escaping @Sendable (CheckInEvent) async -> Void) async throws {
+        var tracker = ArrivalTracker(flapWindow: flapWindow)
+        for await update in Self.updates() {
+            switch update {
+            case .unavailable(let reason):
+                logger.warning("Wi-Fi unavailable: \(reason); Wi-Fi check-ins are off until it appears")
+            case .readFailed(let reason):
+                logger.error("could not read the Wi-Fi link: \(reason)")
+            case .links(let links):
+                let time = now()
+                var matches: [UInt32: String?] = [:]
+                for link in links {
+                    matches[link.interfaceIndex] = matcher.rule(for: link)
+                }
+                // Counts only: the SSIDs and BSSIDs stay out of the log.
+                logger.info("Wi-Fi links: \(links.count) connected, \(matches.values.compactMap { $0 }.count) matching a rule")
+                for rule in tracker.update(matches, at: time) {
+                    logger.info("Wi-Fi: arrived on network \(rule)")
+                    await emit(CheckInEvent(source: .wifi, rule: rule, time: time))
+                }
+            }
+        }
+        try Task.checkCancellation()
+    }
+
+    /// The device thread's reports as a stream; ending the stream stops the thread.
+    static func updates() -> AsyncStream<LinkUpdate> {
+        AsyncStream { continuation in
+            let watcher: LinkWatcher
+            do {
+                watcher = try LinkWatcher()
+            } catch {
+                continuation.yield(.readFailed("\(error)"))
+                continuation.finish()
+                return
+            }
+            continuation.onTermination = { _ in watcher.stop() }
+            let thread = Thread {
+                watcher.run { continuation.yield($0) }
+                continuation.finish()
+            }
+            thread.name = "deskdays.wifi"
+            thread.start()
+        }
+    }
+}
+
+/// One-shot reads for `deskdays enroll wifi` and `doctor`.
+public enum WiFiLinks {
+    /// The links of every connected station interface now.
+    public static func current() throws -> [Link] {
+        let socket = try NL80211Socket()
+        let family = try socket.resolve(family: NL80211.familyName)
+        return try LinkReader(socket: socket, family: family).links()
+    }
+}

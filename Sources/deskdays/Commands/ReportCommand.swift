@@ -32,7 +32,7 @@ struct ReportCommand: AsyncParsableCommand {
             let page = HTMLReport(data: data, locale: session.reportLocale).html()
             try writeUserFile(expandTilde(html), contents: Data(page.utf8))
         }
-        let streaks = data.streaks ?? Streaks(current: 0, longest: 0)
+        let streaks = data.streaks!
         print(json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
                    : Render.text(data.report) + "\n" + streakLine(streaks, locale: session.reportLocale))
     }

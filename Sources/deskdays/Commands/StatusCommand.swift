@@ -23,18 +23,20 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         if follow { return try followAgent() }
         let session = try Session(global)
-        let data = try session.reportData()
-        let report = data.report
-        let streaks = data.streaks ?? Streaks(current: 0, longest: 0)
         switch format {
         case .text:
-            print(Render.statusLine(report) + " " + streakLine(streaks, locale: session.reportLocale))
+            // Streaks read the whole history; the status-bar formats below, polled often, skip them.
+            let data = try session.reportData()
+            let report = data.report
+            print(Render.statusLine(report) + " " + streakLine(data.streaks!, locale: session.reportLocale))
             if report.remainingRequired > 0 || report.status == .behind {
                 print("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.")
             }
-        case .json: print(try Render.json(ReportWithStreaks(report: report, streaks: streaks)))
-        case .waybar: print(Render.waybar(report))
-        case .i3blocks: print(Render.i3blocks(report))
+        case .json:
+            let data = try session.reportData()
+            print(try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)))
+        case .waybar: print(Render.waybar(try session.report()))
+        case .i3blocks: print(Render.i3blocks(try session.report()))
         }
     }
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Reports speed (issue 8): `deskdays report --html` and `chart burndown` on
+# the ten-year database of bench/make-ten-year-db.sh, beside
+# `deskdays report --json` on the same file, in the same run. Each must stay
+# within 3x of report --json. Prints medians of repeated runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+RUNS=${RUNS:-25}
+SCRATCH=${SCRATCH:-.build}
+OUT=bench/out
+mkdir -p "$OUT"
+
+swift build -c release --product deskdays --scratch-path "$SCRATCH" >/dev/null
+BIN="$SCRATCH/release/deskdays"
+DB="$OUT/ten-years-reports.sqlite"
+bench/make-ten-year-db.sh "$BIN" "$DB"
+
+median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
+# Times one command RUNS times; prints the median in milliseconds.
+time_ms() {
+  for _ in $(seq "$RUNS"); do
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null
+    end=$(date +%s%N)
+    echo $(( (end - start) / 1000 ))
+  done | median | awk '{printf "%.2f", $1/1000}'
+}
+export DESKDAYS_TODAY=2025-11-18
+common=(--database "$DB" --config /dev/null/none)
+json=$(time_ms "$BIN" report --json "${common[@]}")
+html=$(time_ms "$BIN" report --html "$OUT/report.html" "${common[@]}")
+burndown=$(time_ms "$BIN" chart burndown --out "$OUT/burndown.svg" "${common[@]}")
+weeks=$(time_ms "$BIN" chart weeks --out "$OUT/weeks.svg" "${common[@]}")
+calendar=$(time_ms "$BIN" calendar --months 12 "${common[@]}")
+printf '%-44s %8s ms\n' "deskdays report --json (baseline)" "$json"
+for row in "report --html:$html" "chart burndown:$burndown" "chart weeks:$weeks" "calendar --months 12:$calendar"; do
+  name=${row%%:*} value=${row##*:}
+  printf '%-44s %8s ms  (%.2fx baseline, target <= 3x)\n' "deskdays $name" "$value" "$(echo "$value / $json" | bc -l)"
+done

@@ -102,6 +102,12 @@ public final class V4L2Camera {
         }
         var newest: v4l2_buffer?
         while true {
+            // Ask poll before each further dequeue: libv4l2 prints a line on
+            // stderr for every DQBUF that finds the queue empty.
+            if newest != nil {
+                var more = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&more, 1, 0) > 0, more.revents & Int16(POLLIN) != 0 else { break }
+            }
             var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue

@@ -15,10 +15,10 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,dev,proc,sys,newroot,lib/firmware}
 cp /bin/busybox "$root/bin/busybox"
-# Only what mounting the host over 9p needs; everything else (vivid,
+# Only what mounting the host over 9p (and /tmp as an overlay) needs; everything else (vivid,
 # mac80211_hwsim, …) is loaded later with modprobe from the host's /lib/modules.
 : > "$root/modules.list"
-for module in virtio_pci 9pnet_virtio 9p; do
+for module in virtio_pci 9pnet_virtio 9p overlay; do
     modprobe -S "$kver" --show-depends "$module" | while read -r verb path _; do
         [ "$verb" = insmod ] || continue
         grep -qxF "$path" "$root/modules.list" && continue

@@ -9,7 +9,7 @@
 # Usage (inside the VM): qr-camera.sh SHARE BIN [test|bench] [SECONDS]
 set -u
 share=$1 bin=$2 mode=${3:-test} seconds=${4:-60}
-say() { echo "qr-camera: $*"; }
+say() { echo "qr-camera: $(cut -d" " -f1 /proc/uptime) $*"; }
 
 modprobe vivid n_devs=1 node_types=0x101 || { say "modprobe vivid failed"; exit 10; }
 cap= out=
@@ -23,7 +23,7 @@ done
 # Input 3 is HDMI, output 1 HDMI: with loop_video the output's frames come back on the capture side.
 v4l2-ctl -d "$cap" -i 3 -c loop_video=1 -c osd_text_mode=2 -v width=640,height=480,pixelformat=YUYV || exit 12
 v4l2-ctl -d "$out" -o 1 -x width=640,height=480,pixelformat=YUYV || exit 12
-v4l2-ctl -d "$out" --stream-out-mmap --stream-from="$share/frame.yuyv" --stream-loop &
+v4l2-ctl -d "$out" --stream-out-mmap --stream-from="$share/frame.yuyv" --stream-loop > /dev/null 2>&1 &
 feed=$!
 sleep 1
 say "camera $cap fed from $out"
@@ -40,9 +40,11 @@ cpu() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/st
 status=0
 case "$mode" in
 test)
+    say "checkin --qr"
     timeout 120 "$bin" checkin --qr --config "$work/on-demand.toml" --database "$work/checkin.sqlite" \
         > "$share/checkin.out" 2>&1
     echo $? > "$share/checkin.status"
+    say "agent, watch mode"
     DESKDAYS_LOG=info "$bin" agent --config "$work/watch.toml" --database "$work/agent.sqlite" > "$share/agent.log" 2>&1 &
     agent=$!
     waited=0
@@ -52,6 +54,7 @@ test)
     kill -TERM $agent
     wait $agent
     echo $? > "$share/agent.status"
+    say "done"
     for f in "$work"/*.sqlite*; do cp "$f" "$share/"; done
     ;;
 bench)

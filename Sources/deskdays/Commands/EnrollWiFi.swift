@@ -1,0 +1,84 @@
+import ArgumentParser
+import DeskDaysConfig
+import Foundation
+import NL80211
+import WiFiAdapter
+
+/// `deskdays enroll wifi`: add the network this machine is connected to now
+/// as a `[[wifi.networks]]` rule (with `--pin`, only its current access
+/// point). The SSID is shown on the user's own terminal, escaped, and
+/// written to their config; it is never logged.
+struct EnrollWiFi: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wifi",
+        abstract: "Add the Wi-Fi network you are connected to as a check-in rule.",
+        discussion: """
+        Reads the current link of every Wi-Fi station interface over nl80211 and appends a \
+        [[wifi.networks]] block for it. With --pin the rule also lists the access point's \
+        BSSID, so the same network name elsewhere does not count.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Name of the rule, reported in check-ins.")
+    var name = "office"
+
+    @Flag(help: "Also require the current access point (its BSSID).")
+    var pin = false
+
+    @Option(help: "Only check in when the signal is at least this strong (dBm, e.g. -70).")
+    var minSignal: Int?
+
+    @Option(help: "Interface to read when several are connected (e.g. wlan0).")
+    var interface: String?
+
+    func validate() throws {
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--name must not be empty; give the network a name such as \"office\".")
+        }
+        if let minSignal, !(-120...0).contains(minSignal) {
+            throw ValidationError("--min-signal must be between -120 and 0 dBm.")
+        }
+    }
+
+    func run() async throws {
+        let configuration = try ConfigLoader.load(path: global.configPath)
+        let links: [Link]
+        do {
+            links = try WiFiLinks.current()
+        } catch let error as WiFiUnavailable {
+            throw CLIError("cannot read Wi-Fi: \(error); connect a Wi-Fi device, then try again.")
+        } catch {
+            throw CLIError("cannot read Wi-Fi over nl80211 (\(error)); run `deskdays doctor`.")
+        }
+        let candidates = interface.map { wanted in links.filter { $0.interfaceName == wanted } } ?? links
+        guard let link = candidates.first else {
+            throw CLIError(interface.map { "\($0) is not connected to a Wi-Fi network; connect it first." }
+                           ?? "no Wi-Fi interface is connected; join the office network first.")
+        }
+        if candidates.count > 1 {
+            throw CLIError("several interfaces are connected (\(candidates.map(\.interfaceName).joined(separator: ", "))); choose one with --interface.")
+        }
+        guard let ssid = link.ssid.utf8String else {
+            throw CLIError("the network name \(link.ssid) is not UTF-8, which the configuration file cannot hold; this network cannot be enrolled.")
+        }
+        if pin && link.bssid == nil {
+            throw CLIError("the access point's BSSID is not known on \(link.interfaceName); enroll without --pin.")
+        }
+        print("Connected on \(link.interfaceName) to \"\(link.ssid)\""
+              + (link.bssid.map { " via \($0)" } ?? "") + (link.signalDBm.map { ", signal \($0) dBm" } ?? ""))
+        var block = "[[wifi.networks]]\nname = \(ConfigEditor.quoted(name))\nssid = \(ConfigEditor.quoted(ssid))\n"
+        if pin, let bssid = link.bssid { block += "bssids = [\(ConfigEditor.quoted(bssid.description))]\n" }
+        if let minSignal { block += "min_signal_dbm = \(minSignal)\n" }
+        do {
+            try ConfigEditor.appendBlock(block, to: global.configPath)
+        } catch {
+            throw CLIError("cannot write \(global.configPath) (\(error.localizedDescription)); check its folder is writable.")
+        }
+        print("Added Wi-Fi network \(ConfigEditor.quoted(name)) to \(global.configPath).")
+        if !configuration.wifi.enabled {
+            print("Wi-Fi check-ins are off: set enabled = true under [wifi] to use it.")
+        }
+    }
+}

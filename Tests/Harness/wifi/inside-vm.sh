@@ -1,0 +1,190 @@
+#!/bin/sh
+# Runs inside the test VM (Tests/Harness/vm/run-vm.sh) as root in a chroot of
+# the host: simulated radios (mac80211_hwsim, 4 radios), three open access
+# points by hostapd (wlan0 "Office-5G", wlan2 "Other-Net", wlan3 "Lab-Net",
+# all channel 6; radio N's address is 02:00:00:00:0N:00) and wpa_supplicant
+# on wlan1, then the agent against them.
+#   $1  the writable share (results, logs)
+#   $2  test | bench
+#   $3  the deskdays binary (host-built; runs unchanged here)
+# Test mode writes "<scenario> <wifi check-ins stored> <arrivals logged>"
+# lines to $1/results.txt; bench mode writes $1/bench.txt.
+set -u
+share=$1 mode=$2 bin=$3
+work=/tmp/wifi
+mkdir -p "$work" /run/hostapd /run/wpa_supplicant
+say() { echo "wifi-vm: $(date +%T.%N | cut -c1-12) $*"; }
+
+# Waits up to $2 tenths of a second for the shell condition $1.
+wait_for() {
+    n=0
+    while ! eval "$1" >/dev/null 2>&1; do
+        n=$((n + 1)); [ "$n" -ge "$2" ] && { say "timed out waiting for: $1"; return 1; }
+        sleep 0.1
+    done
+}
+
+modprobe mac80211_hwsim radios=4 || { echo "SKIP: mac80211_hwsim does not load in this kernel" > "$share/skip"; exit 0; }
+wait_for '[ -e /sys/class/net/wlan3 ]' 100 || exit 1
+for i in 0 1 2 3; do ip link set "wlan$i" up 2>/dev/null; done
+
+ap() {
+    cat > "$work/$1.conf" <<CONF
+interface=$1
+driver=nl80211
+ssid=$2
+hw_mode=g
+channel=6
+ctrl_interface=/run/hostapd
+CONF
+    hostapd -B -P "$work/$1.pid" "$work/$1.conf" > "$work/$1.log" 2>&1
+}
+ap wlan0 Office-5G || { say "hostapd failed"; cat "$work/wlan0.log"; exit 1; }
+ap wlan2 Other-Net || { say "hostapd failed"; cat "$work/wlan2.log"; exit 1; }
+ap wlan3 Lab-Net || { say "hostapd failed"; cat "$work/wlan3.log"; exit 1; }
+cat > "$work/sta.conf" <<CONF
+ctrl_interface=/run/wpa_supplicant
+network={
+    ssid="Office-5G"
+    key_mgmt=NONE
+    scan_freq=2437
+    disabled=1
+}
+network={
+    ssid="Other-Net"
+    key_mgmt=NONE
+    scan_freq=2437
+    disabled=1
+}
+network={
+    ssid="Lab-Net"
+    key_mgmt=NONE
+    scan_freq=2437
+    disabled=1
+}
+CONF
+say "access points up"
+wpa_supplicant -B -D nl80211 -i wlan1 -c "$work/sta.conf" -P "$work/wpa.pid" > "$work/wpa.log" 2>&1 || { say "wpa_supplicant failed"; exit 1; }
+
+cli() { wpa_cli -i wlan1 "$@" > /dev/null; }
+state() { wpa_cli -i wlan1 status | sed -n 's/^wpa_state=//p'; }
+connect_to() { cli select_network "$1"; wait_for '[ "$(state)" = COMPLETED ]' 300; }
+disconnect() { cli disconnect; wait_for '[ "$(state)" = DISCONNECTED ]' 100; }
+reconnect() { cli reconnect; wait_for '[ "$(state)" = COMPLETED ]' 300; }
+
+# The agent with a config ($2, appended to [wifi]) and a fresh database.
+agent_pid= tracer=
+start_agent() {
+    name=$1
+    say "starting agent $name"
+    db="$work/$name.sqlite" log="$share/agent-$name.log"
+    rm -f "$db"*
+    printf '[wifi]\nenabled = true\n\n[[wifi.networks]]\nname = "hq"\nssid = "Office-5G"\n%s\n' "$2" > "$work/$name.toml"
+    DESKDAYS_LOG=info $tracer "$bin" agent --config "$work/$name.toml" --database "$db" --socket "/run/$name.sock" 2> "$log" &
+    agent_pid=$!
+    wait_for "grep -q 'Wi-Fi links:' '$log'" 600
+}
+# SIGTERM to the agent itself (under strace, to strace's child); a stop
+# that takes over 20 s is recorded as a failure.
+stop_agent() {
+    say "stopping agent $name"
+    target=$agent_pid
+    [ -n "$tracer" ] && target=$(cat "/proc/$agent_pid/task/$agent_pid/children")
+    kill -TERM $target
+    if wait_for "! kill -0 $target" 200; then
+        grep -q 'agent stopped' "$log" || echo "$name no-clean-stop" >> "$share/results.txt"
+    else
+        echo "$name stuck-on-sigterm" >> "$share/results.txt"; kill -KILL $target
+    fi
+    wait "$agent_pid" 2>/dev/null
+    say "stopped agent $name"
+}
+links_seen() { grep -c "Wi-Fi links: $1 connected" "$log"; }
+# Waits until the agent has read the link with $1 connected for the $2-th time.
+wait_links() { wait_for "[ \$(links_seen $1) -ge $2 ]" 300; }
+stored() { sqlite3 "$db" "SELECT count(*) FROM checkin WHERE source = 'wifi'"; }
+arrivals() { grep -c 'arrived on network' "$log"; }
+record() { echo "$1 $(stored) $(arrivals)" >> "$share/results.txt"; say "$1: stored $(stored), arrivals $(arrivals)"; }
+
+if [ "$mode" = test ]; then
+    # Agent starts are the slow part under TCG (~25 s each), so one agent
+    # sees four scenarios in turn, then a second one starts while connected.
+    : > "$share/results.txt"
+    rules='
+[[wifi.networks]]
+name = "lab"
+ssid = "Lab-Net"
+bssids = ["02:00:00:00:09:09"]'
+    # Under strace: the socket families the agent opens.
+    tracer="strace -f -e trace=socket -o $share/strace-socket.txt"
+    start_agent first "$rules"
+    # other: a network no rule names.
+    connect_to 1 && wait_for "[ \$(grep -c 'links: 1 connected, 0 matching' '$log') -ge 1 ]" 300
+    record other
+    # pin: the right name, but the BSSID pin does not match this access point.
+    connect_to 2 && wait_for "[ \$(grep -c 'links: 1 connected, 0 matching' '$log') -ge 2 ]" 300
+    record pin
+    # connect: the office network.
+    connect_to 0 && wait_for '[ "$(stored)" -ge 1 ]' 300
+    record connect
+    # flap: drop and rejoin within the window: still one stored, one arrival.
+    disconnect && wait_links 0 3 && reconnect && wait_for "[ \$(grep -c 'links: 1 connected, 1 matching' '$log') -ge 2 ]" 300
+    record flap
+    stop_agent
+    tracer=
+    # already: an agent started while connected.
+    start_agent already ''
+    wait_for '[ "$(stored)" -ge 1 ]' 300
+    record already
+    stop_agent
+    # enroll: `deskdays enroll wifi --pin` writes the current network and access point.
+    "$bin" enroll wifi --pin --name desk --config "$work/enroll.toml" > "$share/enroll.out" 2>&1
+    echo "enroll-status $?" >> "$share/results.txt"
+    cp "$work/enroll.toml" "$share/enroll.toml" 2>/dev/null
+    exit 0
+fi
+
+if [ "$mode" = bench ]; then
+    # CONNECT → stored, 20 reconnects: every reconnect is a fresh arrival
+    # (flap window 0) and the stored row is deleted before each.
+    export DESKDAYS_WIFI_FLAP_SECONDS=0
+    start_agent bench ''
+    unset DESKDAYS_WIFI_FLAP_SECONDS
+    connect_to 0 && wait_for '[ "$(stored)" -ge 1 ]' 100
+    iw event -t > "$work/events.txt" 2>&1 &
+    iw_pid=$!
+    : > "$share/bench-raw.txt"
+    for i in $(seq 1 20); do
+        disconnect
+        sqlite3 "$db" "DELETE FROM checkin WHERE source = 'wifi'"
+        /usr/bin/python3 - "$db" > "$work/stored.txt" <<'PY' &
+import os, sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], timeout=5)
+print("ready", flush=True)
+while db.execute("SELECT count(*) FROM checkin WHERE source = 'wifi'").fetchone()[0] == 0:
+    time.sleep(0.001)
+print("%.6f" % time.time(), flush=True)
+PY
+        poller=$!
+        wait_for "grep -q ready '$work/stored.txt'" 100
+        asked=$(date +%s.%N)
+        reconnect
+        wait "$poller"
+        echo "$i $asked $(tail -n 1 "$work/stored.txt")" >> "$share/bench-raw.txt"
+    done
+    sleep 0.5
+    kill "$iw_pid"
+    grep 'wlan1.*connected to' "$work/events.txt" | sed 's/:.*//' > "$share/bench-connect-times.txt"
+    # 30 s of an idle connected link: every syscall of the agent, and those of the Wi-Fi thread.
+    pid=$agent_pid
+    wifi_tid=$(for t in /proc/$pid/task/*; do [ "$(cat "$t/comm")" = deskdays.wifi ] && basename "$t"; done)
+    echo "wifi_tid ${wifi_tid:-none}" > "$share/bench-idle.txt"
+    timeout -s INT 30 strace -f -tt -p "$pid" -o "$work/idle-trace.txt" 2> /dev/null
+    timeout -s INT 30 strace -c -f -p "$pid" -o "$share/bench-strace-c.txt" 2> /dev/null
+    echo "agent_lines $(wc -l < "$work/idle-trace.txt")" >> "$share/bench-idle.txt"
+    echo "wifi_thread_lines $( [ -n "$wifi_tid" ] && grep -c "^$wifi_tid " "$work/idle-trace.txt" || echo 0)" >> "$share/bench-idle.txt"
+    cp "$work/idle-trace.txt" "$share/bench-idle-trace.txt"
+    stop_agent
+    exit 0
+fi
+say "unknown mode $mode"; exit 2

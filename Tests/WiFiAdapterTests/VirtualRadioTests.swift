@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// End to end in one boot of the test VM (Tests/Harness/vm, TCG): the real
+/// agent binary against mac80211_hwsim radios, hostapd access points and
+/// wpa_supplicant (Tests/Harness/wifi/inside-vm.sh runs the scenarios).
+@Suite(.serialized) struct VirtualRadioTests {
+    /// The built `deskdays` binary (`make test` sets DESKDAYS_BIN).
+    static let binary = ProcessInfo.processInfo.environment["DESKDAYS_BIN"]
+    static let harness = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Harness/wifi/run.sh").path
+
+    /// One VM run shared by every test below: scenario → (stored, arrivals).
+    static let run: Result<VMRun, VMFailure> = VMRun.start()
+
+    /// Why these tests cannot run here (printed once), or nil.
+    static let missing: String? = {
+        guard binary != nil else {
+            print("Wi-Fi VM tests skipped: DESKDAYS_BIN is not set (run them through `make test`)")
+            return "DESKDAYS_BIN is not set"
+        }
+        let check = VMRun.shell([harness, "check"])
+        guard check.status == 0 else {
+            print("Wi-Fi VM tests skipped: \(check.errors)")
+            return check.errors
+        }
+        return nil
+    }()
+    static let enabled = ConditionTrait.enabled(if: missing == nil,
+        "needs DESKDAYS_BIN and qemu-system-x86, linux-image-amd64, busybox-static, cpio, kmod, hostapd, wpasupplicant, iw, wireless-regdb, sqlite3, strace (reason printed above)")
+
+    @Test("connect to the configured SSID → one check-in", enabled)
+    func connect() throws {
+        let run = try Self.run.get()
+        #expect(run.results["connect"] == [1, 1])
+    }
+
+    @Test("a network no rule names → none", enabled)
+    func otherSSID() throws {
+        #expect(try Self.run.get().results["other"] == [0, 0])
+    }
+
+    @Test("a BSSID pin that does not match → none", enabled)
+    func pinMismatch() throws {
+        #expect(try Self.run.get().results["pin"] == [0, 0])
+    }
+
+    @Test("disconnect and reconnect → still one stored, one arrival", enabled)
+    func flap() throws {
+        #expect(try Self.run.get().results["flap"] == [1, 1])
+    }
+
+    @Test("agent started while already connected → one check-in", enabled)
+    func alreadyConnected() throws {
+        #expect(try Self.run.get().results["already"] == [1, 1])
+    }
+
+    @Test("enroll wifi --pin writes the current network and access point", enabled)
+    func enroll() throws {
+        let run = try Self.run.get()
+        #expect(run.results["enroll-status"] == [0])
+        #expect(run.enrolled.contains("[[wifi.networks]]\nname = \"desk\"\nssid = \"Office-5G\"\nbssids = [\"02:00:00:00:00:00\"]\n"),
+                "\(run.enrolled)")
+    }
+
+    @Test("the agent opens only AF_UNIX and AF_NETLINK sockets; Wi-Fi only NETLINK_GENERIC",
+          enabled)
+    func socketFamilies() throws {
+        let calls = try Self.run.get().socketCalls
+        #expect(!calls.isEmpty)
+        for call in calls {
+            #expect(call.hasPrefix("socket(AF_UNIX,") || call.hasPrefix("socket(AF_NETLINK,"), "\(call)")
+        }
+        #expect(calls.filter { $0.hasPrefix("socket(AF_NETLINK,") }.allSatisfy { $0.contains("NETLINK_GENERIC") })
+        #expect(calls.contains { $0.contains("NETLINK_GENERIC") })
+        #expect(!calls.contains { $0.contains("AF_INET") })
+    }
+}
+
+/// Why the VM could not give results; a missing package is a skip with its reason.
+struct VMFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The output of one VM run of the scenarios.
+struct VMRun: Sendable {
+    /// Scenario name → [wifi check-ins stored, arrivals logged].
+    var results: [String: [Int]]
+    /// Every `socket(...)` call strace saw the first agent make.
+    var socketCalls: [String]
+    /// The config file `enroll wifi --pin` wrote.
+    var enrolled: String
+
+    static func start() -> Result<VMRun, VMFailure> {
+        guard let binary = VirtualRadioTests.binary else { return .failure(VMFailure(description: "DESKDAYS_BIN is not set")) }
+        let share = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-wifi-vm-\(getpid())")
+        try? FileManager.default.removeItem(at: share)
+        let (status, message) = shell([VirtualRadioTests.harness, "test", binary, share.path, "420"])
+        if let skip = try? String(contentsOf: share.appendingPathComponent("skip"), encoding: .utf8) {
+            print("Wi-Fi VM tests skipped: \(skip)")
+            return .failure(VMFailure(description: skip))
+        }
+        let log = (try? String(contentsOf: share.appendingPathComponent("script.log"), encoding: .utf8)) ?? ""
+        guard status == 0,
+              let text = try? String(contentsOf: share.appendingPathComponent("results.txt"), encoding: .utf8) else {
+            return .failure(VMFailure(description: "VM run failed (status \(status)): \(message)\n\(log)"))
+        }
+        var results: [String: [Int]] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: " ")
+            results[String(fields[0])] = fields.dropFirst().map { Int($0) ?? -1 }
+        }
+        let trace = (try? String(contentsOf: share.appendingPathComponent("strace-socket.txt"), encoding: .utf8)) ?? ""
+        let calls = trace.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            guard let range = line.range(of: "socket(") else { return nil }
+            return String(line[range.lowerBound...])
+        }
+        let enrolled = (try? String(contentsOf: share.appendingPathComponent("enroll.toml"), encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: share)
+        return .success(VMRun(results: results, socketCalls: calls, enrolled: enrolled))
+    }
+
+    /// Runs a script with bash; its exit status and stderr. Waits without
+    /// spinning (a termination handler, not `waitUntilExit`).
+    static func shell(_ arguments: [String]) -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        do { try process.run() } catch { return (127, "cannot start bash: \(error)") }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        done.wait()
+        return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -11,6 +11,7 @@ public struct ReportWithStreaks: Encodable, Sendable {
         self.streaks = streaks
     }
 
+    /// The two keys this adds to CLI.md's report object.
     enum StreakKeys: String, CodingKey {
         case streakWeeks = "streak_weeks", longestStreakWeeks = "longest_streak_weeks"
     }

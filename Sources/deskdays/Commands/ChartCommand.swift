@@ -10,7 +10,9 @@ struct ChartCommand: AsyncParsableCommand {
         commandName: "chart",
         abstract: "Draw the period as a chart: burndown (office days against the target) or weeks.")
 
+    /// Which chart: office days through the period, or office days per week.
     enum Kind: String, ExpressibleByArgument, CaseIterable { case burndown, weeks }
+    /// The file format; PNG is SVG rendered by librsvg's `rsvg-convert`.
     enum Format: String, ExpressibleByArgument, CaseIterable { case svg, png }
 
     @OptionGroup var global: GlobalOptions

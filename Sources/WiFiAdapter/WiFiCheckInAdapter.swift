@@ -76,10 +76,11 @@ public struct WiFiCheckInAdapter: CheckInAdapter {
             }
             continuation.onTermination = { _ in watcher.stop() }
             let thread = Thread {
+                // Named from inside: only then does Foundation name the kernel thread (`top -H`, the benchmark).
+                Thread.current.name = "deskdays-wifi"
                 watcher.run { continuation.yield($0) }
                 continuation.finish()
             }
-            thread.name = "deskdays.wifi"
             thread.start()
         }
     }

@@ -177,8 +177,9 @@ PY
     grep 'wlan1.*connected to' "$work/events.txt" | sed 's/:.*//' > "$share/bench-connect-times.txt"
     # 30 s of an idle connected link: every syscall of the agent, and those of the Wi-Fi thread.
     pid=$agent_pid
-    wifi_tid=$(for t in /proc/$pid/task/*; do [ "$(cat "$t/comm")" = deskdays.wifi ] && basename "$t"; done)
+    wifi_tid=$(for t in /proc/$pid/task/*; do [ "$(cat "$t/comm")" = deskdays-wifi ] && basename "$t"; done)
     echo "wifi_tid ${wifi_tid:-none}" > "$share/bench-idle.txt"
+    for t in /proc/$pid/task/*; do echo "$(basename "$t") $(cat "$t/comm")"; done > "$share/bench-threads.txt"
     timeout -s INT 30 strace -f -tt -p "$pid" -o "$work/idle-trace.txt" 2> /dev/null
     timeout -s INT 30 strace -c -f -p "$pid" -o "$share/bench-strace-c.txt" 2> /dev/null
     echo "agent_lines $(wc -l < "$work/idle-trace.txt")" >> "$share/bench-idle.txt"

@@ -32,6 +32,13 @@ public struct FrameWatcher: Sendable {
         public var newUnknownCode: Bool
     }
 
+    /// A new camera session (the camera was reopened): the old reference
+    /// frame says nothing about the new view, so the next frame is decoded.
+    public mutating func restart() {
+        detector.reset()
+        lastRules = []
+    }
+
     /// Processes one frame taken at `time` (seconds, monotonic).
     public mutating func process(_ frame: LumaFrame, at time: Double, scan: (LumaFrame) -> [String]) -> Outcome {
         var unknown = false

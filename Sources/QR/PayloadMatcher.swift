@@ -28,9 +28,4 @@ public struct PayloadMatcher: Sendable, Equatable {
         }
         return nil
     }
-
-    /// The first rule any of `payloads` matches (a frame can hold several codes).
-    public func firstRule(in payloads: [String]) -> String? {
-        payloads.lazy.compactMap(rule(for:)).first
-    }
 }

@@ -14,31 +14,16 @@ public enum CameraScan {
         case noMatch(seen: [String])
     }
 
-    /// Blocks the calling thread until a match, the timeout or `shouldStop`.
-    ///
-    /// - Parameter onFrame: called with the payloads of each decoded frame
-    ///   (progress display, tests).
-    public static func run(settings: QRSettings, timeout: Double = 30,
-                           shouldStop: () -> Bool = { false },
-                           onFrame: ([String]) -> Void = { _ in }) throws(CameraError) -> Outcome {
+    /// Blocks the calling thread until a match or the timeout.
+    public static func run(settings: QRSettings, timeout: Double = 30) throws(CameraError) -> Outcome {
         let matcher = PayloadMatcher(payloads: settings.payloads, prefixes: settings.prefixes)
         let camera = try V4L2Camera(device: settings.device)
         let scanner = ZBarScanner()
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var seen: [String] = []
-        while ContinuousClock.now < deadline, !shouldStop() {
-            let frame: LumaFrame?
-            do {
-                frame = try camera.latestLuma(timeout: 0.5)
-            } catch let error as CameraError {
-                throw error
-            } catch {
-                continue
-            }
-            guard let frame else { continue }
-            let payloads = scanner.scan(frame)
-            onFrame(payloads)
-            for payload in payloads {
+        while ContinuousClock.now < deadline {
+            guard let frame = try camera.latestLuma(timeout: 0.5) else { continue }
+            for payload in scanner.scan(frame) {
                 if let rule = matcher.rule(for: payload) { return .matched(rule: rule, payload: payload) }
                 if !seen.contains(payload) { seen.append(payload) }
             }

@@ -5,29 +5,36 @@ import QR
 /// The libpng funnel (STYLE.md 4), through libpng's "simplified API", which
 /// reports errors as return values instead of longjmp.
 public enum PNG {
-    /// Decodes a PNG in memory to luma. libpng expands every PNG to 8-bit RGB
-    /// and composites transparency onto white (the paper a code is printed
-    /// on); the grey conversion is ours (`PixelFormat.rgb24`), because
-    /// libpng's own, done in linear light, lost a photo that zbarimg reads.
+    /// Decodes a PNG in memory to luma. Greyscale PNGs are read as stored;
+    /// the others are expanded by libpng to 8-bit RGB, transparency
+    /// composited onto white (the paper a code is printed on), and the grey
+    /// conversion is ours (`PixelFormat.rgb24`), because libpng's own, done
+    /// in linear light, lost a photo that zbarimg reads.
     public static func decodeLuma(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> LumaFrame {
         var image = png_image()
         image.version = CPNG_imageVersion
         guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
             throw ImageError(path: "", reason: message(of: image))
         }
-        image.format = UInt32(PNG_FORMAT_RGB)
         let width = Int(image.width), height = Int(image.height)
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
         var white = png_color(red: 255, green: 255, blue: 255)
-        let ok = rgb.withUnsafeMutableBytes {
-            png_image_finish_read(&image, &white, $0.baseAddress, Int32(width * 3), nil)
+        // Plain greyscale is read as it is stored; asking libpng to expand it
+        // to RGB costs more than decoding it.
+        let grey = image.format & UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) == 0
+        let format: PixelFormat = grey ? .grey : .rgb24
+        image.format = grey ? UInt32(PNG_FORMAT_GRAY) : UInt32(PNG_FORMAT_RGB)
+        let stride = format.minimumBytesPerLine(width: width)
+        var pixels = [UInt8](repeating: 0, count: stride * height)
+        let ok = pixels.withUnsafeMutableBytes {
+            png_image_finish_read(&image, &white, $0.baseAddress, Int32(stride), nil)
         }
         guard ok != 0 else {
             let reason = message(of: image)
             png_image_free(&image)
             throw ImageError(path: "", reason: reason)
         }
-        guard let frame = rgb.withUnsafeBytes({ PixelFormat.rgb24.luma(of: $0, width: width, height: height) }) else {
+        if grey { return LumaFrame(width: width, height: height, pixels: pixels) }
+        guard let frame = pixels.withUnsafeBytes({ PixelFormat.rgb24.luma(of: $0, width: width, height: height) }) else {
             throw ImageError(path: "", reason: "empty image")
         }
         return frame

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import Dispatch
 import DeskDaysCore
 import Foundation
 import Logging
@@ -36,9 +37,11 @@ public struct QRCheckInAdapter: CheckInAdapter {
         let stop = StopSignal()
         let (rules, continuation) = AsyncStream<String>.makeStream()
         let settings = settings, logger = logger
+        let finished = DispatchSemaphore(value: 0)
         let thread = Thread {
             Self.watch(settings: settings, logger: logger, stop: stop) { continuation.yield($0) }
             continuation.finish()
+            finished.signal()
         }
         thread.name = "deskdays.qr"
         thread.start()
@@ -48,6 +51,14 @@ public struct QRCheckInAdapter: CheckInAdapter {
             }
         } onCancel: {
             stop.stop()
+        }
+        // The stream ends as soon as the task is cancelled, before the thread
+        // has closed the camera: wait for it, so the camera is off on return.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                finished.wait()
+                done.resume()
+            }
         }
     }
 
@@ -64,12 +75,13 @@ public struct QRCheckInAdapter: CheckInAdapter {
         var lastProblem: CameraError?
         let clock = ContinuousClock(), origin = clock.now
         while !stop.isStopped {
-            do {
+            do throws(CameraError) {
                 let camera = try V4L2Camera(device: settings.device, framesPerSecond: fps)
                 logger.info("camera opened", metadata: [
                     "device": "\(settings.device)", "format": "\(camera.format)", "size": "\(camera.width)x\(camera.height)"])
                 lastProblem = nil
                 backoff.reset()
+                watcher.restart()
                 var silent = 0.0
                 while stop.sleep(interval) {
                     guard let frame = try camera.latestLuma(timeout: 1) else {
@@ -85,8 +97,7 @@ public struct QRCheckInAdapter: CheckInAdapter {
                     outcome.sightings.forEach(sighted)
                 }
                 logger.info("camera closed", metadata: ["decoded": "\(watcher.decoded)", "skipped": "\(watcher.skipped)"])
-            } catch {
-                let problem = error as? CameraError ?? CameraError(.system, device: settings.device, call: "\(error)")
+            } catch let problem {
                 if problem != lastProblem { logger.warning("\(problem.description) Retrying.") }
                 lastProblem = problem
                 _ = stop.sleep(backoff.next())

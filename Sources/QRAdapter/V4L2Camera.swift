@@ -89,7 +89,7 @@ public final class V4L2Camera {
     /// filled buffer to `body` (older ones are returned to the driver unread,
     /// so a slow reader always sees the present, not a backlog). Nil on timeout.
     public func withLatestFrame<Result>(timeout: Double,
-                                        _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
+                                        _ body: (UnsafeRawBufferPointer) -> Result) throws(CameraError) -> Result? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, Int32(timeout * 1000))
         if ready < 0 {
@@ -123,11 +123,12 @@ public final class V4L2Camera {
         defer { try? queue(&buffer) }
         let mapped = buffers[Int(buffer.index)]
         let used = min(Int(buffer.bytesused), mapped.length)
-        return try body(UnsafeRawBufferPointer(start: mapped.start, count: used))
+        return body(UnsafeRawBufferPointer(start: mapped.start, count: used))
     }
 
-    /// The newest frame as luma, or nil on timeout or an unusable buffer.
-    public func latestLuma(timeout: Double) throws -> LumaFrame? {
+    /// The newest frame as luma, or nil on timeout or an unusable buffer
+    /// (a torn MJPEG frame is skipped, not fatal).
+    public func latestLuma(timeout: Double) throws(CameraError) -> LumaFrame? {
         try withLatestFrame(timeout: timeout) { bytes in
             try? format.luma(of: bytes, width: width, height: height, bytesPerLine: bytesPerLine)
         } ?? nil

@@ -68,3 +68,48 @@ struct QRCommandTests {
         #expect(result.stderr.contains("--qr records an automatic office check-in"))
     }
 }
+
+/// The agent with a watch-mode camera that is not there: it says so once,
+/// keeps running (retrying with backoff), and stops cleanly on SIGTERM.
+struct QRAgentTests {
+    @Test(.enabled(if: Support.binary != nil, "the deskdays binary was not found"))
+    func missingCameraDoesNotStopTheAgent() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-qr-agent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let device = folder.appendingPathComponent("video7").path
+        let config = folder.appendingPathComponent("config.toml").path
+        try "[qr]\nenabled = true\nmode = \"watch\"\ndevice = \"\(device)\"\npayloads = [\"x\"]\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let agent = Process()
+        agent.executableURL = URL(fileURLWithPath: try #require(Support.binary))
+        agent.arguments = ["agent", "--config", config, "--database", folder.appendingPathComponent("d.sqlite").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = folder.path
+        environment["XDG_RUNTIME_DIR"] = folder.path
+        environment["DESKDAYS_LOG"] = "info"
+        agent.environment = environment
+        let log = folder.appendingPathComponent("agent.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        agent.standardError = try FileHandle(forWritingTo: log)
+        agent.standardOutput = FileHandle.nullDevice
+        try agent.run()
+        // Foundation's children start with SIGTERM blocked; the agent unblocks it itself.
+        defer { if agent.isRunning { kill(agent.processIdentifier, SIGKILL) } }
+        var text = ""
+        for _ in 0..<100 {
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if text.contains("No camera at") { break }
+            usleep(50_000)
+        }
+        // Long enough for at least two retries (0.5 s, then 1 s).
+        usleep(2_000_000)
+        #expect(agent.isRunning, "\(text)")
+        text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(text.components(separatedBy: "No camera at \(device)").count == 2, "said once, not on every retry:\n\(text)")
+        kill(agent.processIdentifier, SIGTERM)
+        for _ in 0..<100 where agent.isRunning { usleep(50_000) }
+        #expect(!agent.isRunning)
+        #expect(agent.terminationReason == .exit && agent.terminationStatus == 0)
+    }
+}

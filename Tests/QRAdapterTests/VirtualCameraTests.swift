@@ -6,9 +6,10 @@ import Testing
 /// End to end on a virtual camera: a qemu VM (TCG) boots Debian's kernel
 /// with the harness initramfs (built now from Debian packages), loads
 /// `vivid`, loops a QR frame from its output device into its capture device,
-/// and runs this build's `deskdays` inside: `checkin --qr`, then the agent in
-/// watch mode. Each must leave exactly one stored qr check-in. One boot
-/// serves both.
+/// and runs this build's `deskdays` inside: `qr scan --camera` while another
+/// program holds the camera (one clear error), `checkin --qr`, then the agent
+/// in watch mode; each of the last two must leave exactly one stored qr
+/// check-in. One boot serves all three.
 @Suite(.serialized) struct VirtualCameraTests {
     static let kernels = (try? FileManager.default.contentsOfDirectory(atPath: "/boot"))?.filter { $0.hasPrefix("vmlinuz-") } ?? []
 
@@ -44,6 +45,9 @@ import Testing
         let context = "vm: \(vm.stderr)\nscript:\n\(read("script.log"))\ncheckin:\n\(read("checkin.out"))\nagent:\n\(read("agent.log"))\nconsole tail:\n\(read("console.log").suffix(1500))"
         try #require(vm.status == 0, "\(context)")
 
+        // Busy: another program streams from the camera.
+        #expect(read("busy.status").trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(context)\nbusy:\n\(read("busy.out"))")
+        #expect(read("busy.out").contains("is in use by another program"), "\(read("busy.out"))")
         // On demand: `deskdays checkin --qr` saw the code and stored it.
         #expect(read("checkin.status").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(context)")
         #expect(read("checkin.out").contains("Checked in by QR code (rule payload-1)"), "\(context)")

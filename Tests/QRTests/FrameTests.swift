@@ -138,3 +138,16 @@ struct RGBLumaTests {
         #expect(frame?.pixels == [0, 255, 128, 77, 149, 29])
     }
 }
+
+/// A reopened camera starts from a clean slate.
+struct FrameWatcherRestartTests {
+    @Test func restartDecodesTheNextFrameEvenIfUnchanged() {
+        var watcher = FrameWatcher(matcher: PayloadMatcher(payloads: ["office"], prefixes: []))
+        let frame = LumaFrame(width: 32, height: 32, pixels: [UInt8](repeating: 9, count: 1024))
+        _ = watcher.process(frame, at: 0) { _ in [] }
+        let skipped = watcher.process(frame, at: 1) { _ in [] }
+        watcher.restart()
+        let again = watcher.process(frame, at: 2) { _ in [] }
+        #expect(!skipped.decoded && again.decoded)
+    }
+}

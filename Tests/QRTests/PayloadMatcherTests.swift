@@ -43,9 +43,4 @@ struct PayloadMatcherTests {
             #expect(matcher.rule(for: payload)?.contains("deskdays") == false)
         }
     }
-
-    @Test func firstRuleOfSeveralCodesInOneFrame() {
-        #expect(matcher.firstRule(in: ["noise", "deskdays:badge:7", "deskdays:office:hq"]) == "prefix-1")
-        #expect(matcher.firstRule(in: ["noise"]) == nil)
-    }
 }

@@ -2,16 +2,6 @@ import Foundation
 import Glibc
 import NL80211
 
-/// What the device thread reports to the adapter.
-enum LinkUpdate: Sendable {
-    /// The links of every connected station interface, read just now.
-    case links([Link])
-    /// The adapter cannot work here (sent once; the thread then waits).
-    case unavailable(WiFiUnavailable)
-    /// A re-read failed; the previous links stand until the next event.
-    case readFailed(String)
-}
-
 /// The device thread: reads the links at start, then sleeps in `poll` on
 /// the `mlme` multicast socket and re-reads on CONNECT, ROAM and
 /// DISCONNECT. `poll` has no timeout, so nothing wakes the thread while the
@@ -23,7 +13,7 @@ final class LinkWatcher: @unchecked Sendable {
 
     init() throws {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw LibNLError("pipe", errno) }
+        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         stopPipe = (fds[0], fds[1])
     }
@@ -49,6 +39,7 @@ final class LinkWatcher: @unchecked Sendable {
             try events.join(family: NL80211.familyName, group: NL80211.mlmeGroup)
             let reader = LinkReader(socket: requests, family: family)
             read(reader, report)
+            var failures = 0
             while wait(for: events.fileDescriptor) {
                 var relevant = false
                 // Drain everything queued (AUTHENTICATE, ASSOCIATE, CONNECT
@@ -58,9 +49,13 @@ final class LinkWatcher: @unchecked Sendable {
                         for message in try events.receive() where message.type == family {
                             if let event = try? MLMEEvent(message.generic()), event.changesLink { relevant = true }
                         }
+                        failures = 0
                     } catch {
                         // An overrun (ENOBUFS) lost events: re-read to be sure.
+                        // A socket that only fails would spin: give up, the supervisor restarts us.
                         relevant = true
+                        failures += 1
+                        if failures > 8 { throw error }
                     }
                 } while readable(events.fileDescriptor)
                 if relevant { read(reader, report) }
@@ -83,7 +78,13 @@ final class LinkWatcher: @unchecked Sendable {
         } catch WiFiUnavailable.noNL80211 {
             report(.unavailable(.noNL80211))
         }
-        try events.join(family: "nlctrl", group: "notify")
+        do {
+            try events.join(family: "nlctrl", group: "notify")
+        } catch {
+            // No announcements to wait for: wait for shutdown alone (already reported).
+            _ = wait(for: nil)
+            return nil
+        }
         while wait(for: events.fileDescriptor) {
             for message in (try? events.receive()) ?? [] where message.type == GenericNetlinkControl.familyID {
                 guard let generic = try? message.generic(), generic.command == GenericNetlinkControl.commandNewFamily,
@@ -112,6 +113,7 @@ final class LinkWatcher: @unchecked Sendable {
             let result = poll(&fds, nfds_t(fds.count), -1)
             if result < 0 && errno == EINTR { continue }
             if result < 0 || fds[0].revents != 0 { return false }
+            if fds.count > 1, fds[1].revents & Int16(POLLNVAL) != 0 { return false }
             if fds.count > 1, fds[1].revents != 0 { return true }
         }
     }

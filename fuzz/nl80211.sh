@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz the nl80211 parser (issue 5) with libFuzzer + AddressSanitizer for a
 # fixed number of runs, seeded with the shared netlink vectors (each whole,
-# and as attribute streams with their netlink/genetlink headers cut off).
+# and as attribute streams with their netlink/genetlink headers cut off) and
+# the replies recorded in the test VM (Tests/Fixtures/netlink/hwsim).
 # Exits non-zero on a crash. RUNS overrides the count (default 200000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +30,7 @@ for i, v in enumerate(vectors):
         with open(os.path.join(out, f"vector-{i:02d}-{j}"), "wb") as f:
             f.write(seed)
 PY
+# And the real replies recorded in the test VM.
+for f in Tests/Fixtures/netlink/hwsim/*.bin; do cp "$f" "$WORK/corpus/hwsim-$(basename "$f")"; done
 
 "$WORK/nl80211-fuzz" -runs="$RUNS" -max_len=4096 -print_final_stats=1 "$WORK/corpus" 2>&1 | tail -n 12

@@ -188,4 +188,19 @@ PY
     stop_agent
     exit 0
 fi
+if [ "$mode" = capture ]; then
+    # Real nl80211 bytes for the golden parser tests (Tests/Fixtures/netlink/hwsim).
+    here=$(dirname "$0")
+    mkdir -p "$share/capture"
+    /usr/bin/python3 "$here/capture.py" "$share/capture" --mlme 40 > "$work/mlme.out" 2>&1 &
+    capture=$!
+    wait_for "grep -q subscribed '$work/mlme.out'" 300
+    connect_to 0
+    /usr/bin/python3 "$here/capture.py" "$share/capture" "$(cat /sys/class/net/wlan1/ifindex)"
+    disconnect && reconnect
+    sleep 2
+    kill "$capture" 2>/dev/null
+    iw dev wlan1 link > "$share/capture/iw-link.txt" 2>&1
+    exit 0
+fi
 say "unknown mode $mode"; exit 2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Wi-Fi scenarios (inside-vm.sh) in one boot of the test VM of
-# Tests/Harness/vm. Usage: run.sh test|bench DESKDAYS_BIN SHARE_DIR [TIMEOUT]
+# Tests/Harness/vm. Usage: run.sh test|bench|capture DESKDAYS_BIN SHARE_DIR [TIMEOUT]
 #                    or: run.sh check   (only the package checks)
 # Exit status: the VM script's; 3 when a package is missing (message on stderr).
 set -euo pipefail

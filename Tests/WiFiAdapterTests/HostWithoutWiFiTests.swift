@@ -70,6 +70,34 @@ import Testing
         }
     }
 
+    @Test("no nl80211: enroll wifi says so in one line, exit 1, config untouched",
+          .enabled(if: binary != nil, "DESKDAYS_BIN is not set: run through `make test`"),
+          .enabled(if: !hasCfg80211, "this machine has cfg80211 loaded; the test needs one without Wi-Fi"))
+    func enrollWithoutWiFi() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-wifi-enroll-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = work.appendingPathComponent("config.toml")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary!)
+        process.arguments = ["enroll", "wifi", "--pin", "--config", config.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = work.path
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        done.wait()
+        #expect(process.terminationStatus == 1)
+        #expect(text.split(whereSeparator: \.isNewline).count == 1, "\(text)")
+        #expect(text.contains("cannot read Wi-Fi") && text.contains("no nl80211"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: config.path))
+    }
+
     /// The first child of a process (strace's tracee), from /proc.
     func childProcess(of pid: Int32) -> Int32? {
         let path = "/proc/\(pid)/task/\(pid)/children"

@@ -98,7 +98,7 @@ bench)
         kill -TERM $pid; wait $pid
     else
         wait $pid
-        zbarcam="crashed(exit $?)"
+        zbarcam="crashed-exit-$?"
     fi
     printf 'seconds %s\nagent_watch_cpu_s %s\nevery_frame_cpu_s %s\nzbarcam_cpu_s %s\n' \
         "$seconds" "$watch" "$every" "$zbarcam" > "$share/bench.txt"

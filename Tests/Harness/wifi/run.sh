@@ -20,6 +20,9 @@ bin=${2:?usage: run.sh test|bench DESKDAYS_BIN SHARE [TIMEOUT]}
 share=${3:?usage: run.sh test|bench DESKDAYS_BIN SHARE [TIMEOUT]}
 limit=${4:-400}
 mkdir -p "$share"
+# Its own initramfs cache: another VM test running at the same moment would
+# otherwise build the shared one concurrently into the same temporary file.
+export DESKDAYS_VM_CACHE=${DESKDAYS_VM_CACHE:-${TMPDIR:-/tmp}/deskdays-vm-wifi}
 # A parent may hand us SIGTERM/SIGINT blocked (Foundation's Process does);
 # timeout(1) must be able to stop qemu, so start with an empty signal mask.
 exec /usr/bin/python3 -c 'import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])' \

@@ -81,6 +81,25 @@ extension AttendanceStore {
     }
 
     /// Automatic check-ins whose date is in `span` (all when nil), by date and time.
+    /// The distinct dates with at least one automatic check-in: all that
+    /// resolution needs of them beyond a report's own period (streaks read
+    /// the whole history), without decoding every row.
+    public func checkInDates(in span: DateSpan?) throws -> [LocalDate] {
+        try read { db in
+            var request = CheckInRow.select(CheckInRow.Columns.date, as: String.self).distinct()
+            if let span {
+                request = request.filter(CheckInRow.Columns.date >= span.start.description
+                                         && CheckInRow.Columns.date <= span.end.description)
+            }
+            return try request.fetchAll(db).map { text in
+                guard let date = LocalDate(text) else {
+                    throw StoreError.corrupt(path: path, detail: "a check-in has the date \"\(text)\", which this build cannot read")
+                }
+                return date
+            }
+        }
+    }
+
     public func checkIns(in span: DateSpan?) throws -> [AutomaticCheckIn] {
         try read { db in
             var request = CheckInRow.all()

@@ -42,6 +42,15 @@ import Testing
         #expect(try store.records(in: nil).map(\.date) == [day("2026-05-01")])
     }
 
+    @Test func checkInDatesAreDistinctAndInTheSpan() throws {
+        try store.insertCheckIn(checkIn("2026-05-04", .nfc, at: "2026-05-04T08:00:00Z"))
+        try store.insertCheckIn(checkIn("2026-05-04", .gps, at: "2026-05-04T08:05:00Z"))
+        try store.insertCheckIn(checkIn("2026-05-06", .wifi, at: "2026-05-06T08:00:00Z"))
+        try store.insertCheckIn(checkIn("2026-06-01", .qr, at: "2026-06-01T08:00:00Z"))
+        #expect(try store.checkInDates(in: nil).sorted() == [day("2026-05-04"), day("2026-05-06"), day("2026-06-01")])
+        #expect(try store.checkInDates(in: DateSpan(day("2026-05-05"), day("2026-05-31"))) == [day("2026-05-06")])
+    }
+
     @Test func oneCheckInPerDateAndSource() throws {
         #expect(try store.insertCheckIn(checkIn("2026-05-04", .nfc, "desk", at: "2026-05-04T07:00:00Z")))
         #expect(try !store.insertCheckIn(checkIn("2026-05-04", .nfc, "lobby", at: "2026-05-04T09:00:00Z")))

@@ -17,9 +17,17 @@ extension Session {
         let stored = try store.dateRange()
         let first = [needed.start, covering?.start, stored?.start].compactMap { $0 }.min()!
         let last = [needed.end, covering?.end, policy.week(containing: today).end].compactMap { $0 }.max()!
-        let span = DateSpan(first, last)
-        let days = Resolver.resolve(span, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
-        let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status }
+        // The dates a view shows are resolved in full (with their sources);
+        // the rest of the history only needs a status for the streaks.
+        let detail = DateSpan(min(needed.start, covering?.start ?? needed.start), max(needed.end, covering?.end ?? needed.end))
+        let history = DateSpan(first, last)
+        let records = try store.records(in: history)
+        let days = Resolver.resolve(detail, records: records, checkIns: try store.checkIns(in: detail))
+        let automatic = try store.checkInDates(in: history).map {
+            AutomaticCheckIn(date: $0, source: .external, rule: nil, at: Date(timeIntervalSince1970: 0))
+        }
+        let past = Resolver.resolve(history, records: records, checkIns: automatic)
+        let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0]?.status }
         let report = engine.report(selector, today: today, statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: stored?.start ?? today, statusOf: status))

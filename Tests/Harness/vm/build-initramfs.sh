@@ -33,5 +33,6 @@ for f in /lib/firmware/regulatory.db /lib/firmware/regulatory.db.p7s; do
 done
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet) > "$out.tmp"
-mv "$out.tmp" "$out"
+# A private temporary name, then an atomic rename: two VM tests may build at once.
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$out.$$.tmp"
+mv "$out.$$.tmp" "$out"

@@ -26,13 +26,15 @@ initrd=$cache/initramfs-$kver-$stamp.cpio
 
 rm -f "$share/exit-status"
 status=0
-timeout "$limit" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 2 \
+# -k: a parent may have started us with SIGTERM blocked (Foundation's
+# Process does), which qemu inherits; SIGKILL cannot be blocked.
+timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 2 \
     -nographic -no-reboot -nic none -serial mon:stdio \
     -kernel "$kernel" -initrd "$initrd" \
     -append "console=ttyS0 quiet panic=-1 deskdays.script=$script deskdays.share=$share deskdays.args=$args" \
     -virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
     -virtfs local,path="$share",mount_tag=results,security_model=none,multidevs=remap \
     < /dev/null > "$share/console.log" 2>&1 || status=$?
-[ "$status" = 124 ] && { echo "the VM did not finish in $limit s (see $share/console.log)" >&2; exit 124; }
+[ "$status" = 124 ] || [ "$status" = 137 ] && { echo "the VM did not finish in $limit s (see $share/console.log)" >&2; exit 124; }
 [ -f "$share/exit-status" ] || { echo "the VM ended without running the script (see $share/console.log)" >&2; tail -n 20 "$share/console.log" >&2; exit 1; }
 exit "$(cat "$share/exit-status")"

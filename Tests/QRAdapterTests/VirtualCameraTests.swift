@@ -8,8 +8,8 @@ import Testing
 /// `vivid`, loops a QR frame from its output device into its capture device,
 /// and runs this build's `deskdays` inside: `qr scan --camera` while another
 /// program holds the camera (one clear error), `checkin --qr`, then the agent
-/// in watch mode; each of the last two must leave exactly one stored qr
-/// check-in. One boot serves all three.
+/// in watch mode, which must survive the camera being unplugged under it; the
+/// last two must each leave exactly one stored qr check-in. One boot serves all.
 @Suite(.serialized) struct VirtualCameraTests {
     static let kernels = (try? FileManager.default.contentsOfDirectory(atPath: "/boot"))?.filter { $0.hasPrefix("vmlinuz-") } ?? []
 
@@ -54,6 +54,9 @@ import Testing
         // Watch mode: the agent stored one check-in and stopped cleanly on SIGTERM.
         #expect(read("agent.status").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(context)")
         #expect(!read("agent.log").contains(payload), "the payload never reaches the log")
+        // Unplugged under the running agent: one clear line, and the agent carries on.
+        #expect(read("agent.log").contains("went away (unplugged?)"), "\(context)")
+        #expect(read("script.log").contains("agent still running after the unplug"), "\(context)")
 
         let config = share.appendingPathComponent("empty.toml").path
         _ = FileManager.default.createFile(atPath: config, contents: Data())

@@ -4,8 +4,9 @@
 # HWBENCH.md describes; then, with the host-built deskdays BIN:
 #   test:  `deskdays qr scan --camera` while another program holds the camera
 #          (must fail with one clear line), `deskdays checkin --qr` (on
-#          demand), then `deskdays agent` in watch
-#          mode until it stores a check-in; the databases are copied to SHARE.
+#          demand), then `deskdays agent` in watch mode until it stores a
+#          check-in, then the camera unplugged under it (vivid's disconnect
+#          control); the databases are copied to SHARE.
 #   bench: CPU time over SECONDS of the agent in watch mode, of the same
 #          camera path decoding every frame (`qr scan --camera`, no rule), and
 #          of `zbarcam --nodisplay` if it runs; written to SHARE/bench.txt.
@@ -14,7 +15,11 @@ set -u
 share=$1 bin=$2 mode=${3:-test} seconds=${4:-60}
 say() { echo "qr-camera: $(cut -d" " -f1 /proc/uptime) $*"; }
 
-modprobe vivid n_devs=1 node_types=0x101 || { say "modprobe vivid failed"; exit 10; }
+# vivid, with the frame looped from its output into its capture device.
+# One HDMI input and one HDMI output: no VIDIOC_S_INPUT needed, which
+# fails with EBUSY whenever another program streams.
+modprobe vivid n_devs=1 node_types=0x101 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1 \
+    || { say "modprobe vivid failed"; exit 10; }
 cap= out=
 for node in /sys/class/video4linux/video*; do
     case "$(cat "$node/name")" in
@@ -23,9 +28,11 @@ for node in /sys/class/video4linux/video*; do
     esac
 done
 [ -n "$cap" ] && [ -n "$out" ] || { say "vivid made no capture/output pair"; exit 11; }
-# Input 3 is HDMI, output 1 HDMI: with loop_video the output's frames come back on the capture side.
-v4l2-ctl -d "$cap" -i 3 -c loop_video=1 -c osd_text_mode=2 -v width=640,height=480,pixelformat=YUYV || exit 12
-v4l2-ctl -d "$out" -o 1 -x width=640,height=480,pixelformat=YUYV || exit 12
+# With loop_video the HDMI output's frames come back on the HDMI capture
+# side when both have the same size and format (also what DeskDays asks for).
+v4l2-ctl -d "$cap" -c loop_video=1 -c osd_text_mode=2 || exit 12
+v4l2-ctl -d "$cap" -v width=640,height=480,pixelformat=YUYV || exit 12
+v4l2-ctl -d "$out" -x width=640,height=480,pixelformat=YUYV || exit 12
 v4l2-ctl -d "$out" --stream-out-mmap --stream-from="$share/frame.yuyv" --stream-loop > /dev/null 2>&1 &
 feed=$!
 sleep 1
@@ -63,6 +70,12 @@ test)
     until grep -q "check-in stored" "$share/agent.log" || [ $waited -ge 120 ]; do sleep 1; waited=$((waited + 1)); done
     # A second look: the code is still in view, which must not be a second sighting.
     sleep 3
+    say "unplug"
+    # vivid's Disconnect button simulates a USB unplug: the nodes go away.
+    v4l2-ctl -d "$cap" -c disconnect=1
+    waited=0
+    until grep -q "went away" "$share/agent.log" || [ $waited -ge 20 ]; do sleep 1; waited=$((waited + 1)); done
+    kill -0 $agent && say "agent still running after the unplug"
     kill -TERM $agent
     wait $agent
     echo $? > "$share/agent.status"

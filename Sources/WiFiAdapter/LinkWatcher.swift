@@ -36,7 +36,7 @@ final class LinkWatcher: @unchecked Sendable {
             let events = try NL80211Socket()
             let family = try waitForNL80211(requests: requests, events: events, report: report)
             guard let family else { return }
-            try events.join(family: NL80211.familyName, group: NL80211.mlmeGroup)
+            try events.membership(requests.groupID(family: NL80211.familyName, group: NL80211.mlmeGroup))
             let reader = LinkReader(socket: requests, family: family)
             read(reader, report)
             var failures = 0
@@ -78,8 +78,10 @@ final class LinkWatcher: @unchecked Sendable {
         } catch WiFiUnavailable.noNL80211 {
             report(.unavailable(.noNL80211))
         }
+        let notify: Int32
         do {
-            try events.join(family: "nlctrl", group: "notify")
+            notify = try requests.groupID(family: "nlctrl", group: "notify")
+            try events.membership(notify)
         } catch {
             // No announcements to wait for: wait for shutdown alone (already reported).
             _ = wait(for: nil)
@@ -90,6 +92,7 @@ final class LinkWatcher: @unchecked Sendable {
                 guard let generic = try? message.generic(), generic.command == GenericNetlinkControl.commandNewFamily,
                       let family = try? ControlFamily(attributes: generic.attributes),
                       family.name == Array(NL80211.familyName.utf8) else { continue }
+                try events.membership(notify, join: false)
                 return family.id
             }
         }

@@ -39,13 +39,19 @@ final class NL80211Socket {
         return UInt16(result)
     }
 
-    /// Joins a family's multicast group, so its events arrive on this socket.
-    func join(family: String, group: String) throws {
+    /// The id of a family's multicast group. Asked on a socket that is in
+    /// no group: libnl's lookup would read a notification as its reply.
+    func groupID(family: String, group: String) throws -> Int32 {
         let id = genl_ctrl_resolve_grp(socket, family, group)
         if id == -LibNLError.objectNotFound { throw WiFiUnavailable.noNL80211 }
         guard id >= 0 else { throw LibNLError("genl_ctrl_resolve_grp", id) }
-        let result = nl_socket_add_membership(socket, id)
-        guard result >= 0 else { throw LibNLError("nl_socket_add_membership", result) }
+        return id
+    }
+
+    /// Joins (or leaves) a multicast group, so its events arrive on this socket.
+    func membership(_ group: Int32, join: Bool = true) throws {
+        let result = join ? nl_socket_add_membership(socket, group) : nl_socket_drop_membership(socket, group)
+        guard result >= 0 else { throw LibNLError(join ? "nl_socket_add_membership" : "nl_socket_drop_membership", result) }
     }
 
     /// Sends a dump request (`NLM_F_DUMP`) and collects every reply message

@@ -29,6 +29,14 @@ import Testing
     static let enabled = ConditionTrait.enabled(if: missing == nil,
         "needs DESKDAYS_BIN and qemu-system-x86, linux-image-amd64, busybox-static, cpio, kmod, hostapd, wpasupplicant, iw, wireless-regdb, sqlite3, strace (reason printed above)")
 
+    @Test("started before any Wi-Fi exists: unavailable once, then reads the link when the driver loads", enabled)
+    func wifiAppearsLater() throws {
+        let late = try #require(try Self.run.get().results["late"])
+        #expect(late.count == 2)
+        #expect(late.first == 1)
+        #expect((late.last ?? 0) >= 1)
+    }
+
     @Test("connect to the configured SSID → one check-in", enabled)
     func connect() throws {
         let run = try Self.run.get()

@@ -24,10 +24,7 @@ wait_for() {
     done
 }
 
-modprobe mac80211_hwsim radios=4 || { echo "SKIP: mac80211_hwsim does not load in this kernel" > "$share/skip"; exit 0; }
-wait_for '[ -e /sys/class/net/wlan3 ]' 100 || exit 1
-for i in 0 1 2 3; do ip link set "wlan$i" up 2>/dev/null; done
-
+# An open access point named $2 on interface $1 (channel 6).
 ap() {
     cat > "$work/$1.conf" <<CONF
 interface=$1
@@ -39,10 +36,17 @@ ctrl_interface=/run/hostapd
 CONF
     hostapd -B -P "$work/$1.pid" "$work/$1.conf" > "$work/$1.log" 2>&1
 }
-ap wlan0 Office-5G || { say "hostapd failed"; cat "$work/wlan0.log"; exit 1; }
-ap wlan2 Other-Net || { say "hostapd failed"; cat "$work/wlan2.log"; exit 1; }
-ap wlan3 Lab-Net || { say "hostapd failed"; cat "$work/wlan3.log"; exit 1; }
-cat > "$work/sta.conf" <<CONF
+
+# The simulated radios, access points and supplicant. Loading
+# mac80211_hwsim loads cfg80211, which is when nl80211 appears.
+radios_up() {
+    modprobe mac80211_hwsim radios=4 || { echo "SKIP: mac80211_hwsim does not load in this kernel" > "$share/skip"; exit 0; }
+    wait_for '[ -e /sys/class/net/wlan3 ]' 100 || exit 1
+    for i in 0 1 2 3; do ip link set "wlan$i" up 2>/dev/null; done
+    ap wlan0 Office-5G || { say "hostapd failed"; cat "$work/wlan0.log"; exit 1; }
+    ap wlan2 Other-Net || { say "hostapd failed"; cat "$work/wlan2.log"; exit 1; }
+    ap wlan3 Lab-Net || { say "hostapd failed"; cat "$work/wlan3.log"; exit 1; }
+    cat > "$work/sta.conf" <<CONF
 ctrl_interface=/run/wpa_supplicant
 network={
     ssid="Office-5G"
@@ -63,8 +67,9 @@ network={
     disabled=1
 }
 CONF
-say "access points up"
-wpa_supplicant -B -D nl80211 -i wlan1 -c "$work/sta.conf" -P "$work/wpa.pid" > "$work/wpa.log" 2>&1 || { say "wpa_supplicant failed"; exit 1; }
+    say "access points up"
+    wpa_supplicant -B -D nl80211 -i wlan1 -c "$work/sta.conf" -P "$work/wpa.pid" > "$work/wpa.log" 2>&1 || { say "wpa_supplicant failed"; exit 1; }
+}
 
 cli() { wpa_cli -i wlan1 "$@" > /dev/null; }
 state() { wpa_cli -i wlan1 status | sed -n 's/^wpa_state=//p'; }
@@ -72,7 +77,8 @@ connect_to() { cli select_network "$1"; wait_for '[ "$(state)" = COMPLETED ]' 30
 disconnect() { cli disconnect; wait_for '[ "$(state)" = DISCONNECTED ]' 100; }
 reconnect() { cli reconnect; wait_for '[ "$(state)" = COMPLETED ]' 300; }
 
-# The agent with a config ($2, appended to [wifi]) and a fresh database.
+# The agent with a config ($2, appended to [wifi]) and a fresh database;
+# returns once its log shows $3 (default: the first link read).
 agent_pid= tracer=
 start_agent() {
     name=$1
@@ -82,7 +88,7 @@ start_agent() {
     printf '[wifi]\nenabled = true\n\n[[wifi.networks]]\nname = "hq"\nssid = "Office-5G"\n%s\n' "$2" > "$work/$name.toml"
     DESKDAYS_LOG=info $tracer "$bin" agent --config "$work/$name.toml" --database "$db" --socket "/run/$name.sock" 2> "$log" &
     agent_pid=$!
-    wait_for "grep -q 'Wi-Fi links:' '$log'" 600
+    wait_for "grep -q '${3:-Wi-Fi links:}' '$log'" 600
 }
 # SIGTERM to the agent itself (under strace, to strace's child); a stop
 # that takes over 20 s is recorded as a failure.
@@ -117,7 +123,12 @@ ssid = "Lab-Net"
 bssids = ["02:00:00:00:09:09"]'
     # Under strace: the socket families the agent opens.
     tracer="strace -f -e trace=socket -o $share/strace-socket.txt"
-    start_agent first "$rules"
+    # late: started before any Wi-Fi exists (no cfg80211): unavailable once,
+    # then nl80211 appears with the driver and the agent starts reading.
+    start_agent first "$rules" 'Wi-Fi unavailable'
+    radios_up || exit 1
+    wait_for "grep -q 'Wi-Fi links:' '$log'" 300 || { say "the agent never read the links once nl80211 appeared"; exit 1; }
+    echo "late $(grep -c 'Wi-Fi unavailable' "$log") $(grep -c 'Wi-Fi links:' "$log")" >> "$share/results.txt"
     # other: a network no rule names.
     connect_to 1 && wait_for "[ \$(grep -c 'links: 1 connected, 0 matching' '$log') -ge 1 ]" 300
     record other
@@ -145,6 +156,7 @@ bssids = ["02:00:00:00:09:09"]'
 fi
 
 if [ "$mode" = bench ]; then
+    radios_up || exit 1
     # CONNECT → stored, 20 reconnects: every reconnect is a fresh arrival
     # (flap window 0) and the stored row is deleted before each.
     export DESKDAYS_WIFI_FLAP_SECONDS=0
@@ -189,6 +201,7 @@ PY
     exit 0
 fi
 if [ "$mode" = capture ]; then
+    radios_up || exit 1
     # Real nl80211 bytes for the golden parser tests (Tests/Fixtures/netlink/hwsim).
     here=$(dirname "$0")
     mkdir -p "$share/capture"

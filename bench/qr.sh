@@ -16,7 +16,9 @@
 #     is what counts). Target: at most a quarter of zbarcam's.
 #     Skipped with a reason when the VM packages are missing (NO_VM=1 skips it).
 #
-# Throughput figures are the median of ROUNDS (default 3) alternating runs.
+# Throughput is per CPU-second (user + system time of the process, not wall
+# time: the build machines are shared), the median of ROUNDS (default 3)
+# alternating runs.
 #
 # Usage: bench/qr.sh [DESKDAYS_BINARY]   (default: a release build in .build-qr-release)
 set -euo pipefail
@@ -38,12 +40,12 @@ else
 fi
 command -v zbarimg >/dev/null || { echo "zbarimg not installed: apt-get install zbar-tools" >&2; exit 1; }
 
+# CPU seconds (user + system) a command takes: unlike wall time, it does not
+# swing with whatever else the 2 shared cores are doing.
 elapsed() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" > /dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f\n", b - a}'
+    local TIMEFORMAT='%3U %3S' t
+    t=$( { time "$@" > /dev/null 2>&1; } 2>&1 ) || true
+    awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%.4f\n", a[1] + a[2]}'
 }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN {printf "%.1f", n / s}'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -66,7 +68,7 @@ list=()
 for _ in $(seq "$REPEAT"); do list+=("${photos[@]}"); done
 cat "${photos[@]}" > /dev/null
 read -r t_ours t_zbar < <(compare "${list[@]}")
-echo "deskdays qr scan: $(rate ${#list[@]} "$t_ours") images/s   zbarimg: $(rate ${#list[@]} "$t_zbar") images/s"
+echo "deskdays qr scan: $(rate ${#list[@]} "$t_ours") images per CPU-s   zbarimg: $(rate ${#list[@]} "$t_zbar") images per CPU-s"
 
 echo "== 2. camera-sized frames ($FRAMES each)"
 for size in 640x480 1280x720; do
@@ -77,7 +79,7 @@ for size in 640x480 1280x720; do
     files=()
     for _ in $(seq "$FRAMES"); do files+=("$png"); done
     read -r t_ours t_zbar < <(compare "${files[@]}")
-    echo "as PNG files: deskdays qr scan $(rate "$FRAMES" "$t_ours") frames/s   zbarimg $(rate "$FRAMES" "$t_zbar") frames/s"
+    echo "as PNG files: deskdays qr scan $(rate "$FRAMES" "$t_ours") frames per CPU-s   zbarimg $(rate "$FRAMES" "$t_zbar") frames per CPU-s"
 done
 
 echo "== 3. watch mode, static scene, ${SECONDS_WATCH} s on the vivid camera (qemu VM)"

@@ -36,22 +36,19 @@ public final class V4L2Camera {
         }
         self.fd = fd
         (format, width, height, bytesPerLine) = negotiated
-        do throws(CameraError) {
-            if let framesPerSecond, framesPerSecond > 0 {
-                var parameters = v4l2_streamparm()
-                parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-                parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(framesPerSecond))
-                // Best effort: many drivers have fixed rates; the caller paces itself anyway.
-                try? V4L2.ioctl(fd, CV4L2_VIDIOC_S_PARM, &parameters, device: device, call: "VIDIOC_S_PARM")
-            }
-            try mapBuffers(count: 4)
-            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-            try V4L2.ioctl(fd, CV4L2_VIDIOC_STREAMON, &type, device: device, call: "VIDIOC_STREAMON")
-            streaming = true
-        } catch {
-            release()
-            throw error
+        // From here on every stored property is set: if a step throws,
+        // deinit runs and releases what was acquired.
+        if let framesPerSecond, framesPerSecond > 0 {
+            var parameters = v4l2_streamparm()
+            parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(framesPerSecond))
+            // Best effort: many drivers have fixed rates; the caller paces itself anyway.
+            try? V4L2.ioctl(fd, CV4L2_VIDIOC_S_PARM, &parameters, device: device, call: "VIDIOC_S_PARM")
         }
+        try mapBuffers(count: 4)
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        try V4L2.ioctl(fd, CV4L2_VIDIOC_STREAMON, &type, device: device, call: "VIDIOC_STREAMON")
+        streaming = true
     }
 
     /// Checks the device is a streaming capture device, picks the format and
@@ -83,7 +80,14 @@ public final class V4L2Camera {
         return (actual, Int(requested.fmt.pix.width), Int(requested.fmt.pix.height), Int(requested.fmt.pix.bytesperline))
     }
 
-    deinit { release() }
+    deinit {
+        if streaming {
+            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+            _ = CV4L2_ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
+        }
+        for buffer in buffers { _ = v4l2_munmap(buffer.start, buffer.length) }
+        _ = v4l2_close(fd)
+    }
 
     /// Waits up to `timeout` seconds for a frame, then hands the newest
     /// filled buffer to `body` (older ones are returned to the driver unread,
@@ -158,17 +162,6 @@ public final class V4L2Camera {
             buffers.append((start, Int(buffer.length)))
             try queue(&buffer)
         }
-    }
-
-    private func release() {
-        if streaming {
-            var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-            _ = CV4L2_ioctl(fd, CV4L2_VIDIOC_STREAMOFF, &type)
-            streaming = false
-        }
-        for buffer in buffers { _ = v4l2_munmap(buffer.start, buffer.length) }
-        buffers = []
-        if fd >= 0 { _ = v4l2_close(fd) }
     }
 }
 

@@ -45,7 +45,13 @@ run: build
 
 test: deps-test
 	$(SWIFT) build --build-tests
-	DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build
+	DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --skip '$(BENCH_SUITES)'
+	DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --no-parallel --filter '$(BENCH_SUITES)'
+
+# Suites that drive simulated hardware in real time (pcscd polling, a PN532
+# on a pty, qemu VMs under TCG): they run one at a time after the rest, so a
+# loaded machine cannot starve their timing.
+BENCH_SUITES := PCSCBenchTests|LibNFCBenchTests|VirtualCameraTests|VirtualRadioTests
 
 fuzz: deps-build
 	@set -e; for f in fuzz/*.sh; do [ -e "$$f" ] || continue; echo "== $$f"; bash "$$f"; done

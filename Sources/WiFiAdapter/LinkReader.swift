@@ -13,15 +13,22 @@ struct LinkReader {
             .compactMap { try? WirelessInterface(attributes: $0.attributes) }
         var links: [Link] = []
         for interface in interfaces where interface.isStation {
-            let scan = try socket.dump(family: family, command: NL80211.Command.getScan, interfaceIndex: interface.index)
-                .compactMap { try? ScannedBSS(attributes: $0.attributes) }
-            guard interface.ssid != nil || scan.contains(where: \.isAssociated) else { continue }
-            let stations = try socket.dump(family: family, command: NL80211.Command.getStation, interfaceIndex: interface.index)
-                .compactMap { try? StationInfo(attributes: $0.attributes) }
-            if let link = Link.assemble(interface: interface, scan: scan, stations: stations) {
-                links.append(link)
+            // The kernel refusing one interface (down, going away) must not hide the others.
+            do {
+                if let link = try link(of: interface) { links.append(link) }
+            } catch NetlinkError.kernel {
+                continue
             }
         }
         return links
+    }
+
+    private func link(of interface: WirelessInterface) throws -> Link? {
+        let scan = try socket.dump(family: family, command: NL80211.Command.getScan, interfaceIndex: interface.index)
+            .compactMap { try? ScannedBSS(attributes: $0.attributes) }
+        guard interface.ssid != nil || scan.contains(where: \.isAssociated) else { return nil }
+        let stations = try socket.dump(family: family, command: NL80211.Command.getStation, interfaceIndex: interface.index)
+            .compactMap { try? StationInfo(attributes: $0.attributes) }
+        return Link.assemble(interface: interface, scan: scan, stations: stations)
     }
 }

@@ -16,7 +16,7 @@ import Glibc
 /// logged once and the agent carries on.
 ///
 /// The child is started with `posix_spawn`, not Foundation's `Process`:
-/// swift-corelibs-foundation's `Process.run()` creates AF_INET datagram
+/// swift-corelibs-foundation's `Process.run()` creates internet (IPv4) datagram
 /// sockets for its CFSocket run-loop wake-ups, which the unit's
 /// `RestrictAddressFamilies` forbids and the strace test catches.
 public final class DesktopNotifier: Sendable {

@@ -17,17 +17,7 @@ BIN="$SCRATCH/release/deskdays"
 DB="$OUT/ten-years-reports.sqlite"
 bench/make-ten-year-db.sh "$BIN" "$DB"
 
-median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
-# Times one command RUNS times; prints the median in milliseconds.
-time_ms() {
-  for _ in $(seq "$RUNS"); do
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null
-    end=$(date +%s%N)
-    echo $(( (end - start) / 1000 ))
-  done | median | awk '{printf "%.2f", $1/1000}'
-}
+source bench/lib.sh
 export DESKDAYS_TODAY=2025-11-18
 common=(--database "$DB" --config /dev/null/none)
 json=$(time_ms "$BIN" report --json "${common[@]}")

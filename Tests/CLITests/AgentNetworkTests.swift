@@ -13,15 +13,7 @@ import Glibc
     func theAgentNeverCreatesAnInternetSocket() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let gps = cli.folder.appendingPathComponent("gps").path
-        let feed = cli.folder.appendingPathComponent("feed").path
-        let socat = Process()
-        socat.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        socat.arguments = ["socat", "pty,raw,echo=0,link=\(gps)", "pty,raw,echo=0,link=\(feed)"]
-        try socat.run()
-        defer { kill(socat.processIdentifier, SIGKILL); socat.waitUntilExit() }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: feed) { usleep(50_000) }
-        try #require(FileManager.default.fileExists(atPath: gps))
+        let gps = try SimulatedGPS(in: cli.folder)
         try cli.writeConfig("""
         [policy]
         timezone = "UTC"
@@ -29,16 +21,7 @@ import Glibc
         [checkin]
         reminder_time = "10:30"
 
-        [gps]
-        enabled = true
-        device = "\(gps)"
-
-        [[gps.geofences]]
-        name = "toulouse"
-        latitude = 43.55317
-        longitude = 1.46031
-        radius_m = 500
-        dwell_s = 3
+        \(gps.configuration)
         """)
         let trace = cli.folder.appendingPathComponent("strace.out").path
         // A session bus address that leads nowhere: gdbus still runs (and is traced) for the reminder.
@@ -49,13 +32,7 @@ import Glibc
         defer { agent.kill9() }
         #expect(agent.waitForLog("opened"), "\(agent.logText)")
         usleep(200_000)
-        let writer = try #require(FileHandle(forWritingAtPath: feed))
-        let lines = try String(contentsOf: AgentTests.capture, encoding: .utf8)
-            .split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }
-        for chunk in stride(from: 0, to: lines.count, by: 10) {
-            writer.write(Data((lines[chunk..<min(chunk + 10, lines.count)].joined(separator: "\r\n") + "\r\n").utf8))
-            usleep(20_000)
-        }
+        try gps.replay()
         #expect(agent.waitForLog("gps check-in stored"), "\(agent.logText)")
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"checkin","date":"2026-11-17","status":"office"}"#)?["ok"] as? Bool == true)

@@ -85,10 +85,13 @@ let package = Package(
         ]),
 
         // MARK: - The agent: adapters → pipeline, supervised
+        // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "DeskDaysAgent", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
             "WiFiAdapter",
             "QRAdapter",
+            "CSystemd",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

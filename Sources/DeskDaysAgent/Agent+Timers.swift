@@ -23,6 +23,7 @@ extension Agent {
         var streak = loadStreak()
         var lastDay = configuration.policy.localDate(of: clock.now())
         while !Task.isCancelled {
+            let seen = resumes.generation
             let now = clock.now()
             for action in schedule.due(at: now) {
                 switch action {
@@ -39,7 +40,8 @@ extension Agent {
             }
             let wait = schedule.nextFire().map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
             let wallBefore = clock.now(), steadyBefore = ContinuousClock.now
-            try? await Task.sleep(for: .seconds(min(wait, Self.longestSleep)))
+            // A resume from sleep ends the wait at once: what came due meanwhile is handled now, once.
+            await sleep(for: .seconds(min(wait, Self.longestSleep)), unlessResumedAfter: seen)
             let steady = ContinuousClock.now - steadyBefore
             let drift = clock.now().timeIntervalSince(wallBefore) - Double(steady.components.seconds)
                 - Double(steady.components.attoseconds) / 1e18

@@ -25,6 +25,9 @@ public final class Agent: Sendable {
     let server: ControlServer?
     let notifier: DesktopNotifier
     let systemd: SystemdNotify
+    /// logind's suspend/resume signal; a resume re-arms every adapter and wakes the timers.
+    let sleepWatcher: SleepWatcher
+    let resumes = ResumeSignal()
     /// Change notifications leave the store's writer queue through here, in order
     /// (reading the store from inside its own commit callback would deadlock).
     let publishQueue = DispatchQueue(label: "deskdays.publish")
@@ -42,6 +45,7 @@ public final class Agent: Sendable {
         self.logger = logger
         self.notifier = DesktopNotifier(logger: logger, environment: environment)
         self.systemd = SystemdNotify(environment: environment)
+        self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
         (adapters, unavailable) = AdapterRegistry.adapters(for: configuration, logger: logger)
         if let socketPath {
             let box = ReportSource(store: store, policy: configuration.policy, clock: clock)
@@ -82,6 +86,7 @@ public final class Agent: Sendable {
                 group.addTask { await self.supervise(entry) }
             }
             group.addTask { await self.runTimers() }
+            group.addTask { await self.watchSleep() }
             if let interval = systemd.watchdogInterval {
                 group.addTask {
                     while !Task.isCancelled {
@@ -97,14 +102,19 @@ public final class Agent: Sendable {
     }
 
     /// Runs one adapter, restarting it with backoff (1 s doubling to 60 s,
-    /// reset after a minute of healthy running) until cancelled.
+    /// reset after a minute of healthy running) until cancelled. A resume
+    /// from sleep restarts it at once, without backoff.
     func supervise(_ entry: AdapterRegistry.Entry) async {
         var backoff = Backoff(initialSeconds: 1, maximumSeconds: 60)
         while !Task.isCancelled {
             let started = ContinuousClock.now
+            let seen = resumes.generation
             var failure: String?
             do {
-                try await entry.adapter.run { event in await self.deliver(event) }
+                if try await runUntilResume(entry, after: seen) {
+                    backoff.reset()
+                    continue
+                }
             } catch is CancellationError {
                 return
             } catch {
@@ -119,7 +129,7 @@ public final class Agent: Sendable {
             } else {
                 logger.warning("\(entry.name) adapter stopped; restarting in \(delay)")
             }
-            try? await Task.sleep(for: delay)
+            await sleep(for: delay, unlessResumedAfter: seen)
         }
     }
 

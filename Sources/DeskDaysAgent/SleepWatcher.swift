@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemd
+import DeskDaysCore
+import Foundation
+import Logging
+
+/// Watches logind's `PrepareForSleep(b)` signal on the system bus (true:
+/// the machine is about to suspend or hibernate; false: it has resumed).
+///
+/// sd-bus objects belong to the thread that uses them, so the connection is
+/// opened, read and closed on one dedicated thread, which blocks in `poll()`
+/// on the bus and on a stop pipe: no wake-ups while nothing happens, and a
+/// prompt end when the agent stops.
+///
+/// Security: the match names the sender `org.freedesktop.login1`. The bus
+/// daemon checks a well-known sender name against the name's current owner,
+/// and on the system bus only logind may own that name, so no other local
+/// program can make the agent re-arm (and if one could, a re-arm is harmless).
+///
+/// Only unix-socket bus addresses are used (`DBUS_SYSTEM_BUS_ADDRESS`, else
+/// `/run/dbus/system_bus_socket`): an address naming TCP or a program is
+/// refused, so the agent never opens an internet socket for the bus.
+///
+/// No system bus (a container, CI): one info line and nothing more; the
+/// adapters still recover from device loss on their own. A bus lost later
+/// (dbus restarted) is reconnected with backoff, logged once.
+final class SleepWatcher: Sendable {
+    static let sender = "org.freedesktop.login1"
+    static let objectPath = "/org/freedesktop/login1"
+    static let interface = "org.freedesktop.login1.Manager"
+    static let member = "PrepareForSleep"
+    static let defaultAddress = "unix:path=/run/dbus/system_bus_socket"
+
+    let address: String
+    private let logger: Logger
+
+    init(environment: [String: String], logger: Logger) {
+        address = environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultAddress
+        self.logger = logger
+    }
+
+    /// Whether every address in the list is a unix socket (the list is `;`-separated, tried in order).
+    static func isUnixOnly(_ address: String) -> Bool {
+        let kinds = address.split(separator: ";").map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "" }
+        return !kinds.isEmpty && kinds.allSatisfy { $0 == "unix" }
+    }
+
+    /// Calls `onChange` (on the watcher's thread) for every `PrepareForSleep`
+    /// until the calling task is cancelled or there is no system bus.
+    func run(onChange: @escaping @Sendable (_ sleeping: Bool) -> Void) async {
+        guard Self.isUnixOnly(address) else {
+            logger.info("the system bus address is not a unix socket; suspend and resume are not watched")
+            return
+        }
+        guard let stop = StopPipe() else {
+            logger.info("cannot create a pipe (\(String(cString: strerror(errno)))); suspend and resume are not watched")
+            return
+        }
+        let context = Context(onChange: onChange)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    self.loop(stop: stop, context: context)
+                    done.resume()
+                }
+                thread.name = "deskdays-sleep"
+                thread.start()
+            }
+        } onCancel: {
+            stop.signal()
+        }
+    }
+
+    /// What the sd-bus callback reaches through its `userdata` pointer.
+    private final class Context: Sendable {
+        let onChange: @Sendable (Bool) -> Void
+        init(onChange: @escaping @Sendable (Bool) -> Void) { self.onChange = onChange }
+    }
+
+    /// How one connection ended.
+    private enum Outcome {
+        case stopped
+        /// `connected`: the connection had been made before the failure.
+        case failed(String, connected: Bool)
+    }
+
+    private func loop(stop: StopPipe, context: Context) {
+        var delay = Backoff(initialSeconds: 5, maximumSeconds: 300)
+        var everConnected = false, inOutage = false
+        while true {
+            switch watch(stop: stop, context: context, connected: {
+                if inOutage { logger.info("the system bus is back; watching suspend and resume again") }
+                everConnected = true
+                inOutage = false
+                delay.reset()
+            }) {
+            case .stopped:
+                return
+            case .failed(let reason, _) where !everConnected:
+                logger.info("no system bus (\(reason)); suspend and resume are not watched, adapters still recover on their own")
+                return
+            case .failed(let reason, let connected):
+                if connected || !inOutage {
+                    logger.info("lost the system bus (\(reason)); reconnecting in the background")
+                }
+                inOutage = true
+            }
+            if stop.wait(seconds: delay.next()) { return }
+        }
+    }
+
+    /// One connection: connect, ask for the signal, dispatch until stopped or failed.
+    private func watch(stop: StopPipe, context: Context, connected: () -> Void) -> Outcome {
+        var created: OpaquePointer?
+        guard sd_bus_new(&created) >= 0, let bus = created else { return .failed("out of memory", connected: false) }
+        defer { sd_bus_flush_close_unref(bus) }
+        var result = sd_bus_set_address(bus, address)
+        if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
+        if result >= 0 { result = sd_bus_start(bus) }
+        guard result >= 0 else { return .failed(Self.describe(result), connected: false) }
+        connected()
+        // Asynchronous, so a silent bus cannot hold up a stop; with no install
+        // callback, a refused match closes the connection (seen below as a failure).
+        var slot: OpaquePointer?
+        result = sd_bus_match_signal_async(bus, &slot, Self.sender, Self.objectPath, Self.interface, Self.member, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            var value: Int32 = 0
+            // The signature is checked here: anything but one boolean is ignored.
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &value) > 0 else { return 0 }
+            Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().onChange(value != 0)
+            return 0
+        }, nil, Unmanaged.passUnretained(context).toOpaque())
+        guard result >= 0 else { return .failed("cannot ask for PrepareForSleep: " + Self.describe(result), connected: true) }
+        defer { sd_bus_slot_unref(slot) }
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            if processed < 0 { return .failed(Self.describe(processed), connected: true) }
+            if processed > 0 { continue }
+            let fd = sd_bus_get_fd(bus), events = sd_bus_get_events(bus)
+            guard fd >= 0, events >= 0 else { return .failed(Self.describe(min(fd, events)), connected: true) }
+            var deadline: UInt64 = .max
+            _ = sd_bus_get_timeout(bus, &deadline)
+            var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
+                       pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, Self.pollTimeout(until: deadline)) < 0, errno != EINTR {
+                return .failed(String(cString: strerror(errno)), connected: true)
+            }
+            if fds[1].revents != 0 { return .stopped }
+        }
+    }
+
+    /// Milliseconds until sd-bus's `CLOCK_MONOTONIC` deadline (in µs), rounded up; -1 for none.
+    static func pollTimeout(until deadline: UInt64) -> Int32 {
+        guard deadline != .max else { return -1 }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowUs = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        guard deadline > nowUs else { return 0 }
+        return Int32(min((deadline - nowUs + 999) / 1000, UInt64(Int32.max)))
+    }
+
+    /// sd-bus returns negative errno values.
+    static func describe(_ result: Int32) -> String { String(cString: strerror(-result)) }
+}
+
+/// A pipe whose write end stops the watcher thread; closed when neither the thread nor the cancel handler needs it.
+private final class StopPipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        // pipe2 is not visible from Swift's Glibc; close-on-exec right after (a child started in between only holds a pipe).
+        guard pipe(&ends) == 0 else { return nil }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Makes the read end readable for good (it is never drained).
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Waits up to `seconds`; true when stopped.
+    func wait(seconds: Double) -> Bool {
+        var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+        return poll(&fds, 1, Int32(seconds * 1000)) > 0
+    }
+}

@@ -108,3 +108,55 @@ extension Source {
         }
     }
 }
+
+/// The resolved status of every date of a span, without sources: what views
+/// over a long history (streaks, weekly charts) need, in one flat array
+/// indexed by day so a ten-year lookup costs no hashing.
+public struct DayStatuses: Sendable {
+    public let span: DateSpan
+    private var statuses: [AttendanceStatus?]
+    private let first: Int
+
+    /// The status of `date`, or nil when it has no record or lies outside the span.
+    public subscript(date: LocalDate) -> AttendanceStatus? {
+        let index = date.dayNumber - first
+        return statuses.indices.contains(index) ? statuses[index] : nil
+    }
+
+    /// Resolves `span` under the precedence of `Resolver` (manual >
+    /// automatic > imported > fallback; the latest record of an origin wins),
+    /// given the dates that have at least one automatic check-in.
+    public init(_ span: DateSpan, records: [DayRecord], checkInDates: [LocalDate]) {
+        self.span = span
+        first = span.start.dayNumber
+        let count = span.count
+        statuses = Array(repeating: nil, count: count)
+        // Rank of what decided each slot so far: 0 none, then fallback < import < automatic < manual.
+        var rank = [UInt8](repeating: 0, count: count)
+        var decider = [(recordedAt: Date, id: Int64)?](repeating: nil, count: count)
+        for record in records {
+            let index = record.date.dayNumber - first
+            guard index >= 0, index < count else { continue }
+            let recordRank: UInt8
+            switch record.origin {
+            case .manual: recordRank = 4
+            case .import: recordRank = 2
+            case .fallback: recordRank = 1
+            case .automatic: continue
+            }
+            // As `Resolver`: among equal keys the first wins.
+            let key = (record.recordedAt, record.id ?? 0)
+            if recordRank > rank[index] || (recordRank == rank[index] && decider[index].map { $0 < key } ?? true) {
+                rank[index] = recordRank
+                decider[index] = key
+                statuses[index] = record.status
+            }
+        }
+        for date in checkInDates {
+            let index = date.dayNumber - first
+            guard index >= 0, index < count, rank[index] < 3 else { continue }
+            rank[index] = 3
+            statuses[index] = .office
+        }
+    }
+}

@@ -107,6 +107,36 @@ import Testing
         }
     }
 
+    /// `DayStatuses`, the flat form for long histories, agrees with the
+    /// per-date resolver on random mixes of records (ties in time included)
+    /// and check-ins, over a span with dates outside it too.
+    @Test func dayStatusesAgreeWithTheResolver() {
+        var random = SystemRandomNumberGenerator()
+        let origins: [Origin] = [.manual, .import, .fallback]
+        var mismatches: [String] = []
+        for round in 0..<100 {
+            let base = day("2026-11-01")
+            var records: [DayRecord] = []
+            for id in 0..<Int.random(in: 0...40, using: &random) {
+                let at = Date(timeIntervalSince1970: 1_790_000_000 + Double(Int.random(in: 0...3, using: &random)) * 60)
+                records.append(DayRecord(id: Bool.random(using: &random) ? Int64(id) : nil,
+                                         date: base.adding(days: Int.random(in: -3...17, using: &random)),
+                                         status: AttendanceStatus.allCases.randomElement(using: &random)!,
+                                         origin: origins.randomElement(using: &random)!, recordedAt: at))
+            }
+            let checkIns = (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                Self.checkIn(.nfc, on: base.adding(days: Int.random(in: -3...17, using: &random)))
+            }
+            let span = DateSpan(base, base.adding(days: 13))
+            let flat = DayStatuses(span, records: records, checkInDates: checkIns.map(\.date))
+            for date in DateSpan(base.adding(days: -5), base.adding(days: 20)) {
+                let expected = span.contains(date) ? Resolver.resolve(date, records: records, checkIns: checkIns).status : nil
+                if flat[date] != expected { mismatches.append("round \(round), \(date)") }
+            }
+        }
+        #expect(mismatches.isEmpty)
+    }
+
     @Test func automaticSources() {
         #expect(Source.automatic == [.nfc, .qr, .wifi, .gps, .external])
         #expect(Source.allCases.filter(\.isAutomatic) == Source.automatic)

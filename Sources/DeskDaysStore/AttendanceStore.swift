@@ -25,8 +25,46 @@ public final class AttendanceStore: Sendable {
     /// Opens (creating if missing) the database at `path`, migrating it to `schemaVersion`.
     ///
     /// - Throws: `StoreError` only.
-    public convenience init(path: String) throws {
-        try self.init(path: path, migrator: Self.migrator, busyTimeout: 5, now: Date.init)
+    /// With `memo`, `quick_check` is skipped when the file has not changed
+    /// since it last passed (see `QuickCheckMemo`).
+    ///
+    /// - Throws: `StoreError` only.
+    public convenience init(path: String, memo: QuickCheckMemo? = nil) throws {
+        try self.init(path: path, migrator: Self.migrator, busyTimeout: 5, now: Date.init, memo: memo)
+    }
+
+    /// Opens an existing, up-to-date database for reading only: one
+    /// read-only connection that never writes the file (no WAL switch, no
+    /// checkpoint on close). A file that is empty or needs a migration is
+    /// opened as `init(path:memo:)` does, since it must be migrated first.
+    ///
+    /// - Throws: `StoreError` only.
+    public convenience init(readingFrom path: String, memo: QuickCheckMemo? = nil) throws {
+        let migrator = Self.migrator
+        guard let reader = try Self.openReader(path: path, busyTimeout: 5) else {
+            try self.init(path: path, migrator: migrator, busyTimeout: 5, now: Date.init, memo: memo)
+            return
+        }
+        let state: Inspection
+        do {
+            state = try Self.inspect(reader, path: path, migrator: migrator, knownVersion: migrator.migrations.count,
+                                     memo: memo)
+        } catch {
+            try? reader.close()
+            throw error
+        }
+        if state.isEmpty || state.pendingMigrations {
+            try? reader.close()
+            try self.init(path: path, migrator: migrator, busyTimeout: 5, now: Date.init, memo: memo)
+            return
+        }
+        self.init(path: path, queue: reader)
+    }
+
+    /// Wraps an opened queue.
+    private init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        dbQueue = queue
     }
 
     /// An empty, migrated database in memory (for tests and dry runs).
@@ -43,7 +81,8 @@ public final class AttendanceStore: Sendable {
     ///
     /// `migrator` must name its migrations `v1`…`vN` in order; its count is
     /// the schema version it knows. `now` stamps backup file names.
-    init(path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval, now: () -> Date) throws {
+    init(path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval, now: () -> Date,
+         memo: QuickCheckMemo? = nil) throws {
         self.path = path
         let knownVersion = migrator.migrations.count
         do {
@@ -59,7 +98,7 @@ public final class AttendanceStore: Sendable {
         }
 
         let state = try Self.inspect(path: path, migrator: migrator, knownVersion: knownVersion,
-                                     busyTimeout: busyTimeout)
+                                     busyTimeout: busyTimeout, memo: memo)
 
         var config = Self.baseConfiguration(busyTimeout: busyTimeout)
         config.prepareDatabase { db in
@@ -135,21 +174,42 @@ public final class AttendanceStore: Sendable {
     /// Looks at `path` through a read-only connection and refuses it when it
     /// must not be written; never modifies the file.
     static func inspect(path: String, migrator: DatabaseMigrator, knownVersion: Int,
-                        busyTimeout: TimeInterval) throws -> Inspection {
-        if (try? FileAccess.size(of: path)) == 0 {
+                        busyTimeout: TimeInterval, memo: QuickCheckMemo? = nil) throws -> Inspection {
+        guard let reader = try openReader(path: path, busyTimeout: busyTimeout) else {
             return Inspection(isEmpty: true, version: 0, pendingMigrations: true)
         }
+        defer { try? reader.close() }
+        return try inspect(reader, path: path, migrator: migrator, knownVersion: knownVersion, memo: memo)
+    }
+
+    /// A read-only connection to `path`; nil for an empty file (a new database).
+    static func openReader(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue? {
+        let size: UInt64?
+        do {
+            size = try FileAccess.size(of: path)
+        } catch let failure as FileAccess.Failure {
+            throw StoreError.cannotOpen(path: path, detail: failure.description)
+        }
+        if size == 0 { return nil }
         var config = baseConfiguration(busyTimeout: busyTimeout)
         config.readonly = true
-        let reader: DatabaseQueue
         do {
-            reader = try DatabaseQueue(path: path, configuration: config)
+            return try DatabaseQueue(path: path, configuration: config)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw StoreError.notADatabase(path: path)
         } catch {
             throw openingError(error, path: path)
         }
-        defer { try? reader.close() }
+    }
+
+    /// Refuses what `reader` shows when it must not be used: not ours, from
+    /// a newer DeskDays, damaged (`quick_check`, unless `memo` vouches for
+    /// this exact state of the file).
+    static func inspect(_ reader: DatabaseQueue, path: String, migrator: DatabaseMigrator, knownVersion: Int,
+                        memo: QuickCheckMemo?) throws -> Inspection {
+        // Taken before reading: should the file change meanwhile, the memo
+        // describes the older state and the next open checks again.
+        let fingerprint = memo == nil ? nil : QuickCheckMemo.fingerprint(of: path)
         do {
             return try reader.read { db in
                 let tables = try Set(String.fetchAll(db, sql: """
@@ -175,9 +235,13 @@ public final class AttendanceStore: Sendable {
                 if version > knownVersion {
                     throw StoreError.newerVersion(path: path, detail: "schema v\(version)")
                 }
-                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                if problems != ["ok"] {
-                    throw StoreError.corrupt(path: path, detail: "quick_check: " + problems.prefix(3).joined(separator: "; "))
+                let vouched = fingerprint.map { memo?.passed(path, fingerprint: $0) == true } ?? false
+                if !vouched {
+                    let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                    if problems != ["ok"] {
+                        throw StoreError.corrupt(path: path, detail: "quick_check: " + problems.prefix(3).joined(separator: "; "))
+                    }
+                    if let fingerprint, !isEmpty { memo?.remember(path, fingerprint: fingerprint) }
                 }
                 let pending = migrator.migrations.contains { !applied.contains($0) }
                 return Inspection(isEmpty: isEmpty, version: version, pendingMigrations: pending)

@@ -18,6 +18,20 @@ struct CheckInRow: Codable, FetchableRecord, PersistableRecord {
     var rule: String?
     var at: String
 
+    /// The columns in the order `init(row:)` reads them.
+    static var databaseSelection: [any SQLSelectable] {
+        [Column(CodingKeys.id), Column(CodingKeys.date), Column(CodingKeys.source), Column(CodingKeys.rule), Column(CodingKeys.at)]
+    }
+
+    /// Reads the columns by position (see `RecordRow.init(row:)`).
+    init(row: Row) throws {
+        id = row[0]
+        date = row[1]
+        source = row[2]
+        rule = row[3]
+        at = row[4]
+    }
+
     init(_ checkIn: AutomaticCheckIn) {
         id = nil
         date = checkIn.date.description

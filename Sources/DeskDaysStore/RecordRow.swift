@@ -19,6 +19,22 @@ struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {
     var note: String?
     var recordedAt: String
 
+    /// The columns in the order `init(row:)` reads them.
+    static var databaseSelection: [any SQLSelectable] {
+        [Column(CodingKeys.id), Column(CodingKeys.date), Column(CodingKeys.status), Column(CodingKeys.origin), Column(CodingKeys.note), Column(CodingKeys.recordedAt)]
+    }
+
+    /// Reads the columns by position: the Codable decoder is ten times
+    /// slower, which shows when a report reads ten years of records.
+    init(row: Row) throws {
+        id = row[0]
+        date = row[1]
+        status = row[2]
+        origin = row[3]
+        note = row[4]
+        recordedAt = row[5]
+    }
+
     init(_ record: DayRecord) {
         id = record.id
         date = record.date.description

@@ -100,6 +100,43 @@ import Testing
         #expect(error?.exitCode == 2)
     }
 
+    /// The quick_check memo vouches only for the exact state that passed:
+    /// the same damage as above, written after a clean read was remembered,
+    /// is still found by the next read-only open, which leaves the file as it was.
+    @Test func quickCheckMemoNeverHidesLaterDamage() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        let memo = QuickCheckMemo(folder: folder.file("memo"))
+        do {
+            let store = try AttendanceStore(path: path)
+            let start = day("2020-01-01")
+            try store.addRecords((0..<2000).map {
+                DayRecord(date: start.adding(days: $0), status: .remote, origin: .import,
+                          note: "imported from the badge history export, row \($0)", recordedAt: Date(timeIntervalSince1970: 0))
+            })
+        }
+        let fingerprint = try #require(QuickCheckMemo.fingerprint(of: path))
+        #expect(!memo.passed(path, fingerprint: fingerprint))
+        #expect(try AttendanceStore(readingFrom: path, memo: memo).records(in: nil).count == 2000)
+        #expect(memo.passed(path, fingerprint: fingerprint), "a clean read is remembered")
+        #expect(try mode(folder.file("memo")) == 0o700)
+
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let pageCount = try handle.seekToEnd() / 4096
+        try handle.seek(toOffset: (pageCount / 2) * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
+        try handle.close()
+        #expect(QuickCheckMemo.fingerprint(of: path) != fingerprint)
+        let before = try contents(path)
+        let error = #expect(throws: StoreError.self) { _ = try AttendanceStore(readingFrom: path, memo: memo) }
+        guard case .corrupt(path, _) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(try contents(path) == before)
+    }
+
     @Test func emptyFileIsInitialised() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -23,11 +23,8 @@ extension Session {
         let history = DateSpan(first, last)
         let records = try store.records(in: history)
         let days = Resolver.resolve(detail, records: records, checkIns: try store.checkIns(in: detail))
-        let automatic = try store.checkInDates(in: history).map {
-            AutomaticCheckIn(date: $0, source: .external, rule: nil, at: Date(timeIntervalSince1970: 0))
-        }
-        let past = Resolver.resolve(history, records: records, checkIns: automatic)
-        let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0]?.status }
+        let past = DayStatuses(history, records: records, checkInDates: try store.checkInDates(in: history))
+        let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
         let report = engine.report(selector, today: today, statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: stored?.start ?? today, statusOf: status))

@@ -47,12 +47,14 @@ struct Session {
     }
 
     /// The store, or an empty in-memory one when the database does not exist
-    /// yet (reading never creates files).
+    /// yet (reading never creates files). Read through one read-only
+    /// connection; `quick_check` runs on the first read after each change of
+    /// the file (`QuickCheckMemo`), and on every open for writing.
     func readStore() throws -> AttendanceStore {
         if !FileManager.default.fileExists(atPath: options.databasePath) {
             return try AttendanceStore.inMemory()
         }
-        return try AttendanceStore(path: options.databasePath)
+        return try AttendanceStore(readingFrom: options.databasePath, memo: QuickCheckMemo.standard())
     }
 
     /// The store for writing (created, 0600 in a 0700 folder, when missing).

@@ -84,11 +84,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - The control socket's protocol and client (no adapters: the light CLI links it)
+        .target(name: "DeskDaysControl", dependencies: ["DeskDaysCore"]),
+
         // MARK: - The agent: adapters → pipeline, supervised
         // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "DeskDaysAgent", dependencies: [
-            "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
+            "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
             "WiFiAdapter",
             "QRAdapter",
             "CSystemd",
@@ -132,7 +135,7 @@ let package = Package(
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
     ]
 )

@@ -8,19 +8,19 @@ import Glibc
 ///
 /// Only AF_UNIX is ever created here: the agent must never own an internet
 /// socket (DESIGN.md, "The privacy claim is the architecture").
-enum UnixSocket {
+package enum UnixSocket {
     /// A failed call, with its errno.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         var call: String
         var code: Int32
-        var description: String { "\(call): \(String(cString: strerror(code)))" }
+        package var description: String { "\(call): \(String(cString: strerror(code)))" }
     }
 
     /// The longest path `sockaddr_un.sun_path` holds (with its terminating NUL).
-    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// Calls `body` with `path` as a `sockaddr_un`.
-    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws -> T {
+    package static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws -> T {
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty, bytes.count <= maximumPathLength else {
             throw Failure(call: "socket path of \(bytes.count) bytes (at most \(maximumPathLength))", code: ENAMETOOLONG)
@@ -37,14 +37,14 @@ enum UnixSocket {
     }
 
     /// A new close-on-exec AF_UNIX stream socket.
-    static func makeStream() throws -> Int32 {
+    package static func makeStream() throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(call: "socket(AF_UNIX)", code: errno) }
         return fd
     }
 
     /// A connected socket to `path`.
-    static func connect(to path: String) throws -> Int32 {
+    package static func connect(to path: String) throws -> Int32 {
         let fd = try makeStream()
         let result = try withAddress(path) { Glibc.connect(fd, $0, $1) }
         guard result == 0 else {
@@ -56,7 +56,7 @@ enum UnixSocket {
     }
 
     /// The uid of the process at the other end (`SO_PEERCRED`).
-    static func peerUID(_ fd: Int32) -> uid_t? {
+    package static func peerUID(_ fd: Int32) -> uid_t? {
         // Glibc declares `struct ucred` only under _GNU_SOURCE, which Swift's
         // import does not set: the same layout (pid, uid, gid) by hand.
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
@@ -68,19 +68,19 @@ enum UnixSocket {
 
     /// Marks `fd` close-on-exec, so children (gdbus) never inherit it.
     /// (`accept4` and `pipe2` are GNU extensions Swift's Glibc import hides.)
-    static func setCloseOnExec(_ fd: Int32) {
+    package static func setCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
     }
 
     /// Sets a send or receive timeout (`SO_SNDTIMEO`, `SO_RCVTIMEO`).
-    static func setTimeout(_ fd: Int32, option: Int32, seconds: Int) {
+    package static func setTimeout(_ fd: Int32, option: Int32, seconds: Int) {
         var value = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Writes all of `data`; false when the peer is gone (or, with
     /// `nonBlocking`, too slow to take it now). Never raises SIGPIPE.
-    static func sendAll(_ fd: Int32, _ data: Data, nonBlocking: Bool = false) -> Bool {
+    package static func sendAll(_ fd: Int32, _ data: Data, nonBlocking: Bool = false) -> Bool {
         let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
         return data.withUnsafeBytes { raw -> Bool in
             var offset = 0
@@ -102,23 +102,23 @@ enum UnixSocket {
 /// A line longer than `limit` is reported once as `.tooLong` and its bytes
 /// are dropped up to the next newline, so one oversized request neither
 /// grows memory without bound nor desynchronises the requests after it.
-struct LineSplitter {
+package struct LineSplitter {
     /// One unit of input.
-    enum Piece: Equatable {
+    package enum Piece: Equatable {
         case line(Data)
         case tooLong
     }
 
-    let limit: Int
+    package let limit: Int
     private var buffer = Data()
     private var discarding = false
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// Appends `bytes` and returns every piece they complete.
-    mutating func append(_ bytes: Data) -> [Piece] {
+    package mutating func append(_ bytes: Data) -> [Piece] {
         var pieces: [Piece] = []
         var rest = bytes[...]
         while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {

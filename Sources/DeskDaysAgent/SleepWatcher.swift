@@ -5,6 +5,7 @@ import CSystemd
 import DeskDaysCore
 import Foundation
 import Logging
+import Synchronization
 
 /// Watches logind's `PrepareForSleep(b)` signal on the system bus (true:
 /// the machine is about to suspend or hibernate; false: it has resumed).
@@ -58,7 +59,7 @@ final class SleepWatcher: Sendable {
             logger.info("cannot create a pipe (\(String(cString: strerror(errno)))); suspend and resume are not watched")
             return
         }
-        let context = Context(onChange: onChange)
+        let context = Context(onChange: onChange, logger: logger)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let thread = Thread {
@@ -73,39 +74,49 @@ final class SleepWatcher: Sendable {
         }
     }
 
-    /// What the sd-bus callback reaches through its `userdata` pointer.
+    /// What the sd-bus callbacks reach through their `userdata` pointer.
     private final class Context: Sendable {
+        /// The bus daemon's answer to the match request: nil while pending, else the refusal (or "" when accepted).
+        let matchAnswer = Mutex<String?>(nil)
         let onChange: @Sendable (Bool) -> Void
-        init(onChange: @escaping @Sendable (Bool) -> Void) { self.onChange = onChange }
+        let logger: Logger
+
+        init(onChange: @escaping @Sendable (Bool) -> Void, logger: Logger) {
+            self.onChange = onChange
+            self.logger = logger
+        }
     }
 
     /// How one connection ended.
     private enum Outcome {
         case stopped
-        /// `connected`: the connection had been made before the failure.
-        case failed(String, connected: Bool)
+        /// No connection could be made.
+        case noBus(String)
+        /// The daemon refused the match (its policy): retrying would not help.
+        case refused(String)
+        /// A working connection failed (the daemon restarted).
+        case lost(String)
     }
 
+    /// Connections until stopped: none at all ends the watch, a lost one is
+    /// retried with backoff (5 s doubling to 5 min), logged once per outage.
     private func loop(stop: StopPipe, context: Context) {
         var delay = Backoff(initialSeconds: 5, maximumSeconds: 300)
-        var everConnected = false, inOutage = false
+        var everConnected = false
         while true {
-            switch watch(stop: stop, context: context, connected: {
-                if inOutage { logger.info("the system bus is back; watching suspend and resume again") }
-                everConnected = true
-                inOutage = false
-                delay.reset()
-            }) {
+            switch watch(stop: stop, context: context, connected: { everConnected = true }) {
             case .stopped:
                 return
-            case .failed(let reason, _) where !everConnected:
+            case .refused(let reason):
+                logger.info("the system bus refused to pass on logind's PrepareForSleep (\(reason)); suspend and resume are not watched")
+                return
+            case .noBus(let reason) where !everConnected:
                 logger.info("no system bus (\(reason)); suspend and resume are not watched, adapters still recover on their own")
                 return
-            case .failed(let reason, let connected):
-                if connected || !inOutage {
-                    logger.info("lost the system bus (\(reason)); reconnecting in the background")
-                }
-                inOutage = true
+            case .noBus:
+                break  // still away; the loss was logged
+            case .lost(let reason):
+                logger.info("lost the system bus (\(reason)); reconnecting in the background")
             }
             if stop.wait(seconds: delay.next()) { return }
         }
@@ -114,15 +125,15 @@ final class SleepWatcher: Sendable {
     /// One connection: connect, ask for the signal, dispatch until stopped or failed.
     private func watch(stop: StopPipe, context: Context, connected: () -> Void) -> Outcome {
         var created: OpaquePointer?
-        guard sd_bus_new(&created) >= 0, let bus = created else { return .failed("out of memory", connected: false) }
+        guard sd_bus_new(&created) >= 0, let bus = created else { return .noBus("out of memory") }
         defer { sd_bus_flush_close_unref(bus) }
         var result = sd_bus_set_address(bus, address)
         if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
         if result >= 0 { result = sd_bus_start(bus) }
-        guard result >= 0 else { return .failed(Self.describe(result), connected: false) }
+        guard result >= 0 else { return .noBus(Self.describe(result)) }
         connected()
-        // Asynchronous, so a silent bus cannot hold up a stop; with no install
-        // callback, a refused match closes the connection (seen below as a failure).
+        context.matchAnswer.withLock { $0 = nil }
+        // Asynchronous, so a silent bus cannot hold up a stop; the answer comes to the second callback.
         var slot: OpaquePointer?
         result = sd_bus_match_signal_async(bus, &slot, Self.sender, Self.objectPath, Self.interface, Self.member, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
@@ -131,21 +142,33 @@ final class SleepWatcher: Sendable {
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &value) > 0 else { return 0 }
             Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().onChange(value != 0)
             return 0
-        }, nil, Unmanaged.passUnretained(context).toOpaque())
-        guard result >= 0 else { return .failed("cannot ask for PrepareForSleep: " + Self.describe(result), connected: true) }
+        }, { reply, userdata, _ in
+            guard let reply, let userdata else { return 0 }
+            let context = Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue()
+            if sd_bus_message_is_method_error(reply, nil) != 0 {
+                let reason = sd_bus_message_get_error(reply)?.pointee.message.map { String(cString: $0) }
+                context.matchAnswer.withLock { $0 = reason ?? "no reason given" }
+            } else {
+                context.logger.info("watching suspend and resume (logind's PrepareForSleep on the system bus)")
+                context.matchAnswer.withLock { $0 = "" }
+            }
+            return 1
+        }, Unmanaged.passUnretained(context).toOpaque())
+        guard result >= 0 else { return .lost("cannot ask for PrepareForSleep: " + Self.describe(result)) }
         defer { sd_bus_slot_unref(slot) }
         while true {
             let processed = sd_bus_process(bus, nil)
-            if processed < 0 { return .failed(Self.describe(processed), connected: true) }
+            if processed < 0 { return .lost(Self.describe(processed)) }
+            if let refusal = context.matchAnswer.withLock({ $0 }), !refusal.isEmpty { return .refused(refusal) }
             if processed > 0 { continue }
             let fd = sd_bus_get_fd(bus), events = sd_bus_get_events(bus)
-            guard fd >= 0, events >= 0 else { return .failed(Self.describe(min(fd, events)), connected: true) }
+            guard fd >= 0, events >= 0 else { return .lost(Self.describe(min(fd, events))) }
             var deadline: UInt64 = .max
             _ = sd_bus_get_timeout(bus, &deadline)
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
                        pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, Self.pollTimeout(until: deadline)) < 0, errno != EINTR {
-                return .failed(String(cString: strerror(errno)), connected: true)
+                return .lost(String(cString: strerror(errno)))
             }
             if fds[1].revents != 0 { return .stopped }
         }

@@ -63,11 +63,13 @@ clean:
 	rm -rf .build
 
 # --- Installing for the current user -------------------------------------
-# make install [PREFIX=~/.local]: the binary, the systemd user unit, shell
+# make install [PREFIX=~/.local]: the two executables, the systemd user unit, shell
 # completions, a man page, a sample configuration, and (as root) udev rules.
 # make uninstall removes exactly those; never your data or configuration.
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
+# deskdays-hardware (the agent, doctor, enroll nfc|wifi, qr): `deskdays` finds it in ../libexec/deskdays.
+LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
 UNITDIR ?= $(HOME)/.config/systemd/user
 UDEVDIR ?= /etc/udev/rules.d
@@ -81,7 +83,9 @@ UDEV_RULES := $(wildcard udev/*.rules)
 
 install: deps-build
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-hardware
 	install -Dm755 $(INSTALL_BIN) $(BINDIR)/deskdays
+	install -Dm755 $(INSTALL_BIN)-hardware $(LIBEXECDIR)/deskdays/deskdays-hardware
 	install -d -m700 $(HOME)/.local/share/deskdays
 	install -d $(UNITDIR)
 	sed 's|@BINDIR@|$(BINDIR)|g' config/deskdays.service > $(UNITDIR)/deskdays.service
@@ -109,6 +113,7 @@ install: deps-build
 uninstall:
 	@systemctl --user disable --now deskdays 2>/dev/null || true
 	rm -f $(BINDIR)/deskdays $(UNITDIR)/deskdays.service
+	rm -rf $(LIBEXECDIR)/deskdays
 	rm -f $(DATADIR)/bash-completion/completions/deskdays $(DATADIR)/zsh/site-functions/_deskdays \
 		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1
 	rm -rf $(DATADIR)/doc/deskdays

@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "deskdays", targets: ["deskdays"]),
+        .executable(name: "deskdays-hardware", targets: ["deskdays-hardware"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -102,12 +103,19 @@ let package = Package(
         .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore"]),
 
         // MARK: - The command line
-        .executableTarget(name: "deskdays", dependencies: [
+        // Two executables over one command tree: `deskdays` links no hardware
+        // library, so status and reports start fast; it hands the hardware
+        // commands (agent, doctor, enroll nfc|wifi, qr) to `deskdays-hardware`.
+        .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "NMEA", "GPSAdapter", "NDEF", "NFCAdapter", "DeskDaysAgent",
-            "NL80211", "WiFiAdapter",
-            "DeskDaysReports",
-            "QR", "QRAdapter",
+            "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "deskdays", dependencies: ["DeskDaysCLI"]),
+        .executableTarget(name: "deskdays-hardware", dependencies: [
+            "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
+            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// The `deskdays` root command: lists the subcommands, one per file.
-@main
-struct DeskDays: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `deskdays` root command: lists the subcommands, one per file. Both
+/// executables run this same tree (see `HardwareCommand`).
+package struct DeskDays: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "deskdays",
         abstract: "Track office attendance against your employer's policy, privately, on this machine.",
         discussion: """
@@ -37,7 +39,7 @@ struct DeskDays: AsyncParsableCommand {
 
     /// Runs the command, turning every failure into one line on stderr and
     /// the exit codes of CLI.md: 0 success, 1 user error, 2 refusal to touch data.
-    static func main() async {
+    package static func start() async {
         // Commands talk to the user in sentences; library logs only reach
         // stderr at warning and above (DESKDAYS_LOG=debug|info|… for more).
         let level = ProcessInfo.processInfo.environment["DESKDAYS_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning

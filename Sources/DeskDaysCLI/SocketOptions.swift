@@ -1,10 +1,12 @@
 import ArgumentParser
-import DeskDaysAgent
+import DeskDaysControl
 
 /// `--socket PATH`: where the agent's control socket is (CLI.md "Where things live").
-struct SocketOptions: ParsableArguments {
-    @Option(name: .customLong("socket"), help: "The agent's control socket (default: $XDG_RUNTIME_DIR/deskdays/agent.sock).")
-    var socket: String?
+package struct SocketOptions: ParsableArguments {
+    package init() {}
 
-    var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default() }
+    @Option(name: .customLong("socket"), help: "The agent's control socket (default: $XDG_RUNTIME_DIR/deskdays/agent.sock).")
+    package var socket: String?
+
+    package var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default() }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysAgent
+import DeskDaysCLI
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysStore
@@ -7,16 +8,9 @@ import Dispatch
 import Foundation
 import Logging
 
-/// `deskdays agent`: adapters → pipeline → store, in the foreground, with
-/// the control socket, reminders and the end-of-day fallback.
-struct AgentCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "agent", abstract: "Run the agent: watch the enabled check-in methods and store arrivals.")
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var socket: SocketOptions
-
-    func run() async throws {
+/// The agent's work (the definition, flags and help are `AgentCommand` in DeskDaysCLI).
+extension AgentCommand {
+    func runAgent() async throws {
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")

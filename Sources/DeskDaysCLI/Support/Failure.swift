@@ -5,16 +5,16 @@ import DeskDaysStore
 import Foundation
 
 /// A user-facing failure: one sentence naming the problem and the fix.
-struct CLIError: Error, CustomStringConvertible {
-    var message: String
-    var code: Int32 = 1
+package struct CLIError: Error, CustomStringConvertible {
+    package var message: String
+    package var code: Int32 = 1
 
-    init(_ message: String, code: Int32 = 1) {
+    package init(_ message: String, code: Int32 = 1) {
         self.message = message
         self.code = code
     }
 
-    var description: String { message }
+    package var description: String { message }
 }
 
 /// Maps every error to its message and exit code (CLI.md "Exit codes").
@@ -55,6 +55,6 @@ enum Failure {
 }
 
 /// Writes a line to standard error.
-func printError(_ message: String) {
+package func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }

@@ -1,20 +1,13 @@
 import ArgumentParser
 import DeskDaysAgent
+import DeskDaysCLI
 import DeskDaysConfig
 import Foundation
 import Logging
 
-/// `deskdays doctor`: hardware and permission diagnosis, with remedies.
-struct DoctorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "doctor",
-        abstract: "Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong.",
-        discussion: "Exit status 1 when something an enabled method needs is missing or broken.")
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var socket: SocketOptions
-
-    func run() async throws {
+/// The diagnosis (the definition is `DoctorCommand` in DeskDaysCLI).
+extension DoctorCommand {
+    func runDoctor() async throws {
         var sections: [Doctor.Section] = []
         let configuration: Configuration
         let path = global.configPath

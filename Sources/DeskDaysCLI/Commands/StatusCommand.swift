@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeskDaysAgent
+import DeskDaysControl
 import DeskDaysCore
 import DeskDaysReports
 import Foundation

@@ -6,16 +6,16 @@ import Foundation
 
 /// What one command invocation works with: the configuration, "now", and
 /// (opened on demand) the store and the pipeline.
-struct Session {
-    let options: GlobalOptions
-    let configuration: Configuration
-    let now: Date
+package struct Session {
+    package let options: GlobalOptions
+    package let configuration: Configuration
+    package let now: Date
 
-    var policy: Policy { configuration.policy }
-    var today: LocalDate { policy.localDate(of: now) }
+    package var policy: Policy { configuration.policy }
+    package var today: LocalDate { policy.localDate(of: now) }
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
 
-    init(_ options: GlobalOptions) throws {
+    package init(_ options: GlobalOptions) throws {
         self.options = options
         // Yearly holidays from an iCalendar file are expanded well past any report.
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
@@ -58,7 +58,7 @@ struct Session {
     }
 
     /// The store for writing (created, 0600 in a 0700 folder, when missing).
-    func writeStore() throws -> AttendanceStore {
+    package func writeStore() throws -> AttendanceStore {
         try AttendanceStore(path: options.databasePath)
     }
 

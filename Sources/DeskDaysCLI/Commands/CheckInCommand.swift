@@ -76,8 +76,10 @@ struct CheckInCommand: AsyncParsableCommand {
 
     /// Scans the camera (up to 30 s); a matching code becomes one qr check-in
     /// through the same pipeline the agent uses, stamped when it was seen.
+    /// The camera needs V4L2 and zbar: `deskdays` hands this over to `deskdays-hardware`.
     private func checkInByQR(_ session: Session) async throws {
-        guard case .matched(let rule, _) = try cameraScan(settings: session.configuration.qr, timeout: 30) else {
+        guard let scan = Hardware.cameraRule else { try Hardware.handOver() }
+        guard let rule = try scan(session.configuration.qr, 30) else {
             throw CLIError("no office QR code was seen in 30 s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")
         }
         let seen = try Session.resolveNow(flag: global.today, environment: ProcessInfo.processInfo.environment,

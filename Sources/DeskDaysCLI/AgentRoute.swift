@@ -1,4 +1,4 @@
-import DeskDaysAgent
+import DeskDaysControl
 import Foundation
 
 /// Routes a writing command through the running agent, so the agent's

@@ -3,18 +3,20 @@ import Foundation
 
 /// Options every command shares: where the config and database live, and
 /// what "now" is (CLI.md "Where things live").
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: "Configuration file (default: $XDG_CONFIG_HOME/deskdays/config.toml; env DESKDAYS_CONFIG).")
-    var config: String?
+    package var config: String?
 
     @Option(name: .long, help: "Database file (default: $XDG_DATA_HOME/deskdays/deskdays.sqlite; env DESKDAYS_DATABASE).")
-    var database: String?
+    package var database: String?
 
     @Option(name: .long, help: "Treat this date (YYYY-MM-DD) as today (env DESKDAYS_TODAY, DESKDAYS_NOW).")
-    var today: String?
+    package var today: String?
 
     /// The configuration path after flags, environment and XDG defaults.
-    var configPath: String {
+    package var configPath: String {
         if let config { return expandTilde(config) }
         let env = ProcessInfo.processInfo.environment
         if let path = env["DESKDAYS_CONFIG"], !path.isEmpty { return expandTilde(path) }
@@ -22,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The database path after flags, environment and XDG defaults.
-    var databasePath: String {
+    package var databasePath: String {
         if let database { return expandTilde(database) }
         let env = ProcessInfo.processInfo.environment
         if let path = env["DESKDAYS_DATABASE"], !path.isEmpty { return expandTilde(path) }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import DeskDaysCLI
+import Foundation
+import QR
+import QRAdapter
+
+/// `qr bench-frames`: the camera frame path, timed.
+extension QRCommand.BenchFrames {
+    /// CPU time of this process: unlike wall time, it does not swing with
+    /// whatever else the machine is doing.
+    static func cpuSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    func runBench() throws {
+        // A code about a third of the frame's height, as a badge held up to a webcam looks.
+        let code = try QRCodeImage(payload: "deskdays:office:hq")
+        let scale = max(2, height / 3 / (code.size + 2 * QRCodeImage.quietZone))
+        let luma = code.luma(scale: scale)
+        var pixels = [UInt8](repeating: 200, count: width * height)
+        let left = (width - luma.width) / 2, top = (height - luma.height) / 2
+        for y in 0..<luma.height {
+            for x in 0..<luma.width { pixels[(top + y) * width + left + x] = luma.pixels[y * luma.width + x] }
+        }
+        let frame = LumaFrame(width: width, height: height, pixels: pixels)
+        try PNG.write(frame, to: png)
+        var packed = [UInt8](repeating: 128, count: width * height * 2)
+        for i in 0..<(width * height) { packed[2 * i] = pixels[i] }
+        if let yuyv { try Data(packed).write(to: URL(fileURLWithPath: yuyv)) }
+        let mjpeg = try JPEG.encode(frame)
+        let scanner = ZBarScanner()
+        for (name, format, bytes) in [("yuyv", CameraFormat.raw(.yuyv), packed), ("mjpeg", .mjpeg, mjpeg)] {
+            let start = Self.cpuSeconds()
+            var decoded = 0
+            for _ in 0..<count {
+                let luma = try bytes.withUnsafeBytes {
+                    try format.luma(of: $0, width: width, height: height, bytesPerLine: width * 2)
+                }
+                if !scanner.scan(luma).isEmpty { decoded += 1 }
+            }
+            let seconds = Self.cpuSeconds() - start
+            print("\(name) \(String(format: "%.1f", Double(count) / seconds)) frames per CPU-s (\(decoded)/\(count) decoded)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `deskdays` links no hardware library and hands the hardware commands to
+/// `deskdays-hardware` (DeskDaysCLI/Hardware.swift).
+@Suite struct HandOverTests {
+    /// What the dynamic loader maps for `binary`, from `ldd`.
+    func linkedLibraries(_ binary: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        process.arguments = [binary]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "ldd not found"))
+    func theCommandLineLinksNoHardwareLibrary() throws {
+        let light = try linkedLibraries(CLIRunner.binary)
+        #expect(light.contains("libsqlite3"), "\(light)")
+        for library in ["libpcsclite", "libnfc", "libzbar", "libv4l2", "libnl-genl", "libqrencode", "libsystemd"] {
+            #expect(!light.contains(library), "deskdays links \(library)")
+        }
+        let hardware = try linkedLibraries(CLIRunner.binary + "-hardware")
+        #expect(hardware.contains("libpcsclite") && hardware.contains("libzbar"), "\(hardware)")
+    }
+
+    /// A hardware command runs in `deskdays-hardware` with the same arguments;
+    /// the same flags are validated by `deskdays` first.
+    @Test func hardwareCommandsAreHandedOver() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let made = try cli.run(["qr", "make", "--payload", "deskdays:office:hq", "--terminal"], paths: false)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("█"))
+        let bad = try cli.run(["qr", "make", "--payload", "x", "--scale", "0", "--terminal"], paths: false)
+        #expect(bad.status == 1 && bad.stderr.contains("--scale must be 1 to 100"), "\(bad.stderr)")
+    }
+
+    /// Without `deskdays-hardware` beside it (or in ../libexec/deskdays), a
+    /// hardware command fails with one sentence naming the fix, and the
+    /// other commands work as before.
+    @Test func aMissingHardwareExecutableIsNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let lonely = cli.folder.appendingPathComponent("bin/deskdays").path
+        try FileManager.default.createDirectory(atPath: (lonely as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLIRunner.binary, toPath: lonely)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lonely)
+        process.arguments = ["doctor", "--config", cli.config]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("needs deskdays-hardware") && message.contains("make install"), "\(message)")
+        #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
+    }
+}

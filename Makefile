@@ -51,7 +51,7 @@ test: deps-test
 # Suites that drive simulated hardware in real time (pcscd polling, a PN532
 # on a pty, qemu VMs under TCG): they run one at a time after the rest, so a
 # loaded machine cannot starve their timing.
-BENCH_SUITES := PCSCBenchTests|LibNFCBenchTests|VirtualCameraTests|VirtualRadioTests
+BENCH_SUITES := PCSCBenchTests|LibNFCBenchTests|VirtualCameraTests|VirtualRadioTests|AgentBenchTests
 
 fuzz: deps-build
 	@set -e; for f in fuzz/*.sh; do [ -e "$$f" ] || continue; echo "== $$f"; bash "$$f"; done

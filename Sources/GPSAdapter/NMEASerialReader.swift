@@ -10,8 +10,9 @@ import Synchronization
 /// Reads NMEA from a serial GPS receiver on a dedicated thread and reports
 /// fixes, surviving the device vanishing and returning.
 ///
-/// The thread blocks in `poll()` with a short timeout (no busy loop; the
-/// timeout only bounds how long cancellation takes). When the device goes
+/// The thread blocks in `poll()` on the device and on the stop flag's pipe,
+/// without a timeout: an idle receiver costs no wake-ups, and a stop request
+/// ends the wait at once. When the device goes
 /// away (USB unplug, suspend, a closed pty) the current cycle is flushed,
 /// `.disconnected` is reported and the path is reopened with backoff, so a
 /// receiver that returns under a new `/dev/ttyACMn` behind the same udev
@@ -22,9 +23,6 @@ public struct NMEASerialReader: Sendable {
     public let baud: Int
     public let backoff: Backoff
     private let logger: Logger
-
-    /// Bounds how long a stop request waits for the thread to notice.
-    static let pollTimeoutMs: Int32 = 200
 
     public init(path: String, baud: Int, backoff: Backoff = .standard,
                 logger: Logger = Logger(label: "deskdays.gps")) {
@@ -79,7 +77,7 @@ public struct NMEASerialReader: Sendable {
                     logger.warning("GPS receiver \(path) unavailable (\(error)); retrying in the background")
                     inOutage = true
                 }
-                sleep(seconds: delay.next(), stop: stop)
+                stop.wait(seconds: delay.next())
                 continue
             }
             logger.info(inOutage ? "GPS receiver \(path) is back" : "GPS receiver \(path) opened at \(baud) baud")
@@ -88,10 +86,10 @@ public struct NMEASerialReader: Sendable {
             report(.connected)
             var decoder = NMEAStreamDecoder()
             reading: while !stop.isSet {
-                switch port.read(into: buffer, timeoutMs: NMEASerialReader.pollTimeoutMs) {
+                switch port.read(into: buffer, interrupt: stop.descriptor) {
                 case .data(let count):
                     decoder.feed(buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) { report(.fix($0)) }
-                case .timeout:
+                case .interrupted:
                     continue
                 case .lost(let error):
                     decoder.finish { report(.fix($0)) }
@@ -108,20 +106,48 @@ public struct NMEASerialReader: Sendable {
         }
     }
 
-    /// Sleeps in short steps so a stop request is honoured promptly.
-    private func sleep(seconds: Double, stop: StopFlag) {
-        var remaining = seconds
-        while remaining > 0, !stop.isSet {
-            let step = min(remaining, 0.1)
-            usleep(useconds_t(step * 1_000_000))
-            remaining -= step
-        }
-    }
 }
 
-/// A one-way flag shared between the consumer and the reader thread.
+/// A one-way flag shared between the consumer and the reader thread, with a
+/// pipe that becomes readable when it is set, so the thread can block in
+/// `poll()` with no timeout and still stop at once.
 final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
+    private let pipeEnds: (read: Int32, write: Int32)
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+        pipeEnds = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(pipeEnds.read)
+        close(pipeEnds.write)
+    }
+
+    /// Readable once the flag is set (-1 if no pipe could be made: `wait` then sleeps its full time).
+    var descriptor: Int32 { pipeEnds.read }
+
+    func set() {
+        guard !flag.exchange(true, ordering: .relaxed) else { return }
+        var byte: UInt8 = 1
+        _ = write(pipeEnds.write, &byte, 1)
+    }
+
     var isSet: Bool { flag.load(ordering: .relaxed) }
+
+    /// Sleeps up to `seconds`, ending early when the flag is set.
+    func wait(seconds: Double) {
+        var request = pollfd(fd: pipeEnds.read, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !isSet {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            _ = poll(&request, 1, Int32(clamping: max(1, milliseconds)))
+        }
+    }
 }

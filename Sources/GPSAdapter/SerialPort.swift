@@ -9,7 +9,8 @@ final class SerialPort {
     /// Outcome of one wait-and-read.
     enum ReadResult {
         case data(Int)
-        case timeout
+        /// No data: the interrupt descriptor became readable, or a signal arrived.
+        case interrupted
         /// The device is gone (USB unplug, pty closed) or failed.
         case lost(SerialError)
     }
@@ -32,8 +33,8 @@ final class SerialPort {
     /// Opens `path` (a device node or a udev symlink to one) in raw mode:
     /// 8N1, no flow control, no echo, no line discipline, so NMEA bytes
     /// arrive as the receiver sent them. Non-blocking, because reads are
-    /// gated by `poll()` with a timeout, which keeps cancellation prompt
-    /// without ever spinning.
+    /// gated by `poll()`, which also watches the reader's stop pipe: a
+    /// prompt stop without a timeout, so an idle port never wakes us.
     init(path: String, baud: Int) throws(SerialError) {
         guard let speed = SerialPort.speed(for: baud) else { throw .unsupportedBaud(baud) }
         let fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
@@ -64,14 +65,17 @@ final class SerialPort {
         close(descriptor)
     }
 
-    /// Waits up to `timeoutMs` for input, then reads what is there.
-    func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMs: Int32) -> ReadResult {
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&request, 1, timeoutMs)
+    /// Waits, without a timeout, for input or for `interrupt` to become
+    /// readable (a stop request), then reads what is there.
+    func read(into buffer: UnsafeMutableRawBufferPointer, interrupt: Int32) -> ReadResult {
+        var requests = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&requests, 2, -1)
         if ready < 0 {
-            return errno == EINTR ? .timeout : .lost(SerialError("poll"))
+            return errno == EINTR ? .interrupted : .lost(SerialError("poll"))
         }
-        if ready == 0 { return .timeout }
+        let request = requests[0]
+        if request.revents == 0 { return .interrupted }
         // Read even when POLLHUP is set: the last bytes may still be queued.
         let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
         if count > 0 { return .data(count) }
@@ -79,7 +83,7 @@ final class SerialPort {
             if request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return .lost(SerialError("poll", code: EIO))
             }
-            return .timeout
+            return .interrupted
         }
         // 0 bytes after POLLIN is end of file: the other side is gone.
         return .lost(count == 0 ? SerialError("read", code: EIO) : SerialError("read"))

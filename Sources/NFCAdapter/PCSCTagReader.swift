@@ -12,9 +12,11 @@ import Logging
 struct PCSCTagReader<System: SmartCardSystem>: Sendable {
     let system: System
     let logger: Logger
-    /// The longest single wait; a finite bound, not a poll: pcscd wakes us on
-    /// every change.
-    var waitMilliseconds: UInt32 = 30_000
+    /// The longest single wait: pcsc-lite's `INFINITE`. pcscd wakes us on
+    /// every change, `SCardCancel` on stop, and a lost pcscd ends the wait
+    /// with an error; a finite bound only re-registered us with pcscd every
+    /// 30 s for nothing (bench/agent-idle.sh).
+    var waitMilliseconds: UInt32 = 0xFFFF_FFFF
 
     /// Card errors tolerated per presentation before waiting for removal.
     static var retriesPerTap: Int { 3 }

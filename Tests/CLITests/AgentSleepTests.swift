@@ -7,7 +7,8 @@ import Glibc
 /// Suspend and resume as logind announces them (`PrepareForSleep` on the
 /// system bus): a private `dbus-daemon` stands in for the system bus, a small
 /// python3-dbus program owning `org.freedesktop.login1` stands in for logind,
-/// and the real agent watches a GPS receiver on a socat pty.
+/// and the real agent watches a GPS receiver on a socat pty, traced by
+/// strace to show that its bus connection is a unix socket like the rest.
 @Suite(.serialized) struct AgentSleepTests {
     @Test(.enabled(if: PrivateSystemBus.missing == nil, Comment(rawValue: PrivateSystemBus.missing ?? "")))
     func resumeReopensTheGPSReceiverAndAnArrivalAfterItIsStored() throws {
@@ -16,7 +17,9 @@ import Glibc
         let gps = try SimulatedGPS(in: cli.folder)
         try cli.writeConfig(gps.configuration)
         let bus = try PrivateSystemBus(in: cli.folder)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let trace = cli.folder.appendingPathComponent("strace.out").path
+        let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address],
+                                     launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket,connect", "-o", trace])
         defer { agent.kill9() }
         #expect(agent.waitForLog("opened"), "\(agent.logText)")
         try #require(agent.waitForLog("watching suspend and resume"), "the match was not installed: \(agent.logText)")
@@ -50,7 +53,17 @@ import Glibc
         #expect(log[resumed.upperBound...].contains("opened at 9600 baud"), "reopened after the resume line")
         // A re-arm is not a failure: no backoff restart.
         #expect(!log.contains("restarting in"), "\(log)")
-        #expect(agent.stop() == 0, "the watcher thread lets the agent stop: \(agent.logText)")
+
+        // SIGTERM to the agent itself (strace's child); strace exits with its status.
+        let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
+                                    encoding: .utf8)) ?? ""
+        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
+        agent.process.waitUntilExit()
+        #expect(agent.process.terminationStatus == 0, "the watcher thread lets the agent stop: \(agent.logText)")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
+        #expect(calls.contains { $0.contains("connect(") && $0.contains(bus.socketPath) }, "the agent connected to the bus")
+        let internet = calls.filter { $0.contains("socket(") && ($0.contains("AF_INET") || $0.contains("PF_INET")) }
+        #expect(internet.isEmpty, "internet sockets created: \(internet)")
     }
 
     @Test func noSystemBusIsOneInfoLineAndTheAgentCarriesOn() throws {
@@ -85,7 +98,8 @@ func waitUntil(seconds: Double = 15, _ condition: () -> Bool) -> Bool {
 final class PrivateSystemBus {
     /// Why the bus test cannot run here, or nil.
     static let missing: String? = {
-        for (tool, package) in [("dbus-daemon", "dbus-daemon"), ("gdbus", "libglib2.0-bin"), ("socat", "socat")]
+        for (tool, package) in [("dbus-daemon", "dbus-daemon"), ("gdbus", "libglib2.0-bin"), ("socat", "socat"),
+                                ("strace", "strace")]
         where !toolExists(tool) {
             return "\(tool) not installed: apt-get install \(package)"
         }
@@ -99,15 +113,17 @@ final class PrivateSystemBus {
     }()
 
     let address: String
+    let socketPath: String
     private let daemon = Process()
 
     init(in folder: URL) throws {
+        socketPath = folder.appendingPathComponent("system_bus_socket").path
         let config = folder.appendingPathComponent("bus.conf")
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
-          <listen>unix:path=\(folder.appendingPathComponent("system_bus_socket").path)</listen>
+          <listen>unix:path=\(socketPath)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow user="*"/>

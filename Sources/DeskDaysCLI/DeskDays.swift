@@ -42,14 +42,15 @@ package struct DeskDays: AsyncParsableCommand {
     package static func start() async {
         // Commands talk to the user in sentences; library logs only reach
         // stderr at warning and above (DESKDAYS_LOG=debug|info|… for more).
-        let level = ProcessInfo.processInfo.environment["DESKDAYS_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let level = processEnvironment["DESKDAYS_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         do {
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var command = try parseFrequent(arguments) ?? parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -58,5 +59,20 @@ package struct DeskDays: AsyncParsableCommand {
         } catch {
             Failure.exit(for: error)
         }
+    }
+
+    /// The commands a status bar or a script runs over and over: each is
+    /// parsed by swift-argument-parser from its own definition alone.
+    /// Building the whole command tree (every subcommand's flags, found by
+    /// reflection) costs more than the answer itself. Anything that needs
+    /// the tree (help, completion scripts) takes the usual path.
+    static let frequent: [String: any ParsableCommand.Type] = ["status": StatusCommand.self, "report": ReportCommand.self]
+
+    static func parseFrequent(_ arguments: [String]) throws -> (any ParsableCommand)? {
+        guard let name = arguments.first, let type = frequent[name] else { return nil }
+        let rest = Array(arguments.dropFirst())
+        let treeOnly = ["-h", "--help", "-help", "--version", "--experimental-dump-help"]
+        if rest.contains(where: { treeOnly.contains($0) || $0.hasPrefix("--generate-completion") }) { return nil }
+        return try type.parse(rest) as any ParsableCommand
     }
 }

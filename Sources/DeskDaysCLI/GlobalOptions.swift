@@ -18,7 +18,7 @@ package struct GlobalOptions: ParsableArguments {
     /// The configuration path after flags, environment and XDG defaults.
     package var configPath: String {
         if let config { return expandTilde(config) }
-        let env = ProcessInfo.processInfo.environment
+        let env = processEnvironment
         if let path = env["DESKDAYS_CONFIG"], !path.isEmpty { return expandTilde(path) }
         return xdgDirectory("XDG_CONFIG_HOME", fallback: ".config") + "/deskdays/config.toml"
     }
@@ -26,20 +26,24 @@ package struct GlobalOptions: ParsableArguments {
     /// The database path after flags, environment and XDG defaults.
     package var databasePath: String {
         if let database { return expandTilde(database) }
-        let env = ProcessInfo.processInfo.environment
+        let env = processEnvironment
         if let path = env["DESKDAYS_DATABASE"], !path.isEmpty { return expandTilde(path) }
         return xdgDirectory("XDG_DATA_HOME", fallback: ".local/share") + "/deskdays/deskdays.sqlite"
     }
 }
 
+/// The environment, read once: every `ProcessInfo.environment` call builds
+/// a new dictionary, and a status bar runs this program often.
+package let processEnvironment = ProcessInfo.processInfo.environment
+
 /// `$VAR` when set and absolute (as the XDG spec requires), else `~/fallback`.
 func xdgDirectory(_ variable: String, fallback: String) -> String {
-    if let value = ProcessInfo.processInfo.environment[variable], value.hasPrefix("/") { return value }
+    if let value = processEnvironment[variable], value.hasPrefix("/") { return value }
     return homeDirectory() + "/" + fallback
 }
 
 func homeDirectory() -> String {
-    if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+    if let home = processEnvironment["HOME"], !home.isEmpty { return home }
     return FileManager.default.homeDirectoryForCurrentUser.path
 }
 

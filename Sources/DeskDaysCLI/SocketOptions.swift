@@ -8,5 +8,5 @@ package struct SocketOptions: ParsableArguments {
     @Option(name: .customLong("socket"), help: "The agent's control socket (default: $XDG_RUNTIME_DIR/deskdays/agent.sock).")
     package var socket: String?
 
-    package var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default() }
+    package var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default(environment: processEnvironment) }
 }

@@ -63,14 +63,12 @@ extension AttendanceStore {
     /// Records whose date is in `span` (all when nil), by date, then in the order written.
     public func records(in span: DateSpan?) throws -> [DayRecord] {
         try read { db in
-            var request = RecordRow.all()
-            if let span {
-                request = request.filter(RecordRow.Columns.date >= span.start.description
-                                         && RecordRow.Columns.date <= span.end.description)
-            }
-            let rows = try request
-                .order(RecordRow.Columns.date, RecordRow.Columns.recordedAt, RecordRow.Columns.id)
-                .fetchAll(db)
+            // Plain SQL rather than the query builder: reports call this on
+            // every run, and the builder's generic set-up costs more than the query.
+            let rows = try RecordRow.fetchAll(db, sql: """
+                SELECT id, date, status, origin, note, recordedAt FROM record
+                WHERE date BETWEEN ? AND ? ORDER BY date, recordedAt, id
+                """, arguments: Self.bounds(span))
             return try rows.map { row in
                 guard let record = row.dayRecord else {
                     throw StoreError.corrupt(path: path, detail: "record \(row.id ?? 0) holds a value this build cannot read")
@@ -80,18 +78,13 @@ extension AttendanceStore {
         }
     }
 
-    /// Automatic check-ins whose date is in `span` (all when nil), by date and time.
     /// The distinct dates with at least one automatic check-in: all that
     /// resolution needs of them beyond a report's own period (streaks read
     /// the whole history), without decoding every row.
     public func checkInDates(in span: DateSpan?) throws -> [LocalDate] {
         try read { db in
-            var request = CheckInRow.select(CheckInRow.Columns.date, as: String.self).distinct()
-            if let span {
-                request = request.filter(CheckInRow.Columns.date >= span.start.description
-                                         && CheckInRow.Columns.date <= span.end.description)
-            }
-            return try request.fetchAll(db).map { text in
+            try String.fetchAll(db, sql: "SELECT DISTINCT date FROM checkin WHERE date BETWEEN ? AND ? ORDER BY date",
+                                arguments: Self.bounds(span)).map { text in
                 guard let date = LocalDate(text) else {
                     throw StoreError.corrupt(path: path, detail: "a check-in has the date \"\(text)\", which this build cannot read")
                 }
@@ -100,16 +93,13 @@ extension AttendanceStore {
         }
     }
 
+    /// Automatic check-ins whose date is in `span` (all when nil), by date and time.
     public func checkIns(in span: DateSpan?) throws -> [AutomaticCheckIn] {
         try read { db in
-            var request = CheckInRow.all()
-            if let span {
-                request = request.filter(CheckInRow.Columns.date >= span.start.description
-                                         && CheckInRow.Columns.date <= span.end.description)
-            }
-            let rows = try request
-                .order(CheckInRow.Columns.date, CheckInRow.Columns.at, CheckInRow.Columns.id)
-                .fetchAll(db)
+            let rows = try CheckInRow.fetchAll(db, sql: """
+                SELECT id, date, source, rule, at FROM checkin
+                WHERE date BETWEEN ? AND ? ORDER BY date, at, id
+                """, arguments: Self.bounds(span))
             return try rows.map { row in
                 guard let checkIn = row.automaticCheckIn else {
                     throw StoreError.corrupt(path: path, detail: "check-in \(row.id ?? 0) holds a value this build cannot read")
@@ -122,9 +112,11 @@ extension AttendanceStore {
     /// The earliest and latest date with any record or check-in; nil for an empty database.
     public func dateRange() throws -> DateSpan? {
         try read { db in
+            // MIN and MAX of each table alone are index look-ups; over a UNION they would scan both.
             let row = try Row.fetchOne(db, sql: """
-                SELECT MIN(date) AS first, MAX(date) AS last
-                FROM (SELECT date FROM record UNION ALL SELECT date FROM checkin)
+                SELECT MIN(first) AS first, MAX(last) AS last FROM (
+                    SELECT MIN(date) AS first, MAX(date) AS last FROM record
+                    UNION ALL SELECT MIN(date), MAX(date) FROM checkin)
                 """)
             guard let first: String = row?["first"], let last: String = row?["last"] else { return nil }
             guard let start = LocalDate(first), let end = LocalDate(last) else {
@@ -166,5 +158,12 @@ extension AttendanceStore {
         } catch {
             throw StoreError.from(error, path: path)
         }
+    }
+
+    /// The `BETWEEN ? AND ?` arguments for `span`; nil means every date
+    /// (stored dates are `YYYY-MM-DD`, which sorts between these two).
+    static func bounds(_ span: DateSpan?) -> StatementArguments {
+        guard let span else { return ["0000-00-00", "9999-99-99"] }
+        return [span.start.description, span.end.description]
     }
 }

@@ -189,7 +189,7 @@ enum AgentBench {
         let pid = agent.process.processIdentifier
         let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
-        agent.process.waitUntilExit()
+        agent.process.waitForExit()
     }
 }
 
@@ -304,7 +304,7 @@ final class BenchCard {
     /// SIGKILL: children of Foundation's Process inherit blocked signals.
     deinit {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 }
 
@@ -364,7 +364,7 @@ final class StatusFollower: @unchecked Sendable {
 
     func stop() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 }
 

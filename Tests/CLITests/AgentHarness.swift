@@ -61,14 +61,14 @@ final class AgentProcess {
     /// SIGKILL (children of Foundation's Process inherit blocked signals; SIGKILL always works).
     func kill9() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     /// SIGTERM, then the exit status.
     func stop() -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.waitForExit()
+        return process.exitStatus
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }

@@ -44,7 +44,7 @@ import Glibc
         let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
                                     encoding: .utf8)) ?? ""
         for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
-        agent.process.waitUntilExit()
+        agent.process.waitForExit()
 
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
             .filter { $0.contains("socket(") }

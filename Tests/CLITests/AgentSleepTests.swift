@@ -58,8 +58,8 @@ import Glibc
         let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
                                     encoding: .utf8)) ?? ""
         for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
-        agent.process.waitUntilExit()
-        #expect(agent.process.terminationStatus == 0, "the watcher thread lets the agent stop: \(agent.logText)")
+        agent.process.waitForExit()
+        #expect(agent.process.exitStatus == 0, "the watcher thread lets the agent stop: \(agent.logText)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
         #expect(calls.contains { $0.contains("connect(") && $0.contains(bus.socketPath) }, "the agent connected to the bus")
         let internet = calls.filter { $0.contains("socket(") && ($0.contains("AF_INET") || $0.contains("PF_INET")) }
@@ -108,8 +108,8 @@ final class PrivateSystemBus {
         probe.arguments = ["-c", "import dbus"]
         probe.standardError = FileHandle.nullDevice
         guard (try? probe.run()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus" }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0 ? nil : "python3-dbus not installed: apt-get install python3-dbus"
+        probe.waitForExit()
+        return probe.exitStatus == 0 ? nil : "python3-dbus not installed: apt-get install python3-dbus"
     }()
 
     let address: String
@@ -159,8 +159,8 @@ final class PrivateSystemBus {
         gdbus.arguments = ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
                            "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", sleeping ? "true" : "false"]
         try gdbus.run()
-        gdbus.waitUntilExit()
-        try #require(gdbus.terminationStatus == 0, "gdbus emit failed")
+        gdbus.waitForExit()
+        try #require(gdbus.exitStatus == 0, "gdbus emit failed")
     }
 
     /// A stand-in for logind: owns its bus name and sends `PrepareForSleep` on request.
@@ -168,7 +168,7 @@ final class PrivateSystemBus {
 
     deinit {
         kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
+        daemon.waitForExit()
     }
 }
 
@@ -210,7 +210,7 @@ final class FakeLogind {
 
     deinit {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 }
 

@@ -167,7 +167,7 @@ import Glibc
         let out = Pipe()
         follow.standardOutput = out
         try follow.run()
-        defer { kill(follow.processIdentifier, SIGKILL); follow.waitUntilExit() }
+        defer { kill(follow.processIdentifier, SIGKILL); follow.waitForExit() }
         let lines = LineCollector(out.fileHandleForReading)
         let first = try #require(lines.wait(count: 1, seconds: 15)?.first, "a line at once on subscribing")
         let before = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
@@ -177,8 +177,8 @@ import Glibc
         #expect((before["office"] as? Int).map { $0 + 1 } == changed["office"] as? Int, "\(after)")
         // The agent going away ends the follow with one sentence and exit 1.
         #expect(agent.stop() == 0)
-        follow.waitUntilExit()
-        #expect(follow.terminationStatus == 1)
+        follow.waitForExit()
+        #expect(follow.exitStatus == 1)
     }
 
     @Test func statusFollowWithoutAnAgentSaysSoInOneSentence() throws {
@@ -283,6 +283,6 @@ func runTool(_ arguments: [String], input: String? = nil) throws -> (status: Int
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try? inPipe.fileHandleForWriting.close()
     let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    process.waitForExit()
+    return (process.exitStatus, String(decoding: data, as: UTF8.self))
 }

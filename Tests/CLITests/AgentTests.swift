@@ -47,8 +47,8 @@ import Testing
         try agent.run()
         usleep(500_000)
         agent.terminate()
-        agent.waitUntilExit()
-        #expect(agent.terminationStatus == 0)
+        agent.waitForExit()
+        #expect(agent.exitStatus == 0)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("no adapter enabled"))
     }

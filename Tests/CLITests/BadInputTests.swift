@@ -95,8 +95,8 @@ import Testing
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite.arguments = ["sqlite3", cli.database, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"]
         try sqlite.run()
-        sqlite.waitUntilExit()
-        try #require(sqlite.terminationStatus == 0)
+        sqlite.waitForExit()
+        try #require(sqlite.exitStatus == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.database))
         for arguments in [["status"], ["checkin", "--date", "2026-11-17"], ["report", "--json"]] {
             Self.expectOneLine(try cli.run(arguments), code: 2, mentions: "newer")
@@ -123,14 +123,14 @@ import Testing
         try holder.run()
         defer {
             try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
+            holder.waitForExit()
         }
         let ready = output.fileHandleForReading.availableData
         try #require(String(decoding: ready, as: UTF8.self).contains("locked"))
         let result = try cli.run(["checkin", "--date", "2026-11-17"])
         Self.expectOneLine(result, code: 1, mentions: "locked")
         try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        holder.waitForExit()
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 

@@ -13,7 +13,7 @@ import Testing
         process.standardOutput = out
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -58,8 +58,8 @@ import Testing
         process.standardOutput = Pipe()
         try process.run()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        process.waitForExit()
+        #expect(process.exitStatus == 1)
         #expect(message.contains("needs deskdays-hardware") && message.contains("make install"), "\(message)")
         #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
     }

@@ -61,6 +61,6 @@ final class SimulatedGPS {
     /// SIGKILL: children of Foundation's Process inherit blocked signals.
     deinit {
         kill(socat.processIdentifier, SIGKILL)
-        socat.waitUntilExit()
+        socat.waitForExit()
     }
 }

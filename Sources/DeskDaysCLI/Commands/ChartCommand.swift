@@ -55,7 +55,7 @@ struct ChartCommand: AsyncParsableCommand {
 
     /// The `rsvg-convert` on PATH, or a user error saying how to get it.
     static func rsvgConvert() throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = processEnvironment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/rsvg-convert") {
             return "\(folder)/rsvg-convert"
         }

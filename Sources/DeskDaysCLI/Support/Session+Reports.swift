@@ -32,7 +32,7 @@ extension Session {
     }
 
     /// Human output follows the user's locale (`LC_ALL`, `LC_TIME`, `LC_NUMERIC`, `LANG`).
-    var reportLocale: ReportLocale { ReportLocale(environment: ProcessInfo.processInfo.environment) }
+    var reportLocale: ReportLocale { ReportLocale(environment: processEnvironment) }
 }
 
 /// One line about streaks for `report` and `status`.

@@ -17,11 +17,13 @@ package struct Session {
 
     package init(_ options: GlobalOptions) throws {
         self.options = options
-        // Yearly holidays from an iCalendar file are expanded well past any report.
-        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        // Yearly holidays from an iCalendar file are expanded well past any
+        // report. (Day arithmetic rather than a Foundation Calendar, which
+        // costs a millisecond to set up.)
+        let year = LocalDate(dayNumber: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
         let horizon = LocalDate(year: year + 10, month: 12, day: 31)
         self.configuration = try ConfigLoader.load(path: options.configPath, horizon: horizon)
-        self.now = try Session.resolveNow(flag: options.today, environment: ProcessInfo.processInfo.environment,
+        self.now = try Session.resolveNow(flag: options.today, environment: processEnvironment,
                                           policy: configuration.policy)
     }
 
@@ -54,7 +56,7 @@ package struct Session {
         if !FileManager.default.fileExists(atPath: options.databasePath) {
             return try AttendanceStore.inMemory()
         }
-        return try AttendanceStore(readingFrom: options.databasePath, memo: QuickCheckMemo.standard())
+        return try AttendanceStore(readingFrom: options.databasePath, memo: QuickCheckMemo.standard(environment: processEnvironment))
     }
 
     /// The store for writing (created, 0600 in a 0700 folder, when missing).

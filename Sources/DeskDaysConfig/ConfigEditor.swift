@@ -28,6 +28,195 @@ public enum ConfigEditor {
         }
     }
 
+    // MARK: - Adding to a list
+
+    /// What `addString(_:toArray:inTable:file:values:)` did.
+    public enum Addition: Sendable, Equatable {
+        case added
+        /// The list already held the value; the file was not touched.
+        case alreadyPresent
+    }
+
+    /// The edit could not be made with certainty; nothing was written.
+    /// `instruction` says what to add by hand (it holds the value: for the
+    /// user's terminal only, never a log).
+    public struct ManualEditNeeded: Error, CustomStringConvertible, Sendable {
+        public let instruction: String
+        public var description: String { instruction }
+    }
+
+    /// Adds `value` to the string list `key` of the table `[table]` in the
+    /// file at `path` (`enroll qr`: `[qr] payloads`), changing only that
+    /// spot: no table → a `[table]` block is appended; a table without the
+    /// key → the key's line goes right after the header; a list (on one line
+    /// or several) → the value goes after its last element, in its style.
+    ///
+    /// The edited text is parsed again by `ConfigLoader` and written only if
+    /// it means the old configuration with `value` appended at `values`;
+    /// otherwise `ManualEditNeeded` is thrown. A configuration with problems
+    /// throws its `ConfigError` (fix those first). The file is replaced
+    /// atomically, keeping its mode (a new file is 0600, its folder 0700).
+    public static func addString(_ value: String, toArray key: String, inTable table: String, file path: String,
+                                 values: WritableKeyPath<Configuration, [String]>) throws -> Addition {
+        let original = try ConfigLoader.load(path: path)
+        if original[keyPath: values].contains(value) { return .alreadyPresent }
+        let text: String
+        if FileManager.default.fileExists(atPath: path) {
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw ConfigError(problems: [ConfigProblem(file: path, line: 1, message: "cannot read the file (\(ConfigLoader.reason(error)))")])
+            }
+        } else {
+            text = ""
+        }
+        let layout = TOMLLayout(text)
+        guard let layout, let edited = addingString(value, toArray: key, inTable: table, layout: layout) else {
+            throw ManualEditNeeded(instruction: instruction(value, key: key, table: table, layout: layout))
+        }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let (parsed, problems) = ConfigLoader.parse(edited, file: path, baseDirectory: base)
+        var expected = original
+        expected[keyPath: values].append(value)
+        guard problems.isEmpty, parsed == expected else {
+            throw ManualEditNeeded(instruction: instruction(value, key: key, table: table, layout: layout))
+        }
+        try replaceContents(of: path, with: edited)
+        return .added
+    }
+
+    /// `text` with `value` added to the list `key` of `[table]`, or nil when
+    /// its layout is not one this edit follows. The text is not validated.
+    static func addingString(_ value: String, toArray key: String, inTable table: String, in text: String) -> String? {
+        TOMLLayout(text).flatMap { addingString(value, toArray: key, inTable: table, layout: $0) }
+    }
+
+    private static func addingString(_ value: String, toArray key: String, inTable table: String,
+                                     layout: TOMLLayout) -> String? {
+        let bytes = layout.bytes
+        let item = Array(quoted(value).utf8)
+        let newline = Array((bytes.firstRange(of: [13, 10]) != nil ? "\r\n" : "\n").utf8)
+        let keyLine = Array("\(key) = [".utf8) + item + Array("]".utf8) + newline
+        guard let lines = layout.table([table]) else {
+            var result = bytes
+            if let last = result.last, last != UInt8(ascii: "\n") { result += newline }
+            if !result.isEmpty { result += newline }
+            return String(decoding: result + Array("[\(table)]".utf8) + newline + keyLine, as: UTF8.self)
+        }
+        let entry = lines.first { line in
+            if case .keyValue(key: [key], value: _) = line.statement { return true } else { return false }
+        }
+        guard let entry else {
+            // Right after the header line (a header on the file's last line has no newline yet).
+            let header = lines[lines.startIndex].range
+            var insertion = keyLine
+            if bytes[header.upperBound - 1] != UInt8(ascii: "\n") { insertion = newline + insertion }
+            return splice(bytes, [(header.upperBound, insertion)])
+        }
+        guard case .keyValue(_, let value) = entry.statement, bytes[value.lowerBound] == UInt8(ascii: "["),
+              let parts = layout.arrayParts(at: value.lowerBound) else { return nil }
+        return splice(bytes, arrayInsertions(item, into: parts, bytes: bytes, newline: newline))
+    }
+
+    /// Where and what to insert to add `item` to the array `parts`. A list
+    /// whose `]` stands on its own line gets a new line in the indentation
+    /// of its last element (and its trailing-comma habit); any other gets
+    /// `, item` after its last element.
+    private static func arrayInsertions(_ item: [UInt8], into parts: TOMLLayout.ArrayParts, bytes: [UInt8],
+                                        newline: [UInt8]) -> [(Int, [UInt8])] {
+        let closeLine = lineStart(of: parts.close, in: bytes)
+        let blanks: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t")]
+        let closeAlone = closeLine > parts.open && bytes[closeLine..<parts.close].allSatisfy(blanks.contains)
+        guard closeAlone else {
+            guard let last = parts.elements.last else { return [(parts.open + 1, item)] }
+            if let comma = parts.trailingComma {
+                return [(comma + 1, Array(" ".utf8) + item)]
+            }
+            return [(last.upperBound, Array(", ".utf8) + item)]
+        }
+        let closeIndent = Array(bytes[closeLine..<parts.close])
+        guard let last = parts.elements.last else {
+            return [(closeLine, closeIndent + Array("    ".utf8) + item + Array(",".utf8) + newline)]
+        }
+        let lastLine = lineStart(of: last.lowerBound, in: bytes)
+        let indent = lastLine > parts.open
+            ? Array(bytes[lastLine...].prefix(while: blanks.contains))
+            : closeIndent + Array("    ".utf8)
+        if parts.trailingComma != nil {
+            return [(closeLine, indent + item + Array(",".utf8) + newline)]
+        }
+        return [(last.upperBound, Array(",".utf8)), (closeLine, indent + item + newline)]
+    }
+
+    /// The index of the first byte of the line holding `index`.
+    private static func lineStart(of index: Int, in bytes: [UInt8]) -> Int {
+        (bytes[..<index].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+    }
+
+    /// `bytes` with each insertion made at its (original) offset.
+    private static func splice(_ bytes: [UInt8], _ insertions: [(Int, [UInt8])]) -> String {
+        var result = bytes
+        for (offset, inserted) in insertions.sorted(by: { $0.0 > $1.0 }) {
+            result.insert(contentsOf: inserted, at: offset)
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// What to add by hand, for the shape the file has.
+    private static func instruction(_ value: String, key: String, table: String, layout: TOMLLayout?) -> String {
+        let line = "\(key) = [\(quoted(value))]"
+        guard let layout, let lines = layout.table([table]) else {
+            return layout == nil ? "add \(quoted(value)) to \(key) under [\(table)] (or the line \(line) there)"
+                                 : "add a [\(table)] table with the line \(line)"
+        }
+        let hasKey = lines.contains { line in
+            if case .keyValue(key: [key], value: _) = line.statement { return true } else { return false }
+        }
+        return hasKey ? "add \(quoted(value)) to the \(key) list under [\(table)]" : "add the line \(line) under [\(table)]"
+    }
+
+    // MARK: - Writing
+
+    /// Replaces the file at `path` (through a symbolic link, which stays)
+    /// with `text`: a temporary file beside it, flushed, then renamed over
+    /// it, so a crash leaves the old file or the new, never half of one. The
+    /// file keeps its mode; a new one is 0600 in a folder created 0700.
+    static func replaceContents(of path: String, with text: String) throws {
+        var target = path
+        if let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        let url = URL(fileURLWithPath: target)
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        var info = stat()
+        let mode = stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o600
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var failure: Int32 = 0
+        let data = Array(text.utf8)
+        var written = 0
+        while written < data.count, failure == 0 {
+            let count = data[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                written += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                failure = count < 0 ? errno : EIO
+            }
+        }
+        if failure == 0, fchmod(descriptor, mode) != 0 || fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if failure == 0, rename(temporary, target) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+        }
+    }
+
     /// Quotes `text` as a TOML basic string.
     public static func quoted(_ text: String) -> String {
         var out = "\""

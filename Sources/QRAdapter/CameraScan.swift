@@ -30,4 +30,20 @@ public enum CameraScan {
         }
         return .noMatch(seen: seen)
     }
+
+    /// The codes (distinct, in zbar's order) of the first frame in which any
+    /// QR code decodes, whether or not a rule matches it, or none after
+    /// `timeout` seconds (`enroll qr`, which learns a code no rule knows yet).
+    /// Blocks the calling thread.
+    public static func firstCodes(device: String, timeout: Double = 30) throws(CameraError) -> [String] {
+        let camera = try V4L2Camera(device: device)
+        let scanner = ZBarScanner()
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            guard let frame = try camera.latestLuma(timeout: 0.5) else { continue }
+            let codes = scanner.scan(frame).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            if !codes.isEmpty { return codes }
+        }
+        return []
+    }
 }

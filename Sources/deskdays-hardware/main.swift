@@ -8,6 +8,7 @@ Hardware.runner = { command in
     case let command as AgentCommand: try await command.runAgent()
     case let command as DoctorCommand: try await command.runDoctor()
     case let command as EnrollNFC: try await command.runEnroll()
+    case let command as EnrollQR: try command.runEnroll()
     case let command as EnrollWiFi: try await command.runEnroll()
     case let command as QRCommand.Make: try command.runMake()
     case let command as QRCommand.Scan: try command.runScan()

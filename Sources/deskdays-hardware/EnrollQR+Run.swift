@@ -1,0 +1,67 @@
+import ArgumentParser
+import DeskDaysCLI
+import DeskDaysConfig
+import Foundation
+import QR
+import QRAdapter
+
+/// The enrolment's work (the definition is `EnrollQR` in DeskDaysCLI).
+extension EnrollQR {
+    func runEnroll() throws {
+        // Before the camera opens: a broken file cannot take the new code anyway.
+        let settings = try ConfigLoader.load(path: global.configPath).qr
+        let payload = try image.map(code(in:)) ?? codeFromCamera(device: settings.device)
+        guard !payload.isEmpty else {
+            throw CLIError("the code holds no text, so it cannot be a rule; make one with `deskdays qr make`.")
+        }
+        // Quoted: a code may carry control characters meant for no terminal.
+        print("Code: \(ConfigEditor.quoted(payload))")
+        let list = prefix ? "prefixes" : "payloads"
+        let outcome: ConfigEditor.Addition
+        do {
+            outcome = try ConfigEditor.addString(payload, toArray: list, inTable: "qr", file: global.configPath,
+                                                 values: prefix ? \.qr.prefixes : \.qr.payloads)
+        } catch let error as ConfigError {
+            throw error
+        } catch let error as ConfigEditor.ManualEditNeeded {
+            throw CLIError("cannot add the code to \(global.configPath) with certainty, so nothing was changed; \(error.instruction) by hand.")
+        } catch {
+            throw CLIError("cannot write \(global.configPath) (\(error.localizedDescription)); check the file and its folder are writable.")
+        }
+        switch outcome {
+        case .added: print("Added the code to [qr] \(list) in \(global.configPath).")
+        case .alreadyPresent: print("The code is already in [qr] \(list) in \(global.configPath); nothing was changed.")
+        }
+        if !settings.enabled {
+            print("QR check-ins are off: set enabled = true under [qr] to use it.")
+        }
+    }
+
+    /// The one code in the image at `path`.
+    private func code(in path: String) throws -> String {
+        let frame: LumaFrame
+        do { frame = try ImageFile.loadLuma(path: path) } catch { throw CLIError("\(error).") }
+        let codes = ZBarScanner().scan(frame).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard let first = codes.first else {
+            throw CLIError("no QR code was found in \(path); use a sharper, larger or straighter picture of the code.")
+        }
+        guard codes.count == 1 else {
+            throw CLIError("\(path) holds \(codes.count) different QR codes; crop it to the one code to enroll.")
+        }
+        return first
+    }
+
+    /// The one code the camera sees first.
+    private func codeFromCamera(device: String) throws -> String {
+        printError("Hold the code up to the camera (\(device), up to \(Int(timeout)) s)…")
+        let codes: [String]
+        do { codes = try CameraScan.firstCodes(device: device, timeout: timeout) } catch { throw CLIError(error.description) }
+        guard let first = codes.first else {
+            throw CLIError("no QR code was seen in \(Int(timeout)) s; hold the code steady, 20–40 cm from the camera, or raise --timeout.")
+        }
+        guard codes.count == 1 else {
+            throw CLIError("\(codes.count) different QR codes were in view; show the camera only the one to enroll.")
+        }
+        return first
+    }
+}

@@ -105,7 +105,7 @@ let package = Package(
         // MARK: - The command line
         // Two executables over one command tree: `deskdays` links no hardware
         // library, so status and reports start fast; it hands the hardware
-        // commands (agent, doctor, enroll nfc|wifi, qr) to `deskdays-hardware`.
+        // commands (agent, doctor, enroll nfc|wifi|qr, qr, checkin --qr) to `deskdays-hardware`.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter",

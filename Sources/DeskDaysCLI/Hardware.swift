@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A command whose work needs the hardware libraries (PC/SC, libnfc, zbar,
-/// V4L2, libnl, sd-bus): the agent, `doctor`, `enroll nfc|wifi` and `qr`.
+/// V4L2, libnl, sd-bus): the agent, `doctor`, `enroll nfc|wifi|qr`, `qr` and `checkin --qr`.
 ///
 /// Why two executables: `deskdays` links only SQLite, so the commands a
 /// status bar or a script runs many times a day start in a few

@@ -8,8 +8,10 @@ import Testing
 /// `vivid`, loops a QR frame from its output device into its capture device,
 /// and runs this build's `deskdays` inside: `qr scan --camera` while another
 /// program holds the camera (one clear error), `checkin --qr`, then the agent
-/// in watch mode, which must survive the camera being unplugged under it; the
-/// last two must each leave exactly one stored qr check-in. One boot serves all.
+/// in watch mode, which must survive the camera being unplugged under it,
+/// answer a manual check-in on its socket meanwhile, and store the code once
+/// the camera is back; the last two must each leave exactly one stored qr
+/// check-in. One boot serves all.
 @Suite(.serialized) struct VirtualCameraTests {
     static let kernels = (try? FileManager.default.contentsOfDirectory(atPath: "/boot"))?.filter { $0.hasPrefix("vmlinuz-") } ?? []
 
@@ -55,8 +57,18 @@ import Testing
         #expect(read("agent.status").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(context)")
         #expect(!read("agent.log").contains(payload), "the payload never reaches the log")
         // Unplugged under the running agent: one clear line, and the agent carries on.
-        #expect(read("agent.log").contains("went away (unplugged?)"), "\(context)")
+        let log = read("agent.log")
+        #expect(log.contains("went away (unplugged?)"), "\(context)")
         #expect(read("script.log").contains("agent still running after the unplug"), "\(context)")
+        // Meanwhile its control socket acknowledged a manual check-in.
+        #expect(read("manual.out").contains("\"ok\":true"), "\(context)\nmanual:\n\(read("manual.out"))")
+        // Plugged back in at the same node: reopened, and the code in view was
+        // stored only then (nothing was in view before the unplug).
+        #expect(read("script.log").contains("camera back as"), "\(context)")
+        #expect(log.components(separatedBy: "camera opened").count >= 3, "\(context)")
+        let unplugged = log.range(of: "went away"), stored = log.range(of: "qr check-in stored")
+        #expect(unplugged != nil && stored != nil && unplugged!.lowerBound < stored!.lowerBound, "\(context)")
+        #expect(read("script.log").contains("agent still running after the return"), "\(context)")
 
         let config = share.appendingPathComponent("empty.toml").path
         _ = FileManager.default.createFile(atPath: config, contents: Data())
@@ -68,6 +80,12 @@ import Testing
             let text = String(decoding: explain.stdout, as: UTF8.self)
             #expect(text.components(separatedBy: "check-in  qr").count == 2, "\(database): exactly one qr check-in\n\(text)\n\(explain.stderr)")
             #expect(text.contains("rule \"payload-1\""), "\(database)\n\(text)")
+            if database == "agent.sqlite" {
+                let manual = try Support.run(binary, ["explain", "2026-01-05", "--config", config, "--database", path],
+                                             environment: ["TZ": "UTC", "DESKDAYS_NOW": "", "DESKDAYS_TODAY": ""])
+                let text = String(decoding: manual.stdout, as: UTF8.self)
+                #expect(text.contains("office") && text.contains("camera gone"), "the manual check-in sent while the camera was gone\n\(text)\n\(manual.stderr)")
+            }
             let dump = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(dump.range(of: Data(payload.utf8)) == nil, "\(database) never stores the payload")
         }

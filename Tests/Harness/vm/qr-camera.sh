@@ -4,9 +4,11 @@
 # HWBENCH.md describes; then, with the host-built deskdays BIN:
 #   test:  `deskdays qr scan --camera` while another program holds the camera
 #          (must fail with one clear line), `deskdays checkin --qr` (on
-#          demand), then `deskdays agent` in watch mode until it stores a
-#          check-in, then the camera unplugged under it (vivid's disconnect
-#          control); the databases are copied to SHARE.
+#          demand), then `deskdays agent` in watch mode with no code in
+#          view: the camera unplugged under it (vivid's disconnect control),
+#          a manual check-in over its control socket meanwhile, the camera
+#          back at the same node with the code in view, which it must store;
+#          the databases are copied to SHARE.
 #   bench: CPU time over SECONDS of the agent in watch mode, of the same
 #          camera path decoding every frame (`qr scan --camera`, no rule), and
 #          of `zbarcam --nodisplay` if it runs; written to SHARE/bench.txt.
@@ -28,14 +30,18 @@ for node in /sys/class/video4linux/video*; do
     esac
 done
 [ -n "$cap" ] && [ -n "$out" ] || { say "vivid made no capture/output pair"; exit 11; }
+# Streams the code frame into the output device, in a loop (the feed).
+feed_code() {
+    v4l2-ctl -d "$out" --stream-out-mmap --stream-from="$share/frame.yuyv" --stream-loop > /dev/null 2>&1 &
+    feed=$!
+    sleep 1
+}
 # With loop_video the HDMI output's frames come back on the HDMI capture
 # side when both have the same size and format (also what DeskDays asks for).
 v4l2-ctl -d "$cap" -c loop_video=1 -c osd_text_mode=2 || exit 12
 v4l2-ctl -d "$cap" -v width=640,height=480,pixelformat=YUYV || exit 12
 v4l2-ctl -d "$out" -x width=640,height=480,pixelformat=YUYV || exit 12
-v4l2-ctl -d "$out" --stream-out-mmap --stream-from="$share/frame.yuyv" --stream-loop > /dev/null 2>&1 &
-feed=$!
-sleep 1
+feed_code
 say "camera $cap fed from $out"
 
 work=/tmp/qr
@@ -63,19 +69,42 @@ test)
     timeout 120 "$bin" checkin --qr --config "$work/on-demand.toml" --database "$work/checkin.sqlite" \
         > "$share/checkin.out" 2>&1
     echo $? > "$share/checkin.status"
+    # The agent starts on vivid's own test pattern (the feed stopped: no
+    # code in view), loses the camera, keeps serving its control socket,
+    # gets the camera back and only then sees the code: its one qr check-in
+    # is made after the return, so the pipeline's one-a-day rule cannot hide it.
+    kill $feed; wait $feed 2>/dev/null
     say "agent, watch mode"
-    DESKDAYS_LOG=info "$bin" agent --config "$work/watch.toml" --database "$work/agent.sqlite" > "$share/agent.log" 2>&1 &
+    DESKDAYS_LOG=info "$bin" agent --config "$work/watch.toml" --database "$work/agent.sqlite" \
+        --socket /run/qr-agent.sock > "$share/agent.log" 2>&1 &
     agent=$!
     waited=0
-    until grep -q "check-in stored" "$share/agent.log" || [ $waited -ge 120 ]; do sleep 1; waited=$((waited + 1)); done
-    # A second look: the code is still in view, which must not be a second sighting.
-    sleep 3
+    until grep -q "camera opened" "$share/agent.log" || [ $waited -ge 120 ]; do sleep 1; waited=$((waited + 1)); done
     say "unplug"
-    # vivid's Disconnect button simulates a USB unplug: the nodes go away.
+    # vivid's Disconnect button simulates a USB unplug: every open handle
+    # fails and new opens get ENODEV until the last handle is closed, when
+    # vivid plugs the device back in at the same node. A holder keeps it
+    # unplugged for as long as the test needs.
+    sleep 600 < "$cap" &
+    holder=$!
     v4l2-ctl -d "$cap" -c disconnect=1
     waited=0
     until grep -q "went away" "$share/agent.log" || [ $waited -ge 20 ]; do sleep 1; waited=$((waited + 1)); done
     kill -0 $agent && say "agent still running after the unplug"
+    v4l2-ctl -d "$cap" -D > /dev/null 2>&1 || say "camera gone: it cannot be opened"
+    # A manual check-in over the control socket while the camera is gone.
+    printf '{"cmd":"checkin","date":"2026-01-05","status":"office","note":"camera gone"}\n' \
+        | timeout 30 socat -t 20 - UNIX-CONNECT:/run/qr-agent.sock > "$share/manual.out" 2>&1
+    say "manual check-in answered: $(cat "$share/manual.out")"
+    # Plugged back in (the last handle closed), now with the code in view.
+    kill $holder; wait $holder 2>/dev/null
+    feed_code
+    v4l2-ctl -d "$cap" -D > /dev/null 2>&1 && say "camera back as $cap"
+    waited=0
+    until grep -q "check-in stored" "$share/agent.log" || [ $waited -ge 120 ]; do sleep 1; waited=$((waited + 1)); done
+    # A second look: the code is still in view, which must not be a second sighting.
+    sleep 3
+    kill -0 $agent && say "agent still running after the return"
     kill -TERM $agent
     wait $agent
     echo $? > "$share/agent.status"

@@ -71,6 +71,16 @@ import Testing
                 "\(run.enrolled)")
     }
 
+    @Test("the radios vanish under a running agent: a manual check-in is answered meanwhile, the arrival after their return is stored",
+          enabled)
+    func vanishAndReturn() throws {
+        let run = try Self.run.get()
+        // wlan1 gone, agent alive, the socket said ok, the manual record committed.
+        #expect(run.results["vanish-gone"] == [1, 1, 1, 1])
+        #expect(run.results["vanish"] == [0, 0])
+        #expect(run.results["return"] == [1, 1])
+    }
+
     @Test("the agent opens only AF_UNIX and AF_NETLINK sockets; Wi-Fi only NETLINK_GENERIC",
           enabled)
     func socketFamilies() throws {

@@ -8,7 +8,9 @@
 #   $2  test | bench
 #   $3  the deskdays binary (host-built; runs unchanged here)
 # Test mode writes "<scenario> <wifi check-ins stored> <arrivals logged>"
-# lines to $1/results.txt; bench mode writes $1/bench.txt.
+# lines to $1/results.txt (and "vanish-gone <wlan1 gone> <agent alive>
+# <socket said ok> <manual records>", each 1 or a count); bench mode writes
+# $1/bench.txt.
 set -u
 share=$1 mode=$2 bin=$3
 work=/tmp/wifi
@@ -152,6 +154,30 @@ bssids = ["02:00:00:00:09:09"]'
     "$bin" enroll wifi --pin --name desk --config "$work/enroll.toml" > "$share/enroll.out" 2>&1
     echo "enroll-status $?" >> "$share/results.txt"
     cp "$work/enroll.toml" "$share/enroll.toml" 2>/dev/null
+    # vanish: an agent started while the station is not connected loses
+    # every radio (the driver unloaded: the interfaces are gone), answers a
+    # manual check-in on its control socket meanwhile, and stores the office
+    # arrival once the radios are back. Its first wifi check-in comes after
+    # the return, so the pipeline's one-a-day rule cannot hide it.
+    disconnect
+    start_agent vanish ''
+    for pidfile in "$work"/wlan*.pid "$work/wpa.pid"; do kill "$(cat "$pidfile")" 2>/dev/null; done
+    wait_for '! pidof hostapd wpa_supplicant' 100
+    tries=0
+    until rmmod mac80211_hwsim 2>/dev/null || [ $tries -ge 50 ]; do sleep 0.2; tries=$((tries + 1)); done
+    wait_for '[ ! -e /sys/class/net/wlan1 ]' 100 || say "wlan1 is still there after rmmod"
+    printf '{"cmd":"checkin","date":"2026-01-05","status":"office","note":"radios gone"}\n' \
+        | timeout 30 socat -t 20 - UNIX-CONNECT:/run/vanish.sock > "$share/vanish-manual.out" 2>&1
+    say "manual check-in answered: $(cat "$share/vanish-manual.out")"
+    manual=$(sqlite3 "$db" "SELECT count(*) FROM record WHERE date = '2026-01-05' AND origin = 'manual'" 2>/dev/null || echo -1)
+    alive=0; kill -0 "$agent_pid" && alive=1
+    gone=0; [ -e /sys/class/net/wlan1 ] || gone=1
+    echo "vanish-gone $gone $alive $(grep -c '"ok":true' "$share/vanish-manual.out") $manual" >> "$share/results.txt"
+    record vanish
+    radios_up || exit 1
+    connect_to 0 && wait_for '[ "$(stored)" -ge 1 ]' 300
+    record return
+    stop_agent
     exit 0
 fi
 

@@ -21,6 +21,7 @@ import Testing
         if !FileManager.default.isExecutableFile(atPath: "/bin/busybox") { return "busybox-static not installed: apt-get install busybox-static" }
         if !Support.has("cpio") || !Support.has("modprobe") { return "cpio or kmod not installed: apt-get install cpio kmod" }
         if !Support.has("v4l2-ctl") { return "v4l2-ctl not installed: apt-get install v4l-utils" }
+        if !Support.has("socat") { return "socat not installed: apt-get install socat" }
         if Support.binary == nil { return "the deskdays binary was not found: run `swift build` first or set DESKDAYS_BIN" }
         return nil
     }

@@ -27,7 +27,7 @@ import Testing
         return nil
     }()
     static let enabled = ConditionTrait.enabled(if: missing == nil,
-        "needs DESKDAYS_BIN and qemu-system-x86, linux-image-amd64, busybox-static, cpio, kmod, hostapd, wpasupplicant, iw, wireless-regdb, sqlite3, strace (reason printed above)")
+        "needs DESKDAYS_BIN and qemu-system-x86, linux-image-amd64, busybox-static, cpio, kmod, hostapd, wpasupplicant, iw, wireless-regdb, sqlite3, strace, socat (reason printed above)")
 
     @Test("started before any Wi-Fi exists: unavailable once, then reads the link when the driver loads", enabled)
     func wifiAppearsLater() throws {

@@ -9,8 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 for tool in qemu-system-x86_64 busybox cpio modprobe; do
     command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install qemu-system-x86 busybox-static cpio kmod" >&2; exit 3; }
 done
-for tool in hostapd wpa_supplicant wpa_cli iw sqlite3 strace; do
-    command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install hostapd wpasupplicant iw sqlite3 strace" >&2; exit 3; }
+for tool in hostapd wpa_supplicant wpa_cli iw sqlite3 strace socat; do
+    command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install hostapd wpasupplicant iw sqlite3 strace socat" >&2; exit 3; }
 done
 [ -e /lib/firmware/regulatory.db ] || { echo "wireless-regdb is missing: apt-get install wireless-regdb" >&2; exit 3; }
 kver=$(ls /lib/modules 2>/dev/null | sort -V | tail -n 1)

@@ -123,6 +123,41 @@ public struct DayStatuses: Sendable {
         return statuses.indices.contains(index) ? statuses[index] : nil
     }
 
+    /// One stored record as a long history needs it: no note, no time.
+    public struct Entry: Sendable {
+        public var date: LocalDate
+        public var status: AttendanceStatus
+        public var origin: Origin
+
+        public init(date: LocalDate, status: AttendanceStatus, origin: Origin) {
+            self.date = date
+            self.status = status
+            self.origin = origin
+        }
+    }
+
+    /// Resolves `span` from records given oldest first (by the time they
+    /// were written, then id, as the store keeps them): among records of one
+    /// origin on one date the last given wins, which is `Resolver`'s "latest".
+    /// Precedence as `Resolver`: manual > automatic > imported > fallback.
+    public init(_ span: DateSpan, orderedRecords: [Entry], checkInDates: [LocalDate]) {
+        self.span = span
+        first = span.start.dayNumber
+        let count = span.count
+        statuses = Array(repeating: nil, count: count)
+        var rank = [UInt8](repeating: 0, count: count)
+        for record in orderedRecords {
+            let index = record.date.dayNumber - first
+            guard index >= 0, index < count else { continue }
+            let recordRank = Self.rank(record.origin)
+            if recordRank >= rank[index], recordRank > 0 {
+                rank[index] = recordRank
+                statuses[index] = record.status
+            }
+        }
+        Self.overlay(checkInDates, on: &statuses, rank: &rank, first: first)
+    }
+
     /// Resolves `span` under the precedence of `Resolver` (manual >
     /// automatic > imported > fallback; the latest record of an origin wins),
     /// given the dates that have at least one automatic check-in.
@@ -137,13 +172,8 @@ public struct DayStatuses: Sendable {
         for record in records {
             let index = record.date.dayNumber - first
             guard index >= 0, index < count else { continue }
-            let recordRank: UInt8
-            switch record.origin {
-            case .manual: recordRank = 4
-            case .import: recordRank = 2
-            case .fallback: recordRank = 1
-            case .automatic: continue
-            }
+            let recordRank = Self.rank(record.origin)
+            guard recordRank > 0 else { continue }
             // As `Resolver`: among equal keys the first wins.
             let key = (record.recordedAt, record.id ?? 0)
             if recordRank > rank[index] || (recordRank == rank[index] && decider[index].map { $0 < key } ?? true) {
@@ -152,9 +182,25 @@ public struct DayStatuses: Sendable {
                 statuses[index] = record.status
             }
         }
-        for date in checkInDates {
+        Self.overlay(checkInDates, on: &statuses, rank: &rank, first: first)
+    }
+
+    /// What decided a slot: 0 nothing, then fallback < import < automatic (3) < manual.
+    private static func rank(_ origin: Origin) -> UInt8 {
+        switch origin {
+        case .manual: 4
+        case .import: 2
+        case .fallback: 1
+        case .automatic: 0
+        }
+    }
+
+    /// An automatic check-in makes the date office unless a manual record decided it.
+    private static func overlay(_ dates: [LocalDate], on statuses: inout [AttendanceStatus?],
+                                rank: inout [UInt8], first: Int) {
+        for date in dates {
             let index = date.dayNumber - first
-            guard index >= 0, index < count, rank[index] < 3 else { continue }
+            guard index >= 0, index < statuses.count, rank[index] < 3 else { continue }
             rank[index] = 3
             statuses[index] = .office
         }

@@ -109,7 +109,8 @@ import Testing
 
     /// `DayStatuses`, the flat form for long histories, agrees with the
     /// per-date resolver on random mixes of records (ties in time included)
-    /// and check-ins, over a span with dates outside it too.
+    /// and check-ins, over a span with dates outside it too; so does the
+    /// compact form fed in the store's order.
     @Test func dayStatusesAgreeWithTheResolver() {
         var random = SystemRandomNumberGenerator()
         let origins: [Origin] = [.manual, .import, .fallback]
@@ -119,7 +120,7 @@ import Testing
             var records: [DayRecord] = []
             for id in 0..<Int.random(in: 0...40, using: &random) {
                 let at = Date(timeIntervalSince1970: 1_790_000_000 + Double(Int.random(in: 0...3, using: &random)) * 60)
-                records.append(DayRecord(id: Bool.random(using: &random) ? Int64(id) : nil,
+                records.append(DayRecord(id: Int64(id),
                                          date: base.adding(days: Int.random(in: -3...17, using: &random)),
                                          status: AttendanceStatus.allCases.randomElement(using: &random)!,
                                          origin: origins.randomElement(using: &random)!, recordedAt: at))
@@ -129,9 +130,15 @@ import Testing
             }
             let span = DateSpan(base, base.adding(days: 13))
             let flat = DayStatuses(span, records: records, checkInDates: checkIns.map(\.date))
+            // The store's order: by date, then time written, then id (unique, as in the store).
+            let ordered = records.sorted { a, b in
+                (a.date, a.recordedAt, a.id ?? 0) < (b.date, b.recordedAt, b.id ?? 0)
+            }.map { DayStatuses.Entry(date: $0.date, status: $0.status, origin: $0.origin) }
+            let compact = DayStatuses(span, orderedRecords: ordered, checkInDates: checkIns.map(\.date))
             for date in DateSpan(base.adding(days: -5), base.adding(days: 20)) {
                 let expected = span.contains(date) ? Resolver.resolve(date, records: records, checkIns: checkIns).status : nil
                 if flat[date] != expected { mismatches.append("round \(round), \(date)") }
+                if compact[date] != expected { mismatches.append("ordered: round \(round), \(date)") }
             }
         }
         #expect(mismatches.isEmpty)

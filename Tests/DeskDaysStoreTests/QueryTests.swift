@@ -125,6 +125,36 @@ import Testing
         #expect(counter.value == 2)
     }
 
+    /// The compact history reads dates as day numbers computed by SQLite:
+    /// they must be the dates stored (before 1970 too), in the store's order.
+    @Test func statusHistoryAndCheckInDatesAsDayNumbers() throws {
+        try store.addRecords([
+            DayRecord(date: day("1969-12-31"), status: .remote, origin: .import, recordedAt: instant("2026-01-02T00:00:00Z")),
+            DayRecord(date: day("2024-02-29"), status: .sick, origin: .manual, recordedAt: instant("2026-01-02T00:00:00Z")),
+            DayRecord(date: day("2024-02-29"), status: .office, origin: .manual, recordedAt: instant("2026-01-01T00:00:00Z")),
+        ])
+        for (date, source) in [("2026-11-18", Source.nfc), ("2026-11-18", .gps), ("1970-01-01", .qr), ("2100-03-01", .wifi)] {
+            _ = try store.insertCheckIn(checkIn(date, source, at: "2026-11-18T08:00:00Z"))
+        }
+        let span = DateSpan(day("1960-01-01"), day("2199-12-31"))
+        let history = try store.statusHistory(in: span)
+        #expect(history.map(\.date) == [day("1969-12-31"), day("2024-02-29"), day("2024-02-29")])
+        #expect(history.map(\.status) == [.remote, .office, .sick], "oldest written first")
+        #expect(try store.checkInDates(in: span) == [day("1970-01-01"), day("2026-11-18"), day("2100-03-01")])
+        #expect(try store.checkInDates(in: DateSpan(day("2026-01-01"), day("2026-12-31"))) == [day("2026-11-18")])
+    }
+
+    /// A date no calendar has (allowed by the column's pattern) is reported, not shifted to another day.
+    @Test func anImpossibleStoredDateIsReported() throws {
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO record (date, status, origin, recordedAt) VALUES ('2026-02-30', 'office', 'manual', '2026-01-01T00:00:00.000Z')")
+            try db.execute(sql: "INSERT INTO checkin (date, source, at) VALUES ('2026-02-30', 'nfc', '2026-01-01T00:00:00.000Z')")
+        }
+        let span = DateSpan(day("2026-01-01"), day("2026-12-31"))
+        #expect(throws: StoreError.self) { _ = try store.statusHistory(in: span) }
+        #expect(throws: StoreError.self) { _ = try store.checkInDates(in: span) }
+    }
+
     @Test func rowsEditedIntoNonsenseAreReportedNotTrapped() throws {
         try store.write { db in
             try db.execute(sql: "INSERT INTO record (date, status, origin, recordedAt) VALUES ('2026-05-04', 'office', 'manual', 'yesterday')")

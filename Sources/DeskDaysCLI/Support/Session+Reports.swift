@@ -21,9 +21,9 @@ extension Session {
         // the rest of the history only needs a status for the streaks.
         let detail = DateSpan(min(needed.start, covering?.start ?? needed.start), max(needed.end, covering?.end ?? needed.end))
         let history = DateSpan(first, last)
-        let records = try store.records(in: history)
-        let days = Resolver.resolve(detail, records: records, checkIns: try store.checkIns(in: detail))
-        let past = DayStatuses(history, records: records, checkInDates: try store.checkInDates(in: history))
+        let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: try store.checkIns(in: detail))
+        let past = DayStatuses(history, orderedRecords: try store.statusHistory(in: history),
+                               checkInDates: try store.checkInDates(in: history))
         let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
         let report = engine.report(selector, today: today, statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)

@@ -4,16 +4,20 @@ import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
 import Logging
+import ServiceLifecycle
+import Synchronization
 
 /// The long-running agent: every enabled adapter feeds the one pipeline,
 /// which is the single writer of the store; the control socket, the
 /// reminder and the end-of-day fallback go through that same pipeline.
 ///
-/// Each adapter runs in its own child task under a supervisor that restarts
-/// it with exponential backoff when it ends or fails, so one broken device
-/// never takes the others or the pipeline down. Cancelling `run()` (SIGTERM,
-/// SIGINT) cancels every adapter; adapters interrupt their blocking waits
-/// on cancellation.
+/// Its pieces run as services of one swift-service-lifecycle `ServiceGroup`
+/// (Agent+Services.swift): every enabled adapter under a supervisor that
+/// restarts it with exponential backoff when it ends or fails, so one broken
+/// device never takes the others or the pipeline down, plus the control
+/// socket, the timers, the sleep watcher and the systemd watchdog. A graceful
+/// shutdown of the group (SIGTERM, SIGINT, a reload) cancels each adapter's
+/// run, and adapters interrupt their blocking waits on cancellation.
 public final class Agent: Sendable {
     let configuration: Configuration
     let store: AttendanceStore
@@ -31,6 +35,9 @@ public final class Agent: Sendable {
     /// Change notifications leave the store's writer queue through here, in order
     /// (reading the store from inside its own commit callback would deadlock).
     let publishQueue = DispatchQueue(label: "deskdays.publish")
+    /// The running group, for `shutDownGracefully()`; nil before and after `run()`
+    /// (the group holds services that hold the agent, so it is not kept beyond the run).
+    let running = Mutex(RunState())
 
     /// - Parameters:
     ///   - socketPath: where to serve the control socket (nil: no socket).
@@ -68,37 +75,39 @@ public final class Agent: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    /// Runs until cancelled. Throws only when the control socket cannot be set up.
+    /// Runs until its service group is shut down gracefully (by the enclosing
+    /// group's signals, or `shutDownGracefully()`) or cancelled. Throws when
+    /// the control socket cannot be set up, or when a core service ends on its own.
     public func run() async throws {
         for name in unavailable {
             logger.warning("\(name) is enabled in the configuration but not available in this build; it is ignored")
         }
+        // The socket listens before any service starts: a second agent fails
+        // here before it opens a device, and READY=1 follows the listen.
         try server?.start()
-        let server = self.server, queue = publishQueue
-        let observation = store.observeChanges { queue.async { server?.publish() } }
-        defer {
-            observation.cancel()
-            server?.stop()
-        }
         systemd.send("READY=1\nSTATUS=\(summary)")
-        await withTaskGroup(of: Void.self) { group in
-            for entry in adapters {
-                group.addTask { await self.supervise(entry) }
-            }
-            group.addTask { await self.runTimers() }
-            group.addTask { await self.watchSleep() }
-            if let interval = systemd.watchdogInterval {
-                group.addTask {
-                    while !Task.isCancelled {
-                        self.systemd.send("WATCHDOG=1")
-                        try? await Task.sleep(for: interval)
-                    }
-                }
-            }
-            await group.waitForAll()
+        let group = ServiceGroup(configuration: serviceGroupConfiguration())
+        let stopAtOnce = running.withLock { state in
+            state.group = group
+            return state.stopRequested
         }
+        // A request that came before the group existed; the group remembers it and stops at once.
+        if stopAtOnce { await group.triggerGracefulShutdown() }
+        defer { running.withLock { $0.group = nil } }
+        try await group.run()
         systemd.send("STOPPING=1")
         logger.info("agent stopped")
+    }
+
+    /// Shuts the running group down gracefully (for a reload): every service
+    /// is told to stop, in reverse order, and `run()` returns. Remembered when
+    /// `run()` has not started the group yet.
+    public func shutDownGracefully() async {
+        let group = running.withLock { state in
+            state.stopRequested = true
+            return state.group
+        }
+        await group?.triggerGracefulShutdown()
     }
 
     /// Runs one adapter, restarting it with backoff (1 s doubling to 60 s,

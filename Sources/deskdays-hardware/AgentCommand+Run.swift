@@ -4,7 +4,6 @@ import DeskDaysCLI
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysStore
-import Dispatch
 import Foundation
 import Logging
 
@@ -21,57 +20,26 @@ extension AgentCommand {
         let clock = AgentClock(start: injected ? session.now : nil)
         // A closed status-bar pipe must not kill the agent: write errors are handled where they happen.
         signal(SIGPIPE, SIG_IGN)
-        // SIGTERM and SIGINT end the agent gracefully: adapters are cancelled
-        // and interrupt their blocking waits. SIGHUP reloads the configuration.
-        // The handlers are in place before the agent starts (and opens its
-        // socket), so a signal sent as soon as the socket answers is never
-        // the default, abrupt one.
-        // A launcher may hand us these signals blocked (Foundation's Process
-        // does); unblock them so that stopping the agent always works.
-        let control = AgentControl()
-        let configPath = global.configPath
-        var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                guard signalNumber == SIGHUP else { return control.stop() }
-                do {
-                    control.reload(with: try Self.loadConfiguration(path: configPath))
-                } catch {
-                    logger.error("configuration reload rejected, the running one is kept:\n\(error)")
-                }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signalNumber in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signalNumber) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        defer { sources.forEach { $0.cancel() } }
-
-        var configuration = session.configuration
-        var first = true
-        while true {
-            let agent = Agent(configuration: configuration, store: store, socketPath: socket.socketPath,
-                              clock: clock, logger: logger)
-            if first {
-                printError("deskdays agent: \(agent.summary); database \(global.databasePath). Stop with Ctrl-C.")
-                if !agent.watchesAnything { printError(Self.nothingEnabledHelp(configPath: configPath)) }
-                first = false
-            } else {
-                logger.notice("configuration reloaded; \(agent.summary)")
-            }
-            let task = Task { try await agent.run() }
-            control.attach(task)
-            do {
-                try await task.value
-            } catch let error as ControlServer.SetupError {
-                throw CLIError(error.description + ".")
-            }
-            guard let next = control.takeReload() else { return }
-            configuration = next
+        // SIGTERM and SIGINT end the agent gracefully (exit status 0); SIGHUP
+        // reloads the configuration: AgentLifecycle's service groups.
+        let configPath = global.configPath, databasePath = global.databasePath, socketPath = socket.socketPath
+        do {
+            try await AgentLifecycle.run(
+                configuration: session.configuration, logger: logger,
+                loadConfiguration: { try Self.loadConfiguration(path: configPath) },
+                makeAgent: { configuration, reloaded in
+                    let agent = Agent(configuration: configuration, store: store, socketPath: socketPath,
+                                      clock: clock, logger: logger)
+                    if reloaded {
+                        logger.notice("configuration reloaded; \(agent.summary)")
+                    } else {
+                        printError("deskdays agent: \(agent.summary); database \(databasePath). Stop with Ctrl-C.")
+                        if !agent.watchesAnything { printError(Self.nothingEnabledHelp(configPath: configPath)) }
+                    }
+                    return agent
+                })
+        } catch let error as ControlServer.SetupError {
+            throw CLIError(error.description + ".")
         }
     }
 
@@ -93,49 +61,5 @@ extension AgentCommand {
           wifi  the office network: `deskdays enroll wifi`, then [wifi] enabled = true
         `deskdays doctor` says which of them this build and this machine support, and what is missing.
         """
-    }
-}
-
-/// What the signal handlers ask of the running agent: stop, or restart
-/// with a new configuration. Either may come before the task exists.
-final class AgentControl: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: Task<Void, Error>?
-    private var stopping = false
-    private var pending: Configuration?
-
-    func attach(_ task: Task<Void, Error>) {
-        let cancelNow = lock.withLock { () -> Bool in
-            self.task = task
-            return stopping || pending != nil
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func stop() {
-        let task = lock.withLock { () -> Task<Void, Error>? in
-            stopping = true
-            pending = nil
-            return self.task
-        }
-        task?.cancel()
-    }
-
-    /// A valid new configuration: the agent is stopped and started again with it.
-    func reload(with configuration: Configuration) {
-        let task = lock.withLock { () -> Task<Void, Error>? in
-            guard !stopping else { return nil }
-            pending = configuration
-            return self.task
-        }
-        task?.cancel()
-    }
-
-    /// The configuration to restart with, or nil to exit.
-    func takeReload() -> Configuration? {
-        lock.withLock {
-            defer { pending = nil }
-            return stopping ? nil : pending
-        }
     }
 }

@@ -155,34 +155,13 @@ public struct DayStatuses: Sendable {
                 statuses[index] = record.status
             }
         }
-        Self.overlay(checkInDates, on: &statuses, rank: &rank, first: first)
-    }
-
-    /// Resolves `span` under the precedence of `Resolver` (manual >
-    /// automatic > imported > fallback; the latest record of an origin wins),
-    /// given the dates that have at least one automatic check-in.
-    public init(_ span: DateSpan, records: [DayRecord], checkInDates: [LocalDate]) {
-        self.span = span
-        first = span.start.dayNumber
-        let count = span.count
-        statuses = Array(repeating: nil, count: count)
-        // Rank of what decided each slot so far: 0 none, then fallback < import < automatic < manual.
-        var rank = [UInt8](repeating: 0, count: count)
-        var decider = [(recordedAt: Date, id: Int64)?](repeating: nil, count: count)
-        for record in records {
-            let index = record.date.dayNumber - first
-            guard index >= 0, index < count else { continue }
-            let recordRank = Self.rank(record.origin)
-            guard recordRank > 0 else { continue }
-            // As `Resolver`: among equal keys the first wins.
-            let key = (record.recordedAt, record.id ?? 0)
-            if recordRank > rank[index] || (recordRank == rank[index] && decider[index].map { $0 < key } ?? true) {
-                rank[index] = recordRank
-                decider[index] = key
-                statuses[index] = record.status
-            }
+        // An automatic check-in makes the date office unless a manual record decided it.
+        for date in checkInDates {
+            let index = date.dayNumber - first
+            guard index >= 0, index < count, rank[index] < 3 else { continue }
+            rank[index] = 3
+            statuses[index] = .office
         }
-        Self.overlay(checkInDates, on: &statuses, rank: &rank, first: first)
     }
 
     /// What decided a slot: 0 nothing, then fallback < import < automatic (3) < manual.
@@ -192,17 +171,6 @@ public struct DayStatuses: Sendable {
         case .import: 2
         case .fallback: 1
         case .automatic: 0
-        }
-    }
-
-    /// An automatic check-in makes the date office unless a manual record decided it.
-    private static func overlay(_ dates: [LocalDate], on statuses: inout [AttendanceStatus?],
-                                rank: inout [UInt8], first: Int) {
-        for date in dates {
-            let index = date.dayNumber - first
-            guard index >= 0, index < statuses.count, rank[index] < 3 else { continue }
-            rank[index] = 3
-            statuses[index] = .office
         }
     }
 }

@@ -73,24 +73,31 @@ import Testing
         #expect(try refusal(path) == .notADatabase(path: path))
     }
 
-    @Test func damagedPageFailsQuickCheck() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.file("deskdays.sqlite")
-        do {
-            let store = try AttendanceStore(path: path)
-            let start = day("2020-01-01")
-            try store.addRecords((0..<2000).map {
-                DayRecord(date: start.adding(days: $0), status: .remote, origin: .import,
-                          note: "imported from the badge history export, row \($0)", recordedAt: Date(timeIntervalSince1970: 0))
-            })
-        }
-        // Scribble over the header of a page in the middle of the record table.
+    /// Two thousand imported records: enough pages that one in the middle belongs to the record table.
+    func fillWithRecords(_ path: String) throws {
+        let store = try AttendanceStore(path: path)
+        let start = day("2020-01-01")
+        try store.addRecords((0..<2000).map {
+            DayRecord(date: start.adding(days: $0), status: .remote, origin: .import,
+                      note: "imported from the badge history export, row \($0)", recordedAt: Date(timeIntervalSince1970: 0))
+        })
+    }
+
+    /// Scribbles over the header of a page in the middle of the file (the record table).
+    func scribbleOverAMiddlePage(_ path: String) throws {
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         let pageCount = try handle.seekToEnd() / 4096
         try handle.seek(toOffset: (pageCount / 2) * 4096)
         try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
         try handle.close()
+    }
+
+    @Test func damagedPageFailsQuickCheck() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try fillWithRecords(path)
+        try scribbleOverAMiddlePage(path)
 
         let error = try refusal(path)
         guard case .corrupt(path, _) = error else {
@@ -108,25 +115,14 @@ import Testing
         defer { folder.remove() }
         let path = folder.file("deskdays.sqlite")
         let memo = QuickCheckMemo(folder: folder.file("memo"))
-        do {
-            let store = try AttendanceStore(path: path)
-            let start = day("2020-01-01")
-            try store.addRecords((0..<2000).map {
-                DayRecord(date: start.adding(days: $0), status: .remote, origin: .import,
-                          note: "imported from the badge history export, row \($0)", recordedAt: Date(timeIntervalSince1970: 0))
-            })
-        }
+        try fillWithRecords(path)
         let fingerprint = try #require(QuickCheckMemo.fingerprint(of: path))
         #expect(!memo.passed(path, fingerprint: fingerprint))
         #expect(try AttendanceStore(readingFrom: path, memo: memo).records(in: nil).count == 2000)
         #expect(memo.passed(path, fingerprint: fingerprint), "a clean read is remembered")
         #expect(try mode(folder.file("memo")) == 0o700)
 
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-        let pageCount = try handle.seekToEnd() / 4096
-        try handle.seek(toOffset: (pageCount / 2) * 4096)
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
-        try handle.close()
+        try scribbleOverAMiddlePage(path)
         #expect(QuickCheckMemo.fingerprint(of: path) != fingerprint)
         let before = try contents(path)
         let error = #expect(throws: StoreError.self) { _ = try AttendanceStore(readingFrom: path, memo: memo) }

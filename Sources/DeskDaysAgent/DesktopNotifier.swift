@@ -1,68 +1,95 @@
-import Foundation
-import Logging
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSystemd
+import Foundation
+import Logging
+import Synchronization
 
 /// Desktop notifications through the freedesktop Notifications D-Bus
-/// interface, by running `gdbus call` (GLib's command-line D-Bus client).
+/// interface (`org.freedesktop.Notifications.Notify` on the session bus),
+/// called with libsystemd's sd-bus, which the agent already links for the
+/// sleep watcher: no child process, no GLib.
 ///
-/// A child process keeps the agent free of a D-Bus library and its threads;
-/// a reminder a day does not need more. Only a session bus reached over a
-/// unix socket is used: an address naming TCP is refused, so even a strange
-/// environment cannot make the agent's family open an internet socket.
-/// Missing pieces (no gdbus, no session bus, no notification daemon) are
-/// logged once and the agent carries on.
+/// A reminder comes at most once a day, so each one opens its own session
+/// bus connection and closes it afterwards; nothing stays connected. The
+/// call runs on a thread of its own (sd-bus objects belong to one thread,
+/// and blocking there keeps the cooperative pool free) and is bounded by
+/// `timeoutSeconds`, so a hung notification daemon or bus holds the timers
+/// up for seconds at most; stopping the agent ends it at once.
 ///
-/// The child is started with `posix_spawn`, not Foundation's `Process`:
-/// swift-corelibs-foundation's `Process.run()` creates internet (IPv4) datagram
-/// sockets for its CFSocket run-loop wake-ups, which the unit's
-/// `RestrictAddressFamilies` forbids and the strace test catches.
+/// Only unix-socket addresses are used (`DBUS_SESSION_BUS_ADDRESS`, else
+/// `unix:path=$XDG_RUNTIME_DIR/bus`): an address naming TCP or a program is
+/// refused, so the agent never opens an internet socket for it. Missing
+/// pieces (no session bus, no notification daemon) are logged, the first
+/// time as a warning, and the agent carries on; nothing is retried.
 public final class DesktopNotifier: Sendable {
+    static let destination = "org.freedesktop.Notifications"
+    static let objectPath = "/org/freedesktop/Notifications"
+    static let interface = "org.freedesktop.Notifications"
+    /// From the freedesktop icon naming specification, so every theme has one.
+    static let icon = "appointment-soon"
+    static let timeoutSeconds: UInt64 = 5
+
+    /// The session bus address, nil when there is none.
+    let address: String?
     private let logger: Logger
-    private let environment: [String: String]
     private let warned = Mutex(false)
 
     public init(logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.logger = logger
-        self.environment = environment
+        address = Self.sessionAddress(environment: environment)
     }
 
-    /// Why notifications cannot be shown here, or nil when they can be tried.
+    /// `DBUS_SESSION_BUS_ADDRESS`, else the systemd user session's `$XDG_RUNTIME_DIR/bus`; nil when neither is set.
+    static func sessionAddress(environment: [String: String]) -> String? {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+        let escaped = runtime.addingPercentEncoding(withAllowedCharacters: Self.unescaped) ?? runtime
+        return "unix:path=\(escaped)/bus"
+    }
+
+    /// The bytes D-Bus addresses may carry unescaped.
+    private static let unescaped = CharacterSet(charactersIn: "-_/\\.*")
+        .union(CharacterSet(charactersIn: "a"..."z")).union(CharacterSet(charactersIn: "A"..."Z"))
+        .union(CharacterSet(charactersIn: "0"..."9"))
+
+    /// Why notifications cannot be shown here, or nil when they can be tried (for `deskdays doctor`).
     public func unavailableReason() -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
-            // Several addresses may be listed; each must be a unix one.
-            let kinds = address.split(separator: ";").map { $0.split(separator: ":").first.map(String.init) ?? "" }
-            if !kinds.allSatisfy({ $0 == "unix" }) { return "the session bus address is not a unix socket" }
-        } else {
-            guard let runtime = environment["XDG_RUNTIME_DIR"], FileManager.default.fileExists(atPath: runtime + "/bus") else {
-                return "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset and no $XDG_RUNTIME_DIR/bus)"
-            }
+        guard let address else { return "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)" }
+        guard BusSupport.isUnixOnly(address) else { return "the session bus address is not a unix socket" }
+        // Abstract sockets cannot be looked for; a listed socket file can.
+        let paths = BusSupport.socketPaths(address)
+        if !paths.isEmpty, !paths.contains(where: Self.isSocket) {
+            return "no D-Bus session bus (\(paths.joined(separator: ", ")) does not exist)"
         }
-        guard gdbusPath != nil else { return "gdbus not found (apt-get install libglib2.0-bin)" }
         return nil
     }
 
-    private var gdbusPath: String? {
-        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { "\($0)/gdbus" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    private static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// Shows a notification; failures are logged (the first one as a warning), never thrown.
     public func notify(title: String, body: String) async {
-        if let reason = unavailableReason() {
-            complainOnce("cannot show desktop notifications: \(reason)")
+        guard let address else {
+            complainOnce("cannot show desktop notifications: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)")
             return
         }
-        let arguments = ["call", "--session", "--timeout", "10",
-                         "--dest", "org.freedesktop.Notifications",
-                         "--object-path", "/org/freedesktop/Notifications",
-                         "--method", "org.freedesktop.Notifications.Notify",
-                         "DeskDays", "0", "", title, body, "[]", "{}", "-1"]
-        let status = await Self.spawnAndWait(gdbusPath!, arguments: arguments, environment: environment)
-        if status != 0 {
-            complainOnce("the desktop notification could not be shown (no notification daemon on the session bus?)")
+        guard BusSupport.isUnixOnly(address) else {
+            complainOnce("cannot show desktop notifications: the session bus address is not a unix socket")
+            return
+        }
+        switch await Self.call(address: address, title: title, body: body) {
+        case .shown(let id):
+            logger.info("reminder shown as a desktop notification (id \(id))")
+        case .noBus(let reason):
+            complainOnce("cannot show desktop notifications: no D-Bus session bus (\(reason))")
+        case .failed(let reason):
+            complainOnce("the desktop notification could not be shown (\(reason))")
+        case .stopped:
+            break
         }
     }
 
@@ -74,38 +101,124 @@ public final class DesktopNotifier: Sendable {
         if first { logger.warning("\(message); reminders are logged only") } else { logger.info("\(message)") }
     }
 
-    /// Runs `path` with `arguments`, output discarded, signals at their defaults; its exit status (-1: could not start).
-    static func spawnAndWait(_ path: String, arguments: [String], environment: [String: String]) async -> Int32 {
-        var fileActions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&fileActions)
-        defer { posix_spawn_file_actions_destroy(&fileActions) }
-        posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&fileActions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The agent ignores SIGPIPE and may block others: the child starts clean.
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t()
-        guard posix_spawn(&pid, path, &fileActions, &attributes, argv, envp) == 0 else { return -1 }
-        let child = pid
-        return await withCheckedContinuation { continuation in
-            // A blocking wait for this one child, off the cooperative pool.
-            Thread.detachNewThread {
-                var status: Int32 = 0
-                while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                let exited = status & 0x7f == 0
-                continuation.resume(returning: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+    /// How one notification went.
+    enum Outcome: Equatable {
+        /// The daemon's id for it.
+        case shown(UInt32)
+        /// No connection could be made.
+        case noBus(String)
+        /// Connected, but no notification (no daemon owns the name, it refused, or it did not answer in time).
+        case failed(String)
+        /// The agent is stopping.
+        case stopped
+    }
+
+    /// One `Notify` on a connection of its own, on a thread of its own; cancellation ends it at once.
+    static func call(address: String, title: String, body: String) async -> Outcome {
+        guard let stop = StopPipe() else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
+                let thread = Thread {
+                    done.resume(returning: send(address: address, title: title, body: body, stop: stop))
+                }
+                thread.name = "deskdays-notify"
+                thread.start()
             }
+        } onCancel: {
+            stop.signal()
         }
+    }
+
+    /// What the reply callback fills in (only ever touched on the calling thread, inside `sd_bus_process`).
+    private final class Reply {
+        var outcome: Outcome?
+    }
+
+    /// Connects, sends `Notify`, dispatches until the reply, the deadline or a stop, and closes.
+    private static func send(address: String, title: String, body: String, stop: StopPipe) -> Outcome {
+        // sd-bus times the call out itself; this bounds the connection and authentication too.
+        let deadline = BusSupport.monotonicMicroseconds() + (timeoutSeconds + 1) * 1_000_000
+        var created: OpaquePointer?
+        guard sd_bus_new(&created) >= 0, let bus = created else { return .noBus("out of memory") }
+        // No flush on close: once the reply is in, everything was sent, and a flush could wait on a hung bus.
+        defer { sd_bus_close_unref(bus) }
+        var result = sd_bus_set_address(bus, address)
+        if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
+        if result >= 0 { result = sd_bus_start(bus) }
+        guard result >= 0 else { return .noBus(BusSupport.describe(result)) }
+
+        var built: OpaquePointer?
+        result = sd_bus_message_new_method_call(bus, &built, destination, objectPath, interface, "Notify")
+        guard result >= 0, let message = built else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
+        defer { sd_bus_message_unref(message) }
+        result = appendNotify(to: message, title: title, body: body)
+        guard result >= 0 else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
+
+        let reply = Reply()
+        var slot: OpaquePointer?
+        result = sd_bus_call_async(bus, &slot, message, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            let reply = Unmanaged<Reply>.fromOpaque(userdata).takeUnretainedValue()
+            if sd_bus_message_is_method_error(message, nil) != 0 {
+                let error = sd_bus_message_get_error(message)?.pointee
+                let name = error?.name.map { String(cString: $0) } ?? "an error"
+                let text = error?.message.map { String(cString: $0) }
+                reply.outcome = .failed(text.map { "\(name): \($0)" } ?? name)
+            } else {
+                var id: UInt32 = 0
+                reply.outcome = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &id) > 0
+                    ? .shown(id) : .failed("the notification daemon's answer was not an id")
+            }
+            return 1
+        }, Unmanaged.passUnretained(reply).toOpaque(), timeoutSeconds * 1_000_000)
+        guard result >= 0 else { return .noBus(BusSupport.describe(result)) }
+        defer { sd_bus_slot_unref(slot) }
+
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            if let outcome = reply.outcome { return outcome }
+            if processed < 0 { return .noBus(BusSupport.describe(processed)) }
+            if processed > 0 { continue }
+            let fd = sd_bus_get_fd(bus), events = sd_bus_get_events(bus)
+            guard fd >= 0, events >= 0 else { return .noBus(BusSupport.describe(min(fd, events))) }
+            var busDeadline: UInt64 = .max
+            _ = sd_bus_get_timeout(bus, &busDeadline)
+            if BusSupport.monotonicMicroseconds() >= deadline { return .failed("no answer within \(timeoutSeconds + 1) s") }
+            var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
+                       pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, BusSupport.pollTimeout(until: min(busDeadline, deadline))) < 0, errno != EINTR {
+                return .noBus(String(cString: strerror(errno)))
+            }
+            if fds[1].revents != 0 { return .stopped }
+        }
+    }
+
+    /// The arguments, signature `susssasa{sv}i`: app name, replaces_id 0, icon, summary, body,
+    /// no actions, the hint urgency 1 (normal), expire -1 (the server's default).
+    static func appendNotify(to message: OpaquePointer, title: String, body: String) -> Int32 {
+        func string(_ value: String) -> Int32 {
+            value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        }
+        func basic<T>(_ type: Character, _ value: T) -> Int32 {
+            withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(type.asciiValue!), $0) }
+        }
+        func open(_ type: Character, _ contents: String) -> Int32 {
+            sd_bus_message_open_container(message, CChar(type.asciiValue!), contents)
+        }
+        let steps: [() -> Int32] = [
+            { string("DeskDays") }, { basic("u", UInt32(0)) }, { string(icon) }, { string(title) }, { string(body) },
+            { open("a", "s") }, { sd_bus_message_close_container(message) },
+            { open("a", "{sv}") },
+            { open("e", "sv") }, { string("urgency") },
+            { open("v", "y") }, { basic("y", UInt8(1)) }, { sd_bus_message_close_container(message) },
+            { sd_bus_message_close_container(message) },
+            { sd_bus_message_close_container(message) },
+            { basic("i", Int32(-1)) },
+        ]
+        for step in steps {
+            let result = step()
+            if result < 0 { return result }
+        }
+        return 0
     }
 }

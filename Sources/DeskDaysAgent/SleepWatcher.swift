@@ -42,16 +42,10 @@ final class SleepWatcher: Sendable {
         self.logger = logger
     }
 
-    /// Whether every address in the list is a unix socket (the list is `;`-separated, tried in order).
-    static func isUnixOnly(_ address: String) -> Bool {
-        let kinds = address.split(separator: ";").map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "" }
-        return !kinds.isEmpty && kinds.allSatisfy { $0 == "unix" }
-    }
-
     /// Calls `onChange` (on the watcher's thread) for every `PrepareForSleep`
     /// until the calling task is cancelled or there is no system bus.
     func run(onChange: @escaping @Sendable (_ sleeping: Bool) -> Void) async {
-        guard Self.isUnixOnly(address) else {
+        guard BusSupport.isUnixOnly(address) else {
             logger.info("the system bus address is not a unix socket; suspend and resume are not watched")
             return
         }
@@ -130,7 +124,7 @@ final class SleepWatcher: Sendable {
         var result = sd_bus_set_address(bus, address)
         if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
         if result >= 0 { result = sd_bus_start(bus) }
-        guard result >= 0 else { return .noBus(Self.describe(result)) }
+        guard result >= 0 else { return .noBus(BusSupport.describe(result)) }
         connected()
         context.matchAnswer.withLock { $0 = nil }
         // Asynchronous, so a silent bus cannot hold up a stop; the answer comes to the second callback.
@@ -154,69 +148,23 @@ final class SleepWatcher: Sendable {
             }
             return 1
         }, Unmanaged.passUnretained(context).toOpaque())
-        guard result >= 0 else { return .lost("cannot ask for PrepareForSleep: " + Self.describe(result)) }
+        guard result >= 0 else { return .lost("cannot ask for PrepareForSleep: " + BusSupport.describe(result)) }
         defer { sd_bus_slot_unref(slot) }
         while true {
             let processed = sd_bus_process(bus, nil)
-            if processed < 0 { return .lost(Self.describe(processed)) }
+            if processed < 0 { return .lost(BusSupport.describe(processed)) }
             if let refusal = context.matchAnswer.withLock({ $0 }), !refusal.isEmpty { return .refused(refusal) }
             if processed > 0 { continue }
             let fd = sd_bus_get_fd(bus), events = sd_bus_get_events(bus)
-            guard fd >= 0, events >= 0 else { return .lost(Self.describe(min(fd, events))) }
+            guard fd >= 0, events >= 0 else { return .lost(BusSupport.describe(min(fd, events))) }
             var deadline: UInt64 = .max
             _ = sd_bus_get_timeout(bus, &deadline)
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
                        pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, Self.pollTimeout(until: deadline)) < 0, errno != EINTR {
+            if poll(&fds, 2, BusSupport.pollTimeout(until: deadline)) < 0, errno != EINTR {
                 return .lost(String(cString: strerror(errno)))
             }
             if fds[1].revents != 0 { return .stopped }
         }
-    }
-
-    /// Milliseconds until sd-bus's `CLOCK_MONOTONIC` deadline (in µs), rounded up; -1 for none.
-    static func pollTimeout(until deadline: UInt64) -> Int32 {
-        guard deadline != .max else { return -1 }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let nowUs = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-        guard deadline > nowUs else { return 0 }
-        return Int32(min((deadline - nowUs + 999) / 1000, UInt64(Int32.max)))
-    }
-
-    /// sd-bus returns negative errno values.
-    static func describe(_ result: Int32) -> String { String(cString: strerror(-result)) }
-}
-
-/// A pipe whose write end stops the watcher thread; closed when neither the thread nor the cancel handler needs it.
-private final class StopPipe: Sendable {
-    let readEnd: Int32
-    let writeEnd: Int32
-
-    init?() {
-        var ends: [Int32] = [-1, -1]
-        // pipe2 is not visible from Swift's Glibc; close-on-exec right after (a child started in between only holds a pipe).
-        guard pipe(&ends) == 0 else { return nil }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-
-    /// Makes the read end readable for good (it is never drained).
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
-    }
-
-    /// Waits up to `seconds`; true when stopped.
-    func wait(seconds: Double) -> Bool {
-        var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
-        return poll(&fds, 1, Int32(seconds * 1000)) > 0
     }
 }

@@ -5,9 +5,10 @@ import Glibc
 #endif
 
 /// The privacy claim as a test: the agent, traced with `strace -f -e
-/// trace=socket` through a GPS arrival (pty replay), a check-in and a
-/// subscription over the control socket, and a reminder (its gdbus child
-/// included), never creates an AF_INET or AF_INET6 socket.
+/// trace=socket,connect` through a GPS arrival (pty replay), a check-in and a
+/// subscription over the control socket, and a reminder (its sd-bus
+/// connection to the session bus included), never creates an AF_INET or
+/// AF_INET6 socket.
 @Suite(.serialized) struct AgentNetworkTests {
     @Test(.enabled(if: toolExists("strace") && toolExists("socat"), "strace and socat needed: apt-get install strace socat"))
     func theAgentNeverCreatesAnInternetSocket() throws {
@@ -24,11 +25,12 @@ import Glibc
         \(gps.configuration)
         """)
         let trace = cli.folder.appendingPathComponent("strace.out").path
-        // A session bus address that leads nowhere: gdbus still runs (and is traced) for the reminder.
+        // A session bus address that leads nowhere: the notifier still connects (traced) for the reminder.
+        let busPath = "\(cli.folder.path)/no-bus"
         let agent = try AgentProcess(cli, environment: [
             "DESKDAYS_NOW": "2026-11-18T10:29:58Z",
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(cli.folder.path)/no-bus",
-        ], launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket", "-o", trace])
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(busPath)",
+        ], launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket,connect", "-o", trace])
         defer { agent.kill9() }
         #expect(agent.waitForLog("opened"), "\(agent.logText)")
         usleep(200_000)
@@ -38,7 +40,7 @@ import Glibc
         #expect(client.request(#"{"cmd":"checkin","date":"2026-11-17","status":"office"}"#)?["ok"] as? Bool == true)
         #expect(client.request(#"{"cmd":"subscribe"}"#)?["today"] as? String == "2026-11-18")
         #expect(agent.waitForLog("reminder"), "\(agent.logText)")
-        #expect(agent.waitForLog("desktop notification"), "the gdbus child ran: \(agent.logText)")
+        #expect(agent.waitForLog("cannot show desktop notifications: no D-Bus session bus"), "\(agent.logText)")
 
         // Stop the agent itself (strace's child) with SIGTERM; strace then exits.
         let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
@@ -46,8 +48,10 @@ import Glibc
         for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
         agent.process.waitForExit()
 
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
-            .filter { $0.contains("socket(") }
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
+        #expect(lines.contains { $0.contains("connect(") && $0.contains("AF_UNIX") && $0.contains(busPath) },
+                "the notifier tried the session bus over a unix socket")
+        let calls = lines.filter { $0.contains("socket(") }
         #expect(calls.contains { $0.contains("AF_UNIX") }, "the trace saw the agent's own sockets")
         let internet = calls.filter { $0.contains("AF_INET") || $0.contains("PF_INET") }
         #expect(internet.isEmpty, "internet sockets created: \(internet)")

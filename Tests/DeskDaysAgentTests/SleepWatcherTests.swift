@@ -16,7 +16,7 @@ struct SleepWatcherTests {
         ("", false),
     ])
     func onlyUnixSocketAddressesAreUsed(address: String, accepted: Bool) {
-        #expect(SleepWatcher.isUnixOnly(address) == accepted)
+        #expect(BusSupport.isUnixOnly(address) == accepted)
     }
 
     @Test func withoutTheVariableTheStandardSocketIsUsed() {
@@ -26,8 +26,8 @@ struct SleepWatcherTests {
     }
 
     @Test func noDeadlineWaitsForeverAndAPassedOneNotAtAll() {
-        #expect(SleepWatcher.pollTimeout(until: .max) == -1)
-        #expect(SleepWatcher.pollTimeout(until: 0) == 0)
+        #expect(BusSupport.pollTimeout(until: .max) == -1)
+        #expect(BusSupport.pollTimeout(until: 0) == 0)
     }
 
     @Test func aResumeWakesEveryWaiter() async {

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// What the agent's two sd-bus clients (the sleep watcher on the system bus,
+/// the desktop notifier on the session bus) share: which bus addresses are
+/// acceptable, and sd-bus's conventions for errors and deadlines.
+enum BusSupport {
+    /// Whether every address in the list is a unix socket (the list is `;`-separated, tried in order).
+    ///
+    /// A `tcp:`, `nonce-tcp:` or `unixexec:` entry is refused, so no environment
+    /// can make the agent open an internet socket or start a program for a bus.
+    static func isUnixOnly(_ address: String) -> Bool {
+        let kinds = address.split(separator: ";").map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "" }
+        return !kinds.isEmpty && kinds.allSatisfy { $0 == "unix" }
+    }
+
+    /// The socket files named by `path=` in the address list (values are %-escaped); abstract sockets have none.
+    static func socketPaths(_ address: String) -> [String] {
+        address.split(separator: ";").flatMap { entry in
+            entry.split(separator: ":", maxSplits: 1).dropFirst().first.map { keys in
+                keys.split(separator: ",").compactMap { pair -> String? in
+                    guard pair.hasPrefix("path=") else { return nil }
+                    return String(pair.dropFirst(5)).removingPercentEncoding
+                }
+            } ?? []
+        }
+    }
+
+    /// Milliseconds until sd-bus's `CLOCK_MONOTONIC` deadline (in µs), rounded up; -1 for none.
+    static func pollTimeout(until deadline: UInt64) -> Int32 {
+        guard deadline != .max else { return -1 }
+        let now = monotonicMicroseconds()
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now + 999) / 1000, UInt64(Int32.max)))
+    }
+
+    /// `CLOCK_MONOTONIC` in µs, the clock sd-bus's timeouts use.
+    static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    }
+
+    /// sd-bus returns negative errno values.
+    static func describe(_ result: Int32) -> String { String(cString: strerror(-result)) }
+}
+
+/// A pipe whose write end stops a bus thread (the sleep watcher's, a notification's); closed when neither the thread nor the cancel handler needs it.
+final class StopPipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        // pipe2 is not visible from Swift's Glibc; close-on-exec right after (a child started in between only holds a pipe).
+        guard pipe(&ends) == 0 else { return nil }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Makes the read end readable for good (it is never drained).
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Waits up to `seconds`; true when stopped.
+    func wait(seconds: Double) -> Bool {
+        var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+        return poll(&fds, 1, Int32(seconds * 1000)) > 0
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The reminder as a desktop notification: the real agent (clock injected a
+/// few seconds before `reminder_time` on a workday with nothing recorded)
+/// calls `org.freedesktop.Notifications.Notify` over sd-bus on a private
+/// `dbus-daemon` standing in for the session bus, where a small python3-dbus
+/// program owns the name and records what it receives.
+@Suite(.serialized) struct AgentNotifyTests {
+    static let config = """
+    [policy]
+    timezone = "UTC"
+
+    [checkin]
+    reminder_time = "10:30"
+    """
+
+    @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
+    func aReminderIsExactlyOneNotifyCall() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        let bus = try PrivateSystemBus(in: cli.folder)
+        let daemon = try FakeNotificationDaemon(address: bus.address, in: cli.folder)
+        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                        "DESKDAYS_NOW": "2026-11-18T10:29:57Z"])
+        defer { agent.kill9() }
+        #expect(agent.waitForLog("reminder shown as a desktop notification (id 42)"), "\(agent.logText)")
+        let client = try TestSocketClient(path: agent.socket)
+        #expect(client.request(#"{"cmd":"status"}"#) != nil, "the agent carries on")
+        #expect(agent.stop() == 0)
+
+        let calls = daemon.calls
+        #expect(calls.count == 1, "exactly one Notify: \(calls)")
+        let call = try #require(calls.first)
+        #expect(call["signature"] as? String == "susssasa{sv}i")
+        #expect(call["app"] as? String == "DeskDays")
+        #expect(call["replaces"] as? Int == 0)
+        #expect(call["summary"] as? String == "DeskDays: no check-in yet today")
+        let body = try #require(call["body"] as? String)
+        #expect(body.range(of: #"^[0-9]+ more office days? needed in Q4 2026\. "#, options: .regularExpression) != nil, "\(body)")
+        #expect(agent.logText.contains("reminder for 2026-11-18: \(body)"), "the logged reminder is the notification's text")
+        #expect((call["actions"] as? [Any])?.isEmpty == true)
+        #expect((call["hints"] as? [String: Any])?["urgency"] as? Int == 1)
+        #expect(call["expire"] as? Int == -1)
+        #expect(!agent.logText.contains("warning"), "\(agent.logText)")
+    }
+
+    @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
+    func aHungNotificationDaemonIsGivenUpOnAndAStopEndsTheWait() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        let bus = try PrivateSystemBus(in: cli.folder)
+        let daemon = try FakeNotificationDaemon(address: bus.address, in: cli.folder, answers: false)
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let agent = try AgentProcess(cli, environment: environment.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
+        defer { agent.kill9() }
+        #expect(waitUntil { daemon.calls.count == 1 }, "\(agent.logText)")
+        // While the call waits for its answer, the agent still serves requests.
+        let client = try TestSocketClient(path: agent.socket)
+        #expect(client.request(#"{"cmd":"status"}"#) != nil)
+        // sd-bus's own call timeout (5 s) gives up on it.
+        #expect(agent.waitForLog("the desktop notification could not be shown (org.freedesktop.DBus.Error.NoReply"),
+                "\(agent.logText)")
+        #expect(client.request(#"{"cmd":"status"}"#) != nil, "the agent carries on")
+        #expect(agent.stop() == 0)
+
+        // Next day: stopped while the call is pending, the wait ends without an outcome (nothing logged about it).
+        let next = try AgentProcess(cli, environment: environment.merging(["DESKDAYS_NOW": "2026-11-19T10:29:57Z"]) { $1 })
+        defer { next.kill9() }
+        #expect(waitUntil { daemon.calls.count == 2 }, "\(next.logText)")
+        #expect(next.stop() == 0)
+        #expect(!next.logText.contains("could not be shown"), "cancelled, not timed out: \(next.logText)")
+    }
+
+    @Test func withoutAUsableSessionBusTheReminderIsLoggedOnce() throws {
+        for (address, expected) in [("unix:path=/nonexistent/deskdays-test-bus", "cannot show desktop notifications: no D-Bus session bus"),
+                                    ("tcp:host=127.0.0.1,port=9", "the session bus address is not a unix socket")] {
+            let cli = try CLIRunner()
+            defer { cli.cleanup() }
+            try cli.writeConfig(Self.config)
+            let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": address,
+                                                            "DESKDAYS_NOW": "2026-11-18T10:29:57Z"])
+            defer { agent.kill9() }
+            #expect(agent.waitForLog(expected), "\(agent.logText)")
+            #expect(agent.logText.contains("reminder for 2026-11-18:"))
+            let client = try TestSocketClient(path: agent.socket)
+            #expect(client.request(#"{"cmd":"status"}"#) != nil, "the agent carries on")
+            let log = agent.logText
+            #expect(log.components(separatedBy: "desktop notification").count == 2, "one line: \(log)")
+            #expect(agent.stop() == 0)
+        }
+    }
+}
+
+/// python3-dbus owning `org.freedesktop.Notifications` on a private bus: each
+/// `Notify` is written as one JSON line (with the call's signature) to a file,
+/// and answered with id 42, or never when it stands in for a hung daemon.
+final class FakeNotificationDaemon {
+    /// Why it cannot run here, or nil.
+    static let missing: String? = {
+        guard toolExists("dbus-daemon") else { return "dbus-daemon not installed: apt-get install dbus-daemon" }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        probe.arguments = ["-c", "import dbus, dbus.mainloop.glib; from gi.repository import GLib"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus python3-gi" }
+        probe.waitForExit()
+        return probe.exitStatus == 0 ? nil : "python3-dbus or python3-gi not installed: apt-get install python3-dbus python3-gi"
+    }()
+
+    static let script = """
+        import json, sys, dbus, dbus.service, dbus.mainloop.glib
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.bus.BusConnection(sys.argv[1])
+        answers = sys.argv[2] == "answer"
+        INTERFACE = "org.freedesktop.Notifications"
+
+        class Notifications(dbus.service.Object):
+            @dbus.service.method(INTERFACE, in_signature="susssasa{sv}i", out_signature="u",
+                                 message_keyword="message", async_callbacks=("reply", "error"))
+            def Notify(self, app, replaces, icon, summary, body, actions, hints, expire, message, reply, error):
+                print(json.dumps({"signature": message.get_signature(), "app": str(app), "replaces": int(replaces),
+                                  "icon": str(icon), "summary": str(summary), "body": str(body),
+                                  "actions": [str(a) for a in actions],
+                                  "hints": {str(k): int(v) if isinstance(v, int) else str(v) for k, v in hints.items()},
+                                  "expire": int(expire)}), flush=True)
+                if answers:
+                    reply(dbus.UInt32(42))
+
+            @dbus.service.method(INTERFACE, out_signature="as")
+            def GetCapabilities(self):
+                return ["body"]
+
+            @dbus.service.method(INTERFACE, out_signature="ssss")
+            def GetServerInformation(self):
+                return ("deskdays-test", "DeskDays", "1", "1.2")
+
+        name = dbus.service.BusName(INTERFACE, bus)
+        Notifications(bus, "/org/freedesktop/Notifications")
+        print("ready", flush=True)
+        GLib.MainLoop().run()
+        """
+
+    private let process = Process()
+    private let output: URL
+
+    init(address: String, in folder: URL, answers: Bool = true) throws {
+        output = folder.appendingPathComponent("notifications-\(UUID().uuidString.prefix(8)).jsonl")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.script, address, answers ? "answer" : "hang"]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        guard waitUntil(seconds: 30, { lines.first == "ready" }) else {
+            throw HarnessError("the notification daemon stand-in could not own its name: \(lines)")
+        }
+    }
+
+    private var lines: [String] {
+        ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// The `Notify` calls received so far.
+    var calls: [[String: Any]] {
+        lines.dropFirst().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitForExit()
+    }
+}

@@ -66,7 +66,7 @@ package enum UnixSocket {
         return credentials.uid
     }
 
-    /// Marks `fd` close-on-exec, so children (gdbus) never inherit it.
+    /// Marks `fd` close-on-exec, so no program the process starts inherits it.
     /// (`accept4` and `pipe2` are GNU extensions Swift's Glibc import hides.)
     package static func setCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)

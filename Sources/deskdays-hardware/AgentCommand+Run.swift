@@ -10,6 +10,13 @@ import Logging
 /// The agent's work (the definition, flags and help are `AgentCommand` in DeskDaysCLI).
 extension AgentCommand {
     func runAgent() async throws {
+        // Once started (configuration read, database opened, adapters set up),
+        // the start-up code is let go and the rest paged in only as used.
+        let settle = Task.detached {
+            try await Task.sleep(for: .seconds(10))
+            CodeResidency.keepOnlyCodeInUse()
+        }
+        defer { settle.cancel() }
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")

@@ -6,26 +6,18 @@ import Foundation
 public enum ConfigEditor {
     /// Appends `block` (complete TOML, e.g. a `[[gps.geofences]]` table) to
     /// the file at `path`, creating it (0600, its folder 0700) when missing.
-    /// The file is written atomically; the old content is kept byte for byte.
+    /// The old content is kept byte for byte and the file replaced as
+    /// `replaceContents` does (atomically, mode and symbolic link kept). A
+    /// file that exists but cannot be read as UTF-8 text is left alone.
     public static func appendBlock(_ block: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        var text = ""
+        if FileManager.default.fileExists(atPath: path) {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        }
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         if !text.isEmpty { text += "\n" }
         text += block.hasSuffix("\n") ? block : block + "\n"
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        if rename(temporary.path, url.path) != 0 {
-            let code = errno
-            unlink(temporary.path)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
+        try replaceContents(of: path, with: text)
     }
 
     // MARK: - Adding to a list

@@ -58,7 +58,8 @@ public enum ConfigLoader {
         return (configuration, problems)
     }
 
-    static func reason(_ error: Error) -> String {
+    /// The system's words for a file error (its `strerror`), for one-sentence messages.
+    public static func reason(_ error: Error) -> String {
         if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
             return String(cString: strerror(Int32(underlying.code)))
         }

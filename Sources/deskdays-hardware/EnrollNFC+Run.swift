@@ -38,15 +38,8 @@ extension EnrollNFC {
             match = "uid = \(ConfigEditor.quoted(reading.uidHex))"
         }
         let block = "[[nfc.tags]]\nname = \(ConfigEditor.quoted(name))\n\(match)\n"
-        do {
-            try ConfigEditor.appendBlock(block, to: global.configPath)
-        } catch {
-            throw CLIError("cannot write \(global.configPath) (\(error.localizedDescription)); check its folder is writable.")
-        }
-        print("Added NFC tag \(ConfigEditor.quoted(name)) to \(global.configPath).")
-        if !settings.enabled {
-            print("NFC check-ins are off: set enabled = true under [nfc] to use it.")
-        }
+        try Enrollment.append(block, rule: "NFC tag \(ConfigEditor.quoted(name))", to: global.configPath)
+        Enrollment.remindIfOff(settings.enabled, method: "NFC", section: "nfc")
     }
 
     /// The first tap, or nil after `timeout`; leaving the stream aborts the reader.

@@ -26,15 +26,13 @@ extension EnrollQR {
         } catch let error as ConfigEditor.ManualEditNeeded {
             throw CLIError("cannot add the code to \(global.configPath) with certainty, so nothing was changed; \(error.instruction) by hand.")
         } catch {
-            throw CLIError("cannot write \(global.configPath) (\(error.localizedDescription)); check the file and its folder are writable.")
+            throw CLIError("cannot write \(global.configPath) (\(ConfigLoader.reason(error))); check the file and its folder are writable.")
         }
         switch outcome {
         case .added: print("Added the code to [qr] \(list) in \(global.configPath).")
         case .alreadyPresent: print("The code is already in [qr] \(list) in \(global.configPath); nothing was changed.")
         }
-        if !settings.enabled {
-            print("QR check-ins are off: set enabled = true under [qr] to use it.")
-        }
+        Enrollment.remindIfOff(settings.enabled, method: "QR", section: "qr")
     }
 
     /// The one code in the image at `path`.

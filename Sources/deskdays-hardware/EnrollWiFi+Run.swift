@@ -36,14 +36,7 @@ extension EnrollWiFi {
         var block = "[[wifi.networks]]\nname = \(ConfigEditor.quoted(name))\nssid = \(ConfigEditor.quoted(ssid))\n"
         if pin, let bssid = link.bssid { block += "bssids = [\(ConfigEditor.quoted(bssid.description))]\n" }
         if let minSignal { block += "min_signal_dbm = \(minSignal)\n" }
-        do {
-            try ConfigEditor.appendBlock(block, to: global.configPath)
-        } catch {
-            throw CLIError("cannot write \(global.configPath) (\(error.localizedDescription)); check its folder is writable.")
-        }
-        print("Added Wi-Fi network \(ConfigEditor.quoted(name)) to \(global.configPath).")
-        if !configuration.wifi.enabled {
-            print("Wi-Fi check-ins are off: set enabled = true under [wifi] to use it.")
-        }
+        try Enrollment.append(block, rule: "Wi-Fi network \(ConfigEditor.quoted(name))", to: global.configPath)
+        Enrollment.remindIfOff(configuration.wifi.enabled, method: "Wi-Fi", section: "wifi")
     }
 }

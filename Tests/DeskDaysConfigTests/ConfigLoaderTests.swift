@@ -175,3 +175,29 @@ func badTargetValues(line: String, expected: String) {
     let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
 }
+
+/// Appending never loses what is there: a file that is not UTF-8 text is
+/// refused and left byte for byte; through a symbolic link the link stays
+/// and the target keeps its mode.
+@Test func appendBlockLeavesUnreadableFilesAloneAndKeepsLinksAndModes() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dd-edit-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let binary = folder.appendingPathComponent("latin1.toml").path
+    let latin1 = Data("[policy]\n# caf".utf8) + Data([0xE9, 0x0A]) // "café" in Latin-1
+    try latin1.write(to: URL(fileURLWithPath: binary))
+    #expect(throws: (any Error).self) { try ConfigEditor.appendBlock("[gps]\nenabled = true", to: binary) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: binary)) == latin1)
+
+    let target = folder.appendingPathComponent("dotfiles/config.toml").path
+    try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data("# mine\n".utf8).write(to: URL(fileURLWithPath: target))
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target)
+    let link = folder.appendingPathComponent("config.toml").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    try ConfigEditor.appendBlock("[gps]\nenabled = true", to: link)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "# mine\n\n[gps]\nenabled = true\n")
+    #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o640)
+}
+

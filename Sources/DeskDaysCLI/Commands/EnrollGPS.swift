@@ -68,14 +68,7 @@ struct EnrollGPS: AsyncParsableCommand {
               + String(format: "%.6f, %.6f", result.latitude, result.longitude))
         let block = GPSEnrollment.geofenceBlock(name: name, latitude: result.latitude, longitude: result.longitude,
                                                 radiusM: radius, dwellS: dwell, quote: ConfigEditor.quoted)
-        do {
-            try ConfigEditor.appendBlock(block, to: global.configPath)
-        } catch {
-            throw CLIError("cannot write \(global.configPath) (\(error.localizedDescription)); check its folder is writable.")
-        }
-        print("Added geofence \(ConfigEditor.quoted(name)) (radius \(Int(radius)) m) to \(global.configPath).")
-        if !configuration.gps.enabled {
-            print("GPS check-ins are off: set enabled = true under [gps] to use it.")
-        }
+        try Enrollment.append(block, rule: "geofence \(ConfigEditor.quoted(name)) (radius \(Int(radius)) m)", to: global.configPath)
+        Enrollment.remindIfOff(configuration.gps.enabled, method: "GPS", section: "gps")
     }
 }

@@ -123,6 +123,8 @@ let package = Package(
         ]),
 
         // MARK: - Tests
+        // Helpers every test target may use (waiting for child processes reliably).
+        .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "DeskDaysCoreTests", dependencies: [
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),
@@ -133,19 +135,20 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
-        .testTarget(name: "GPSAdapterTests", dependencies: ["GPSAdapter", "NMEA"]),
+        .testTarget(name: "GPSAdapterTests", dependencies: ["TestSupport", "GPSAdapter", "NMEA"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCAdapterTests", dependencies: [
+            "TestSupport",
             "NFCAdapter", "NDEF", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
-        .testTarget(name: "QRAdapterTests", dependencies: ["QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysReportsTests", dependencies: ["DeskDaysReports", "DeskDaysCore"],
+        .testTarget(name: "QRAdapterTests", dependencies: ["TestSupport", "QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysReportsTests", dependencies: ["TestSupport", "DeskDaysReports", "DeskDaysCore"],
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
-        .testTarget(name: "WiFiAdapterTests", dependencies: ["WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "CLITests", dependencies: ["DeskDaysCore"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
     ]
 )

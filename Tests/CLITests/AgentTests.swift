@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The agent as a real process: a GPS receiver replayed into a

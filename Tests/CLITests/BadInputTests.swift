@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Bad input gets one clear line on stderr and the documented exit code,

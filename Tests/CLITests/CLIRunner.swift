@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `deskdays` binary as a user would, in a scratch folder.
 struct CLIRunner {
@@ -76,37 +77,3 @@ func toolExists(_ name: String) -> Bool {
     return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
 }
 
-/// Exit statuses of children reaped by `waitForExit()`, by process id.
-private let reapedStatuses = NSLock()
-nonisolated(unsafe) private var reaped: [Int32: Int32] = [:]
-
-extension Process {
-    /// Waits for the child to end. Foundation's `waitUntilExit()` can miss
-    /// an exit when many children come and go at once (the child stays a
-    /// zombie and the wait never returns, seen with parallel tests), so the
-    /// child is also reaped here with `waitpid`.
-    func waitForExit() {
-        let pid = processIdentifier
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                // As Foundation reports it: the exit code, or the signal's number.
-                let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : status & 0x7f
-                reapedStatuses.withLock { reaped[pid] = code }
-                return
-            }
-            if result < 0 || !isRunning {
-                // Foundation reaped it: wait for it to record the status.
-                while isRunning { usleep(1_000) }
-                return
-            }
-            usleep(5_000)
-        }
-    }
-
-    /// The exit status after `waitForExit()`, whoever reaped the child.
-    var exitStatus: Int32 {
-        reapedStatuses.withLock { reaped[processIdentifier] } ?? terminationStatus
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `deskdays` links no hardware library and hands the hardware commands to

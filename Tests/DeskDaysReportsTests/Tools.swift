@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// External programs the render tests drive, and PNG facts they check.
 enum Tools {
@@ -20,14 +21,12 @@ enum Tools {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
         try process.run()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        if !process.waitForExit(seconds: timeout) {
             kill(process.processIdentifier, SIGKILL)
-            done.wait()
+            process.waitForExit()
         }
-        return process.terminationStatus
+        return process.exitStatus
     }
 
     /// Width and height from a PNG's IHDR chunk, or nil when the bytes are not a PNG.

@@ -1,5 +1,6 @@
 import DeskDaysCore
 import Foundation
+import TestSupport
 import GPSAdapter
 import NMEA
 import Synchronization
@@ -57,7 +58,7 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
         feedDescriptor = -1
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
         }
         process = nil
         unlink(device)

@@ -3,6 +3,7 @@ import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
+import TestSupport
 import Logging
 import NFCAdapter
 import Testing
@@ -48,9 +49,9 @@ func runTool(_ executable: String, _ arguments: [String]) throws -> String {
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw HarnessError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+    process.waitForExit()
+    guard process.exitStatus == 0 else {
+        throw HarnessError("\(executable) \(arguments.joined(separator: " ")) exited \(process.exitStatus)")
     }
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
@@ -99,7 +100,7 @@ final class LineProcess: @unchecked Sendable {
     func terminate() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.waitForExit()
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `deskdays qr make`, `deskdays qr scan` and `deskdays checkin --qr` as a
@@ -108,8 +109,7 @@ struct QRAgentTests {
         text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(text.components(separatedBy: "No camera at \(device)").count == 2, "said once, not on every retry:\n\(text)")
         kill(agent.processIdentifier, SIGTERM)
-        for _ in 0..<100 where agent.isRunning { usleep(50_000) }
-        #expect(!agent.isRunning)
-        #expect(agent.terminationReason == .exit && agent.terminationStatus == 0)
+        #expect(agent.waitForExit(seconds: 5), "the agent stops on SIGTERM")
+        #expect(agent.exitStatus == 0)
     }
 }

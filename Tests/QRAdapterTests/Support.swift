@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import QR
 
 /// Paths and tools the QR adapter tests share.
@@ -52,9 +53,9 @@ enum Support {
         let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
         reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         while !reader.isFinished { usleep(1000) }
-        return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+        return (process.exitStatus, outData, String(decoding: errData, as: UTF8.self))
     }
 
     /// A camera-sized frame with `code` centred on a light grey background.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real agent on a machine without cfg80211 (this build host): the
@@ -36,8 +37,6 @@ import Testing
         process.environment = environment
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
         try process.run()
 
         func text() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
@@ -50,10 +49,10 @@ import Testing
         let agent = childProcess(of: process.processIdentifier)
         #expect(agent != nil)
         if let agent { kill(agent, SIGTERM) }
-        if done.wait(timeout: .now() + 30) == .timedOut {
+        if !process.waitForExit(seconds: 30) {
             if let agent { kill(agent, SIGKILL) }
             kill(process.processIdentifier, SIGKILL)
-            done.wait()
+            process.waitForExit()
             Issue.record("the agent did not stop on SIGTERM")
         }
         let output = text()
@@ -87,12 +86,10 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        done.wait()
-        #expect(process.terminationStatus == 1)
+        process.waitForExit()
+        #expect(process.exitStatus == 1)
         #expect(text.split(whereSeparator: \.isNewline).count == 1, "\(text)")
         #expect(text.contains("cannot read Wi-Fi") && text.contains("no nl80211"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: config.path))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// End to end in one boot of the test VM (Tests/Harness/vm, TCG): the real
@@ -138,8 +139,7 @@ struct VMRun: Sendable {
         return .success(VMRun(results: results, socketCalls: calls, enrolled: enrolled))
     }
 
-    /// Runs a script with bash; its exit status and stderr. Waits without
-    /// spinning (a termination handler, not `waitUntilExit`).
+    /// Runs a script with bash; its exit status and stderr.
     static func shell(_ arguments: [String]) -> (status: Int32, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -147,11 +147,9 @@ struct VMRun: Sendable {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
         do { try process.run() } catch { return (127, "cannot start bash: \(error)") }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        done.wait()
-        return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        process.waitForExit()
+        return (process.exitStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Exit statuses of children reaped by `waitForExit`, by process id.
+private let reapedLock = NSLock()
+nonisolated(unsafe) private var reaped: [Int32: Int32] = [:]
+
+extension Process {
+    /// Waits for the child to end (at most `seconds`, when given); false on
+    /// a timeout. Foundation's `waitUntilExit()` and termination handler can
+    /// miss an exit when many children come and go at once (the child stays
+    /// a zombie and the wait never returns, seen in the parallel tests), so
+    /// the child is also reaped here with `waitpid`. Read the status with
+    /// `exitStatus`, whoever reaped it.
+    @discardableResult
+    public func waitForExit(seconds: Double? = nil) -> Bool {
+        let pid = processIdentifier
+        let deadline = seconds.map { Date().addingTimeInterval($0) }
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                // As Foundation reports it: the exit code, or the signal's number.
+                let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : status & 0x7f
+                reapedLock.withLock { reaped[pid] = code }
+                return true
+            }
+            if result < 0 || !isRunning {
+                // Foundation reaped it: wait for it to record the status.
+                while isRunning { usleep(1_000) }
+                return true
+            }
+            if let deadline, Date() > deadline { return false }
+            usleep(5_000)
+        }
+    }
+
+    /// The exit status after `waitForExit`: the code, or the signal's number.
+    public var exitStatus: Int32 {
+        reapedLock.withLock { reaped[processIdentifier] } ?? terminationStatus
+    }
+}

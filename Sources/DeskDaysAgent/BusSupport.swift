@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSystemd
 import Foundation
 
 /// What the agent's two sd-bus clients (the sleep watcher on the system bus,
@@ -43,8 +44,28 @@ enum BusSupport {
         return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
     }
 
+    /// A started client connection to `address`, or why there is none; the
+    /// caller owns it (and chooses how to close it: flushed or not).
+    static func connect(_ address: String) -> Result<OpaquePointer, BusFailure> {
+        var created: OpaquePointer?
+        guard sd_bus_new(&created) >= 0, let bus = created else { return .failure(BusFailure(reason: "out of memory")) }
+        var result = sd_bus_set_address(bus, address)
+        if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
+        if result >= 0 { result = sd_bus_start(bus) }
+        guard result >= 0 else {
+            sd_bus_close_unref(bus)
+            return .failure(BusFailure(reason: describe(result)))
+        }
+        return .success(bus)
+    }
+
     /// sd-bus returns negative errno values.
     static func describe(_ result: Int32) -> String { String(cString: strerror(-result)) }
+}
+
+/// Why a bus connection could not be made, in words for the log.
+struct BusFailure: Error {
+    let reason: String
 }
 
 /// A pipe whose write end stops a bus thread (the sleep watcher's, a notification's); closed when neither the thread nor the cancel handler needs it.

@@ -138,17 +138,16 @@ public final class DesktopNotifier: Sendable {
     private static func send(address: String, title: String, body: String, stop: StopPipe) -> Outcome {
         // sd-bus times the call out itself; this bounds the connection and authentication too.
         let deadline = BusSupport.monotonicMicroseconds() + (timeoutSeconds + 1) * 1_000_000
-        var created: OpaquePointer?
-        guard sd_bus_new(&created) >= 0, let bus = created else { return .noBus("out of memory") }
+        let bus: OpaquePointer
+        switch BusSupport.connect(address) {
+        case .success(let connected): bus = connected
+        case .failure(let failure): return .noBus(failure.reason)
+        }
         // No flush on close: once the reply is in, everything was sent, and a flush could wait on a hung bus.
         defer { sd_bus_close_unref(bus) }
-        var result = sd_bus_set_address(bus, address)
-        if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
-        if result >= 0 { result = sd_bus_start(bus) }
-        guard result >= 0 else { return .noBus(BusSupport.describe(result)) }
 
         var built: OpaquePointer?
-        result = sd_bus_message_new_method_call(bus, &built, destination, objectPath, interface, "Notify")
+        var result = sd_bus_message_new_method_call(bus, &built, destination, objectPath, interface, "Notify")
         guard result >= 0, let message = built else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
         defer { sd_bus_message_unref(message) }
         result = appendNotify(to: message, title: title, body: body)

@@ -118,18 +118,17 @@ final class SleepWatcher: Sendable {
 
     /// One connection: connect, ask for the signal, dispatch until stopped or failed.
     private func watch(stop: StopPipe, context: Context, connected: () -> Void) -> Outcome {
-        var created: OpaquePointer?
-        guard sd_bus_new(&created) >= 0, let bus = created else { return .noBus("out of memory") }
+        let bus: OpaquePointer
+        switch BusSupport.connect(address) {
+        case .success(let started): bus = started
+        case .failure(let failure): return .noBus(failure.reason)
+        }
         defer { sd_bus_flush_close_unref(bus) }
-        var result = sd_bus_set_address(bus, address)
-        if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
-        if result >= 0 { result = sd_bus_start(bus) }
-        guard result >= 0 else { return .noBus(BusSupport.describe(result)) }
         connected()
         context.matchAnswer.withLock { $0 = nil }
         // Asynchronous, so a silent bus cannot hold up a stop; the answer comes to the second callback.
         var slot: OpaquePointer?
-        result = sd_bus_match_signal_async(bus, &slot, Self.sender, Self.objectPath, Self.interface, Self.member, { message, userdata, _ in
+        let result = sd_bus_match_signal_async(bus, &slot, Self.sender, Self.objectPath, Self.interface, Self.member, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             var value: Int32 = 0
             // The signature is checked here: anything but one boolean is ignored.

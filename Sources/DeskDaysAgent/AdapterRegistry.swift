@@ -14,11 +14,9 @@ public enum AdapterRegistry {
         public var adapter: any CheckInAdapter
     }
 
-    /// The adapters the configuration enables; `unavailable` names enabled
-    /// methods this build lacks, reported once.
-    public static func adapters(for configuration: Configuration, logger: Logger) -> (enabled: [Entry], unavailable: [String]) {
+    /// The adapters the configuration enables (every method is in every build).
+    public static func adapters(for configuration: Configuration) -> [Entry] {
         var enabled: [Entry] = []
-        var unavailable: [String] = []
         if configuration.nfc.enabled {
             enabled.append(Entry(name: "nfc", adapter: NFCCheckInAdapter(
                 settings: configuration.nfc, logger: Logger(label: "deskdays.nfc"))))
@@ -33,6 +31,6 @@ public enum AdapterRegistry {
         if configuration.wifi.enabled {
             enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi)))
         }
-        return (enabled, unavailable)
+        return enabled
     }
 }

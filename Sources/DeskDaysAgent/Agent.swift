@@ -24,7 +24,6 @@ public final class Agent: Sendable {
     let pipeline: CheckInPipeline
     let logger: Logger
     let adapters: [AdapterRegistry.Entry]
-    let unavailable: [String]
     let clock: AgentClock
     let server: ControlServer?
     let notifier: DesktopNotifier
@@ -53,7 +52,7 @@ public final class Agent: Sendable {
         self.notifier = DesktopNotifier(logger: logger, environment: environment)
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
-        (adapters, unavailable) = AdapterRegistry.adapters(for: configuration, logger: logger)
+        adapters = AdapterRegistry.adapters(for: configuration)
         if let socketPath {
             let box = ReportSource(store: store, policy: configuration.policy, clock: clock)
             let handler = Handler(pipeline: pipeline, reports: box, databasePath: store.path, clock: clock,
@@ -68,9 +67,6 @@ public final class Agent: Sendable {
     /// What the agent will watch, for the start-up message.
     public var summary: String {
         var parts = adapters.isEmpty ? ["no adapter enabled"] : ["watching: " + adapters.map(\.name).joined(separator: ", ")]
-        if !unavailable.isEmpty {
-            parts.append("not available in this build: " + unavailable.joined(separator: ", "))
-        }
         if let server { parts.append("control socket \(server.path)") }
         return parts.joined(separator: "; ")
     }
@@ -79,9 +75,6 @@ public final class Agent: Sendable {
     /// group's signals, or `shutDownGracefully()`) or cancelled. Throws when
     /// the control socket cannot be set up, or when a core service ends on its own.
     public func run() async throws {
-        for name in unavailable {
-            logger.warning("\(name) is enabled in the configuration but not available in this build; it is ignored")
-        }
         // The socket listens before any service starts: a second agent fails
         // here before it opens a device, and READY=1 follows the listen.
         try server?.start()

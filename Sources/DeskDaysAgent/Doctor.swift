@@ -58,12 +58,12 @@ public struct Doctor: Sendable {
         sections.contains { $0.findings.contains { $0.level == .problem } }
     }
 
-    public func diagnose(_ configuration: Configuration, unavailable: [String]) -> [Section] {
+    public func diagnose(_ configuration: Configuration) -> [Section] {
         var sections: [Section] = []
-        sections.append(nfc(configuration.nfc, unavailable: unavailable.contains("nfc")))
-        sections.append(gps(configuration.gps, unavailable: unavailable.contains("gps")))
-        sections.append(qr(configuration.qr, unavailable: unavailable.contains("qr")))
-        sections.append(wifi(configuration.wifi, unavailable: unavailable.contains("wifi")))
+        sections.append(nfc(configuration.nfc))
+        sections.append(gps(configuration.gps))
+        sections.append(qr(configuration.qr))
+        sections.append(wifi(configuration.wifi))
         if !configuration.nfc.enabled, !configuration.gps.enabled, !configuration.qr.enabled, !configuration.wifi.enabled {
             sections.append(Section(name: "methods", summary: "none enabled", findings: [
                 Finding(.note, "no check-in method is enabled: only manual check-ins, reminders and the fallback work",
@@ -75,10 +75,9 @@ public struct Doctor: Sendable {
 
     // MARK: - NFC
 
-    func nfc(_ settings: NFCSettings, unavailable: Bool) -> Section {
+    func nfc(_ settings: NFCSettings) -> Section {
         guard settings.enabled else { return Section(name: "nfc", summary: "disabled", findings: []) }
         var findings: [Finding] = []
-        if unavailable { findings.append(Finding(.problem, "NFC is not available in this build", fix: "build with libpcsclite-dev and libnfc-dev installed")) }
         if settings.tags.isEmpty {
             findings.append(Finding(.problem, "no [[nfc.tags]] rule: every tap would be ignored",
                                     fix: "`deskdays enroll nfc` and tap your desk tag"))
@@ -124,10 +123,9 @@ public struct Doctor: Sendable {
 
     // MARK: - GPS
 
-    func gps(_ settings: GPSSettings, unavailable: Bool) -> Section {
+    func gps(_ settings: GPSSettings) -> Section {
         guard settings.enabled else { return Section(name: "gps", summary: "disabled", findings: []) }
         var findings: [Finding] = []
-        if unavailable { findings.append(Finding(.problem, "GPS is not available in this build")) }
         if settings.geofences.isEmpty {
             findings.append(Finding(.problem, "no [[gps.geofences]]: no arrival can ever be detected",
                                     fix: "stand at the office and run `deskdays enroll gps`"))
@@ -170,10 +168,9 @@ public struct Doctor: Sendable {
 
     // MARK: - QR and Wi-Fi
 
-    func qr(_ settings: QRSettings, unavailable: Bool) -> Section {
+    func qr(_ settings: QRSettings) -> Section {
         guard settings.enabled else { return Section(name: "qr", summary: "disabled", findings: []) }
         var findings: [Finding] = []
-        if unavailable { findings.append(Finding(.problem, "QR scanning is not available in this build", fix: "build with libzbar-dev and libv4l-dev installed")) }
         if settings.payloads.isEmpty, settings.prefixes.isEmpty {
             findings.append(Finding(.problem, "no [qr] payloads or prefixes: no code would match", fix: "`deskdays enroll qr` with the office code in view"))
         }
@@ -199,10 +196,9 @@ public struct Doctor: Sendable {
         return Section(name: "qr", summary: "enabled (\(settings.device), \(settings.mode.rawValue))", findings: findings)
     }
 
-    func wifi(_ settings: WiFiSettings, unavailable: Bool) -> Section {
+    func wifi(_ settings: WiFiSettings) -> Section {
         guard settings.enabled else { return Section(name: "wifi", summary: "disabled", findings: []) }
         var findings: [Finding] = []
-        if unavailable { findings.append(Finding(.problem, "Wi-Fi is not available in this build", fix: "build with libnl-genl-3-dev installed")) }
         if settings.networks.isEmpty {
             findings.append(Finding(.problem, "no [[wifi.networks]]: no network would match", fix: "connect to the office network and run `deskdays enroll wifi`"))
         }

@@ -25,8 +25,7 @@ extension DoctorCommand {
             report(sections)
             throw ExitCode(1)
         }
-        let unavailable = AdapterRegistry.adapters(for: configuration, logger: Logger(label: "deskdays.doctor")).unavailable
-        sections += Doctor().diagnose(configuration, unavailable: unavailable)
+        sections += Doctor().diagnose(configuration)
         sections.append(agentSection())
         report(sections)
         if Doctor.failed(sections) { throw ExitCode(1) }

@@ -56,7 +56,7 @@ struct DoctorTests {
         try fake.usb("1-1", vendor: "072f", product: "2200")
         try fake.write("proc/modules", "pn533_usb 20480 0 - Live 0x0\npn533 45056 1 pn533_usb, Live 0x0\n")
         try fake.process(812, "pcscd")
-        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig(), unavailable: [])
+        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig())
         let nfc = Self.section(sections, "nfc")
         #expect(nfc.findings.contains(Doctor.Finding(.ok, "reader found on USB: ACS ACR122U")))
         #expect(nfc.findings.contains(Doctor.Finding(.ok, "pcscd is running")))
@@ -70,16 +70,16 @@ struct DoctorTests {
         let fake = try FakeSystem()
         try fake.usb("1-2", vendor: "072f", product: "223b")
         try fake.write("run/pcscd/pcscd.comm", "")
-        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc), unavailable: [])
+        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(!Doctor.failed(sections), "\(sections)")
         #expect(Self.section(sections, "nfc").findings.contains { $0.text.contains("socket-activated") })
     }
 
     @Test func pcscdMissingIsAProblemOnlyWhenPCSCIsRequired() throws {
         let fake = try FakeSystem()
-        let required = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc), unavailable: [])
+        let required = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(Self.section(required, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd is not running" })
-        let auto = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .auto), unavailable: [])
+        let auto = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .auto))
         #expect(Self.section(auto, "nfc").findings.contains { $0.level == .warning && $0.text == "pcscd is not running" })
     }
 
@@ -90,12 +90,12 @@ struct DoctorTests {
         configuration.gps.enabled = true
         configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
         configuration.gps.device = fake.root + "/nothing-here"
-        var gps = Self.section(Doctor(system: fake.view).diagnose(configuration, unavailable: []), "gps")
+        var gps = Self.section(Doctor(system: fake.view).diagnose(configuration), "gps")
         #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
         #expect(gps.findings.contains { $0.level == .warning && $0.text.hasPrefix("ModemManager is running") })
 
         configuration.gps.device = fake.root + "/proc/400/comm"
-        gps = Self.section(Doctor(system: fake.view).diagnose(configuration, unavailable: []), "gps")
+        gps = Self.section(Doctor(system: fake.view).diagnose(configuration), "gps")
         #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("is not a character device") })
     }
 
@@ -106,7 +106,7 @@ struct DoctorTests {
         configuration.gps.enabled = true
         configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
         configuration.gps.device = "/dev/null"
-        let sections = Doctor(system: fake.view).diagnose(configuration, unavailable: [])
+        let sections = Doctor(system: fake.view).diagnose(configuration)
         let gps = Self.section(sections, "gps")
         #expect(gps.findings.contains(Doctor.Finding(.ok, "/dev/null is present and readable")))
         #expect(gps.findings.contains { $0.level == .warning && $0.text.contains("gpsd (pid 321)") })
@@ -121,18 +121,17 @@ struct DoctorTests {
         configuration.qr.enabled = true
         configuration.qr.payloads = ["deskdays:office:hq"]
         configuration.qr.device = fake.root + "/video9"
-        var sections = Doctor(system: fake.view).diagnose(configuration, unavailable: [])
+        var sections = Doctor(system: fake.view).diagnose(configuration)
         #expect(Self.section(sections, "wifi").findings.contains { $0.level == .problem && $0.text.contains("no wireless interface") })
         #expect(Self.section(sections, "qr").findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
         try fake.write("sys/class/net/wlp2s0/wireless/.keep", "")
-        sections = Doctor(system: fake.view).diagnose(configuration, unavailable: ["qr"])
+        sections = Doctor(system: fake.view).diagnose(configuration)
         #expect(Self.section(sections, "wifi").findings == [Doctor.Finding(.ok, "wireless interface: wlp2s0")])
-        #expect(Self.section(sections, "qr").findings.contains { $0.text.contains("not available in this build") })
     }
 
     @Test func nothingEnabledIsANoteNotAFailure() throws {
         let fake = try FakeSystem()
-        let sections = Doctor(system: fake.view).diagnose(Configuration(), unavailable: [])
+        let sections = Doctor(system: fake.view).diagnose(Configuration())
         #expect(!Doctor.failed(sections))
         #expect(Self.section(sections, "methods").findings.first?.level == .note)
     }

@@ -39,9 +39,11 @@ public enum ConfigLoader {
         }
         var reader = TableReader(file: file, locator: KeyLocator(text: text))
         var configuration = Configuration()
+        var calendars: [String] = []
         reader.read(table, path: "") { reader, key, value, path in
             switch key {
-            case "policy": reader.table(value, path) { readPolicy(&$0, $1, &configuration.policy, baseDirectory, horizon) }
+            case "policy":
+                reader.table(value, path) { readPolicy(&$0, $1, &configuration.policy, &calendars, baseDirectory, horizon) }
             case "holidays": readHolidays(&reader, value, path, &configuration.policy)
             case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
             case "nfc": reader.table(value, path) { readNFC(&$0, $1, &configuration.nfc) }
@@ -53,6 +55,7 @@ public enum ConfigLoader {
             return true
         }
         // In file order, as a compiler lists errors (stable for one line).
+        configuration.holidayCalendars = calendars
         let problems = reader.problems.enumerated()
             .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         return (configuration, problems)
@@ -69,7 +72,7 @@ public enum ConfigLoader {
     // MARK: - Sections
 
     static func readPolicy(_ reader: inout TableReader, _ table: TOMLTable, _ policy: inout Policy,
-                           _ baseDirectory: String, _ horizon: LocalDate?) {
+                           _ calendars: inout [String], _ baseDirectory: String, _ horizon: LocalDate?) {
         reader.read(table, path: "policy") { reader, key, value, path in
             switch key {
             case "timezone":
@@ -106,7 +109,7 @@ public enum ConfigLoader {
                 if let flag = reader.bool(value, path) { policy.countNonWorkdays = flag }
             case "holidays_ics":
                 if let name = reader.string(value, path) {
-                    readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon, into: &policy)
+                    calendars.append(readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon, into: &policy))
                 }
             case "target": reader.table(value, path) { readTarget(&$0, $1, &policy.target, workdays: policy.workdays.count) }
             case "counts":
@@ -174,8 +177,9 @@ public enum ConfigLoader {
         }
     }
 
+    /// Adds the all-day events of the calendar `name` to `policy`'s holidays; returns the file's path.
     static func readICS(_ reader: inout TableReader, _ path: String, _ name: String, baseDirectory: String,
-                        horizon: LocalDate?, into policy: inout Policy) {
+                        horizon: LocalDate?, into policy: inout Policy) -> String {
         var file = name
         if file == "~" || file.hasPrefix("~/") {
             file = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + file.dropFirst()
@@ -184,7 +188,7 @@ public enum ConfigLoader {
         }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
             reader.problem(path, "cannot read the holiday calendar \(file); fix the path or remove holidays_ics")
-            return
+            return file
         }
         let limit = horizon ?? LocalDate(year: 2100, month: 12, day: 31)!
         do {
@@ -194,6 +198,7 @@ public enum ConfigLoader {
         } catch {
             reader.problem(path, "the holiday calendar \(file) is not usable: \(error)")
         }
+        return file
     }
 
     static func readHolidays(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String, _ policy: inout Policy) {

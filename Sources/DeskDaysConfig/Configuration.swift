@@ -10,6 +10,10 @@ public struct Configuration: Sendable, Equatable {
     public var qr = QRSettings()
     public var wifi = WiFiSettings()
     public var gps = GPSSettings()
+    /// The iCalendar files read for holidays (`policy.holidays_ics`), as
+    /// resolved paths: with the configuration file itself, every file the
+    /// configuration depends on (`deskdays status` remembers their state).
+    public var holidayCalendars: [String] = []
 
     public init() {}
 }

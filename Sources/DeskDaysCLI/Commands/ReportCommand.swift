@@ -6,7 +6,8 @@ import Foundation
 /// `deskdays report`: every figure of a period.
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "Report a period's figures (current, previous, or the one containing a date).")
+        commandName: "report", abstract: "Report a period's figures (current, previous, or the one containing a date).",
+        discussion: OutputMemo.help)
 
     @OptionGroup var global: GlobalOptions
 
@@ -33,7 +34,9 @@ struct ReportCommand: AsyncParsableCommand {
             try writeUserFile(expandTilde(html), contents: Data(page.utf8))
         }
         let streaks = data.streaks!
-        print(json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
-                   : Render.text(data.report) + "\n" + streakLine(streaks, locale: session.reportLocale))
+        let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
+                          : Render.text(data.report) + "\n" + streakLine(streaks, locale: session.reportLocale)
+        // With --html the command also writes a file, which a replay would not.
+        OutputMemo.emit(output + "\n", session: session, remember: html == nil)
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 /// `deskdays status`: the current period at a glance.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show where you stand in the current period.")
+        commandName: "status", abstract: "Show where you stand in the current period.",
+        discussion: OutputMemo.help)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, waybar, i3blocks }
 
@@ -23,21 +24,24 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         if follow { return try followAgent() }
         let session = try Session(global)
+        var output: String
         switch format {
         case .text:
             // Streaks read the whole history; the status-bar formats below, polled often, skip them.
             let data = try session.reportData()
             let report = data.report
-            print(Render.statusLine(report) + " " + streakLine(data.streaks!, locale: session.reportLocale))
+            output = Render.statusLine(report) + " " + streakLine(data.streaks!, locale: session.reportLocale) + "\n"
             if report.remainingRequired > 0 || report.status == .behind {
-                print("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.")
+                output += "Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.\n"
             }
         case .json:
             let data = try session.reportData()
-            print(try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)))
-        case .waybar: print(Render.waybar(try session.report()))
-        case .i3blocks: print(Render.i3blocks(try session.report()))
+            output = try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n"
+        case .waybar: output = Render.waybar(try session.report()) + "\n"
+        case .i3blocks: output = Render.i3blocks(try session.report()) + "\n"
         }
+        // Polled by status bars: the same question is answered from the memo until something changes.
+        OutputMemo.emit(output, session: session)
     }
 
     /// `--follow`: subscribe to the agent and print one line per change, as

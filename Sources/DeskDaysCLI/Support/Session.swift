@@ -13,6 +13,11 @@ package struct Session {
 
     package var policy: Policy { configuration.policy }
     package var today: LocalDate { policy.localDate(of: now) }
+    /// Whether "now" is the clock's (no `--today`, `DESKDAYS_NOW` or `DESKDAYS_TODAY`).
+    var nowIsFromClock: Bool {
+        options.today == nil && (processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty
+            && (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty
+    }
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
 
     package init(_ options: GlobalOptions) throws {

@@ -27,7 +27,8 @@ export DESKDAYS_TODAY=2025-11-18
 export XDG_CACHE_HOME="$OUT/cache"
 rm -rf "$XDG_CACHE_HOME"
 ARGS=(--database "$DB" --config /dev/null/none)
-# Files changed in the last two seconds are too fresh for an answer to be remembered.
+# Files changed a moment ago are too fresh for an answer to be remembered
+# (50 ms, or two seconds on a file system with whole-second time stamps).
 sleep 3
 "$BIN" status --format json "${ARGS[@]}" >/dev/null
 "$BIN" report --json "${ARGS[@]}" >/dev/null

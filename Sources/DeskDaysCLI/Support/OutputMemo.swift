@@ -22,9 +22,10 @@ import Glibc
 /// is a miss, and the command runs in full.
 ///
 /// Coarse file times: an answer is only stored when every one of those files
-/// was last changed more than two seconds earlier, so a later change cannot
-/// leave the same time stamp on a file system that keeps whole seconds
-/// (the "racily clean" rule of git's index).
+/// was last changed long enough before that a later change cannot leave the
+/// same time stamp (the "racily clean" rule of git's index): 50 ms where the
+/// stamps have sub-second parts (they advance by kernel ticks), two seconds
+/// where they are whole seconds (FAT, ext3, some network file systems).
 ///
 /// Only successful, complete answers are stored (never an error, never
 /// `--follow`, never `report --html`, which writes a file). The memo is a
@@ -37,8 +38,9 @@ package enum OutputMemo {
     static let commands: Set<String> = ["status", "report"]
     /// At most this many answers are kept (oldest removed first).
     static let limit = 32
-    /// Files changed this recently (seconds) make an answer too fresh to store.
-    static let racyWindow = 2
+    /// Files changed this recently (nanoseconds) make an answer too fresh to
+    /// store: several kernel ticks (file times advance by ticks, 1–10 ms).
+    static let racyWindow = 50_000_000
     /// For `--help` and the manual page.
     static let help = """
         The answer is remembered (in $XDG_CACHE_HOME/deskdays/answers) and printed again \
@@ -89,7 +91,6 @@ package enum OutputMemo {
         guard arguments.count > 1, commands.contains(arguments[1]),
               let folder = folder(), let request = request(arguments) else { return }
         var record = request
-        let now = time(nil)
         if session.nowIsFromClock {
             guard let day = dayBounds(session) else { return }
             append(String(day.start), to: &record)
@@ -98,6 +99,8 @@ package enum OutputMemo {
             append("-", to: &record)
             append("-", to: &record)
         }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
         let files = inputs(session)
         append(String(files.count), to: &record)
         for path in files {
@@ -202,15 +205,22 @@ package enum OutputMemo {
             + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
     }
 
-    /// Whether `path` changed within `racyWindow` seconds of `now` (or
-    /// after it); an empty `-wal` counts as absent, as in `fingerprint`.
-    static func changedRecently(_ path: String, now: time_t) -> Bool {
+    /// Whether `path` changed too recently before `now` (or after it) for
+    /// its time stamps to tell a later change apart; an empty `-wal` counts
+    /// as absent, as in `fingerprint`.
+    static func changedRecently(_ path: String, now: timespec) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }
         let wal = path.hasSuffix("-wal")
         if wal, info.st_size == 0 { return false }
-        let newest = wal ? info.st_mtim.tv_sec : max(info.st_mtim.tv_sec, info.st_ctim.tv_sec)
-        return newest >= now - racyWindow
+        let stamps = wal ? [info.st_mtim] : [info.st_mtim, info.st_ctim]
+        return stamps.contains { stamp in
+            // Whole-second stamps (FAT, ext3, some network file systems): two seconds.
+            // Finer ones: longer than a kernel tick, which is their real resolution.
+            let window: Int = stamp.tv_nsec == 0 ? 2_000_000_000 : racyWindow
+            let age = (now.tv_sec - stamp.tv_sec) * 1_000_000_000 + (now.tv_nsec - stamp.tv_nsec)
+            return age < window
+        }
     }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) {

@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "deskdays", targets: ["deskdays"]),
+        .executable(name: "deskdays-cli", targets: ["deskdays-cli"]),
         .executable(name: "deskdays-hardware", targets: ["deskdays-hardware"]),
     ],
     dependencies: [
@@ -110,11 +111,15 @@ let package = Package(
         // commands (agent, doctor, enroll nfc|wifi|qr, qr, checkin --qr) to `deskdays-hardware`.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter",
+            "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter", "AnswerMemo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "deskdays", dependencies: ["DeskDaysCLI"]),
+        // Remembered answers and finding the other executables: Glibc only, for the launcher.
+        .target(name: "AnswerMemo"),
+        // The launcher users call: replays remembered answers, else starts deskdays-cli.
+        .executableTarget(name: "deskdays", dependencies: ["AnswerMemo"]),
+        .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter",

@@ -13,6 +13,7 @@ mkdir -p "$OUT"
 
 # A statically linked Swift runtime, as a shipped CLI would be: start-up dominates these figures.
 swift build -c release --product deskdays --static-swift-stdlib >/dev/null
+swift build -c release --product deskdays-cli --static-swift-stdlib >/dev/null
 BIN=.build/release/deskdays
 DB="$OUT/ten-years.sqlite"
 bench/make-ten-year-db.sh "$BIN" "$DB"

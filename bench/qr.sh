@@ -35,7 +35,7 @@ if [ $# -ge 1 ]; then
     BIN=$(realpath "$1")
 else
     SCRATCH=${SCRATCH_PATH:-.build-qr-release}
-    swift build -c release --scratch-path "$SCRATCH" >/dev/null  # both executables: qr and enroll run in deskdays-hardware
+    swift build -c release --scratch-path "$SCRATCH" >/dev/null  # every executable: qr and enroll run in deskdays-hardware
     BIN=$(realpath "$SCRATCH/release/deskdays")
 fi
 command -v zbarimg >/dev/null || { echo "zbarimg not installed: apt-get install zbar-tools" >&2; exit 1; }

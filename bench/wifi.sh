@@ -20,7 +20,7 @@ if [ $# -ge 1 ]; then
     BIN=$(realpath "$1")
 else
     SCRATCH=${SCRATCH_PATH:-.build-wifi-release}
-    swift build -c release --scratch-path "$SCRATCH" >/dev/null  # both executables: qr and enroll run in deskdays-hardware
+    swift build -c release --scratch-path "$SCRATCH" >/dev/null  # every executable: qr and enroll run in deskdays-hardware
     BIN=$(realpath "$SCRATCH/release/deskdays")
 fi
 SHARE=$(mktemp -d "${TMPDIR:-/tmp}/deskdays-wifi-bench.XXXXXX")

@@ -1,3 +1,4 @@
+import AnswerMemo
 import ArgumentParser
 import DeskDaysConfig
 import Foundation
@@ -8,15 +9,16 @@ import Glibc
 /// A command whose work needs the hardware libraries (PC/SC, libnfc, zbar,
 /// V4L2, libnl, sd-bus): the agent, `doctor`, `enroll nfc|wifi|qr`, `qr` and `checkin --qr`.
 ///
-/// Why two executables: `deskdays` links only SQLite, so the commands a
-/// status bar or a script runs many times a day start in a few
+/// Why separate executables: `deskdays-cli` links only SQLite, so the
+/// commands a status bar or a script runs many times a day start in a few
 /// milliseconds; loading and relocating the twenty-odd hardware libraries
 /// alone used to cost more than the whole answer (bench/core.sh).
 /// `deskdays-hardware` is the same command tree with these commands' work
 /// linked in. The definitions (flags, help, validation) live here, so help,
-/// completions and the man page stay whole; `deskdays` parses and validates,
-/// then replaces itself (`execv`, same process id, same arguments) with
-/// `deskdays-hardware`, found beside it or in `../libexec/deskdays/`.
+/// completions and the man page stay whole; `deskdays-cli` parses and
+/// validates, then replaces itself (`execv`, same process id, same
+/// arguments) with `deskdays-hardware`, found beside it or in
+/// `../libexec/deskdays/` (`Companion`).
 package protocol HardwareCommand: AsyncParsableCommand {}
 
 extension HardwareCommand {
@@ -40,28 +42,14 @@ package enum Hardware {
     /// The executable's name.
     static let executableName = "deskdays-hardware"
 
-    /// Where `deskdays-hardware` may be, for the executable at `path`: beside
-    /// it (a build folder, `make install`'s choice would be libexec), then the
-    /// libexec folder of its prefix.
-    static func candidates(besides path: String) -> [String] {
-        let folder = (path as NSString).deletingLastPathComponent
-        let prefix = (folder as NSString).deletingLastPathComponent
-        return [folder + "/" + executableName, prefix + "/libexec/deskdays/" + executableName]
-    }
-
     /// Replaces this process with `deskdays-hardware` and the same arguments.
     package static func handOver() throws -> Never {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let own = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                             : CommandLine.arguments[0]
-        let places = candidates(besides: own)
-        guard let target = places.first(where: { access($0, X_OK) == 0 }) else {
-            throw CLIError("this command needs \(executableName), which is not installed (looked for \(places.joined(separator: " and "))); "
+        let (found, looked) = Companion.locate(executableName)
+        guard let target = found else {
+            throw CLIError("this command needs \(executableName), which is not installed (looked for \(looked.joined(separator: " and "))); "
                            + "reinstall DeskDays with `make install`.")
         }
-        let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
-        execv(target, arguments)
-        throw CLIError("cannot start \(target) (\(String(cString: strerror(errno)))); reinstall DeskDays with `make install`.")
+        let reason = Companion.execute(target)
+        throw CLIError("cannot start \(target) (\(reason)); reinstall DeskDays with `make install`.")
     }
 }

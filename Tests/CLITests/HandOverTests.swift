@@ -2,8 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `deskdays` links no hardware library and hands the hardware commands to
-/// `deskdays-hardware` (DeskDaysCLI/Hardware.swift).
+/// `deskdays` (the launcher) links neither SQLite nor a hardware library and
+/// hands every command it cannot replay to `deskdays-cli`, which links no
+/// hardware library and hands the hardware commands to `deskdays-hardware`
+/// (Sources/deskdays, DeskDaysCLI/Hardware.swift).
 @Suite struct HandOverTests {
     /// What the dynamic loader maps for `binary`, from `ldd`.
     func linkedLibraries(_ binary: String) throws -> String {
@@ -20,10 +22,15 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "ldd not found"))
     func theCommandLineLinksNoHardwareLibrary() throws {
-        let light = try linkedLibraries(CLIRunner.binary)
+        let hardwareLibraries = ["libpcsclite", "libnfc", "libzbar", "libv4l2", "libnl-genl", "libqrencode", "libsystemd"]
+        let launcher = try linkedLibraries(CLIRunner.binary)
+        for library in ["libsqlite3"] + hardwareLibraries {
+            #expect(!launcher.contains(library), "deskdays links \(library)")
+        }
+        let light = try linkedLibraries(CLIRunner.binary + "-cli")
         #expect(light.contains("libsqlite3"), "\(light)")
-        for library in ["libpcsclite", "libnfc", "libzbar", "libv4l2", "libnl-genl", "libqrencode", "libsystemd"] {
-            #expect(!light.contains(library), "deskdays links \(library)")
+        for library in hardwareLibraries {
+            #expect(!light.contains(library), "deskdays-cli links \(library)")
         }
         let hardware = try linkedLibraries(CLIRunner.binary + "-hardware")
         #expect(hardware.contains("libpcsclite") && hardware.contains("libzbar"), "\(hardware)")
@@ -41,27 +48,46 @@ import Testing
         #expect(bad.status == 1 && bad.stderr.contains("--scale must be 1 to 100"), "\(bad.stderr)")
     }
 
-    /// Without `deskdays-hardware` beside it (or in ../libexec/deskdays), a
-    /// hardware command fails with one sentence naming the fix, and the
-    /// other commands work as before.
-    @Test func aMissingHardwareExecutableIsNamed() throws {
-        let cli = try CLIRunner()
-        defer { cli.cleanup() }
-        let lonely = cli.folder.appendingPathComponent("bin/deskdays").path
-        try FileManager.default.createDirectory(atPath: (lonely as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLIRunner.binary, toPath: lonely)
+    /// Runs the copies of the named executables in a `bin` folder of their
+    /// own; returns the exit status and standard error.
+    func runAlone(_ executables: [String], _ arguments: [String], in cli: CLIRunner) throws -> (Int32, String) {
+        let bin = cli.folder.appendingPathComponent("bin").path
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in executables {
+            try FileManager.default.copyItem(atPath: (CLIRunner.binary as NSString).deletingLastPathComponent + "/" + name,
+                                             toPath: bin + "/" + name)
+        }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: lonely)
-        process.arguments = ["doctor", "--config", cli.config]
+        process.executableURL = URL(fileURLWithPath: bin + "/deskdays")
+        process.arguments = arguments
         let err = Pipe()
         process.standardError = err
         process.standardOutput = Pipe()
         try process.run()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
-        #expect(process.exitStatus == 1)
+        return (process.exitStatus, message)
+    }
+
+    /// Without `deskdays-hardware` beside `deskdays-cli` (or in
+    /// ../libexec/deskdays), a hardware command fails with one sentence
+    /// naming the fix.
+    @Test func aMissingHardwareExecutableIsNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let (status, message) = try runAlone(["deskdays", "deskdays-cli"], ["doctor", "--config", cli.config], in: cli)
+        #expect(status == 1)
         #expect(message.contains("needs deskdays-hardware") && message.contains("make install"), "\(message)")
+        #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
+    }
+
+    /// Without `deskdays-cli`, the launcher says so in one sentence naming the fix.
+    @Test func aMissingCommandLineExecutableIsNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let (status, message) = try runAlone(["deskdays"], ["status", "--config", cli.config], in: cli)
+        #expect(status == 1)
+        #expect(message.contains("deskdays-cli is not installed") && message.contains("make install"), "\(message)")
         #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
     }
 }

@@ -155,5 +155,6 @@ let package = Package(
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
+        .testTarget(name: "AnswerMemoTests", dependencies: ["AnswerMemo"]),
     ]
 )

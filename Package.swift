@@ -34,7 +34,7 @@ let package = Package(
 
         // MARK: - Storage and the write path
         .target(name: "DeskDaysStore", dependencies: [
-            "DeskDaysCore",
+            "DeskDaysCore", "DeskDaysMemo",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "DeskDaysPipeline", dependencies: [
@@ -111,14 +111,14 @@ let package = Package(
         // commands (agent, doctor, enroll nfc|wifi|qr, qr, checkin --qr) to `deskdays-hardware`.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter", "AnswerMemo",
+            "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter", "DeskDaysMemo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Remembered answers and finding the other executables: Glibc only, for the launcher.
-        .target(name: "AnswerMemo"),
+        .target(name: "DeskDaysMemo"),
         // The launcher users call: replays remembered answers, else starts deskdays-cli.
-        .executableTarget(name: "deskdays", dependencies: ["AnswerMemo"]),
+        .executableTarget(name: "deskdays", dependencies: ["DeskDaysMemo"]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
@@ -155,6 +155,6 @@ let package = Package(
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
-        .testTarget(name: "AnswerMemoTests", dependencies: ["AnswerMemo"]),
+        .testTarget(name: "DeskDaysMemoTests", dependencies: ["DeskDaysMemo"]),
     ]
 )

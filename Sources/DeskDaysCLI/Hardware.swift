@@ -1,4 +1,4 @@
-import AnswerMemo
+import DeskDaysMemo
 import ArgumentParser
 import DeskDaysConfig
 import Foundation

@@ -1,3 +1,4 @@
+import DeskDaysMemo
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -40,19 +41,14 @@ public struct QuickCheckMemo: Sendable {
         return nil
     }
 
-    /// The file's current fingerprint, nil when it cannot be read.
+    /// The file's current fingerprint, nil when it cannot be read: the
+    /// file's and its `-wal`'s states (`AnswerMemo.fingerprint`). The -wal
+    /// holds committed changes not yet copied into the file; an empty or
+    /// absent one holds nothing.
     static func fingerprint(of path: String) -> String? {
-        var main = stat(), wal = stat()
-        guard stat(path, &main) == 0 else { return nil }
-        let text = "\(main.st_dev):\(main.st_ino):\(main.st_size):"
-            + "\(main.st_mtim.tv_sec).\(main.st_mtim.tv_nsec):\(main.st_ctim.tv_sec).\(main.st_ctim.tv_nsec)"
-        // The -wal holds committed changes not yet copied into the file. An
-        // empty or absent one holds nothing; readers create it and (as root)
-        // chown it, so only its size and modification time, which every
-        // write moves, describe it.
-        guard stat(path + "-wal", &wal) == 0 else { return errno == ENOENT ? text + " -" : nil }
-        if wal.st_size == 0 { return text + " -" }
-        return text + " \(wal.st_size):\(wal.st_mtim.tv_sec).\(wal.st_mtim.tv_nsec)"
+        guard let main = AnswerMemo.fingerprint(path), main != "-",
+              let wal = AnswerMemo.fingerprint(path + "-wal") else { return nil }
+        return main + " " + wal
     }
 
     /// Whether `path` passed the check in exactly the state `fingerprint` describes.
@@ -63,19 +59,7 @@ public struct QuickCheckMemo: Sendable {
 
     /// Records that `path` passed in the state `fingerprint` describes; failures are ignored (it is a cache).
     func remember(_ path: String, fingerprint: String) {
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
-        }
-        let target = memoPath(for: path)
-        let temporary = target + ".\(getpid())"
-        let data = Data(memoText(path, fingerprint).utf8)
-        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        if written == data.count { rename(temporary, target) } else { unlink(temporary) }
+        CacheFile.write(Array(memoText(path, fingerprint).utf8), to: memoPath(for: path))
     }
 
     /// The database's absolute path leads the memo, so a hash collision can never vouch for another file.
@@ -83,13 +67,9 @@ public struct QuickCheckMemo: Sendable {
         "\(absolute(path))\n\(fingerprint)\n"
     }
 
-    /// One memo per database: named by a 64-bit FNV-1a hash of its absolute path.
+    /// One memo per database: named by a hash of its absolute path.
     private func memoPath(for path: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in absolute(path).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return folder + "/" + String(hash, radix: 16)
+        folder + "/" + CacheFile.name(for: absolute(path).utf8)
     }
 
     private func absolute(_ path: String) -> String {

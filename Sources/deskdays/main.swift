@@ -1,4 +1,4 @@
-import AnswerMemo
+import DeskDaysMemo
 #if canImport(Glibc)
 import Glibc
 #endif

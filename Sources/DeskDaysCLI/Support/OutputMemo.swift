@@ -1,4 +1,4 @@
-import AnswerMemo
+import DeskDaysMemo
 import Foundation
 
 /// Remembers the last answer of `deskdays status` and `deskdays report`

@@ -139,13 +139,9 @@ public enum AnswerMemo {
         return bytes
     }
 
-    /// The memo file's name: a 64-bit FNV-1a hash of the request (the file
-    /// starts with the whole request, so a collision is only a miss).
-    static func name(of request: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in request { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return String(hash, radix: 16)
-    }
+    /// The memo file's name: a hash of the request (the file starts with
+    /// the whole request, so a collision is only a miss).
+    static func name(of request: [UInt8]) -> String { CacheFile.name(for: request) }
 
     /// A file's state: device, inode, size, modification and status-change
     /// times in nanoseconds; "-" when it does not exist; nil when it cannot
@@ -229,31 +225,10 @@ public enum AnswerMemo {
         }
     }
 
-    /// Writes the memo (temporary file, then rename) and keeps the folder
-    /// at `limit` files; failures are ignored (it is a cache).
+    /// Writes the memo and keeps the folder at `limit` files; failures are
+    /// ignored (it is a cache).
     static func save(_ record: [UInt8], in folder: String, as name: String) {
-        guard makeFolders(folder) else { return }
-        let target = folder + "/" + name
-        let temporary = target + ".\(getpid()).tmp"
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return }
-        let written = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == record.count, rename(temporary, target) == 0 else {
-            unlink(temporary)
-            return
-        }
-        prune(folder)
-    }
-
-    /// Creates `folder` and any missing parent, mode 0700; whether it is a folder now.
-    static func makeFolders(_ folder: String) -> Bool {
-        var info = stat()
-        if stat(folder, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR }
-        if let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
-            guard makeFolders(String(folder[..<slash])) else { return false }
-        }
-        return mkdir(folder, 0o700) == 0 || errno == EEXIST
+        if CacheFile.write(record, to: folder + "/" + name) { prune(folder) }
     }
 
     /// Removes the oldest answers beyond `limit` (and temporary files a crash left).

@@ -1,4 +1,4 @@
-@testable import AnswerMemo
+@testable import DeskDaysMemo
 import Foundation
 import Testing
 
@@ -86,7 +86,7 @@ import Testing
     @Test func foldersArePrivateAndFilesMustBeOwnAndTight() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let nested = folder + "/cache/deskdays/answers"
-        #expect(AnswerMemo.makeFolders(nested))
+        #expect(CacheFile.makeFolders(nested))
         for path in [folder + "/cache", folder + "/cache/deskdays", nested] {
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
             #expect(mode == 0o700, "\(path)")

@@ -50,22 +50,52 @@ public enum AnswerMemo {
 
     // MARK: - Storing
 
-    /// Stores `answer` for this invocation, computed from `files` on the
+    /// The state of the files an answer is computed from, taken before the
+    /// computation reads them (the clock first, then the files).
+    public struct Inputs: Equatable, Sendable {
+        /// When the command started, before it read any of the files.
+        public let started: Instant
+        public let files: [String]
+        /// Each file's `fingerprint`, nil for one that cannot be examined.
+        let states: [String?]
+
+        public init(files: [String], started: Instant) {
+            self.started = started
+            self.files = files
+            self.states = files.map(fingerprint)
+        }
+    }
+
+    /// A moment of the real-time clock.
+    public struct Instant: Equatable, Sendable {
+        let seconds: Int
+        let nanoseconds: Int
+
+        public static func now() -> Instant {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return Instant(seconds: now.tv_sec, nanoseconds: now.tv_nsec)
+        }
+
+        var value: timespec { timespec(tv_sec: seconds, tv_nsec: nanoseconds) }
+    }
+
+    /// Stores `answer` for this invocation, computed from `inputs` on the
     /// local day `day` (first and last second; nil when "today" was given).
-    /// Nothing is stored when a file cannot be examined or changed too
-    /// recently for its time stamps to tell a later change apart.
+    /// Nothing is stored when a file cannot be examined, changed while the
+    /// answer was computed, or changed so shortly before the command started
+    /// that its time stamps could not tell a later change apart.
     public static func store(_ answer: [UInt8], arguments: [String], identity: String,
-                             day: (start: Int, end: Int)?, files: [String]) {
+                             day: (start: Int, end: Int)?, inputs: Inputs, in folder: String? = folder()) {
         guard arguments.count > 1, commands.contains(arguments[1]),
-              let folder = folder(), let request = request(arguments, identity: identity) else { return }
+              let folder, let request = request(arguments, identity: identity) else { return }
+        guard Inputs(files: inputs.files, started: inputs.started) == inputs else { return }
         var record = request
         append(day.map { String($0.start) } ?? "-", to: &record)
         append(day.map { String($0.end) } ?? "-", to: &record)
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        append(String(files.count), to: &record)
-        for path in files {
-            guard let state = fingerprint(path), !changedRecently(path, now: now) else { return }
+        append(String(inputs.files.count), to: &record)
+        for (path, state) in zip(inputs.files, inputs.states) {
+            guard let state, !changedRecently(path, now: inputs.started.value) else { return }
             append(path, to: &record)
             append(state, to: &record)
         }

@@ -124,4 +124,39 @@ import Testing
         #expect(one.starts(with: Array("deskdays-answer 1\0".utf8)))
         #expect(one.suffix(2) == [0, 0], "an empty field ends the request")
     }
+
+    /// An answer is stored only for inputs that stayed as they were read:
+    /// not changed while it was computed, nor just before the command started.
+    @Test func onlyAnswersFromSettledInputsAreStored() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let identity = try file("deskdays-cli")
+        let config = try file("config.toml"), database = try file("db.sqlite")
+        let answers = folder + "/answers"
+        func stored() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: answers)) ?? []).count }
+        func store(_ inputs: AnswerMemo.Inputs, _ command: String) {
+            AnswerMemo.store(Array("answer\n".utf8), arguments: ["deskdays", command], identity: identity,
+                             day: nil, inputs: inputs, in: answers)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let files = [config, database, database + "-wal", folder + "/holidays.ics"]
+        store(AnswerMemo.Inputs(files: files, started: .now()), "status")
+        #expect(stored() == 1, "settled inputs, an absent -wal and calendar")
+
+        // Changed while the answer was computed: not stored.
+        let during = AnswerMemo.Inputs(files: files, started: .now())
+        try "new".write(toFile: database, atomically: false, encoding: .utf8)
+        store(during, "report")
+        #expect(stored() == 1)
+
+        // Changed just before the command started: not stored either.
+        store(AnswerMemo.Inputs(files: files, started: .now()), "report")
+        #expect(stored() == 1)
+
+        // Only status and report are remembered.
+        Thread.sleep(forTimeInterval: 0.2)
+        store(AnswerMemo.Inputs(files: files, started: .now()), "checkin")
+        #expect(stored() == 1)
+        store(AnswerMemo.Inputs(files: files, started: .now()), "report")
+        #expect(stored() == 2)
+    }
 }

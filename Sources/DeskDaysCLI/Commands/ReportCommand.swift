@@ -27,7 +27,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try Session(global)
+        let (session, inputs) = try OutputMemo.start(global)
         let data = try session.reportData(PeriodSelector(period)!)
         if let html {
             let page = HTMLReport(data: data, locale: session.reportLocale).html()
@@ -37,6 +37,6 @@ struct ReportCommand: AsyncParsableCommand {
         let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
                           : Render.text(data.report) + "\n" + streakLine(streaks, locale: session.reportLocale)
         // With --html the command also writes a file, which a replay would not.
-        OutputMemo.emit(output + "\n", session: session, remember: html == nil)
+        OutputMemo.emit(output + "\n", session: session, inputs: inputs, remember: html == nil)
     }
 }

@@ -23,7 +23,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         if follow { return try followAgent() }
-        let session = try Session(global)
+        let (session, inputs) = try OutputMemo.start(global)
         var output: String
         switch format {
         case .text:
@@ -41,7 +41,7 @@ struct StatusCommand: AsyncParsableCommand {
         case .i3blocks: output = Render.i3blocks(try session.report()) + "\n"
         }
         // Polled by status bars: the same question is answered from the memo until something changes.
-        OutputMemo.emit(output, session: session)
+        OutputMemo.emit(output, session: session, inputs: inputs)
     }
 
     /// `--follow`: subscribe to the agent and print one line per change, as

@@ -19,11 +19,14 @@ import Foundation
 /// check-in, an edited configuration, midnight, another flag or variable —
 /// is a miss, and the command runs in full.
 ///
-/// Coarse file times: an answer is only stored when every one of those files
-/// was last changed long enough before that a later change cannot leave the
-/// same time stamp (the "racily clean" rule of git's index): 50 ms where the
-/// stamps have sub-second parts (they advance by kernel ticks), two seconds
-/// where they are whole seconds (FAT, ext3, some network file systems).
+/// Writers at work: the files' states are taken before the answer is
+/// computed and again before it is stored; an answer is only stored when
+/// they are equal and every file was last changed long enough before the
+/// command started that a later change cannot leave the same time stamp
+/// (the "racily clean" rule of git's index): 50 ms where the stamps have
+/// sub-second parts (they advance by kernel ticks), two seconds where they
+/// are whole seconds (FAT, ext3, some network file systems). So a check-in
+/// the agent stores while a `status` runs is never hidden behind its answer.
 ///
 /// Only successful, complete answers are stored (never an error, never
 /// `--follow`, never `report --html`, which writes a file). The memo is a
@@ -40,8 +43,9 @@ enum OutputMemo {
         """
 
     /// Prints `text` (the command's whole standard output) and, when
-    /// `remember` holds, stores it as the answer to this invocation.
-    static func emit(_ text: String, session: Session, remember: Bool = true) {
+    /// `remember` holds, stores it as the answer to this invocation, computed
+    /// from `inputs` (taken before the answer was).
+    static func emit(_ text: String, session: Session, inputs: AnswerMemo.Inputs, remember: Bool = true) {
         print(text, terminator: "")
         guard remember else { return }
         // stdout must reach the reader before any time is spent on the memo.
@@ -52,7 +56,17 @@ enum OutputMemo {
             day = bounds
         }
         AnswerMemo.store(Array(text.utf8), arguments: CommandLine.arguments, identity: "/proc/self/exe",
-                         day: day, files: inputs(session))
+                         day: day, inputs: inputs)
+    }
+
+    /// The session and the state of its input files, taken in that order
+    /// after the clock: a file changed while the command reads it is either
+    /// too fresh for the time the command started, or no longer in the
+    /// state taken here when the answer is stored.
+    static func start(_ options: GlobalOptions) throws -> (Session, AnswerMemo.Inputs) {
+        let started = AnswerMemo.Instant.now()
+        let session = try Session(options)
+        return (session, AnswerMemo.Inputs(files: inputs(session), started: started))
     }
 
     /// Every file the answer was computed from.

@@ -60,25 +60,32 @@ public actor CheckInPipeline {
 
     /// Stores imported records in one transaction; returns how many were added.
     ///
-    /// A row identical (date, status, note) to an imported record already
-    /// stored is skipped, so importing the same file twice changes nothing.
+    /// Only the last row of each date counts (a date's latest imported
+    /// record is the one that resolves it, POLICY.md), and it is skipped when
+    /// it equals (status, note) that date's latest imported record already
+    /// stored: importing the same file twice changes nothing, while a file
+    /// that says otherwise than the last import wins, even when an older
+    /// import said the same.
     public func importRecords(_ records: [(LocalDate, AttendanceStatus, String?)]) throws -> Int {
         guard let first = records.map(\.0).min(), let last = records.map(\.0).max() else { return 0 }
-        struct Key: Hashable {
-            var date: LocalDate
+        struct Row: Equatable {
             var status: AttendanceStatus
             var note: String?
         }
-        var seen = Set(try store.records(in: DateSpan(first, last))
-            .filter { $0.origin == .import }
-            .map { Key(date: $0.date, status: $0.status, note: $0.note) })
-        let recordedAt = now()
-        var added: [DayRecord] = []
+        var stored: [LocalDate: Row] = [:]
+        // In the order written, so the latest of each date stays.
+        for record in try store.records(in: DateSpan(first, last)) where record.origin == .import {
+            stored[record.date] = Row(status: record.status, note: record.note)
+        }
+        var wanted: [LocalDate: Row] = [:]
+        var dates: [LocalDate] = []
         for (date, status, note) in records {
-            let (isNew, _) = seen.insert(Key(date: date, status: status, note: note))
-            if isNew {
-                added.append(DayRecord(date: date, status: status, origin: .import, note: note, recordedAt: recordedAt))
-            }
+            if wanted.updateValue(Row(status: status, note: note), forKey: date) == nil { dates.append(date) }
+        }
+        let recordedAt = now()
+        let added = dates.compactMap { date -> DayRecord? in
+            guard let row = wanted[date], row != stored[date] else { return nil }
+            return DayRecord(date: date, status: row.status, origin: .import, note: row.note, recordedAt: recordedAt)
         }
         try store.addRecords(added)
         logger.info("records imported", metadata: ["added": "\(added.count)", "skipped": "\(records.count - added.count)"])

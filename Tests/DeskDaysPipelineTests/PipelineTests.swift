@@ -121,6 +121,25 @@ import Testing
         #expect(try resolved(store, "2026-04-02").origin == .import)
     }
 
+    /// The latest import of a date resolves it, also when an older import
+    /// said the same as the newest file; within one file the last row wins.
+    @Test func theLatestImportWinsEvenWhenAnOlderOneAgrees() async throws {
+        let store = try AttendanceStore.inMemory()
+        let pipeline = pipeline(store)
+        let date = day("2026-11-02")
+        #expect(try await pipeline.importRecords([(date, .office, nil)]) == 1)
+        #expect(try await pipeline.importRecords([(date, .sick, nil)]) == 1)
+        #expect(try resolved(store, "2026-11-02").status == .sick)
+        #expect(try await pipeline.importRecords([(date, .office, nil)]) == 1, "office again, after sick")
+        #expect(try resolved(store, "2026-11-02").status == .office)
+        // One file, three rows for a date: its last row is what the file says.
+        let rows: [(LocalDate, AttendanceStatus, String?)] = [(date, .vacation, nil), (date, .remote, "x"), (date, .sick, nil)]
+        #expect(try await pipeline.importRecords(rows) == 1)
+        #expect(try resolved(store, "2026-11-02").status == .sick)
+        #expect(try await pipeline.importRecords(rows) == 0, "the same file twice changes nothing")
+        #expect(try resolved(store, "2026-11-02").status == .sick)
+    }
+
     @Test func acknowledgedCheckInsSurviveReopening() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Independent oracle for DeskDays' attendance arithmetic.
+
+What it is: a second implementation of POLICY.md (dates and time zones,
+resolution of a date's status, treatments, workdays, period counting, the
+five target kinds, periods), in plain Python with the standard library only.
+fuzz.py runs random cases through the `deskdays` CLI and compares every
+`report --json` with `compute()` here.
+
+It was written from POLICY.md and CLI.md alone, without reading the Swift
+sources, so that a misreading of the policy in one shows up as a difference
+against the other. Where POLICY.md leaves room it follows the readings listed
+in README.md ("Where POLICY.md leaves room"); each such place is marked
+"README:" below.
+
+Run by hand: it is a module, not a program; run fuzz.py (see its header).
+From a Python prompt in this folder:
+    import oracle
+    oracle.compute({"period": "quarter", "target": {"kind": "percent", "value": "60"}},
+                   {"manual": [("2026-11-16", "office")]}, "2026-11-18")
+
+Input model (plain Python data):
+  cfg = {
+    "timezone": "Europe/Berlin",
+    "workdays": ["mon", ...], "week_start": "mon",
+    "period": "quarter", "fiscal_year_start_month": 1, "rolling_weeks": 12,
+    "count_non_workdays": False,
+    "target": {"kind": "percent", "value": "60", "reduce": "cap",
+               "weeks": 8, "best": 8, "window": 12},
+    "counts": {"travel": "office", "sick": "excused", ...},
+    "holidays": ["2026-12-25", ...],
+  }
+  history = {
+    "manual": [(date, status), ...],     # manual records in the order written
+    "manual_written": [days, ...],       # day each was written, relative to today (default 0)
+    "imports": [{"rows": [(date, status), ...], "written": days}, ...],
+                                         # `deskdays import` files in the order imported
+    "events": ["2026-11-16T08:30:00Z", ...],  # automatic check-ins (RFC 3339)
+  }
+compute(cfg, history, today, period_arg) -> dict shaped like `report --json`.
+
+Licence: Apache-2.0, as the rest of DeskDays (see LICENSE at the package root).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import math
+from fractions import Fraction
+from zoneinfo import ZoneInfo
+
+DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July",
+          "August", "September", "October", "November", "December"]
+ONE = dt.timedelta(days=1)
+
+
+def D(s):
+    return s if isinstance(s, dt.date) else dt.date.fromisoformat(s)
+
+
+def ceil(q) -> int:
+    return math.ceil(Fraction(q))
+
+
+def defaults(cfg):
+    c = dict(cfg)
+    c.setdefault("timezone", "UTC")
+    c.setdefault("workdays", ["mon", "tue", "wed", "thu", "fri"])
+    c.setdefault("week_start", "mon")
+    c.setdefault("period", "quarter")
+    c.setdefault("fiscal_year_start_month", 1)
+    c.setdefault("rolling_weeks", 12)
+    c.setdefault("count_non_workdays", False)
+    t = dict(c.get("target", {}))
+    t.setdefault("kind", "percent")
+    t.setdefault("value", "60")
+    t.setdefault("reduce", "cap")
+    c["target"] = t
+    counts = {"travel": "office", "sick": "excused", "vacation": "excused",
+              "leave": "excused"}
+    counts.update(c.get("counts", {}))
+    counts["office"] = "office"
+    counts["remote"] = "remote"
+    c["counts"] = counts
+    c["holidays"] = {D(h) for h in c.get("holidays", [])}
+    return c
+
+
+# ---------------------------------------------------------------- periods
+def week_start_of(d, cfg):
+    ws = DAYS.index(cfg["week_start"])
+    return d - dt.timedelta(days=(d.weekday() - ws) % 7)
+
+
+def add_months(y, m, k):
+    idx = y * 12 + (m - 1) + k
+    return idx // 12, idx % 12 + 1
+
+
+def period_containing(anchor, cfg):
+    """(kind, start, end, label) of the configured period containing anchor."""
+    kind = cfg["period"]
+    if cfg["target"]["kind"] == "best_weeks":
+        # README: best_weeks reports its window as a `rolling` period, whatever
+        # policy.period says; `previous` is the window before it.
+        m = int(cfg["target"].get("window", 12))
+        end = week_start_of(anchor, cfg) + dt.timedelta(days=6)
+        start = end - dt.timedelta(days=7 * m - 1)
+        return ("rolling", start, end, f"{m} weeks to {end.isoformat()}")
+    if kind == "week":
+        s = week_start_of(anchor, cfg)
+        return (kind, s, s + dt.timedelta(days=6), f"Week of {s.isoformat()}")
+    if kind == "month":
+        s = anchor.replace(day=1)
+        y, m = add_months(s.year, s.month, 1)
+        return (kind, s, dt.date(y, m, 1) - ONE, f"{MONTHS[s.month - 1]} {s.year}")
+    if kind == "rolling":
+        rw = int(cfg["rolling_weeks"])
+        end = week_start_of(anchor, cfg) + dt.timedelta(days=6)
+        start = end - dt.timedelta(days=7 * rw - 1)
+        return (kind, start, end, f"{rw} weeks to {end.isoformat()}")
+    m0 = int(cfg["fiscal_year_start_month"])
+    fy_start_year = anchor.year if anchor.month >= m0 else anchor.year - 1
+    fy_start = dt.date(fy_start_year, m0, 1)
+    if kind == "year":
+        y, m = add_months(fy_start_year, m0, 12)
+        end = dt.date(y, m, 1) - ONE
+        label = str(fy_start_year) if m0 == 1 else f"FY{end.year}"
+        return (kind, fy_start, end, label)
+    if kind == "quarter":
+        off = (anchor.year * 12 + anchor.month - 1) - (fy_start_year * 12 + m0 - 1)
+        q = off // 3
+        sy, sm = add_months(fy_start_year, m0, 3 * q)
+        ey, em = add_months(sy, sm, 3)
+        start = dt.date(sy, sm, 1)
+        end = dt.date(ey, em, 1) - ONE
+        if m0 == 1:
+            label = f"Q{q + 1} {sy}"
+        else:
+            label = f"Q{q + 1} FY{fy_start_year + 1}"
+        return (kind, start, end, label)
+    raise ValueError(kind)
+
+
+def select_period(cfg, today, period_arg):
+    cur = period_containing(today, cfg)
+    if period_arg in (None, "current"):
+        return cur
+    if period_arg == "previous":
+        return period_containing(cur[1] - ONE, cfg)
+    return period_containing(D(period_arg), cfg)
+
+
+# ------------------------------------------------------------- resolution
+def latest_imports(files):
+    """The status of each date's latest stored import record.
+
+    README: an import file says one thing per date, its last row for that
+    date; that row is stored unless it equals the date's latest import
+    record already stored (so importing the same file twice changes
+    nothing). The latest record is the one written last: by the day written
+    (`--today`), ties by the order written. Rule 3 of POLICY.md then takes
+    the latest one.
+    """
+    stored = {}   # date -> [(written, seq, status), ...]
+    seq = 0
+    for f in files:
+        says = {}
+        for d, s in f["rows"]:
+            says[D(d)] = s
+        for d, s in says.items():
+            recs = stored.setdefault(d, [])
+            if recs and max(recs)[2] == s:
+                continue
+            recs.append((f.get("written", 0), seq, s))
+            seq += 1
+    return {d: max(recs)[2] for d, recs in stored.items()}
+
+
+class Resolver:
+    def __init__(self, cfg, history):
+        self.cfg = cfg
+        tz = ZoneInfo(cfg["timezone"])
+        self.manual, self.auto = {}, set()
+        # README: "latest" = written last (the day written), ties by the order written.
+        man = history.get("manual", [])
+        wd = history.get("manual_written", [0] * len(man))
+        for _, (d, s) in sorted(enumerate(man), key=lambda x: (wd[x[0]], x[0])):
+            self.manual[D(d)] = s
+        self.imported = latest_imports(history.get("imports", []))
+        for at in history.get("events", []):
+            t = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+            self.auto.add(t.astimezone(tz).date())
+
+    def status(self, d):
+        if d in self.manual:
+            return self.manual[d], "manual"
+        if d in self.auto:
+            return "office", "automatic"
+        if d in self.imported:
+            return self.imported[d], "import"
+        return None, None
+
+    def treatment(self, d):
+        s, _ = self.status(d)
+        return None if s is None else self.cfg["counts"][s]
+
+    def is_workday(self, d):
+        return DAYS[d.weekday()] in self.cfg["workdays"] and d not in self.cfg["holidays"]
+
+    def is_nominal(self, d):
+        return DAYS[d.weekday()] in self.cfg["workdays"]
+
+
+def dates(a, b):
+    d = a
+    while d <= b:
+        yield d
+        d += ONE
+
+
+def count_range(r: Resolver, a, b, T):
+    c = dict(workdays=0, excused=0, eligible=0, office=0, remote=0,
+             unrecorded=0, pending=0, planned_office=0, nominal=0, extra=0)
+    for d in dates(a, b):
+        tr = r.treatment(d)
+        if r.is_nominal(d):
+            c["nominal"] += 1
+        if not r.is_workday(d):
+            # README: count_non_workdays counts non-workday office days up to
+            # today; a planned one is neither office nor eligible yet.
+            if r.cfg["count_non_workdays"] and tr == "office" and d <= T:
+                c["office"] += 1
+                c["extra"] += 1
+            continue
+        c["workdays"] += 1
+        if tr == "excused":
+            c["excused"] += 1
+            continue
+        if d < T or (d == T and tr is not None):
+            if tr == "office":
+                c["office"] += 1
+            elif tr == "remote":
+                c["remote"] += 1
+            else:
+                c["unrecorded"] += 1
+        else:
+            c["pending"] += 1
+            if tr == "office":
+                c["planned_office"] += 1
+    c["eligible"] = c["workdays"] - c["excused"] + c["extra"]
+    c["elapsed"] = c["office"] + c["remote"] + c["unrecorded"]
+    # pending = eligible - elapsed must equal the walked pending count
+    assert c["pending"] == c["eligible"] - c["elapsed"], c
+    return c
+
+
+def week_required(n, reduce_, W, Wp, E):
+    if W == 0:
+        return 0
+    if reduce_ == "pro-rata":
+        return ceil(n * E / W)
+    return min(E, ceil(n * Wp / W))
+
+
+def fmt_ratio(num, den):
+    if den == 0:
+        return None
+    q = Fraction(num, den) * 10000
+    return math.floor(q + Fraction(1, 2)) / 10000   # half-up to 4 decimals
+
+
+def compute(cfg, history, today, period_arg=None):
+    cfg = defaults(cfg)
+    T = D(today)
+    r = Resolver(cfg, history)
+    kind, start, end, label = select_period(cfg, T, period_arg)
+    tgt = cfg["target"]
+    tk = tgt["kind"]
+    n = Fraction(str(tgt["value"]))
+    c = count_range(r, start, end, T)
+    W = len(set(cfg["workdays"]))
+    out = {
+        "today": T.isoformat(),
+        "period": {"kind": kind, "start": start.isoformat(), "end": end.isoformat(), "label": label},
+        "target": {"kind": tk, "value": float(n)},
+    }
+    for k in ("workdays", "excused", "eligible", "office", "remote", "unrecorded",
+              "elapsed", "pending", "planned_office"):
+        out[k] = c[k]
+
+    def weeks_meeting(a, b):
+        w = week_start_of(a, cfg)
+        while w <= b:
+            yield w
+            w += dt.timedelta(days=7)
+
+    if tk in ("percent", "days_per_week", "days_per_period"):
+        if tk == "percent":
+            req = ceil(n * c["eligible"] / 100)
+        elif tk == "days_per_period":
+            if tgt.get("reduce", "cap") == "pro-rata":
+                req = ceil(n * c["eligible"] / c["nominal"]) if c["nominal"] else 0
+            else:
+                # README: with a decimal value, min(eligible, ceil(value)).
+                req = min(c["eligible"], ceil(n))
+        else:
+            req = 0
+            weeks = []
+            for w in weeks_meeting(start, end):
+                a, b = max(w, start), min(w + dt.timedelta(days=6), end)
+                wc = count_range(r, a, b, T)
+                E = wc["workdays"] - wc["excused"]
+                rw = week_required(n, tgt.get("reduce", "cap"), W, wc["nominal"], E)
+                req += rw
+                weeks.append({"start": w.isoformat(), "required": rw,
+                              "office": wc["office"], "met": wc["office"] >= rw})
+            out["weeks"] = weeks
+        out["required"] = req
+        rem = max(0, req - c["office"])
+        out["remaining_required"] = rem
+        rtd = ceil(Fraction(req * c["elapsed"], c["eligible"])) if c["eligible"] else 0
+        out["required_to_date"] = rtd
+        if c["office"] >= req:
+            st = "met"
+        elif rem > c["pending"]:
+            st = "impossible"
+        elif c["office"] >= rtd:
+            st = "on_track"
+        else:
+            st = "behind"
+        out["status"] = st
+    elif tk == "compliant_weeks":
+        k = int(tgt.get("weeks", 8))
+        weeks = []
+        met = over = remaining = open_unmet = 0
+        # A week belongs to the period that contains its first day.
+        w = week_start_of(start, cfg)
+        if w < start:
+            w += dt.timedelta(days=7)
+        while w <= end:
+            wend = w + dt.timedelta(days=6)
+            wc = count_range(r, w, wend, T)
+            E = wc["workdays"] - wc["excused"]
+            rw = week_required(n, tgt.get("reduce", "cap"), W, wc["nominal"], E)
+            # README: a week whose requirement is 0 counts as compliant
+            # (office >= 0 always holds).
+            m = wc["office"] >= rw
+            weeks.append({"start": w.isoformat(), "required": rw, "office": wc["office"], "met": m})
+            met += m
+            if wend < T:
+                over += 1
+            else:
+                remaining += 1
+                open_unmet += not m
+            w += dt.timedelta(days=7)
+        out["weeks"] = weeks
+        # README: `required` is the sum of the weekly requirements.
+        out["required"] = sum(x["required"] for x in weeks)
+        out["weeks_met"] = met
+        out["weeks_required"] = k
+        out["weeks_remaining"] = remaining
+        nweeks = len(weeks)
+        if met >= k:
+            st = "met"
+        elif met + open_unmet < k:
+            # README: a week not yet over that is already compliant is counted
+            # once, in weeks_met, not again as a remaining week.
+            st = "impossible"
+        elif met >= (ceil(Fraction(k * over, nweeks)) if nweeks else 0):
+            st = "on_track"
+        else:
+            st = "behind"
+        out["status"] = st
+    elif tk == "best_weeks":
+        b = int(tgt.get("best", 8))
+        m = int(tgt.get("window", 12))
+        weeks = []
+        over = 0
+        for w in weeks_meeting(start, end):
+            wc = count_range(r, w, w + dt.timedelta(days=6), T)
+            weeks.append((w, wc["office"], wc["pending"]))
+            if w + dt.timedelta(days=6) < T:
+                over += 1
+        offs = sorted((o for _, o, _ in weeks), reverse=True)
+        best = sum(offs[:b])
+        pots = sorted((o + p for _, o, p in weeks), reverse=True)
+        out["office_all"] = c["office"]
+        out["office"] = best
+        req = ceil(n)
+        out["required"] = req
+        out["remaining_required"] = max(0, req - best)
+        out["weeks"] = [{"start": w.isoformat(), "office": o} for w, o, _ in weeks]
+        if best >= n:
+            st = "met"
+        elif sum(pots[:b]) < n:
+            st = "impossible"
+        elif best >= ceil(n * over / m):
+            st = "on_track"
+        else:
+            st = "behind"
+        out["status"] = st
+    # README: for best_weeks, compliance_to_date is the best weeks' office
+    # days over the window's elapsed days.
+    out["compliance_to_date"] = fmt_ratio(out["office"], c["elapsed"])
+    return out
+
+
+# Keys POLICY.md defines for each target kind (others are not compared).
+SPEC_KEYS = {
+    "percent": ["required", "remaining_required", "required_to_date", "status"],
+    "days_per_week": ["required", "remaining_required", "required_to_date", "status", "weeks"],
+    "days_per_period": ["required", "remaining_required", "required_to_date", "status"],
+    "compliant_weeks": ["required", "weeks_met", "weeks_required", "weeks_remaining", "status", "weeks"],
+    "best_weeks": ["required", "remaining_required", "status", "office_all", "weeks"],
+}
+COMMON = ["today", "period", "target", "workdays", "excused", "eligible", "office",
+          "remote", "unrecorded", "elapsed", "pending", "planned_office", "compliance_to_date"]
+
+
+def compare(expected, actual, tk):
+    """[(key, expected, actual)] for every compared key that differs; for a
+    list of weeks of equal length, only the differing weeks are given."""
+    diffs = []
+    for k in COMMON + SPEC_KEYS[tk]:
+        if k not in expected:
+            continue
+        e, a = expected[k], actual.get(k, "<missing>")
+        if k == "target" and isinstance(a, dict):
+            a = {"kind": a.get("kind"), "value": float(a.get("value"))}
+        if k == "weeks" and isinstance(a, list):
+            keys = set(e[0]) if e else set()
+            a = [{x: w.get(x) for x in keys} for w in a]
+        if e != a:
+            if k == "weeks" and isinstance(a, list) and len(a) == len(e):
+                pairs = [(x, y) for x, y in zip(e, a) if x != y]
+                diffs.append((k, [x for x, _ in pairs], [y for _, y in pairs]))
+            else:
+                diffs.append((k, e, a))
+    return diffs

@@ -83,20 +83,18 @@ extension AttendanceStore {
     /// years of records, without their notes and timestamps.
     public func statusHistory(in span: DateSpan) throws -> [DayStatuses.Entry] {
         try read { db in
-            // The date as a day number (days since 1970-01-01), computed by
-            // SQLite; NULL for a date that is not a real one (2026-02-30).
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(Self.dayNumber), status, origin FROM record
+                SELECT date, status, origin FROM record
                 WHERE date BETWEEN ? AND ? ORDER BY date, recordedAt, id
                 """, arguments: Self.bounds(span))
             var entries: [DayStatuses.Entry] = []
             while let row = try rows.next() {
-                let day: Int? = row[0]
-                guard let day, let status = AttendanceStatus(rawValue: row[1]), let origin = Origin(rawValue: row[2]),
-                      origin != .automatic else {
+                // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
+                guard let date = LocalDate(row[0] as String), let status = AttendanceStatus(rawValue: row[1]),
+                      let origin = Origin(rawValue: row[2]), origin != .automatic else {
                     throw StoreError.corrupt(path: path, detail: "a record holds a value this build cannot read")
                 }
-                entries.append(DayStatuses.Entry(date: LocalDate(dayNumber: day), status: status, origin: origin))
+                entries.append(DayStatuses.Entry(date: date, status: status, origin: origin))
             }
             return entries
         }
@@ -107,17 +105,18 @@ extension AttendanceStore {
     /// the whole history), without decoding every row.
     public func checkInDates(in span: DateSpan?) throws -> [LocalDate] {
         try read { db in
-            // Day numbers computed by SQLite on the distinct dates (the index gives those in order).
-            let days = try Int?.fetchAll(db, sql: """
-                SELECT \(Self.dayNumber) FROM
-                    (SELECT DISTINCT date FROM checkin WHERE date BETWEEN ? AND ? ORDER BY date)
+            // The distinct dates, in order (the index gives them so), parsed here.
+            let texts = try String.fetchCursor(db, sql: """
+                SELECT DISTINCT date FROM checkin WHERE date BETWEEN ? AND ? ORDER BY date
                 """, arguments: Self.bounds(span))
-            return try days.map { day in
-                guard let day else {
+            var dates: [LocalDate] = []
+            while let text = try texts.next() {
+                guard let date = LocalDate(text) else {
                     throw StoreError.corrupt(path: path, detail: "a check-in has a date this build cannot read")
                 }
-                return LocalDate(dayNumber: day)
+                dates.append(date)
             }
+            return dates
         }
     }
 
@@ -187,10 +186,6 @@ extension AttendanceStore {
             throw StoreError.from(error, path: path)
         }
     }
-
-    /// SQL for the `date` column as a day number since 1970-01-01, NULL
-    /// unless it is a real date written canonically.
-    static let dayNumber = "CASE WHEN date(julianday(date)) = date THEN CAST(julianday(date) - 2440587.5 AS INTEGER) END"
 
     /// The `BETWEEN ? AND ?` arguments for `span`; nil means every date
     /// (stored dates are `YYYY-MM-DD`, which sorts between these two).

@@ -1,6 +1,6 @@
-import DeskDaysMemo
 import ArgumentParser
 import DeskDaysConfig
+import DeskDaysMemo
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -56,28 +56,74 @@ public enum AnswerMemo {
         /// When the command started, before it read any of the files.
         public let started: Instant
         public let files: [String]
-        /// Each file's `fingerprint`, nil for one that cannot be examined.
-        let states: [String?]
+        let states: [FileState]
 
         public init(files: [String], started: Instant) {
             self.started = started
             self.files = files
-            self.states = files.map(fingerprint)
+            self.states = files.map(FileState.init)
+        }
+    }
+
+    /// One `stat` of a file: its fingerprint ("-" when it does not exist,
+    /// nil when it cannot be examined) and the time stamps that tell when it
+    /// last changed. A database's `-wal` counts by size and modification time
+    /// only, and an empty one as absent (`QuickCheckMemo`'s rule: readers
+    /// create and chown it without changing what it holds).
+    struct FileState: Equatable, Sendable {
+        let fingerprint: String?
+        let stamps: [Instant]
+
+        init(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                fingerprint = errno == ENOENT || errno == ENOTDIR ? "-" : nil
+                stamps = []
+                return
+            }
+            let modified = Instant(info.st_mtim), changed = Instant(info.st_ctim)
+            if path.hasSuffix("-wal") {
+                fingerprint = info.st_size == 0 ? "-" : "\(info.st_size):\(modified)"
+                stamps = info.st_size == 0 ? [] : [modified]
+            } else {
+                fingerprint = "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
+                stamps = [modified, changed]
+            }
+        }
+
+        /// Whether it changed too shortly before `now` (or after it) for its
+        /// time stamps to tell a later change apart.
+        func changedRecently(before now: Instant) -> Bool {
+            stamps.contains { stamp in
+                // Whole-second stamps (FAT, ext3, some network file systems): two seconds.
+                // Finer ones: longer than a kernel tick, which is their real resolution.
+                let window = stamp.nanoseconds == 0 ? 2_000_000_000 : racyWindow
+                return now.nanoseconds(since: stamp) < window
+            }
         }
     }
 
     /// A moment of the real-time clock.
-    public struct Instant: Equatable, Sendable {
+    public struct Instant: Equatable, Sendable, CustomStringConvertible {
         let seconds: Int
         let nanoseconds: Int
+
+        init(_ time: timespec) {
+            seconds = time.tv_sec
+            nanoseconds = time.tv_nsec
+        }
 
         public static func now() -> Instant {
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
-            return Instant(seconds: now.tv_sec, nanoseconds: now.tv_nsec)
+            return Instant(now)
         }
 
-        var value: timespec { timespec(tv_sec: seconds, tv_nsec: nanoseconds) }
+        func nanoseconds(since earlier: Instant) -> Int {
+            (seconds - earlier.seconds) * 1_000_000_000 + (nanoseconds - earlier.nanoseconds)
+        }
+
+        public var description: String { "\(seconds).\(nanoseconds)" }
     }
 
     /// Stores `answer` for this invocation, computed from `inputs` on the
@@ -95,9 +141,9 @@ public enum AnswerMemo {
         append(day.map { String($0.end) } ?? "-", to: &record)
         append(String(inputs.files.count), to: &record)
         for (path, state) in zip(inputs.files, inputs.states) {
-            guard let state, !changedRecently(path, now: inputs.started.value) else { return }
+            guard let fingerprint = state.fingerprint, !state.changedRecently(before: inputs.started) else { return }
             append(path, to: &record)
-            append(state, to: &record)
+            append(fingerprint, to: &record)
         }
         record.append(contentsOf: answer)
         save(record, in: folder, as: name(of: request))
@@ -108,21 +154,9 @@ public enum AnswerMemo {
     public static let racyWindow = 50_000_000
 
     /// Whether `path` changed too recently before `now` (or after it) for
-    /// its time stamps to tell a later change apart; an empty `-wal` counts
-    /// as absent, as in `fingerprint`.
+    /// its time stamps to tell a later change apart (`FileState`).
     static func changedRecently(_ path: String, now: timespec) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        let wal = path.hasSuffix("-wal")
-        if wal, info.st_size == 0 { return false }
-        let stamps = wal ? [info.st_mtim] : [info.st_mtim, info.st_ctim]
-        return stamps.contains { stamp in
-            // Whole-second stamps (FAT, ext3, some network file systems): two seconds.
-            // Finer ones: longer than a kernel tick, which is their real resolution.
-            let window: Int = stamp.tv_nsec == 0 ? 2_000_000_000 : racyWindow
-            let age = (now.tv_sec - stamp.tv_sec) * 1_000_000_000 + (now.tv_nsec - stamp.tv_nsec)
-            return age < window
-        }
+        FileState(path).changedRecently(before: Instant(now))
     }
 
     // MARK: - The request and its file
@@ -133,13 +167,7 @@ public enum AnswerMemo {
     public static func folder() -> String? {
         if let off = getenv("DESKDAYS_NO_CACHE"), off.pointee != 0, String(cString: off) != "0" { return nil }
         if let log = getenv("DESKDAYS_LOG"), log.pointee != 0 { return nil }
-        if let cache = getenv("XDG_CACHE_HOME"), cache.pointee == UInt8(ascii: "/") {
-            return String(cString: cache) + "/deskdays/answers"
-        }
-        if let home = getenv("HOME"), home.pointee == UInt8(ascii: "/") {
-            return String(cString: home) + "/.cache/deskdays/answers"
-        }
-        return nil
+        return CacheFile.folder("answers") { getenv($0).map { String(cString: $0) } }
     }
 
     /// The question, as bytes: a version line, the arguments, the working
@@ -175,18 +203,8 @@ public enum AnswerMemo {
 
     /// A file's state: device, inode, size, modification and status-change
     /// times in nanoseconds; "-" when it does not exist; nil when it cannot
-    /// be examined. The database's `-wal` counts by size and modification
-    /// time only, and an empty one as absent (`QuickCheckMemo`'s rule: readers
-    /// create and chown it without changing what it holds).
-    public static func fingerprint(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return errno == ENOENT || errno == ENOTDIR ? "-" : nil }
-        if path.hasSuffix("-wal") {
-            return info.st_size == 0 ? "-" : "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
-            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-    }
+    /// be examined (`FileState`).
+    public static func fingerprint(_ path: String) -> String? { FileState(path).fingerprint }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: text.utf8)

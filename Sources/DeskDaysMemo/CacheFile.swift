@@ -6,6 +6,15 @@ import Glibc
 /// answers, `QuickCheckMemo`): named by a hash, written whole or not at all,
 /// private to the user.
 public enum CacheFile {
+    /// `$XDG_CACHE_HOME/deskdays/NAME`, else `$HOME/.cache/deskdays/NAME`
+    /// (only absolute values count, as the XDG spec asks); nil when neither
+    /// is usable. `variable` reads the environment.
+    public static func folder(_ name: String, variable: (String) -> String?) -> String? {
+        if let cache = variable("XDG_CACHE_HOME"), cache.hasPrefix("/") { return cache + "/deskdays/" + name }
+        if let home = variable("HOME"), home.hasPrefix("/") { return home + "/.cache/deskdays/" + name }
+        return nil
+    }
+
     /// A 64-bit FNV-1a hash of `bytes`, in hexadecimal: a file name.
     public static func name(for bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -32,13 +32,7 @@ public struct QuickCheckMemo: Sendable {
 
     /// `$XDG_CACHE_HOME/deskdays/verified` (or `~/.cache/...`); nil when neither is set.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> QuickCheckMemo? {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            return QuickCheckMemo(folder: cache + "/deskdays/verified")
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return QuickCheckMemo(folder: home + "/.cache/deskdays/verified")
-        }
-        return nil
+        CacheFile.folder("verified") { environment[$0] }.map(QuickCheckMemo.init(folder:))
     }
 
     /// The file's current fingerprint, nil when it cannot be read: the

@@ -82,8 +82,8 @@ struct CheckInCommand: AsyncParsableCommand {
         guard let rule = try scan(session.configuration.qr, 30) else {
             throw CLIError("no office QR code was seen in 30 s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")
         }
-        let seen = try Session.resolveNow(flag: global.today, environment: processEnvironment,
-                                          policy: session.policy)
+        let seen = try Session.fixedNow(flag: global.today, environment: processEnvironment,
+                                        policy: session.policy) ?? Date()
         let event = CheckInEvent(source: .qr, rule: rule, time: seen)
         // Through the running agent when there is one, else straight into the database.
         let outcome: SubmitOutcome

@@ -14,10 +14,7 @@ package struct Session {
     package var policy: Policy { configuration.policy }
     package var today: LocalDate { policy.localDate(of: now) }
     /// Whether "now" is the clock's (no `--today`, `DESKDAYS_NOW` or `DESKDAYS_TODAY`).
-    var nowIsFromClock: Bool {
-        options.today == nil && (processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty
-            && (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty
-    }
+    let nowIsFromClock: Bool
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
 
     package init(_ options: GlobalOptions) throws {
@@ -28,13 +25,16 @@ package struct Session {
         let year = LocalDate(dayNumber: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
         let horizon = LocalDate(year: year + 10, month: 12, day: 31)
         self.configuration = try ConfigLoader.load(path: options.configPath, horizon: horizon)
-        self.now = try Session.resolveNow(flag: options.today, environment: processEnvironment,
-                                          policy: configuration.policy)
+        let fixed = try Session.fixedNow(flag: options.today, environment: processEnvironment,
+                                         policy: configuration.policy)
+        self.now = fixed ?? Date()
+        self.nowIsFromClock = fixed == nil
     }
 
-    /// "Now": `--today`, else `DESKDAYS_NOW` (RFC 3339), else `DESKDAYS_TODAY`, else the clock.
-    /// A date alone means 12:00 local on that date (POLICY.md).
-    static func resolveNow(flag: String?, environment: [String: String], policy: Policy) throws -> Date {
+    /// "Now" when it is fixed: `--today`, else `DESKDAYS_NOW` (RFC 3339),
+    /// else `DESKDAYS_TODAY`; nil means the clock. A date alone means 12:00
+    /// local on that date (POLICY.md).
+    static func fixedNow(flag: String?, environment: [String: String], policy: Policy) throws -> Date? {
         if let flag {
             return policy.instant(of: try date(flag, option: "--today"))
         }
@@ -50,7 +50,7 @@ package struct Session {
             }
             return policy.instant(of: day)
         }
-        return Date()
+        return nil
     }
 
     /// The store, or an empty in-memory one when the database does not exist

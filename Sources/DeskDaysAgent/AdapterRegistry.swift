@@ -1,5 +1,6 @@
 import DeskDaysConfig
 import DeskDaysCore
+import Foundation
 import GPSAdapter
 import Logging
 import NFCAdapter
@@ -14,22 +15,24 @@ public enum AdapterRegistry {
         public var adapter: any CheckInAdapter
     }
 
-    /// The adapters the configuration enables (every method is in every build).
-    public static func adapters(for configuration: Configuration) -> [Entry] {
+    /// The adapters the configuration enables (every method is in every build),
+    /// each stamping its check-ins with `now` (the agent's one clock).
+    public static func adapters(for configuration: Configuration,
+                                now: @escaping @Sendable () -> Date = { Date() }) -> [Entry] {
         var enabled: [Entry] = []
         if configuration.nfc.enabled {
             enabled.append(Entry(name: "nfc", adapter: NFCCheckInAdapter(
-                settings: configuration.nfc, logger: Logger(label: "deskdays.nfc"))))
+                settings: configuration.nfc, logger: Logger(label: "deskdays.nfc"), now: now)))
         }
         if configuration.gps.enabled {
-            enabled.append(Entry(name: "gps", adapter: GPSAdapter(settings: configuration.gps)))
+            enabled.append(Entry(name: "gps", adapter: GPSAdapter(settings: configuration.gps, now: now)))
         }
         if configuration.qr.enabled {
             enabled.append(Entry(name: "qr", adapter: QRCheckInAdapter(
-                settings: configuration.qr, logger: Logger(label: "deskdays.qr"))))
+                settings: configuration.qr, logger: Logger(label: "deskdays.qr"), now: now)))
         }
         if configuration.wifi.enabled {
-            enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi)))
+            enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi, now: now)))
         }
         return enabled
     }

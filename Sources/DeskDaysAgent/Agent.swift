@@ -52,7 +52,7 @@ public final class Agent: Sendable {
         self.notifier = DesktopNotifier(logger: logger, environment: environment)
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
-        adapters = AdapterRegistry.adapters(for: configuration)
+        adapters = AdapterRegistry.adapters(for: configuration, now: clock.now)
         if let socketPath {
             let box = ReportSource(store: store, policy: configuration.policy, clock: clock)
             let handler = Handler(pipeline: pipeline, reports: box, databasePath: store.path, clock: clock,

@@ -6,7 +6,7 @@ import NMEA
 
 /// The GPS check-in adapter: a serial NMEA receiver and the configured
 /// geofences. It reports one check-in per arrival, named after the fence,
-/// stamped with the system clock when the dwell completes (DESIGN.md);
+/// stamped with the agent's clock (`now`) when the dwell completes (DESIGN.md);
 /// receiver time only measures the dwell. It never stores or logs a
 /// position.
 public struct GPSAdapter: CheckInAdapter {
@@ -15,16 +15,18 @@ public struct GPSAdapter: CheckInAdapter {
     public let fences: [Geofence]
     private let logger: Logger
     private let observe: (@Sendable (SerialEvent) -> Void)?
+    private let now: @Sendable () -> Date
 
     /// Builds the adapter from `[gps]`. `observe` sees every reader event
     /// (for `doctor` and tests); it gets fixes, so it must not log them.
     public init(settings: GPSSettings, backoff: Backoff = .standard,
                 logger: Logger = Logger(label: "deskdays.gps"),
-                observe: (@Sendable (SerialEvent) -> Void)? = nil) {
+                observe: (@Sendable (SerialEvent) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         reader = NMEASerialReader(path: settings.device, baud: settings.baud, backoff: backoff, logger: logger)
         fences = settings.geofences.map(Geofence.init(_:))
         self.logger = logger
         self.observe = observe
+        self.now = now
     }
 
     public func run(emit: @escaping @Sendable (CheckInEvent) async -> Void) async throws {
@@ -35,7 +37,7 @@ public struct GPSAdapter: CheckInAdapter {
             guard case .fix(let fix) = event else { continue }
             for entry in monitor.update(fix) {
                 logger.info("GPS: arrived at geofence \(entry.name)")
-                await emit(CheckInEvent(source: .gps, rule: entry.name, time: Date()))
+                await emit(CheckInEvent(source: .gps, rule: entry.name, time: now()))
             }
         }
     }

@@ -8,6 +8,10 @@ import Glibc
 /// The agent as a real process for tests: started with a scratch config,
 /// database and control socket, its log in a file, stopped by signal.
 final class AgentProcess {
+    /// The agent's "now" when the test does not set one, and its local date (the agent runs with TZ=UTC).
+    static let fixedNow = "2026-03-10T08:00:00Z"
+    static let fixedDay = "2026-03-10"
+
     let process = Process()
     let log: URL
     let socket: String
@@ -32,7 +36,10 @@ final class AgentProcess {
         env["DESKDAYS_LOG"] = "info"
         env["TZ"] = "UTC"
         env["HOME"] = cli.folder.path
-        env["DESKDAYS_NOW"] = nil
+        // The agent's "now" is fixed (a Tuesday morning, before the default
+        // reminder and fallback times) unless the test sets its own: no test
+        // may depend on the time of day or the date it runs at.
+        env["DESKDAYS_NOW"] = AgentProcess.fixedNow
         env["DESKDAYS_TODAY"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env

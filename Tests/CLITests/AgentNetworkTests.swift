@@ -34,14 +34,14 @@ import Glibc
         ], launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket,connect", "-o", trace])
         defer { agent.kill9() }
         #expect(agent.waitForLog("opened"), "\(agent.logText)")
-        usleep(200_000)
+        // The 10:30 reminder comes first (the day has no record yet), then the arrival.
+        #expect(agent.waitForLog("reminder"), "\(agent.logText)")
+        #expect(agent.waitForLog("cannot show desktop notifications: no D-Bus session bus"), "\(agent.logText)")
         try gps.replay()
         #expect(agent.waitForLog("gps check-in stored"), "\(agent.logText)")
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"checkin","date":"2026-11-17","status":"office"}"#)?["ok"] as? Bool == true)
         #expect(client.request(#"{"cmd":"subscribe"}"#)?["today"] as? String == "2026-11-18")
-        #expect(agent.waitForLog("reminder"), "\(agent.logText)")
-        #expect(agent.waitForLog("cannot show desktop notifications: no D-Bus session bus"), "\(agent.logText)")
 
         // Stop the agent itself (strace's child) with SIGTERM; strace then exits.
         let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",

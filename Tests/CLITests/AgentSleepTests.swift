@@ -40,7 +40,7 @@ import Glibc
         try gps.replay()
         var sources: [String] = []
         #expect(waitUntil {
-            let days = try? cli.run(["days", "--json", "--from", todayString(), "--to", todayString()])
+            let days = try? cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay])
             let list = (try? JSONSerialization.jsonObject(with: Data((days?.stdout ?? "").utf8))) as? [[String: Any]]
             sources = list?.first?["sources"] as? [String] ?? []
             return sources.contains("gps")

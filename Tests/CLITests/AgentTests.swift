@@ -20,14 +20,14 @@ import Testing
         try gps.replay(passes: 2)
         var sources: [String] = []
         for _ in 0..<100 {
-            let today = try cli.run(["days", "--json", "--from", todayString(), "--to", todayString()])
+            let today = try cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay])
             let list = try JSONSerialization.jsonObject(with: Data(today.stdout.utf8)) as? [[String: Any]]
             sources = list?.first?["sources"] as? [String] ?? []
             if sources.contains("gps") { break }
             usleep(100_000)
         }
         #expect(sources == ["gps"], "agent log: \(agent.logText)")
-        let explain = try cli.run(["explain", todayString()])
+        let explain = try cli.run(["explain", AgentProcess.fixedDay])
         #expect(explain.stdout.contains("rule \"toulouse\""))
         #expect(explain.stdout.components(separatedBy: "check-in  gps").count == 2, "exactly one stored gps check-in")
         // Nothing positional reached the database.
@@ -55,11 +55,3 @@ import Testing
     }
 }
 
-/// Today's date in UTC (CLIRunner sets TZ=UTC for the binary).
-func todayString() -> String {
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd"
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    return formatter.string(from: Date())
-}

@@ -12,7 +12,6 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "deskdays", targets: ["deskdays"]),
-        .executable(name: "deskdays-cli", targets: ["deskdays-cli"]),
         .executable(name: "deskdays-hardware", targets: ["deskdays-hardware"]),
     ],
     dependencies: [
@@ -34,7 +33,7 @@ let package = Package(
 
         // MARK: - Storage and the write path
         .target(name: "DeskDaysStore", dependencies: [
-            "DeskDaysCore", "DeskDaysMemo",
+            "DeskDaysCore",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "DeskDaysPipeline", dependencies: [
@@ -94,7 +93,8 @@ let package = Package(
         // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "DeskDaysAgent", dependencies: [
-            "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "GPSAdapter", "NFCAdapter",
+            "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
+            "DeskDaysReports", "GPSAdapter", "NFCAdapter",
             "WiFiAdapter",
             "QRAdapter",
             "CSystemd",
@@ -105,21 +105,20 @@ let package = Package(
         // MARK: - Reports: calendar, charts, streaks, HTML (pure rendering)
         .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore"]),
 
+        // MARK: - What status and report print, for the CLI and the agent alike
+        .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),
+
         // MARK: - The command line
         // Two executables over one command tree: `deskdays` links no hardware
         // library, so status and reports start fast; it hands the hardware
         // commands (agent, doctor, enroll nfc|wifi|qr, qr, checkin --qr) to `deskdays-hardware`.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "DeskDaysControl", "DeskDaysReports", "NMEA", "GPSAdapter", "DeskDaysMemo",
+            "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "GPSAdapter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Remembered answers and finding the other executables: Glibc only, for the launcher.
-        .target(name: "DeskDaysMemo"),
-        // The launcher users call: replays remembered answers, else starts deskdays-cli.
-        .executableTarget(name: "deskdays", dependencies: ["DeskDaysMemo"]),
-        .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
+        .executableTarget(name: "deskdays", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter",
@@ -155,6 +154,5 @@ let package = Package(
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
-        .testTarget(name: "DeskDaysMemoTests", dependencies: ["DeskDaysMemo"]),
     ]
 )

@@ -10,7 +10,7 @@ set -euo pipefail
 BIN=$1
 DB=$2
 rm -f "$DB" "$DB-wal" "$DB-shm"
-"$BIN" checkin --database "$DB" --config /dev/null/none --date 2016-01-04 >/dev/null
+EMPTY=$(mktemp); "$BIN" checkin --database "$DB" --config "$EMPTY" --date 2016-01-04 >/dev/null; rm -f "$EMPTY"
 
 /usr/bin/python3 - "$DB" <<'PY'
 import datetime, random, sqlite3, sys

@@ -69,8 +69,9 @@ struct ControlSocketService: Service {
     let server: ControlServer
 
     func run() async {
-        let queue = agent.publishQueue, server = self.server
-        let observation = agent.store.observeChanges { queue.async { server.publish() } }
+        // The answer as it is now (a new agent after a reload included), then after every commit.
+        agent.answerMayHaveChanged()
+        let observation = agent.store.observeChanges { [agent] in agent.answerMayHaveChanged() }
         defer {
             observation.cancel()
             server.stop()

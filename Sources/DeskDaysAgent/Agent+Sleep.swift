@@ -11,6 +11,7 @@ extension Agent {
                 let count = adapters.count
                 logger.notice("resumed from sleep; re-arming \(count) adapter\(count == 1 ? "" : "s")")
                 resumes.fire()
+                answerMayHaveChanged()
             }
         }
     }

@@ -35,8 +35,7 @@ extension Agent {
             if today != lastDay {
                 // A new day changes the figures though no data did.
                 lastDay = today
-                let server = self.server
-                publishQueue.async { server?.publish() }
+                answerMayHaveChanged()
             }
             let wait = schedule.nextFire().map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
             let wallBefore = clock.now(), steadyBefore = ContinuousClock.now
@@ -73,7 +72,7 @@ extension Agent {
                 logger.notice("reminder suppressed: \(date) already has a record")
                 return
             }
-            let report = try ReportSource(store: store, policy: configuration.policy, clock: clock).report()
+            let report = try answer.figures()
             guard report.remainingRequired > 0 else {
                 logger.notice("reminder not needed: no more office days are required in \(report.period.label)")
                 return

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import DeskDaysControl
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
@@ -26,6 +27,8 @@ public final class Agent: Sendable {
     let adapters: [AdapterRegistry.Entry]
     let clock: AgentClock
     let server: ControlServer?
+    /// What `status` and `report` print now, kept current (see `CurrentAnswer`).
+    let answer: CurrentAnswer
     let notifier: DesktopNotifier
     let systemd: SystemdNotify
     /// logind's suspend/resume signal; a resume re-arms every adapter and wakes the timers.
@@ -39,9 +42,13 @@ public final class Agent: Sendable {
     let running = Mutex(RunState())
 
     /// - Parameters:
-    ///   - socketPath: where to serve the control socket (nil: no socket).
+    ///   - socketPath: where to serve the control socket (nil: no socket); the
+    ///     status files are written beside it.
+    ///   - configPath: the configuration file loaded, so that `status` requests
+    ///     made with another one are computed by their sender.
     ///   - clock: "now" for reports, reminders and the fallback.
     public init(configuration: Configuration, store: AttendanceStore, socketPath: String? = nil,
+                configPath: String? = nil,
                 clock: AgentClock = AgentClock(), logger: Logger = Logger(label: "deskdays.agent"),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.configuration = configuration
@@ -53,11 +60,14 @@ public final class Agent: Sendable {
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
         adapters = AdapterRegistry.adapters(for: configuration, now: clock.now)
+        let answer = CurrentAnswer(store: store, policy: configuration.policy, clock: clock,
+                                   folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
+                                   configPath: configPath, logger: logger)
+        self.answer = answer
         if let socketPath {
-            let box = ReportSource(store: store, policy: configuration.policy, clock: clock)
-            let handler = Handler(pipeline: pipeline, reports: box, databasePath: store.path, clock: clock,
-                                  policy: configuration.policy, logger: logger)
-            server = ControlServer(path: socketPath, logger: logger, summary: { box.line() },
+            let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path,
+                                  clock: clock, policy: configuration.policy, logger: logger)
+            server = ControlServer(path: socketPath, logger: logger, summary: { answer.statusLine($0) },
                                    handler: { await handler.handle($0) })
         } else {
             server = nil
@@ -150,36 +160,18 @@ public final class Agent: Sendable {
     }
 }
 
-/// The report as the agent sees it now, for `status` replies and subscribers.
-final class ReportSource: Sendable {
-    let store: AttendanceStore
-    let policy: Policy
-    let clock: AgentClock
-
-    init(store: AttendanceStore, policy: Policy, clock: AgentClock) {
-        self.store = store
-        self.policy = policy
-        self.clock = clock
-    }
-
-    func report() throws -> Report {
-        let engine = PolicyEngine(policy: policy)
-        let today = policy.localDate(of: clock.now())
-        let span = engine.dataSpan(.current, today: today)
-        return engine.report(.current, today: today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
-    }
-
-    /// The report as one JSON line, or an error line when the store cannot be read.
-    func line() -> Data {
-        do {
-            return ControlProtocol.line(try report())
-        } catch {
-            return ControlProtocol.encode(ControlProtocol.Failure(code: "failed", message: "cannot read the database: \(error)"))
-        }
-    }
-}
-
 extension Agent {
     /// Whether any adapter runs (else only manual check-ins, reminders and the fallback).
     public var watchesAnything: Bool { !adapters.isEmpty }
+}
+
+extension Agent {
+    /// Recomputes the current answer and, when it changed, pushes it to
+    /// subscribers; on the publish queue, in order with the store's changes.
+    func answerMayHaveChanged() {
+        let answer = self.answer, server = self.server
+        publishQueue.async {
+            if answer.refresh() { server?.publish() }
+        }
+    }
 }

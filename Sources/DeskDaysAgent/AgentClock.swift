@@ -14,6 +14,9 @@ public struct AgentClock: Sendable {
         offset = start.map { $0.timeIntervalSinceNow } ?? 0
     }
 
+    /// Whether "now" is the system clock's (no injected start).
+    public var isSystemClock: Bool { offset == 0 }
+
     @Sendable public func now() -> Date {
         Date().addingTimeInterval(offset)
     }

@@ -8,7 +8,7 @@ import Logging
 /// after the pipeline's write has committed (`synchronous = FULL`).
 struct Handler: Sendable {
     let pipeline: CheckInPipeline
-    let reports: ReportSource
+    let answer: CurrentAnswer
     let databasePath: String
     let clock: AgentClock
     let policy: Policy
@@ -21,8 +21,10 @@ struct Handler: Sendable {
         }
         do {
             switch envelope.request {
-            case .status, .subscribe:
-                return reports.line()
+            case .status(let format), .subscribe(let format):
+                return answer.statusLine(format)
+            case .report:
+                return answer.reply(answer.report())
             case let .checkin(dates, status, note):
                 let days = dates ?? [policy.localDate(of: clock.now())]
                 try await pipeline.recordManual(dates: days, status: status, note: note)

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 import Logging
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ public final class ControlServer: @unchecked Sendable {
 
     public let path: String
     private let handler: Handler
-    private let summary: @Sendable () -> Data
+    private let summary: @Sendable (StatusFormat) -> Data
     private let logger: Logger
     private let lock = NSLock()
     private var listener: Int32 = -1
@@ -33,7 +34,8 @@ public final class ControlServer: @unchecked Sendable {
     final class Connection: @unchecked Sendable {
         let fd: Int32
         let writeLock = NSLock()
-        var subscribed = false
+        /// The status format this connection subscribed to, if it did.
+        var subscribed: StatusFormat?
         init(fd: Int32) { self.fd = fd }
 
         func send(_ data: Data, nonBlocking: Bool = false) -> Bool {
@@ -45,8 +47,8 @@ public final class ControlServer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - handler: answers every request but `subscribe`, after any write it causes is committed.
-    ///   - summary: the line a subscriber gets now and after every change.
-    public init(path: String, logger: Logger, summary: @escaping @Sendable () -> Data, handler: @escaping Handler) {
+    ///   - summary: the line a subscriber gets now and after every change, in its format.
+    public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> Data, handler: @escaping Handler) {
         self.path = path
         self.logger = logger
         self.summary = summary
@@ -112,10 +114,13 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Sends the summary line to every subscriber; one that cannot take it now is dropped.
     public func publish() {
-        let subscribers = lock.withLock { connections.values.filter(\.subscribed) }
+        let subscribers = lock.withLock { connections.values.compactMap { c in c.subscribed.map { (c, $0) } } }
         guard !subscribers.isEmpty else { return }
-        let line = summary()
-        for connection in subscribers where !connection.send(line, nonBlocking: true) {
+        var lines: [StatusFormat: Data] = [:]
+        for (connection, format) in subscribers {
+            let line = lines[format] ?? summary(format)
+            lines[format] = line
+            guard !connection.send(line, nonBlocking: true) else { continue }
             logger.info("dropped a subscriber that stopped reading")
             shutdown(connection.fd, Int32(SHUT_RDWR))
         }
@@ -272,9 +277,9 @@ public final class ControlServer: @unchecked Sendable {
             logger.info("bad control request: \(failure.message)")
             return ControlProtocol.encode(failure)
         case .success(let envelope):
-            if envelope.request == .subscribe {
-                lock.withLock { connection.subscribed = true }
-                return summary()
+            if case .subscribe(let format) = envelope.request {
+                lock.withLock { connection.subscribed = format }
+                return summary(format)
             }
             return runHandler(envelope)
         }

@@ -1,12 +1,16 @@
 import DeskDaysControl
+import DeskDaysCore
+import DeskDaysPipeline
 import Foundation
+import Logging
 
-/// Routes a writing command through the running agent, so the agent's
-/// pipeline stays the single writer (DESIGN.md) and its subscribers hear
-/// about the change at once.
+/// Routes a command through the running agent: writes, so the agent's
+/// pipeline stays the single writer (docs/design.md) and its subscribers
+/// hear about the change at once; `status`/`report`, so the agent's current
+/// answer is printed rather than computed again.
 ///
 /// No agent (no socket, nobody listening), or an agent serving another
-/// database file: nil, and the command writes the database itself.
+/// database file: nil, and the command does the work itself.
 enum AgentRoute {
     static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> [String: Any]? {
         let path = socket.socketPath
@@ -27,5 +31,31 @@ enum AgentRoute {
                 throw CLIError("The agent refused: \(failure.message).")
             }
         }
+    }
+
+    /// One automatic check-in, through the agent when it runs, else through this process's pipeline.
+    static func submit(_ event: CheckInEvent, session: Session, socket: SocketOptions) async throws -> SubmitOutcome {
+        guard let reply = try send(.event(source: event.source, rule: event.rule, at: event.time),
+                                   socket: socket, global: session.options) else {
+            return try await session.pipeline().submit(event)
+        }
+        let date = (reply["date"] as? String).flatMap { LocalDate($0) } ?? session.policy.localDate(of: event.time)
+        return reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
+    }
+
+    /// The agent's current answer to `status`/`report` (its `output`), when
+    /// the agent serves this database and configuration and "now" is the
+    /// clock's; nil otherwise, or on any trouble: the caller then computes
+    /// the answer itself, which is always right, only slower.
+    static func answer(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) -> String? {
+        guard global.today == nil, (processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty,
+              (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty,
+              case .connected(let client) = ControlClient.connect(path: socket.socketPath, timeout: 2),
+              case .success(let reply) = client.send(request, database: global.databasePath),
+              reply["clock"] as? String == "system",
+              reply["config"] as? String == URL(fileURLWithPath: global.configPath).standardizedFileURL.resolvingSymlinksInPath().path
+        else { return nil }
+        Logger(label: "deskdays").info("answered by the agent at \(socket.socketPath)")
+        return reply["output"] as? String
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeskDaysConfig
-import DeskDaysMemo
+
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -4,15 +4,20 @@ import Foundation
 /// The control socket's wire format: one JSON object per line each way.
 ///
 /// Requests (`cmd` names the request; unknown keys are ignored):
-/// - `{"cmd":"status"}` → the report object of `deskdays status --format json`, on one line;
+/// - `{"cmd":"status","format":"json"}` (text, json, waybar, i3blocks; default json) →
+///   `{"ok":true,"output":"…"}`, `output` being exactly what `deskdays status --format F` prints;
+/// - `{"cmd":"report"}` → `{"ok":true,"output":"…"}`, exactly what `deskdays report --json` prints;
 /// - `{"cmd":"checkin","date":"2026-11-18","status":"office","note":"…"}` (or `"dates":[…]`;
 ///   no date means the agent's today) → `{"ok":true,"dates":[…],"status":"office"}` once committed;
 /// - `{"cmd":"clear","date":"…"}` → `{"ok":true,"removed":N}`;
 /// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`;
-/// - `{"cmd":"subscribe"}` → a report line now and one after every data change.
+/// - `{"cmd":"subscribe","format":"json"}` → a status reply now and one after every change.
 ///
 /// Any request may name the `database` its sender means; an agent serving
 /// another file answers `other_database` so the sender writes its file itself.
+/// Replies to `status`, `report` and `subscribe` also name the `config` file
+/// the agent loaded and its `clock` ("system", or "set" by `DESKDAYS_NOW`):
+/// a sender with another configuration or its own "now" computes the answer itself.
 /// Errors are `{"ok":false,"code":"…","error":"…"}`.
 public enum ControlProtocol {
     /// The longest request line accepted, newline excluded.
@@ -22,11 +27,12 @@ public enum ControlProtocol {
 
     /// One parsed request.
     public enum Request: Equatable, Sendable {
-        case status
+        case status(StatusFormat)
+        case report
         case checkin(dates: [LocalDate]?, status: AttendanceStatus, note: String?)
         case clear(date: LocalDate)
         case event(source: Source, rule: String?, at: Date)
-        case subscribe
+        case subscribe(StatusFormat)
     }
 
     /// A request and the database its sender means, if it said.
@@ -58,6 +64,7 @@ public enum ControlProtocol {
         var at: String?
         var rule: String?
         var database: String?
+        var format: String?
     }
 
     // MARK: - Parsing
@@ -86,8 +93,13 @@ public enum ControlProtocol {
 
     private static func request(from wire: Wire) -> Result<Request, Failure> {
         switch wire.cmd {
-        case "status": return .success(.status)
-        case "subscribe": return .success(.subscribe)
+        case "status", "subscribe":
+            let text = wire.format ?? "json"
+            guard let format = StatusFormat(rawValue: text) else {
+                return .failure(.badRequest("unknown format \"\(text.prefix(20))\" (text, json, waybar, i3blocks)"))
+            }
+            return .success(wire.cmd == "status" ? .status(format) : .subscribe(format))
+        case "report": return .success(.report)
         case "checkin":
             let status: AttendanceStatus
             if let text = wire.status {
@@ -125,7 +137,7 @@ public enum ControlProtocol {
             }
             return .success(.event(source: source, rule: wire.rule, at: at))
         default:
-            return .failure(.badRequest("unknown cmd \"\(wire.cmd.prefix(40))\" (status, checkin, clear, event, subscribe)"))
+            return .failure(.badRequest("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)"))
         }
     }
 
@@ -164,8 +176,13 @@ public enum ControlProtocol {
     public static func encode(_ request: Request, database: String? = nil) -> Data {
         var object: [String: Any] = [:]
         switch request {
-        case .status: object["cmd"] = "status"
-        case .subscribe: object["cmd"] = "subscribe"
+        case .status(let format):
+            object["cmd"] = "status"
+            object["format"] = format.rawValue
+        case .report: object["cmd"] = "report"
+        case .subscribe(let format):
+            object["cmd"] = "subscribe"
+            object["format"] = format.rawValue
         case let .checkin(dates, status, note):
             object["cmd"] = "checkin"
             if let dates { object["dates"] = dates.map(\.description) }

@@ -57,3 +57,9 @@ func ceilDiv(_ numerator: Int, _ denominator: Int) -> Int {
     precondition(denominator > 0)
     return numerator >= 0 ? (numerator + denominator - 1) / denominator : -((-numerator) / denominator)
 }
+
+/// The shapes `deskdays status` prints (docs/cli.md): a sentence, one line
+/// of JSON, waybar's JSON, i3blocks' three lines.
+public enum StatusFormat: String, CaseIterable, Sendable {
+    case text, json, waybar, i3blocks
+}

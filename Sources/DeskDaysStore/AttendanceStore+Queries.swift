@@ -194,3 +194,12 @@ extension AttendanceStore {
         return [span.start.description, span.end.description]
     }
 }
+
+extension AttendanceStore {
+    /// SQLite's `PRAGMA data_version` on this store's connection: it changes
+    /// when another connection (another process) commits to the file, so a
+    /// long-lived reader can tell that what it computed may be stale.
+    public func dataVersion() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}

@@ -22,40 +22,40 @@ public final class AttendanceStore: Sendable {
     public let path: String
     let dbQueue: DatabaseQueue
 
-    /// Opens (creating if missing) the database at `path`, migrating it to `schemaVersion`.
+    /// Opens (creating if missing) the database at `path`, migrating it to
+    /// `schemaVersion`; `PRAGMA quick_check` runs first, since it is about to be written.
     ///
     /// - Throws: `StoreError` only.
-    /// With `memo`, `quick_check` is skipped when the file has not changed
-    /// since it last passed (see `QuickCheckMemo`).
-    ///
-    /// - Throws: `StoreError` only.
-    public convenience init(path: String, memo: QuickCheckMemo? = nil) throws {
-        try self.init(path: path, migrator: Self.migrator, busyTimeout: 5, now: Date.init, memo: memo)
+    public convenience init(path: String) throws {
+        try self.init(path: path, migrator: Self.migrator, busyTimeout: 5, now: Date.init)
     }
 
     /// Opens an existing, up-to-date database for reading only: one
     /// read-only connection that never writes the file (no WAL switch, no
     /// checkpoint on close). A file that is empty or needs a migration is
-    /// opened as `init(path:memo:)` does, since it must be migrated first.
+    /// opened as `init(path:)` does, since it must be migrated first.
+    /// No `quick_check` here (it costs more than a report on a long history):
+    /// damage on the pages a read touches still surfaces as `SQLITE_CORRUPT`,
+    /// and every open for writing, and `doctor`, run the check.
     ///
     /// - Throws: `StoreError` only.
-    public convenience init(readingFrom path: String, memo: QuickCheckMemo? = nil) throws {
+    public convenience init(readingFrom path: String) throws {
         let migrator = Self.migrator
         guard let reader = try Self.openReader(path: path, busyTimeout: 5) else {
-            try self.init(path: path, migrator: migrator, busyTimeout: 5, now: Date.init, memo: memo)
+            try self.init(path: path, migrator: migrator, busyTimeout: 5, now: Date.init)
             return
         }
         let state: Inspection
         do {
             state = try Self.inspect(reader, path: path, migrator: migrator, knownVersion: migrator.migrations.count,
-                                     memo: memo)
+                                     quickCheck: false)
         } catch {
             try? reader.close()
             throw error
         }
         if state.isEmpty || state.pendingMigrations {
             try? reader.close()
-            try self.init(path: path, migrator: migrator, busyTimeout: 5, now: Date.init, memo: memo)
+            try self.init(path: path, migrator: migrator, busyTimeout: 5, now: Date.init)
             return
         }
         self.init(path: path, queue: reader)
@@ -81,8 +81,7 @@ public final class AttendanceStore: Sendable {
     ///
     /// `migrator` must name its migrations `v1`…`vN` in order; its count is
     /// the schema version it knows. `now` stamps backup file names.
-    init(path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval, now: () -> Date,
-         memo: QuickCheckMemo? = nil) throws {
+    init(path: String, migrator: DatabaseMigrator, busyTimeout: TimeInterval, now: () -> Date) throws {
         self.path = path
         let knownVersion = migrator.migrations.count
         do {
@@ -98,7 +97,7 @@ public final class AttendanceStore: Sendable {
         }
 
         let state = try Self.inspect(path: path, migrator: migrator, knownVersion: knownVersion,
-                                     busyTimeout: busyTimeout, memo: memo)
+                                     busyTimeout: busyTimeout)
 
         var config = Self.baseConfiguration(busyTimeout: busyTimeout)
         config.prepareDatabase { db in
@@ -174,12 +173,12 @@ public final class AttendanceStore: Sendable {
     /// Looks at `path` through a read-only connection and refuses it when it
     /// must not be written; never modifies the file.
     static func inspect(path: String, migrator: DatabaseMigrator, knownVersion: Int,
-                        busyTimeout: TimeInterval, memo: QuickCheckMemo? = nil) throws -> Inspection {
+                        busyTimeout: TimeInterval, quickCheck: Bool = true) throws -> Inspection {
         guard let reader = try openReader(path: path, busyTimeout: busyTimeout) else {
             return Inspection(isEmpty: true, version: 0, pendingMigrations: true)
         }
         defer { try? reader.close() }
-        return try inspect(reader, path: path, migrator: migrator, knownVersion: knownVersion, memo: memo)
+        return try inspect(reader, path: path, migrator: migrator, knownVersion: knownVersion, quickCheck: quickCheck)
     }
 
     /// A read-only connection to `path`; nil for an empty file (a new database).
@@ -203,13 +202,9 @@ public final class AttendanceStore: Sendable {
     }
 
     /// Refuses what `reader` shows when it must not be used: not ours, from
-    /// a newer DeskDays, damaged (`quick_check`, unless `memo` vouches for
-    /// this exact state of the file).
+    /// a newer DeskDays, damaged (`quick_check`, when asked).
     static func inspect(_ reader: DatabaseQueue, path: String, migrator: DatabaseMigrator, knownVersion: Int,
-                        memo: QuickCheckMemo?) throws -> Inspection {
-        // Taken before reading: should the file change meanwhile, the memo
-        // describes the older state and the next open checks again.
-        let fingerprint = memo == nil ? nil : QuickCheckMemo.fingerprint(of: path)
+                        quickCheck: Bool) throws -> Inspection {
         do {
             return try reader.read { db in
                 let tables = try Set(String.fetchAll(db, sql: """
@@ -235,13 +230,11 @@ public final class AttendanceStore: Sendable {
                 if version > knownVersion {
                     throw StoreError.newerVersion(path: path, detail: "schema v\(version)")
                 }
-                let vouched = fingerprint.map { memo?.passed(path, fingerprint: $0) == true } ?? false
-                if !vouched {
+                if quickCheck {
                     let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
                     if problems != ["ok"] {
                         throw StoreError.corrupt(path: path, detail: "quick_check: " + problems.prefix(3).joined(separator: "; "))
                     }
-                    if let fingerprint, !isEmpty { memo?.remember(path, fingerprint: fingerprint) }
                 }
                 let pending = migrator.migrations.contains { !applied.contains($0) }
                 return Inspection(isEmpty: isEmpty, version: version, pendingMigrations: pending)

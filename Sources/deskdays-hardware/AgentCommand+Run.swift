@@ -35,7 +35,7 @@ extension AgentCommand {
                 configuration: session.configuration, logger: logger,
                 loadConfiguration: { try Self.loadConfiguration(path: configPath) },
                 makeAgent: { configuration, reloaded in
-                    let agent = Agent(configuration: configuration, store: store, socketPath: socketPath,
+                    let agent = Agent(configuration: configuration, store: store, socketPath: socketPath, configPath: configPath,
                                       clock: clock, logger: logger)
                     if reloaded {
                         logger.notice("configuration reloaded; \(agent.summary)")

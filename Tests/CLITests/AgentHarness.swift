@@ -147,6 +147,12 @@ final class TestSocketClient {
         }
     }
 
+    /// The status object the agent's `status`/`subscribe` reply carries in `output` (`--format json`).
+    func status(_ request: String = #"{"cmd":"status"}"#) -> [String: Any]? {
+        guard let output = self.request(request)?["output"] as? String else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]
+    }
+
     /// Sends a request and decodes the JSON reply.
     func request(_ line: String) -> [String: Any]? {
         guard send(line), let reply = readLine() else { return nil }

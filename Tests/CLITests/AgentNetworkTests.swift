@@ -41,7 +41,7 @@ import Glibc
         #expect(agent.waitForLog("gps check-in stored"), "\(agent.logText)")
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"checkin","date":"2026-11-17","status":"office"}"#)?["ok"] as? Bool == true)
-        #expect(client.request(#"{"cmd":"subscribe"}"#)?["today"] as? String == "2026-11-18")
+        #expect(client.status(#"{"cmd":"subscribe"}"#)?["today"] as? String == "2026-11-18")
 
         // Stop the agent itself (strace's child) with SIGTERM; strace then exits.
         let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",

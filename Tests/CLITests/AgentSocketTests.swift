@@ -42,7 +42,7 @@ import Glibc
         // A line far over the limit with no newline yet is refused once, then the stream resynchronises.
         #expect(client.send(Data(repeating: UInt8(ascii: "x"), count: 200_000)))
         #expect(client.request("")?["code"] as? String == "too_long")
-        let status = try #require(client.request(#"{"cmd": "status"}"#))
+        let status = try #require(client.status(#"{"cmd": "status"}"#))
         #expect(status["today"] as? String != nil && status["remaining_required"] as? Int != nil)
         #expect(agent.process.isRunning)
 
@@ -115,7 +115,7 @@ import Glibc
         print("kill -9 mid-burst: \(acknowledgedTotal) check-ins acknowledged over 20 rounds, \(interruptedRounds) interrupted; none lost")
         // And the agent starts on the database the kills left behind.
         let agent = try AgentProcess(cli)
-        let status = try #require(try TestSocketClient(path: agent.socket).request(#"{"cmd":"status"}"#))
+        let status = try #require(try TestSocketClient(path: agent.socket).status())
         #expect(status["today"] != nil)
         #expect(agent.stop() == 0)
     }
@@ -218,7 +218,7 @@ import Glibc
         #expect(refused.output.contains("\"forbidden\""), "\(refused.output)")
         #expect(!refused.output.contains("today"))
         #expect(agent.waitForLog("refused a control connection from another user"))
-        #expect(try TestSocketClient(path: agent.socket).request(#"{"cmd":"status"}"#)?["today"] != nil, "the owner still gets in")
+        #expect(try TestSocketClient(path: agent.socket).status()?["today"] != nil, "the owner still gets in")
     }
 }
 

@@ -45,7 +45,6 @@ struct CLIRunner {
         env["XDG_CONFIG_HOME"] = folder.appendingPathComponent("xdg-config").path
         env["XDG_DATA_HOME"] = folder.appendingPathComponent("xdg-data").path
         env["XDG_CACHE_HOME"] = folder.appendingPathComponent("xdg-cache").path
-        env["DESKDAYS_NO_CACHE"] = nil
         env["DESKDAYS_NOW"] = nil
         env["DESKDAYS_TODAY"] = nil
         env["TZ"] = "UTC"

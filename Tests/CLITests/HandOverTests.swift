@@ -2,10 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `deskdays` (the launcher) links neither SQLite nor a hardware library and
-/// hands every command it cannot replay to `deskdays-cli`, which links no
-/// hardware library and hands the hardware commands to `deskdays-hardware`
-/// (Sources/deskdays, DeskDaysCLI/Hardware.swift).
+/// `deskdays` links no hardware library and hands the hardware commands to
+/// `deskdays-hardware` (DeskDaysCLI/Hardware.swift).
 @Suite struct HandOverTests {
     /// What the dynamic loader maps for `binary`, from `ldd`.
     func linkedLibraries(_ binary: String) throws -> String {
@@ -23,14 +21,10 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "ldd not found"))
     func theCommandLineLinksNoHardwareLibrary() throws {
         let hardwareLibraries = ["libpcsclite", "libnfc", "libzbar", "libv4l2", "libnl-genl", "libqrencode", "libsystemd"]
-        let launcher = try linkedLibraries(CLIRunner.binary)
-        for library in ["libsqlite3"] + hardwareLibraries {
-            #expect(!launcher.contains(library), "deskdays links \(library)")
-        }
-        let light = try linkedLibraries(CLIRunner.binary + "-cli")
+        let light = try linkedLibraries(CLIRunner.binary)
         #expect(light.contains("libsqlite3"), "\(light)")
         for library in hardwareLibraries {
-            #expect(!light.contains(library), "deskdays-cli links \(library)")
+            #expect(!light.contains(library), "deskdays links \(library)")
         }
         let hardware = try linkedLibraries(CLIRunner.binary + "-hardware")
         #expect(hardware.contains("libpcsclite") && hardware.contains("libzbar"), "\(hardware)")
@@ -69,25 +63,15 @@ import Testing
         return (process.exitStatus, message)
     }
 
-    /// Without `deskdays-hardware` beside `deskdays-cli` (or in
+    /// Without `deskdays-hardware` beside `deskdays` (or in
     /// ../libexec/deskdays), a hardware command fails with one sentence
     /// naming the fix.
     @Test func aMissingHardwareExecutableIsNamed() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let (status, message) = try runAlone(["deskdays", "deskdays-cli"], ["doctor", "--config", cli.config], in: cli)
+        let (status, message) = try runAlone(["deskdays"], ["doctor", "--config", cli.config], in: cli)
         #expect(status == 1)
         #expect(message.contains("needs deskdays-hardware") && message.contains("make install"), "\(message)")
-        #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
-    }
-
-    /// Without `deskdays-cli`, the launcher says so in one sentence naming the fix.
-    @Test func aMissingCommandLineExecutableIsNamed() throws {
-        let cli = try CLIRunner()
-        defer { cli.cleanup() }
-        let (status, message) = try runAlone(["deskdays"], ["status", "--config", cli.config], in: cli)
-        #expect(status == 1)
-        #expect(message.contains("deskdays-cli is not installed") && message.contains("make install"), "\(message)")
         #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
     }
 }

@@ -11,8 +11,12 @@ struct ControlProtocolTests {
     }
 
     @Test func goodRequests() throws {
-        #expect(try Self.parse(#"{"cmd":"status"}"#).get().request == .status)
-        #expect(try Self.parse(#"{"cmd":"subscribe","x":[1,{"y":2}]}"#).get().request == .subscribe)
+        #expect(try Self.parse(#"{"cmd":"status"}"#).get().request == .status(.json))
+        let waybar = try Self.parse(#"{"cmd":"status","format":"waybar","database":"/d"}"#).get()
+        #expect(waybar.request == .status(.waybar) && waybar.database == "/d")
+        #expect(try Self.parse(#"{"cmd":"report"}"#).get().request == .report)
+        #expect(try Self.parse(#"{"cmd":"subscribe","x":[1,{"y":2}]}"#).get().request == .subscribe(.json))
+        #expect(try Self.parse(#"{"cmd":"subscribe","format":"text"}"#).get().request == .subscribe(.text))
         let checkin = try Self.parse(#"{"cmd":"checkin","date":"2026-11-18","status":"sick","note":"flu","database":"/d"}"#).get()
         #expect(checkin.request == .checkin(dates: [LocalDate("2026-11-18")!], status: .sick, note: "flu"))
         #expect(checkin.database == "/d")
@@ -31,7 +35,7 @@ struct ControlProtocolTests {
         #"{"cmd":"checkin","status":"Office"}"#, #"{"cmd":"event","source":"fallback","at":"2026-11-18T08:00:00Z"}"#,
         #"{"cmd":"event","source":"nfc"}"#, #"{"cmd":"clear","date":"2026-13-01"}"#,
         String(repeating: "[", count: 100_000), String(repeating: "{\"a\":", count: 20) + "1" + String(repeating: "}", count: 20),
-        "\u{FEFF}\u{0}{}",
+        "\u{FEFF}\u{0}{}", #"{"cmd":"status","format":"xml"}"#, #"{"cmd":"subscribe","format":7}"#,
     ])
     func badRequestsAreFailures(_ text: String) {
         guard case .failure(let failure) = Self.parse(text) else {
@@ -49,7 +53,7 @@ struct ControlProtocolTests {
 
     @Test func requestsRoundTrip() throws {
         let requests: [ControlProtocol.Request] = [
-            .status, .subscribe, .clear(date: LocalDate("2026-01-02")!),
+            .status(.i3blocks), .report, .subscribe(.waybar), .clear(date: LocalDate("2026-01-02")!),
             .checkin(dates: [LocalDate("2026-01-02")!, LocalDate("2026-01-05")!], status: .vacation, note: "ski \"trip\"\n"),
             .event(source: .gps, rule: nil, at: Date(timeIntervalSince1970: 1_763_452_500.5)),
         ]

@@ -107,32 +107,6 @@ import Testing
         #expect(error?.exitCode == 2)
     }
 
-    /// The quick_check memo vouches only for the exact state that passed:
-    /// the same damage as above, written after a clean read was remembered,
-    /// is still found by the next read-only open, which leaves the file as it was.
-    @Test func quickCheckMemoNeverHidesLaterDamage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.file("deskdays.sqlite")
-        let memo = QuickCheckMemo(folder: folder.file("memo"))
-        try fillWithRecords(path)
-        let fingerprint = try #require(QuickCheckMemo.fingerprint(of: path))
-        #expect(!memo.passed(path, fingerprint: fingerprint))
-        #expect(try AttendanceStore(readingFrom: path, memo: memo).records(in: nil).count == 2000)
-        #expect(memo.passed(path, fingerprint: fingerprint), "a clean read is remembered")
-        #expect(try mode(folder.file("memo")) == 0o700)
-
-        try scribbleOverAMiddlePage(path)
-        #expect(QuickCheckMemo.fingerprint(of: path) != fingerprint)
-        let before = try contents(path)
-        let error = #expect(throws: StoreError.self) { _ = try AttendanceStore(readingFrom: path, memo: memo) }
-        guard case .corrupt(path, _) = error else {
-            Issue.record("expected corrupt, got \(String(describing: error))")
-            return
-        }
-        #expect(try contents(path) == before)
-    }
-
     @Test func emptyFileIsInitialised() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysReports
 import DeskDaysPipeline
 import Foundation
 
@@ -86,13 +87,7 @@ struct CheckInCommand: AsyncParsableCommand {
                                         policy: session.policy) ?? Date()
         let event = CheckInEvent(source: .qr, rule: rule, time: seen)
         // Through the running agent when there is one, else straight into the database.
-        let outcome: SubmitOutcome
-        if let reply = try AgentRoute.send(.event(source: .qr, rule: rule, at: seen), socket: socket, global: global) {
-            let date = (reply["date"] as? String).flatMap { LocalDate($0) } ?? session.policy.localDate(of: seen)
-            outcome = reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
-        } else {
-            outcome = try await session.pipeline().submit(event)
-        }
+        let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
         switch outcome {
         case .stored(let date): print("Checked in by QR code (rule \(rule)) for \(date).")
         case .duplicate(let date): print("\(date) already has a qr check-in; kept the first.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysReports
 import DeskDaysExchange
 
 /// `deskdays days`: each date with its resolved status, origin and sources.

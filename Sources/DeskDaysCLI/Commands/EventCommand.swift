@@ -29,13 +29,7 @@ struct EventCommand: AsyncParsableCommand {
         let session = try Session(global)
         let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time)
         // Through the running agent when there is one, else straight into the database.
-        let outcome: SubmitOutcome
-        if let reply = try AgentRoute.send(.event(source: event.source, rule: rule, at: time), socket: socket, global: global) {
-            let date = (reply["date"] as? String).flatMap { LocalDate($0) } ?? session.policy.localDate(of: time)
-            outcome = reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
-        } else {
-            outcome = try await session.pipeline().submit(event)
-        }
+        let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
         switch outcome {
         case .stored(let date): print("Stored a \(source.rawValue) check-in for \(date).")
         case .duplicate(let date): print("\(date) already has a \(source.rawValue) check-in; kept the first.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysControl
 import DeskDaysCore
 import DeskDaysReports
 import Foundation
@@ -7,9 +8,14 @@ import Foundation
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "Report a period's figures (current, previous, or the one containing a date).",
-        discussion: OutputMemo.help)
+        discussion: """
+        While the agent runs, it keeps the current period's --json answer \
+        current and prints it from memory; otherwise (or with --today, another \
+        --config or --database) the report is computed here.
+        """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
 
     @Option(help: "current, previous, or a date YYYY-MM-DD inside the period.")
     var period = "current"
@@ -27,16 +33,17 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (session, inputs) = try OutputMemo.start(global)
-        let data = try session.reportData(PeriodSelector(period)!)
+        let selector = PeriodSelector(period)!
+        if json, html == nil, selector == .current,
+           let output = AgentRoute.answer(.report, socket: socket, global: global) {
+            return writeOutput(output)
+        }
+        let session = try Session(global)
+        let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today)
         if let html {
             let page = HTMLReport(data: data, locale: session.reportLocale).html()
             try writeUserFile(expandTilde(html), contents: Data(page.utf8))
         }
-        let streaks = data.streaks!
-        let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
-                          : Render.text(data.report) + "\n" + streakLine(streaks, locale: session.reportLocale)
-        // With --html the command also writes a file, which a replay would not.
-        OutputMemo.emit(output + "\n", session: session, inputs: inputs, remember: html == nil)
+        writeOutput(output)
     }
 }

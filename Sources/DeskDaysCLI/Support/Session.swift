@@ -55,13 +55,12 @@ package struct Session {
 
     /// The store, or an empty in-memory one when the database does not exist
     /// yet (reading never creates files). Read through one read-only
-    /// connection; `quick_check` runs on the first read after each change of
-    /// the file (`QuickCheckMemo`), and on every open for writing.
+    /// connection; `quick_check` runs on every open for writing and in `doctor`.
     func readStore() throws -> AttendanceStore {
         if !FileManager.default.fileExists(atPath: options.databasePath) {
             return try AttendanceStore.inMemory()
         }
-        return try AttendanceStore(readingFrom: options.databasePath, memo: QuickCheckMemo.standard(environment: processEnvironment))
+        return try AttendanceStore(readingFrom: options.databasePath)
     }
 
     /// The store for writing (created, 0600 in a 0700 folder, when missing).
@@ -76,9 +75,7 @@ package struct Session {
 
     /// The report for `selector` from the stored data.
     func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
-        let store = try store ?? readStore()
-        let span = engine.dataSpan(selector, today: today)
-        return engine.report(selector, today: today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+        try answers.report(selector, store: try store ?? readStore(), today: today)
     }
 
     /// Parses a `--date`-style argument.

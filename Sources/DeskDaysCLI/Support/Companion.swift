@@ -2,13 +2,12 @@
 import Glibc
 #endif
 
-/// DeskDays' executables find one another: `deskdays` (the launcher users
-/// call), `deskdays-cli` (every command) and `deskdays-hardware` (the
-/// commands that need the hardware libraries). Each looks beside itself (a
-/// build folder) and then in its prefix's `libexec/deskdays` (`make install`).
-public enum Companion {
+/// `deskdays` finds `deskdays-hardware` (the commands that need the hardware
+/// libraries): beside itself (a build folder), then in its prefix's
+/// `libexec/deskdays` (`make install`).
+enum Companion {
     /// This process's executable, resolved.
-    public static func ownPath() -> String {
+    static func ownPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return CommandLine.arguments[0] }
@@ -16,13 +15,13 @@ public enum Companion {
     }
 
     /// Where the executable `name` may be, for the executable at `path`.
-    public static func candidates(_ name: String, besides path: String) -> [String] {
+    static func candidates(_ name: String, besides path: String) -> [String] {
         let folder = parent(path)
         return [folder + "/" + name, parent(folder) + "/libexec/deskdays/" + name]
     }
 
     /// The first candidate that can be run; nil when none can.
-    public static func locate(_ name: String) -> (found: String?, looked: [String]) {
+    static func locate(_ name: String) -> (found: String?, looked: [String]) {
         let places = candidates(name, besides: ownPath())
         return (places.first { access($0, X_OK) == 0 }, places)
     }
@@ -30,17 +29,10 @@ public enum Companion {
     /// Replaces this process with `path` and the same arguments (same
     /// process id, so systemd's MAINPID stays right); returns only on failure,
     /// with the reason.
-    public static func execute(_ path: String) -> String {
+    static func execute(_ path: String) -> String {
         let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
         execv(path, arguments)
         return String(cString: strerror(errno))
-    }
-
-    /// Writes `message` as one line on standard error and exits with `code`.
-    public static func fail(_ message: String, code: Int32 = 1) -> Never {
-        let line = Array((message + "\n").utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        exit(code)
     }
 
     private static func parent(_ path: String) -> String {

@@ -3,8 +3,8 @@ import Foundation
 
 /// Human and status-bar renderings of a report. Free in form (CLI.md), but
 /// every figure comes from the report, never recomputed here.
-enum Render {
-    static func statusWord(_ status: Report.Status) -> String {
+public enum Render {
+    public static func statusWord(_ status: Report.Status) -> String {
         switch status {
         case .met: return "met"
         case .onTrack: return "on track"
@@ -14,7 +14,7 @@ enum Render {
     }
 
     /// One line for `status`: where the user stands and what is needed.
-    static func statusLine(_ report: Report) -> String {
+    public static func statusLine(_ report: Report) -> String {
         let head = "\(report.period.label): \(statusWord(report.status))"
         switch report.target.kind {
         case .compliantWeeks:
@@ -30,7 +30,7 @@ enum Render {
         }
     }
 
-    static func text(_ report: Report) -> String {
+    public static func text(_ report: Report) -> String {
         var lines = ["\(report.period.label) (\(report.period.start) to \(report.period.end)), today \(report.today)",
                      "Status: \(statusWord(report.status))"]
         lines.append("Target: \(targetDescription(report.target))")
@@ -55,7 +55,7 @@ enum Render {
         return lines.joined(separator: "\n")
     }
 
-    static func targetDescription(_ target: Target) -> String {
+    public static func targetDescription(_ target: Target) -> String {
         let value = formatNumber(target.value)
         switch target.kind {
         case .percent: return "\(value) % of eligible workdays"
@@ -66,12 +66,12 @@ enum Render {
         }
     }
 
-    static func formatNumber(_ value: Double) -> String {
+    public static func formatNumber(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// Waybar's custom-module JSON (`return-type: json`).
-    static func waybar(_ report: Report) -> String {
+    public static func waybar(_ report: Report) -> String {
         let percentage = report.required == 0 ? 100 : min(100, report.office * 100 / report.required)
         let object: [String: Any] = [
             "text": "\(report.office)/\(report.required)",
@@ -85,7 +85,7 @@ enum Render {
     }
 
     /// i3blocks: full text, short text, colour.
-    static func i3blocks(_ report: Report) -> String {
+    public static func i3blocks(_ report: Report) -> String {
         let colour: String
         switch report.status {
         case .met, .onTrack: colour = "#7fbf7f"
@@ -96,9 +96,22 @@ enum Render {
                 "\(report.office)/\(report.required)", colour].joined(separator: "\n")
     }
 
-    static func json<T: Encodable>(_ value: T) throws -> String {
+    /// The same JSON on one line (keys sorted): for status bars and `--follow`.
+    public static func jsonLine<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    public static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
+}
+
+/// One line about streaks for `report` and `status`.
+public func streakLine(_ streaks: Streaks, locale: ReportLocale) -> String {
+    "Streak: \(locale.number(streaks.current)) compliant week\(streaks.current == 1 ? "" : "s") in a row "
+        + "(longest \(locale.number(streaks.longest)))."
 }

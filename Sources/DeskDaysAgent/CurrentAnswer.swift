@@ -1,0 +1,146 @@
+import DeskDaysAnswer
+import DeskDaysControl
+import DeskDaysCore
+import DeskDaysReports
+import DeskDaysStore
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's current answer: what `deskdays status --format F` (every
+/// format) and `deskdays report --json` print now, computed by `Answers`,
+/// the same code the CLI runs when no agent does (docs/design.md, "The
+/// agent is the cache").
+///
+/// It is recomputed when the agent's own pipeline commits, when the local
+/// day changes, after a resume and on a reload (a new agent), and, before
+/// an answer is given, when SQLite's `data_version` shows that another
+/// process committed to the file. Each recomputation that changes the status
+/// rewrites `status.json`, `status.waybar` and `status.i3blocks` beside the
+/// control socket (temp file + rename, 0600), for bars that read a file.
+final class CurrentAnswer: @unchecked Sendable {
+    private let store: AttendanceStore
+    private let answers: Answers
+    private let clock: AgentClock
+    private let folder: String?
+    /// The configuration file the answer follows, as replies name it.
+    private let configPath: String?
+    private let logger: Logger
+    private let lock = NSLock()
+    private var outputs: [StatusFormat: String] = [:]
+    private var reportJSON = ""
+    private var day: LocalDate?
+    private var dataVersion: Int?
+    private var failure: String?
+
+    /// The status formats written as files, and their names.
+    static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
+
+    init(store: AttendanceStore, policy: Policy, clock: AgentClock, folder: String?, configPath: String?, logger: Logger) {
+        self.store = store
+        answers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment))
+        self.clock = clock
+        self.folder = folder
+        self.configPath = configPath.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        self.logger = logger
+    }
+
+    /// Recomputes every answer from the store; true when the status changed.
+    @discardableResult
+    func refresh() -> Bool {
+        lock.withLock { refreshLocked() }
+    }
+
+    /// `status --format F`'s bytes, or why they cannot be given.
+    func status(_ format: StatusFormat) -> Result<String, ControlProtocol.Failure> {
+        lock.withLock {
+            refreshIfStale()
+            if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
+            return .success(outputs[format] ?? "")
+        }
+    }
+
+    /// `report --json`'s bytes, or why they cannot be given.
+    func report() -> Result<String, ControlProtocol.Failure> {
+        lock.withLock {
+            refreshIfStale()
+            if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
+            return .success(reportJSON)
+        }
+    }
+
+    /// The current period's figures (for the reminder), read afresh.
+    func figures() throws -> Report {
+        try answers.report(store: store, today: answers.policy.localDate(of: clock.now()))
+    }
+
+    /// The reply line for a status request or a subscriber's push.
+    func statusLine(_ format: StatusFormat) -> Data {
+        reply(status(format))
+    }
+
+    /// A reply carrying `output`, and what it was computed with: the
+    /// configuration file and whether "now" is the system clock's, so that a
+    /// sender with another configuration or a "now" of its own computes the
+    /// answer itself.
+    func reply(_ result: Result<String, ControlProtocol.Failure>) -> Data {
+        switch result {
+        case .success(let output):
+            return ControlProtocol.line(["ok": true, "output": output, "config": configPath ?? NSNull(),
+                                         "clock": clock.isSystemClock ? "system" : "set"])
+        case .failure(let failure): return ControlProtocol.encode(failure)
+        }
+    }
+
+    private func refreshIfStale() {
+        let today = answers.policy.localDate(of: clock.now())
+        let version = try? store.dataVersion()
+        if today != day || version != dataVersion || failure != nil { refreshLocked() }
+    }
+
+    private func refreshLocked() -> Bool {
+        let today = answers.policy.localDate(of: clock.now())
+        let before = outputs
+        do {
+            let version = try store.dataVersion()
+            var fresh: [StatusFormat: String] = [:]
+            for format in StatusFormat.allCases {
+                fresh[format] = try answers.status(format, store: store, today: today)
+            }
+            reportJSON = try answers.report(.current, json: true, store: store, today: today).output
+            outputs = fresh
+            day = today
+            dataVersion = version
+            failure = nil
+        } catch {
+            failure = "cannot read the database: \(error)"
+            logger.error("could not compute the current status: \(error)")
+            return false
+        }
+        guard outputs != before else { return false }
+        writeFiles()
+        return true
+    }
+
+    /// Replaces each status file atomically; a failure is logged, never fatal.
+    private func writeFiles() {
+        guard let folder else { return }
+        for (format, name) in Self.files {
+            let path = folder + "/" + name, temporary = folder + "/." + name + ".tmp"
+            let bytes = Array((outputs[format] ?? "").utf8)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else {
+                logger.warning("cannot write \(temporary): \(String(cString: strerror(errno)))")
+                continue
+            }
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            if written != bytes.count || rename(temporary, path) != 0 {
+                logger.warning("cannot replace \(path): \(String(cString: strerror(errno)))")
+                unlink(temporary)
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import DeskDaysCore
+import DeskDaysReports
+import DeskDaysStore
+import Foundation
+
+/// What `status` and `report` print, computed in one place from the store:
+/// the CLI prints it when no agent runs, and the agent keeps it current and
+/// serves it (docs/design.md, "The agent is the cache"), so the two paths
+/// give the same bytes by construction.
+public struct Answers: Sendable {
+    public let policy: Policy
+    public let locale: ReportLocale
+
+    public init(policy: Policy, locale: ReportLocale) {
+        self.policy = policy
+        self.locale = locale
+    }
+
+    var engine: PolicyEngine { PolicyEngine(policy: policy) }
+
+    /// `deskdays status --format F`, newline included.
+    public func status(_ format: StatusFormat, store: AttendanceStore, today: LocalDate) throws -> String {
+        switch format {
+        case .text:
+            // Streaks read the whole history; the status-bar formats below, polled often, skip them.
+            let data = try reportData(store: store, today: today)
+            let report = data.report
+            var output = Render.statusLine(report) + " " + streakLine(data.streaks!, locale: locale) + "\n"
+            if report.remainingRequired > 0 || report.status == .behind {
+                output += "Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.\n"
+            }
+            return output
+        case .json:
+            // One line: `status --follow --format json` prints one per change.
+            let data = try reportData(store: store, today: today)
+            return try Render.jsonLine(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n"
+        case .waybar: return Render.waybar(try report(store: store, today: today)) + "\n"
+        case .i3blocks: return Render.i3blocks(try report(store: store, today: today)) + "\n"
+        }
+    }
+
+    /// `deskdays report --json` (or its text), newline included, with the data it came from.
+    public func report(_ selector: PeriodSelector, json: Bool, store: AttendanceStore,
+                       today: LocalDate) throws -> (output: String, data: ReportData) {
+        let data = try reportData(selector, store: store, today: today)
+        let streaks = data.streaks!
+        let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
+                          : Render.text(data.report) + "\n" + streakLine(streaks, locale: locale)
+        return (output + "\n", data)
+    }
+
+    /// The report for `selector` alone (no streaks: a few dates' reads).
+    public func report(_ selector: PeriodSelector = .current, store: AttendanceStore, today: LocalDate) throws -> Report {
+        let span = engine.dataSpan(selector, today: today)
+        return engine.report(selector, today: today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+    }
+
+    /// What the calendar, the charts and the HTML page draw: the report for
+    /// `selector`, each date's resolved day, and the streaks, from one read
+    /// of the store.
+    ///
+    /// Streaks look at the whole history, so the read spans from the first
+    /// stored date to the end of the week of today (and `covering`, the
+    /// dates a view shows beyond the period).
+    public func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil,
+                           store: AttendanceStore, today: LocalDate) throws -> ReportData {
+        let needed = engine.dataSpan(selector, today: today)
+        let stored = try store.dateRange()
+        let first = [needed.start, covering?.start, stored?.start].compactMap { $0 }.min()!
+        let last = [needed.end, covering?.end, policy.week(containing: today).end].compactMap { $0 }.max()!
+        // The dates a view shows are resolved in full (with their sources);
+        // the rest of the history only needs a status for the streaks.
+        let detail = DateSpan(min(needed.start, covering?.start ?? needed.start), max(needed.end, covering?.end ?? needed.end))
+        let history = DateSpan(first, last)
+        let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: try store.checkIns(in: detail))
+        let past = DayStatuses(history, orderedRecords: try store.statusHistory(in: history),
+                               checkInDates: try store.checkInDates(in: history))
+        let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
+        let report = engine.report(selector, today: today, statusOf: status)
+        let calculator = StreakCalculator(policy: policy, today: today)
+        let streaks = StreakCalculator.streaks(calculator.weeks(from: stored?.start ?? today, statusOf: status))
+        return ReportData(policy: policy, report: report, days: days, streaks: streaks)
+    }
+}

@@ -3,7 +3,7 @@ import PackageDescription
 
 /// DeskDays: office-attendance tracking on the user's own Linux machine.
 ///
-/// Boundaries (DESIGN.md): the core is pure (no I/O), adapters carry no
+/// Boundaries (docs/design.md): the core is pure (no I/O), adapters carry no
 /// policy, the CLI carries no business logic. C libraries are reached only
 /// through `systemLibrary` targets found by pkg-config, and only from the
 /// adapter module that owns them.

@@ -7,7 +7,7 @@ import NFCAdapter
 import QRAdapter
 import WiFiAdapter
 
-/// The one table of adapters (STYLE.md 6, after gpsd's driver table): which
+/// The one table of adapters (docs/design.md, habit 6, after gpsd's driver table): which
 /// methods exist, and how each is built from its configuration section.
 public enum AdapterRegistry {
     public struct Entry: Sendable {

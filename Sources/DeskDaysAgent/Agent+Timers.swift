@@ -122,7 +122,7 @@ extension Agent {
 
     func saveStreak(_ streak: ReminderStreak) {
         guard let path = streakPath, let data = try? JSONEncoder().encode(streak) else { return }
-        // 0600 like every file we create (CLI.md); replaced atomically by rename.
+        // 0600 like every file we create (docs/cli.md); replaced atomically by rename.
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
               rename(temporary, path) == 0 else {

@@ -3,7 +3,7 @@ import DeskDaysCore
 import Foundation
 
 /// When the day's reminder and end-of-day fallback are due: a pure value,
-/// with "now" always passed in (STYLE.md 5).
+/// with "now" always passed in (docs/design.md, habit 5).
 ///
 /// Each action belongs to a local date and is handled at most once per date:
 /// the schedule remembers the last date it handled for each, so a clock

@@ -7,13 +7,36 @@ import Logging
 package struct DeskDays: AsyncParsableCommand {
     package init() {}
 
+    /// This build's version (`deskdays --version`).
+    package static let version = "0.3.0"
+
     package static let configuration = CommandConfiguration(
         commandName: "deskdays",
         abstract: "Track office attendance against your employer's policy, privately, on this machine.",
         discussion: """
         DeskDays stores dates, statuses and the kind of check-in only, in a local \
-        SQLite file; it never opens an internet connection.
+        SQLite file; it never opens an internet connection. The options --config, \
+        --database, --today and --socket may come before or after the command.
+
+        FILES
+          $XDG_CONFIG_HOME/deskdays/config.toml   the configuration (defaults when absent)
+          $XDG_DATA_HOME/deskdays/deskdays.sqlite the database (mode 0600)
+          $XDG_RUNTIME_DIR/deskdays/agent.sock    the agent's control socket
+          $XDG_RUNTIME_DIR/deskdays/status.json   the current status, kept by the agent \
+        (also status.waybar, status.i3blocks)
+
+        ENVIRONMENT
+          DESKDAYS_CONFIG, DESKDAYS_DATABASE      the files above
+          DESKDAYS_TODAY (YYYY-MM-DD), DESKDAYS_NOW (RFC 3339)   a fixed "now"
+          DESKDAYS_LOG                            log level on stderr (debug, info, notice, warning)
+          LC_ALL, LC_TIME, LC_NUMERIC, LANG       dates and numbers in human output; NO_COLOR
+
+        EXIT STATUS
+          0 success; 1 a user error (one line on stderr naming the problem and the fix); \
+        2 a refusal to touch data (a database from a newer version, not a DeskDays \
+        database, damaged, or a failed migration); the files are left as they were.
         """,
+        version: version,
         subcommands: [
             CheckInCommand.self,
             ClearCommand.self,
@@ -38,7 +61,7 @@ package struct DeskDays: AsyncParsableCommand {
     )
 
     /// Runs the command, turning every failure into one line on stderr and
-    /// the exit codes of CLI.md: 0 success, 1 user error, 2 refusal to touch data.
+    /// the exit codes of docs/cli.md: 0 success, 1 user error, 2 refusal to touch data.
     package static func start() async {
         // Commands talk to the user in sentences; library logs only reach
         // stderr at warning and above (DESKDAYS_LOG=debug|info|… for more).
@@ -49,7 +72,7 @@ package struct DeskDays: AsyncParsableCommand {
             return handler
         }
         do {
-            let arguments = Array(CommandLine.arguments.dropFirst())
+            let arguments = globalOptionsLast(Array(CommandLine.arguments.dropFirst()))
             var command = try parseFrequent(arguments) ?? parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -67,6 +90,25 @@ package struct DeskDays: AsyncParsableCommand {
     /// reflection) costs more than the answer itself. Anything that needs
     /// the tree (help, completion scripts) takes the usual path.
     static let frequent: [String: any ParsableCommand.Type] = ["status": StatusCommand.self, "report": ReportCommand.self]
+
+    /// The options every command takes, which may also come before the
+    /// command (`deskdays --config X status`): moved after it, where the
+    /// command's own definition reads them.
+    static let leadingOptions = ["--config", "--database", "--today", "--socket"]
+
+    static func globalOptionsLast(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first, leadingOptions.contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
+            leading.append(first)
+            rest = rest.dropFirst()
+            if !first.contains("="), let value = rest.first {
+                leading.append(value)
+                rest = rest.dropFirst()
+            }
+        }
+        return Array(rest) + leading
+    }
 
     static func parseFrequent(_ arguments: [String]) throws -> (any ParsableCommand)? {
         guard let name = arguments.first, let type = frequent[name] else { return nil }

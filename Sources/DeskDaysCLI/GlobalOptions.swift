@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// Options every command shares: where the config and database live, and
-/// what "now" is (CLI.md "Where things live").
+/// what "now" is (docs/cli.md "Where things live").
 package struct GlobalOptions: ParsableArguments {
     package init() {}
 

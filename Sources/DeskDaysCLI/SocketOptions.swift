@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeskDaysControl
 
-/// `--socket PATH`: where the agent's control socket is (CLI.md "Where things live").
+/// `--socket PATH`: where the agent's control socket is (docs/cli.md "Where things live").
 package struct SocketOptions: ParsableArguments {
     package init() {}
 

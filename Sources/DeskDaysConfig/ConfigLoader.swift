@@ -2,7 +2,7 @@ import DeskDaysCore
 import Foundation
 import TOMLKit
 
-/// Reads `config.toml` (CLI.md "Configuration") into a `Configuration`,
+/// Reads `config.toml` (docs/cli.md "Configuration") into a `Configuration`,
 /// collecting every problem as `FILE:LINE: message` instead of stopping at
 /// the first. Unknown keys are errors so a typo never silently disables an
 /// adapter.

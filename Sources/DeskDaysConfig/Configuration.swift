@@ -2,7 +2,7 @@ import DeskDaysCore
 import Foundation
 
 /// Everything `config.toml` says, validated. Each section has the defaults
-/// of CLI.md; a missing file is `Configuration()`.
+/// of docs/cli.md; a missing file is `Configuration()`.
 public struct Configuration: Sendable, Equatable {
     public var policy = Policy()
     public var checkin = CheckinSettings()

@@ -73,7 +73,7 @@ public final class ControlClient {
 }
 
 /// Where the control socket lives: `$XDG_RUNTIME_DIR/deskdays/agent.sock`
-/// (CLI.md), else a private folder under /tmp named after the uid.
+/// (docs/cli.md), else a private folder under /tmp named after the uid.
 public enum ControlSocketPath {
     public static func `default`(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {

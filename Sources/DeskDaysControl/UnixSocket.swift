@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// The few AF_UNIX stream-socket calls the control socket needs, in one
-/// funnel (STYLE.md 4): each failure becomes a `UnixSocket.Failure` naming the call.
+/// funnel (docs/design.md, habit 4): each failure becomes a `UnixSocket.Failure` naming the call.
 ///
 /// Only AF_UNIX is ever created here: the agent must never own an internet
-/// socket (DESIGN.md, "The privacy claim is the architecture").
+/// socket (docs/design.md, "The privacy claim is the architecture").
 package enum UnixSocket {
     /// A failed call, with its errno.
     package struct Failure: Error, CustomStringConvertible {

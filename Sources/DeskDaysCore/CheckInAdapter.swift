@@ -1,4 +1,4 @@
-/// The one shape every input adapter has (STYLE.md 6, after gpsd's driver
+/// The one shape every input adapter has (docs/design.md, habit 6, after gpsd's driver
 /// table): it owns one device, turns what it sees into `CheckInEvent`s and
 /// keeps running through device loss. The agent supervises these.
 public protocol CheckInAdapter: Sendable {

@@ -53,7 +53,7 @@ extension Policy {
         return LocalDate(year: year, month: fiscalYearStartMonth, day: 1)!
     }
 
-    /// The period of kind `kind` that contains `date` (POLICY.md "Periods").
+    /// The period of kind `kind` that contains `date` (docs/policy.md "Periods").
     public func period(_ kind: PeriodKind, containing date: LocalDate) -> Period {
         switch kind {
         case .week:
@@ -92,7 +92,7 @@ extension Policy {
     }
 
     /// The period a report covers. `best_weeks` targets always use their own
-    /// trailing window, whatever `period` says (POLICY.md).
+    /// trailing window, whatever `period` says (docs/policy.md).
     public func reportPeriod(_ selector: PeriodSelector, today: LocalDate) -> Period {
         let make: (LocalDate) -> Period = { date in
             if target.kind == .bestWeeks {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The employer's rules, as POLICY.md defines them. Every field is a
+/// The employer's rules, as docs/policy.md defines them. Every field is a
 /// configuration choice with the documented default.
 public struct Policy: Sendable, Equatable {
     public var timeZone: TimeZone
@@ -96,7 +96,7 @@ public struct Target: Sendable, Equatable {
 
     public var kind: Kind
     /// `value` in hundredths, so that every division is an exact rational
-    /// (POLICY.md allows up to two decimals): 60 % is 6000, 2.5 days is 250.
+    /// (docs/policy.md allows up to two decimals): 60 % is 6000, 2.5 days is 250.
     public var hundredths: Int
     public var reduce: Reduce
     /// `compliant_weeks`: how many compliant weeks the period needs.

@@ -1,4 +1,4 @@
-/// The attendance arithmetic of POLICY.md, as a pure function of the policy,
+/// The attendance arithmetic of docs/policy.md, as a pure function of the policy,
 /// today's date and each date's resolved status.
 public struct PolicyEngine: Sendable {
     public var policy: Policy
@@ -7,7 +7,7 @@ public struct PolicyEngine: Sendable {
         self.policy = policy
     }
 
-    /// How one date counts (POLICY.md "Counting a period").
+    /// How one date counts (docs/policy.md "Counting a period").
     enum DayCount: Equatable {
         case skipped          // non-workday not counted
         case excused

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON form of a report: exactly the keys of CLI.md `report --json`,
+/// The JSON form of a report: exactly the keys of docs/cli.md `report --json`,
 /// every one always present, in the documented order.
 extension Report: Encodable {
     enum CodingKeys: String, CodingKey {

@@ -1,6 +1,6 @@
-/// Where the user stands: the figures of POLICY.md for one period.
+/// Where the user stands: the figures of docs/policy.md for one period.
 ///
-/// Its JSON form is the contract of CLI.md `report --json`.
+/// Its JSON form is the contract of docs/cli.md `report --json`.
 public struct Report: Sendable, Equatable {
     /// One week of a week-based target.
     public struct Week: Sendable, Equatable {

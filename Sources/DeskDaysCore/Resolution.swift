@@ -8,7 +8,7 @@ public struct DayRecord: Sendable, Hashable {
     /// `.manual`, `.import` or `.fallback` (automatic check-ins are `AutomaticCheckIn`).
     public var origin: Origin
     public var note: String?
-    /// When it was written (UTC); "latest" in POLICY.md means the greatest of these, then of `id`.
+    /// When it was written (UTC); "latest" in docs/policy.md means the greatest of these, then of `id`.
     public var recordedAt: Date
 
     public init(id: Int64? = nil, date: LocalDate, status: AttendanceStatus, origin: Origin,
@@ -38,7 +38,7 @@ public struct AutomaticCheckIn: Sendable, Hashable {
     }
 }
 
-/// A date's resolved status and where it came from (POLICY.md precedence).
+/// A date's resolved status and where it came from (docs/policy.md precedence).
 public struct ResolvedDay: Sendable, Hashable {
     public var date: LocalDate
     public var status: AttendanceStatus?

@@ -1,4 +1,4 @@
-/// What a record says about a date (POLICY.md "Statuses").
+/// What a record says about a date (docs/policy.md "Statuses").
 public enum AttendanceStatus: String, CaseIterable, Sendable, Codable {
     case office, travel, remote, sick, vacation, leave
 }
@@ -9,7 +9,7 @@ public enum Treatment: String, CaseIterable, Sendable, Codable {
 }
 
 /// Where a check-in or record came from. Stored as its raw value; never
-/// accompanied by the identifier that triggered it (DESIGN.md, privacy).
+/// accompanied by the identifier that triggered it (docs/design.md, privacy).
 public enum Source: String, CaseIterable, Sendable, Codable, Comparable {
     case nfc, qr, wifi, gps, external, manual, `import`, fallback
 

@@ -24,7 +24,7 @@ public struct ExchangeDay: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey { case date, workday, status, origin, sources, note }
 
     public func encode(to encoder: Encoder) throws {
-        // `status` and `origin` are always present (null when the date has no record), as CLI.md fixes for `days --json`.
+        // `status` and `origin` are always present (null when the date has no record), as docs/cli.md fixes for `days --json`.
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(date, forKey: .date)
         try container.encode(workday, forKey: .workday)

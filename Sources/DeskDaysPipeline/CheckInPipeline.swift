@@ -5,7 +5,7 @@ import Logging
 
 /// The single write path: every check-in and record goes through here.
 ///
-/// DESIGN.md "Data flow": adapters own debounce of their own signal; the
+/// docs/design.md "Data flow": adapters own debounce of their own signal; the
 /// pipeline owns per-day deduplication. An automatic check-in is placed on
 /// its local date in `policy.timeZone` and stored only if it is the first of
 /// its source that date (the store's UNIQUE index makes this hold across
@@ -42,7 +42,7 @@ public actor CheckInPipeline {
 
     /// Records a manual status for each date, in one transaction.
     ///
-    /// Earlier manual records of those dates are kept: the latest wins (POLICY.md).
+    /// Earlier manual records of those dates are kept: the latest wins (docs/policy.md).
     public func recordManual(dates: [LocalDate], status: AttendanceStatus, note: String?) throws {
         let recordedAt = now()
         try store.addRecords(dates.map {
@@ -61,7 +61,7 @@ public actor CheckInPipeline {
     /// Stores imported records in one transaction; returns how many were added.
     ///
     /// Only the last row of each date counts (a date's latest imported
-    /// record is the one that resolves it, POLICY.md), and it is skipped when
+    /// record is the one that resolves it, docs/policy.md), and it is skipped when
     /// it equals (status, note) that date's latest imported record already
     /// stored: importing the same file twice changes nothing, while a file
     /// that says otherwise than the last import wins, even when an older

@@ -1,7 +1,7 @@
 import DeskDaysCore
 
 /// How a date looks in the calendar and the charts: its resolved status
-/// seen through the policy, as the engine counts it (POLICY.md "Counting a period").
+/// seen through the policy, as the engine counts it (docs/policy.md "Counting a period").
 public enum DayKind: String, CaseIterable, Sendable {
     case office, remote, excused, unrecorded, planned, pending, holiday, weekend
 

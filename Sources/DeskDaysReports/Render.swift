@@ -1,7 +1,7 @@
 import DeskDaysCore
 import Foundation
 
-/// Human and status-bar renderings of a report. Free in form (CLI.md), but
+/// Human and status-bar renderings of a report. Free in form (docs/cli.md), but
 /// every figure comes from the report, never recomputed here.
 public enum Render {
     public static func statusWord(_ status: Report.Status) -> String {

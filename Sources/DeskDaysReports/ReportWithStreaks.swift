@@ -1,6 +1,6 @@
 import DeskDaysCore
 
-/// The report's JSON (CLI.md `report --json`) with the streak keys added:
+/// The report's JSON (docs/cli.md `report --json`) with the streak keys added:
 /// every key of `Report` unchanged, plus `streak_weeks` and `longest_streak_weeks`.
 public struct ReportWithStreaks: Encodable, Sendable {
     public var report: Report
@@ -11,7 +11,7 @@ public struct ReportWithStreaks: Encodable, Sendable {
         self.streaks = streaks
     }
 
-    /// The two keys this adds to CLI.md's report object.
+    /// The two keys this adds to docs/cli.md's report object.
     enum StreakKeys: String, CodingKey {
         case streakWeeks = "streak_weeks", longestStreakWeeks = "longest_streak_weeks"
     }

@@ -40,7 +40,7 @@ public struct Streaks: Sendable, Equatable {
 /// days fall in, so a week spanning two quarters counts once. Its
 /// requirement follows the target kind:
 /// - `percent`: `ceil(p × E / 100)`, E here including counted office days on non-workdays;
-/// - `days_per_week`, `compliant_weeks`: the `required_w` of POLICY.md over the whole week;
+/// - `days_per_week`, `compliant_weeks`: the `required_w` of docs/policy.md over the whole week;
 /// - `days_per_period`: the period's target spread over its nominal workdays,
 ///   `ceil(n × E / nominal(P))`, P the period holding the week's first day;
 /// - `best_weeks`: the engine's per-week share `ceil(d / b)`.
@@ -112,7 +112,7 @@ public struct StreakCalculator: Sendable {
         case .daysPerWeek, .compliantWeeks:
             guard nominal > 0 else { return 0 }
             switch target.reduce {
-            // The whole week is inside its own scope, so POLICY.md's `n × Wp / W` is `n`.
+            // The whole week is inside its own scope, so docs/policy.md's `n × Wp / W` is `n`.
             case .cap: return min(eligible, ceilDivide(target.hundredths, 100))
             case .proRata: return ceilDivide(target.hundredths * eligible, 100 * nominal)
             }

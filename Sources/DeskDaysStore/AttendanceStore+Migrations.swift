@@ -9,7 +9,7 @@ extension AttendanceStore {
 
     /// The schema, one GRDB migration per released version.
     ///
-    /// Rules (DESIGN.md "Storage", STYLE.md 9): migrations are named `v1`,
+    /// Rules (docs/design.md "Storage", docs/design.md, habit 9): migrations are named `v1`,
     /// `v2`, … and registered in order; each is plain SQL with string table
     /// names, so it means the same thing forever; a released migration is
     /// never edited — a change is a new migration. Migration `vN` ends by
@@ -17,7 +17,7 @@ extension AttendanceStore {
     /// file. Each released version has a fixture database under
     /// Tests/DeskDaysStoreTests/Fixtures made from the same SQL.
     ///
-    /// Privacy (DESIGN.md): only dates, statuses, sources, rule *names* and
+    /// Privacy (docs/design.md): only dates, statuses, sources, rule *names* and
     /// the user's own notes are stored — never coordinates, SSIDs, BSSIDs,
     /// tag UIDs or QR payloads. Instants are UTC text (`UTCTimestamp`).
     static let migrator: DatabaseMigrator = {

@@ -4,7 +4,7 @@ import GRDB
 
 /// The attendance database: day records and automatic check-ins in SQLite.
 ///
-/// Opening follows DESIGN.md "Storage": the file is first inspected through
+/// Opening follows docs/design.md "Storage": the file is first inspected through
 /// a read-only connection (not SQLite, not ours, from a newer DeskDays,
 /// damaged → a `StoreError` and the file is left exactly as it was); only
 /// then is it opened for writing, copied with the SQLite backup API if a

@@ -5,7 +5,7 @@ import Glibc
 
 /// File-system steps around the database: private folders and files.
 ///
-/// CLI.md: files the program creates are mode 0600, their folders 0700.
+/// docs/cli.md: files the program creates are mode 0600, their folders 0700.
 /// SQLite creates its `-wal` and `-shm` files with the mode of the database
 /// file, so creating the database file ourselves with 0600 covers them too.
 enum FileAccess {

@@ -24,7 +24,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A read or write failed after the database was open (disk full, I/O error).
     case io(path: String, detail: String)
 
-    /// 2 for a refusal to touch data, 1 for a condition the user can fix and retry (CLI.md).
+    /// 2 for a refusal to touch data, 1 for a condition the user can fix and retry (docs/cli.md).
     public var exitCode: Int32 {
         switch self {
         case .notADatabase, .newerVersion, .migrationFailed, .corrupt: return 2

@@ -6,7 +6,7 @@ import NMEA
 
 /// The GPS check-in adapter: a serial NMEA receiver and the configured
 /// geofences. It reports one check-in per arrival, named after the fence,
-/// stamped with the agent's clock (`now`) when the dwell completes (DESIGN.md);
+/// stamped with the agent's clock (`now`) when the dwell completes (docs/design.md);
 /// receiver time only measures the dwell. It never stores or logs a
 /// position.
 public struct GPSAdapter: CheckInAdapter {

@@ -55,7 +55,7 @@ public enum GPSEnrollment {
                       fixes: averager.count, spanSeconds: averager.spanSeconds)
     }
 
-    /// The TOML block to append to the configuration (CLI.md keys).
+    /// The TOML block to append to the configuration (docs/cli.md keys).
     public static func geofenceBlock(name: String, latitude: Double, longitude: Double,
                                      radiusM: Double, dwellS: Double, quote: (String) -> String) -> String {
         """

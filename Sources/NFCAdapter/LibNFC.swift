@@ -1,6 +1,6 @@
 import CNFC
 
-/// The funnel for libnfc (STYLE.md 4): the only code that calls `nfc_…`
+/// The funnel for libnfc (docs/design.md, habit 4): the only code that calls `nfc_…`
 /// functions; return codes become `LibNFCCallError`, naming the call.
 struct LibNFC: NFCChipSystem {
     /// Owns one `nfc_context`.

@@ -1,4 +1,4 @@
-/// The libnfc calls the adapter makes: the seam a test replaces (STYLE.md 4).
+/// The libnfc calls the adapter makes: the seam a test replaces (docs/design.md, habit 4).
 /// `LibNFC` is the one real implementation.
 protocol NFCChipSystem: Sendable {
     associatedtype Context: Sendable

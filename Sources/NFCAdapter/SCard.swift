@@ -1,7 +1,7 @@
 import CPCSC
 import Foundation
 
-/// The funnel for libpcsclite (STYLE.md 4): the only code that calls
+/// The funnel for libpcsclite (docs/design.md, habit 4): the only code that calls
 /// `SCard…` functions. Converts return codes into `SCardCallError` once,
 /// naming the call, and DWORD/LONG widths once.
 struct SCard: SmartCardSystem {

@@ -1,5 +1,5 @@
 /// The PC/SC calls the adapter makes: the seam a test replaces with a fake
-/// (STYLE.md 4). `SCard` is the one real implementation.
+/// (docs/design.md, habit 4). `SCard` is the one real implementation.
 protocol SmartCardSystem: Sendable {
     associatedtype Context: Sendable
     associatedtype Card

@@ -2,7 +2,7 @@ import NDEF
 
 /// What one tap read from a tag. Held in memory only: the UID and the NDEF
 /// strings are matched against the rules and then dropped, never logged or
-/// stored (DESIGN.md, privacy).
+/// stored (docs/design.md, privacy).
 public struct TagReading: Sendable, Equatable {
     /// What came of reading the NDEF area.
     public enum NDEFOutcome: Sendable, Equatable {

@@ -1,5 +1,5 @@
 /// One tap, one event: a tag resting on a reader is reported once and the
-/// reader is re-armed only when the tag is seen gone (DESIGN.md, adapters
+/// reader is re-armed only when the tag is seen gone (docs/design.md, adapters
 /// own their debounce). Pure state, keyed by reader.
 struct TapDebouncer {
     private var occupied: Set<String> = []

@@ -1,5 +1,5 @@
 extension Fix {
-    /// Appends the `nmea decode` line (CLI.md): exactly the keys `time`,
+    /// Appends the `nmea decode` line (docs/cli.md): exactly the keys `time`,
     /// `lat`, `lon`, `mode`, `hdop`, `sats`, then a newline.
     ///
     /// `time` is RFC 3339 UTC with milliseconds when the date is known,

@@ -1,5 +1,5 @@
 /// The per-frame decisions of watch mode, kept apart from the camera
-/// (STYLE.md 5): skip frames that did not change, decode the others with the
+/// (docs/design.md, habit 5): skip frames that did not change, decode the others with the
 /// scanner passed in, match payloads to rules, and report each sighting once.
 ///
 /// A skipped frame repeats the last decoded frame's result: the scene did

@@ -3,7 +3,7 @@
 /// Rules come from `[qr] payloads` (exact text) and `[qr] prefixes` (the
 /// payload starts with it, e.g. a badge series `deskdays:badge:`). Neither
 /// list has names, and the payload itself must never reach the database or the
-/// logs (DESIGN.md "Data minimisation"), so the rule name is the entry's
+/// logs (docs/design.md "Data minimisation"), so the rule name is the entry's
 /// position: `payload-1`, `payload-2`, … and `prefix-1`, … in configuration
 /// order. An exact entry wins over a prefix; among prefixes the first listed wins.
 public struct PayloadMatcher: Sendable, Equatable {

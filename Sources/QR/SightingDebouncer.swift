@@ -1,5 +1,5 @@
 /// Turns "this rule's code is in view" observations into sightings: a code
-/// held in front of the camera for a minute is one sighting (DESIGN.md: the
+/// held in front of the camera for a minute is one sighting (docs/design.md: the
 /// adapter owns debounce of its own signal). A rule is re-armed once its code
 /// has been out of view for `rearmAfter` seconds. Time is passed in.
 public struct SightingDebouncer: Sendable {

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Why the camera cannot be used, as one sentence for the user (STYLE.md 3:
+/// Why the camera cannot be used, as one sentence for the user (docs/design.md, habit 3:
 /// the errno is kept, the failing call named).
 public struct CameraError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {

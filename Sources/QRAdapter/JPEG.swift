@@ -2,7 +2,7 @@ import CJPEG
 import Foundation
 import QR
 
-/// The libjpeg funnel (STYLE.md 4): JPEG bytes ↔ luma, errors as messages.
+/// The libjpeg funnel (docs/design.md, habit 4): JPEG bytes ↔ luma, errors as messages.
 /// libjpeg's error exits are caught in the C shim, never in Swift.
 public enum JPEG {
     /// Decodes a JPEG (a photo or one MJPEG camera frame) straight to luma:

@@ -2,7 +2,7 @@ import CPNG
 import Foundation
 import QR
 
-/// The libpng funnel (STYLE.md 4), through libpng's "simplified API", which
+/// The libpng funnel (docs/design.md, habit 4), through libpng's "simplified API", which
 /// reports errors as return values instead of longjmp.
 public enum PNG {
     /// Decodes a PNG in memory to luma. Greyscale PNGs are read as stored;

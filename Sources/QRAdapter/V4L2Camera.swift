@@ -165,7 +165,7 @@ public final class V4L2Camera {
     }
 }
 
-/// The libv4l2 funnel (STYLE.md 4): one place that turns -1/errno into a
+/// The libv4l2 funnel (docs/design.md, habit 4): one place that turns -1/errno into a
 /// `CameraError` naming the request, and the enumeration helpers.
 enum V4L2 {
     static func ioctl<Argument>(_ fd: Int32, _ request: UInt, _ argument: inout Argument,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns successive link snapshots into arrivals (DESIGN.md: the adapter
+/// Turns successive link snapshots into arrivals (docs/design.md: the adapter
 /// owns its debounce). One arrival per connection to a rule's network; a
 /// link that drops and comes back to the same rule within `flapWindow`
 /// (the office Wi-Fi flapping at the car park) is the same arrival. Pure:

@@ -1,7 +1,7 @@
 import CNetlink
 
 /// A libnl return code (`NLE_*`, positive), named after the call that
-/// failed, described by libnl's own `nl_geterror` (STYLE.md 3).
+/// failed, described by libnl's own `nl_geterror` (docs/design.md, habit 3).
 public struct LibNLError: Error, Equatable, Sendable, CustomStringConvertible {
     public let call: String
     public let code: Int32

@@ -5,7 +5,7 @@ import NL80211
 /// The device thread: reads the links at start, then sleeps in `poll` on
 /// the `mlme` multicast socket and re-reads on CONNECT, ROAM and
 /// DISCONNECT. `poll` has no timeout, so nothing wakes the thread while the
-/// link is quiet; a pipe written by `stop()` ends it. (STYLE.md 10 asks for
+/// link is quiet; a pipe written by `stop()` ends it. (docs/design.md, habit 10 asks for
 /// a finite timeout; here zero idle wake-ups is the requirement, and the
 /// pipe makes the wait interruptible without one.)
 final class LinkWatcher: @unchecked Sendable {

@@ -2,8 +2,8 @@ import CNetlink
 import Glibc
 import NL80211
 
-/// One libnl generic-netlink socket: the single funnel to nl80211 (STYLE.md
-/// 4). Every libnl call and its error conversion happens here; replies come
+/// One libnl generic-netlink socket: the single funnel to nl80211 (docs/design.md,
+/// habit 4). Every libnl call and its error conversion happens here; replies come
 /// back as raw bytes and are parsed by the pure `NL80211` module.
 ///
 /// Confined to the adapter's device thread; freed in `deinit`.
@@ -12,7 +12,7 @@ final class NL80211Socket {
 
     /// Opens and connects a generic-netlink socket with auto-ACK off: libnl
     /// would otherwise ask for an ACK on every request, and an unread ACK
-    /// can end the next request's dump early (HWBENCH.md pitfall).
+    /// can end the next request's dump early (docs/testing.md pitfall).
     init() throws {
         guard let socket = nl_socket_alloc() else { throw LibNLError("nl_socket_alloc", LibNLError.outOfMemory) }
         self.socket = socket

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The CLI end to end: the contract of CLI.md as a user meets it.
+/// The CLI end to end: the contract of docs/cli.md as a user meets it.
 @Suite struct CLITests {
-    /// The POLICY.md worked example, entered through the CLI and read back as JSON.
+    /// The docs/policy.md worked example, entered through the CLI and read back as JSON.
     @Test func workedExampleThroughTheCLI() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

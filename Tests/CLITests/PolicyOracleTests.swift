@@ -2,12 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `report --json` against an independent implementation of POLICY.md.
+/// `report --json` against an independent implementation of docs/policy.md.
 ///
 /// `Tests/Oracle/fuzz.py` generates seeded random cases (configurations,
 /// histories of manual, imported and automatic records, todays around DST
 /// changes), feeds each through this build's CLI and compares every figure
-/// with `Tests/Oracle/oracle.py`, which was written from POLICY.md alone. A
+/// with `Tests/Oracle/oracle.py`, which was written from docs/policy.md alone. A
 /// second reading of the policy catches misreadings that tests derived from
 /// the implementation would share. The seed is fixed, so a failure repeats.
 @Suite struct PolicyOracleTests {

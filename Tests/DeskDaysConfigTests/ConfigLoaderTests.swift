@@ -3,7 +3,7 @@ import DeskDaysCore
 import Foundation
 import Testing
 
-/// The full sample of CLI.md must load and mean what it says.
+/// The full sample of docs/cli.md must load and mean what it says.
 @Test func sampleConfigLoads() throws {
     let text = """
     [policy]

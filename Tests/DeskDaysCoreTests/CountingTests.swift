@@ -1,7 +1,7 @@
 import DeskDaysCore
 import Testing
 
-/// POLICY.md "How a status counts", "Workdays" and "Counting a period", re-derived by hand.
+/// docs/policy.md "How a status counts", "Workdays" and "Counting a period", re-derived by hand.
 @Suite struct CountingTests {
     // MARK: - Treatments and [policy.counts]
 

@@ -1,7 +1,7 @@
 import DeskDaysCore
 import Testing
 
-/// POLICY.md "Periods": every kind, fiscal years, labels, `previous` and by-date selectors.
+/// docs/policy.md "Periods": every kind, fiscal years, labels, `previous` and by-date selectors.
 @Suite struct PeriodTests {
     /// A period kind and settings, a date, and the period that must contain it.
     struct PeriodCase: CustomTestStringConvertible, Sendable {

@@ -94,7 +94,7 @@ struct Scenario: Sendable, CustomStringConvertible {
     }
 }
 
-/// Properties over random calendars: the engine against the reference reading of POLICY.md,
+/// Properties over random calendars: the engine against the reference reading of docs/policy.md,
 /// the accounting identities, and monotonicity in office days.
 @Suite struct PropertyTests {
     /// Every figure agrees with the independent reference model.

@@ -1,8 +1,8 @@
 import DeskDaysCore
 
-/// A second, deliberately plain reading of POLICY.md, written from its text
+/// A second, deliberately plain reading of docs/policy.md, written from its text
 /// (not from PolicyEngine) so that random calendars can be checked figure by
-/// figure. Where POLICY.md leaves a choice open it follows the readings the
+/// figure. Where docs/policy.md leaves a choice open it follows the readings the
 /// engine documents: a future non-workday office plan is not counted;
 /// `compliant_weeks` is `impossible` when weeks met plus weeks not yet over
 /// *and not yet met* fall short; its `required` is Σ required_w; `best_weeks`
@@ -40,7 +40,7 @@ struct ReferenceModel {
         seen.start = report.period.start
         seen.end = report.period.end
         seen.kind = report.period.kind
-        // POLICY.md names quarters and years only; other labels are free text.
+        // docs/policy.md names quarters and years only; other labels are free text.
         seen.label = [.quarter, .year].contains(report.period.kind) ? report.period.label : nil
         seen.workdays = report.workdays
         seen.excused = report.excused
@@ -140,7 +140,7 @@ struct ReferenceModel {
     /// How one date counts in the period walk.
     enum Day: Equatable { case outside, excused, office, remote, unrecorded, pending, plannedOffice }
 
-    /// POLICY.md "Counting a period", line by line.
+    /// docs/policy.md "Counting a period", line by line.
     func count(_ date: LocalDate) -> Day {
         let status = statusOf(date)
         let how = status.map(treatment)

@@ -2,7 +2,7 @@ import DeskDaysCore
 import Foundation
 import Testing
 
-/// POLICY.md "Statuses and where a day's status comes from": precedence per date.
+/// docs/policy.md "Statuses and where a day's status comes from": precedence per date.
 @Suite struct ResolverTests {
     static let date = day("2026-11-18")
 

@@ -1,7 +1,7 @@
 import DeskDaysCore
 import Testing
 
-/// POLICY.md "Targets" and the derived figures, each expected number worked out by hand.
+/// docs/policy.md "Targets" and the derived figures, each expected number worked out by hand.
 @Suite struct TargetTests {
     // MARK: - percent
 
@@ -161,7 +161,7 @@ import Testing
         #expect(report.required == expected.reduce(0, +))
     }
 
-    /// POLICY.md's Christmas week: 3 workdays (Dec 24, 25 holidays), 3 days a week.
+    /// docs/policy.md's Christmas week: 3 workdays (Dec 24, 25 holidays), 3 days a week.
     @Test(arguments: [(Target.Reduce.cap, 3), (Target.Reduce.proRata, 2)])
     func christmasWeek(reduce: Target.Reduce, required: Int) {
         let policy = Policy.make {
@@ -310,7 +310,7 @@ import Testing
         .init(k: 10, status: .onTrack),  // pace ceil(60 / 13) = 5
         .init(k: 11, status: .behind),   // pace ceil(66 / 13) = 6; 5 met + 6 still to win = 11
         // The code's reading: this week is already met and is not counted again among the weeks
-        // still to win, so 5 + 6 < 12 (POLICY.md's weeks_met + weeks_remaining would give 12).
+        // still to win, so 5 + 6 < 12 (docs/policy.md's weeks_met + weeks_remaining would give 12).
         .init(k: 12, status: .impossible),
         .init(k: 13, status: .impossible),
     ]

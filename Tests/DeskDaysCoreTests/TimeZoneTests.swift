@@ -3,7 +3,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-/// POLICY.md "Dates and time zones": a timestamp's local date in `policy.timezone`.
+/// docs/policy.md "Dates and time zones": a timestamp's local date in `policy.timezone`.
 @Suite struct TimeZoneTests {
     /// An instant in a zone and its local date.
     struct Case: CustomTestStringConvertible, Sendable {
@@ -14,7 +14,7 @@ import Testing
     }
 
     static let cases: [Case] = [
-        // POLICY.md's own example (also the night after Berlin's spring-forward).
+        // docs/policy.md's own example (also the night after Berlin's spring-forward).
         .init(zone: "Europe/Berlin", instant: "2026-03-29T23:30:00Z", date: "2026-03-30"),
         .init(zone: "UTC", instant: "2026-03-29T23:30:00Z", date: "2026-03-29"),
         // East of Greenwich 23:30 UTC is already the next day, west it is the same day,

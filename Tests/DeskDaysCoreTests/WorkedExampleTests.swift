@@ -1,7 +1,7 @@
 import DeskDaysCore
 import Testing
 
-/// POLICY.md "Worked example (percent, quarter)", figure by figure.
+/// docs/policy.md "Worked example (percent, quarter)", figure by figure.
 @Suite struct WorkedExampleTests {
     /// 60 %, Mon–Fri, quarters from January, holidays Dec 25 and Dec 28.
     static let policy = Policy.make {

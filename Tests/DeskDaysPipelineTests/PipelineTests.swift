@@ -4,7 +4,7 @@ import DeskDaysStore
 import Foundation
 import Testing
 
-/// The single write path (DESIGN.md "Data flow", POLICY.md "Statuses"):
+/// The single write path (docs/design.md "Data flow", docs/policy.md "Statuses"):
 /// per-day deduplication by (local date, source), local dates in the
 /// policy's zone, and precedence end to end through `Resolver`.
 @Suite struct PipelineTests {
@@ -45,7 +45,7 @@ import Testing
 
     @Test func lateEveningUTCLandsOnTheNextLocalDate() async throws {
         let store = try AttendanceStore.inMemory()
-        // POLICY.md: 2026-03-29T23:30:00Z is on 2026-03-30 in Europe/Berlin (CEST, +2).
+        // docs/policy.md: 2026-03-29T23:30:00Z is on 2026-03-30 in Europe/Berlin (CEST, +2).
         let outcome = try await pipeline(store).submit(event(.qr, at: "2026-03-29T23:30:00Z"))
         #expect(outcome == .stored(day("2026-03-30")))
         #expect(try store.checkIns(in: nil).map(\.date) == [day("2026-03-30")])
@@ -91,7 +91,7 @@ import Testing
         // An empty day gets the fallback…
         #expect(try await pipeline.writeFallback(date: day("2026-05-04"), status: .remote))
         #expect(try resolved(store, "2026-05-04").origin == .fallback)
-        // …and a later arrival the same day replaces it (POLICY.md: you arrived late: you were in).
+        // …and a later arrival the same day replaces it (docs/policy.md: you arrived late: you were in).
         _ = try await pipeline.submit(event(.wifi, at: "2026-05-04T19:30:00Z"))
         let late = try resolved(store, "2026-05-04")
         #expect(late.status == .office)

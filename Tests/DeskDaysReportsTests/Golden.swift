@@ -5,7 +5,7 @@ import Testing
 ///
 /// `DESKDAYS_REGENERATE_GOLDEN=1 swift test --filter DeskDaysReportsTests`
 /// (or `Tests/DeskDaysReportsTests/regenerate-golden.sh`) rewrites them; a
-/// commit that changes one says why (gpsd's `*.chk` habit, STYLE.md 8).
+/// commit that changes one says why (gpsd's `*.chk` habit, docs/design.md, habit 8).
 enum Golden {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 

@@ -19,7 +19,7 @@ enum Scenarios {
         return ReportData(policy: policy, report: report, days: days, streaks: streaks)
     }
 
-    /// POLICY.md's worked example: 60 %, Q4 2026, holidays Dec 25 and 28,
+    /// docs/policy.md's worked example: 60 %, Q4 2026, holidays Dec 25 and 28,
     /// vacation entered ahead, today Wed 2026-11-18; before today 20 office,
     /// 13 remote and 1 unrecorded workday. Plus one planned office day, a
     /// rule name and a note that must never reach the HTML page.

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md "Storage": WAL with `synchronous = FULL`, so an acknowledged
+/// docs/design.md "Storage": WAL with `synchronous = FULL`, so an acknowledged
 /// write survives a power cut.
 @Suite struct DurabilityTests {
     @Test func fileStoreRunsWALWithFullSync() throws {

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md "Storage": migrations in order, every released version has a
+/// docs/design.md "Storage": migrations in order, every released version has a
 /// fixture that migrates to the current version with nothing lost, and a
 /// copy is taken before a migration touches existing data.
 @Suite struct MigrationTests {

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md "The privacy claim": the schema can hold dates, statuses,
+/// docs/design.md "The privacy claim": the schema can hold dates, statuses,
 /// sources, rule names and the user's notes — nothing else.
 @Suite struct PrivacyTests {
     @Test func schemaHoldsOnlyTheAllowedColumns() throws {

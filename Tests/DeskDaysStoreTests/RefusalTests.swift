@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md "Storage": a database from a newer version, a file that is not
+/// docs/design.md "Storage": a database from a newer version, a file that is not
 /// ours, a damaged file or a held lock make the store refuse, with a clear
 /// error and the file left byte for byte as it was.
 @Suite struct RefusalTests {

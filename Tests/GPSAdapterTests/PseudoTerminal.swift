@@ -13,7 +13,7 @@ enum Tools {
     }
 }
 
-/// A simulated serial GPS (HWBENCH.md): `socat` joins two pseudo-terminals;
+/// A simulated serial GPS (docs/testing.md): `socat` joins two pseudo-terminals;
 /// the adapter opens `device` with its normal termios set-up, the test
 /// writes NMEA into `feed`. Stopping it makes the device vanish, as a USB
 /// unplug does.

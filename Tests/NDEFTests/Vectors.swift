@@ -1,7 +1,7 @@
 import Foundation
 
 /// The ndeflib test vectors (Tests/Fixtures/nfc/ndeflib_vectors.json, ISC),
-/// loaded from the source tree so the tests need no `../shared`.
+/// loaded from the source tree so the tests need nothing outside the repository.
 enum Vectors {
     nonisolated(unsafe) static let root: [String: Any] = {
         let url = URL(fileURLWithPath: #filePath)

@@ -43,7 +43,7 @@ import Testing
         let station = try #require(interfaces.first { $0.displayName == "wlan1" })
         #expect(station.type == .station)
         #expect(station.mac == MACAddress("02:00:00:00:01:00"))
-        // The kernel pitfall of HWBENCH.md: no SSID in a station's interface message.
+        // The kernel pitfall of docs/testing.md: no SSID in a station's interface message.
         #expect(station.ssid == nil)
         let ap = try #require(interfaces.first { $0.displayName == "wlan0" })
         #expect(ap.type == .accessPoint)

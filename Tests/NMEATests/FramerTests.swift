@@ -2,7 +2,7 @@ import Foundation
 import NMEA
 import Testing
 
-/// Framer tables (STYLE.md 7, after gpsd's tests/test_packet.c): every case
+/// Framer tables (docs/design.md, habit 7, after gpsd's tests/test_packet.c): every case
 /// gives the same events fed byte by byte and all at once.
 @Suite struct FramerTests {
     /// A table row: input, expected accepted bodies, expected rejections.

@@ -7,7 +7,7 @@ a history of manual check-ins and ranges, import files and automatic
 events around midnights and DST changes). Each case gets a scratch HOME and
 XDG_* folders; its history goes in through the real CLI (`import`, `event`,
 `checkin`), then `report --json` for the current, the previous and one other
-period is compared key by key with oracle.py, an implementation of POLICY.md
+period is compared key by key with oracle.py, an implementation of docs/policy.md
 written from that document alone (not from the Swift sources).
 
 Run by hand, from the package root:
@@ -288,7 +288,7 @@ def setup(case: Case, cfg, hist, today):
             f.write(case.reproduce(c) + "\n")
     for c in cmds:
         p = case.run(c)
-        # A range of non-workdays only is refused, as CLI.md says.
+        # A range of non-workdays only is refused, as docs/cli.md says.
         if p.returncode != 0 and not (c[0] == "checkin" and "holds no workday" in p.stderr):
             raise RuntimeError(f"deskdays {' '.join(c)}: exit {p.returncode}: {p.stderr.strip()}")
 

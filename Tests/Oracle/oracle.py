@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """Independent oracle for DeskDays' attendance arithmetic.
 
-What it is: a second implementation of POLICY.md (dates and time zones,
+What it is: a second implementation of docs/policy.md (dates and time zones,
 resolution of a date's status, treatments, workdays, period counting, the
 five target kinds, periods), in plain Python with the standard library only.
 fuzz.py runs random cases through the `deskdays` CLI and compares every
 `report --json` with `compute()` here.
 
-It was written from POLICY.md and CLI.md alone, without reading the Swift
+It was written from docs/policy.md and docs/cli.md alone, without reading the Swift
 sources, so that a misreading of the policy in one shows up as a difference
-against the other. Where POLICY.md leaves room it follows the readings listed
-in README.md ("Where POLICY.md leaves room"); each such place is marked
+against the other. Where docs/policy.md leaves room it follows the readings listed
+in README.md ("Where docs/policy.md leaves room"); each such place is marked
 "README:" below.
 
 Run by hand: it is a module, not a program; run fuzz.py (see its header).
@@ -160,7 +160,7 @@ def latest_imports(files):
     date; that row is stored unless it equals the date's latest import
     record already stored (so importing the same file twice changes
     nothing). The latest record is the one written last: by the day written
-    (`--today`), ties by the order written. Rule 3 of POLICY.md then takes
+    (`--today`), ties by the order written. Rule 3 of docs/policy.md then takes
     the latest one.
     """
     stored = {}   # date -> [(written, seq, status), ...]
@@ -407,7 +407,7 @@ def compute(cfg, history, today, period_arg=None):
     return out
 
 
-# Keys POLICY.md defines for each target kind (others are not compared).
+# Keys docs/policy.md defines for each target kind (others are not compared).
 SPEC_KEYS = {
     "percent": ["required", "remaining_required", "required_to_date", "status"],
     "days_per_week": ["required", "remaining_required", "required_to_date", "status", "weeks"],

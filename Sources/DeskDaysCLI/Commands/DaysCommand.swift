@@ -16,7 +16,7 @@ struct DaysCommand: AsyncParsableCommand {
     @Option(help: "Last date, YYYY-MM-DD (default: the period's end).")
     var to: String?
 
-    @Flag(help: "Print JSON (CLI.md).")
+    @Flag(help: "Print JSON (docs/cli.md).")
     var json = false
 
     func run() async throws {

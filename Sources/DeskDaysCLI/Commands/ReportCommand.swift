@@ -20,7 +20,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "current, previous, or a date YYYY-MM-DD inside the period.")
     var period = "current"
 
-    @Flag(help: "Print the report as JSON (the keys of CLI.md).")
+    @Flag(help: "Print the report as JSON (the keys of docs/cli.md).")
     var json = false
 
     @Option(help: "Also write the period as one self-contained HTML page to this file.")

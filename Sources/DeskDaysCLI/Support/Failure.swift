@@ -17,7 +17,7 @@ package struct CLIError: Error, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// Maps every error to its message and exit code (CLI.md "Exit codes").
+/// Maps every error to its message and exit code (docs/cli.md "Exit codes").
 enum Failure {
     static func exit(for error: Error) -> Never {
         let (message, code) = describe(error)
@@ -45,7 +45,7 @@ enum Failure {
             let code = DeskDays.exitCode(for: error).rawValue
             if code == 0 { return (DeskDays.fullMessage(for: error), 0) }
             // One line, not the usage screen; its usage errors are EX_USAGE (64),
-            // and CLI.md has one code for user errors.
+            // and docs/cli.md has one code for user errors.
             var message = DeskDays.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             message = message.split(separator: "\n").joined(separator: " ")
             if !message.hasSuffix(".") { message += "." }

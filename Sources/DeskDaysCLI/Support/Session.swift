@@ -33,7 +33,7 @@ package struct Session {
 
     /// "Now" when it is fixed: `--today`, else `DESKDAYS_NOW` (RFC 3339),
     /// else `DESKDAYS_TODAY`; nil means the clock. A date alone means 12:00
-    /// local on that date (POLICY.md).
+    /// local on that date (docs/policy.md).
     static func fixedNow(flag: String?, environment: [String: String], policy: Policy) throws -> Date? {
         if let flag {
             return policy.instant(of: try date(flag, option: "--today"))

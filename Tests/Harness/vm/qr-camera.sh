@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs inside the test VM (see run-vm.sh). The vivid driver's output device
 # loops SHARE/frame.yuyv (640×480 YUYV) back into its capture device, as
-# HWBENCH.md describes; then, with the host-built deskdays BIN:
+# docs/testing.md describes; then, with the host-built deskdays BIN:
 #   test:  `deskdays qr scan --camera` while another program holds the camera
 #          (must fail with one clear line), `deskdays checkin --qr` (on
 #          demand), then `deskdays agent` in watch mode with no code in

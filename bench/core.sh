@@ -60,7 +60,7 @@ printf '%-56s %8s ms CPU\n' "status --format json, agent running" "$(cpu_ms "$BI
 FOLLOW=$!
 sleep 1
 # Idle: the follower's system calls over 5 s while nothing changes.
-idle=$(timeout 5 strace -c -f -p "$FOLLOW" 2>&1 >/dev/null | awk '/total/ {print $3}')
+idle=$( (timeout 5 strace -c -f -p "$FOLLOW" 2>&1 >/dev/null || true) | awk '/total/ {print $3}')
 printf '%-56s %8s\n' "idle follower: system calls in 5 s (target 0)" "${idle:-0}"
 kill "$FOLLOW"; wait "$FOLLOW" 2>/dev/null || true
 /usr/bin/python3 - "$BIN" "$RUN" "$DB" "$CONFIG" <<'PY'

@@ -43,7 +43,11 @@ final class CurrentAnswer: @unchecked Sendable {
         answers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment))
         self.clock = clock
         self.folder = folder
-        self.configPath = configPath.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        self.configPath = configPath.map { path in
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
         self.logger = logger
     }
 

@@ -12,6 +12,14 @@ import Logging
 /// No agent (no socket, nobody listening), or an agent serving another
 /// database file: nil, and the command does the work itself.
 enum AgentRoute {
+    /// A path with symbolic links and `.`/`..` resolved (as the agent names
+    /// its configuration); the path itself when it does not exist.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> [String: Any]? {
         let path = socket.socketPath
         switch ControlClient.connect(path: path) {
@@ -51,11 +59,10 @@ enum AgentRoute {
         guard global.today == nil, (processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty,
               (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty,
               case .connected(let client) = ControlClient.connect(path: socket.socketPath, timeout: 2),
-              case .success(let reply) = client.send(request, database: global.databasePath),
-              reply["clock"] as? String == "system",
-              reply["config"] as? String == URL(fileURLWithPath: global.configPath).standardizedFileURL.resolvingSymlinksInPath().path
+              let reply = client.answer(request, database: global.databasePath),
+              reply.ok, reply.clock == "system", let config = reply.config, config == canonicalPath(global.configPath)
         else { return nil }
         Logger(label: "deskdays").info("answered by the agent at \(socket.socketPath)")
-        return reply["output"] as? String
+        return reply.output
     }
 }

@@ -52,6 +52,31 @@ public final class ControlClient {
         return ControlProtocol.decodeReply(line)
     }
 
+    /// A reply carrying the agent's current answer (`status`, `report`).
+    public struct Answer: Decodable, Sendable {
+        public var ok: Bool
+        public var output: String?
+        public var config: String?
+        public var clock: String?
+    }
+
+    /// Asks for the agent's current answer. Typed both ways (no
+    /// `JSONSerialization` and its dynamic casts): this is the path a status
+    /// bar takes many times a day, and start-up costs dominate it.
+    public func answer(_ request: ControlProtocol.Request, database: String) -> Answer? {
+        struct Wire: Encodable { var cmd: String; var format: String?; var database: String }
+        let wire: Wire
+        switch request {
+        case .status(let format): wire = Wire(cmd: "status", format: format.rawValue, database: database)
+        case .report: wire = Wire(cmd: "report", format: nil, database: database)
+        default: return nil
+        }
+        guard var data = try? JSONEncoder().encode(wire) else { return nil }
+        data.append(UInt8(ascii: "\n"))
+        guard UnixSocket.sendAll(fd, data), let line = nextLine() else { return nil }
+        return try? JSONDecoder().decode(Answer.self, from: line)
+    }
+
     /// Sends raw bytes (for `subscribe` followed by `nextLine()` calls).
     public func sendRaw(_ data: Data) -> Bool {
         UnixSocket.sendAll(fd, data)

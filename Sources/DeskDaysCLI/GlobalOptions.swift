@@ -23,6 +23,14 @@ package struct GlobalOptions: ParsableArguments {
         return xdgDirectory("XDG_CONFIG_HOME", fallback: ".config") + "/deskdays/config.toml"
     }
 
+    /// Whether the user named the configuration file (`--config`,
+    /// `DESKDAYS_CONFIG`): then it must exist; only the default may be absent.
+    package var configIsExplicit: Bool { config != nil || !(processEnvironment["DESKDAYS_CONFIG"] ?? "").isEmpty }
+
+    /// Whether the user named the database (`--database`, `DESKDAYS_DATABASE`):
+    /// then reading it requires it to exist.
+    package var databaseIsExplicit: Bool { database != nil || !(processEnvironment["DESKDAYS_DATABASE"] ?? "").isEmpty }
+
     /// The database path after flags, environment and XDG defaults.
     package var databasePath: String {
         if let database { return expandTilde(database) }

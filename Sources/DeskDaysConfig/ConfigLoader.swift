@@ -7,10 +7,23 @@ import TOMLKit
 /// the first. Unknown keys are errors so a typo never silently disables an
 /// adapter.
 public enum ConfigLoader {
-    /// Loads the file at `path`; a missing file means the defaults.
+    /// Loads the file at `path`; a missing file means the defaults, unless
+    /// the user named it (`required`: `--config`, `DESKDAYS_CONFIG`), when it
+    /// is an error. A path that cannot be reached (a dangling symbolic link,
+    /// a loop, a folder that cannot be searched) is always an error: "nothing
+    /// there" would silently mean another policy (docs/cli.md).
     /// `horizon` bounds the expansion of yearly holidays from an iCalendar file.
-    public static func load(path: String, horizon: LocalDate? = nil) throws(ConfigError) -> Configuration {
-        guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+    public static func load(path: String, required: Bool = false, horizon: LocalDate? = nil) throws(ConfigError) -> Configuration {
+        switch PathCheck.reach(path) {
+        case .present: break
+        case .absent where !required: return Configuration()
+        case .absent:
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 0,
+                message: "the configuration file does not exist; fix the path, or create it (`deskdays config show` prints the defaults)")])
+        case .unreachable(let reason):
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 0,
+                message: "the configuration file cannot be reached (\(reason)); fix the path or its permissions")])
+        }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)

@@ -10,7 +10,8 @@ public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(file):\(line): \(message)" }
+    /// `FILE:LINE: message`, or `FILE: message` for the file as a whole (line 0).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// A configuration that cannot be used, with every problem found (not just the first).

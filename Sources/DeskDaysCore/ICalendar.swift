@@ -32,10 +32,12 @@ public enum ICalendar {
         var events: [Event] = []
         var inEvent = false
         var start: LocalDate?, end: LocalDate?, summary = "", rule: [String: String] = [:]
-        var startLine = 0, isTimed = false
+        var startLine = 0, isTimed = false, isCalendar = false
         for (number, line) in unfold(text) {
             let (name, parameters, value) = split(line)
             switch name {
+            case "BEGIN" where value.uppercased() == "VCALENDAR":
+                isCalendar = true
             case "BEGIN" where value.uppercased() == "VEVENT":
                 inEvent = true
                 start = nil; end = nil; summary = ""; rule = [:]; isTimed = false
@@ -74,6 +76,8 @@ public enum ICalendar {
                 break
             }
         }
+        // A file with no calendar in it is a mistake, not a year without holidays.
+        guard isCalendar else { throw ParseError(line: 1, message: "this is not an iCalendar file (no BEGIN:VCALENDAR)") }
         return events
     }
 

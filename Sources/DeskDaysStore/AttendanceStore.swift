@@ -182,7 +182,11 @@ public final class AttendanceStore: Sendable {
     }
 
     /// A read-only connection to `path`; nil for an empty file (a new database).
+    /// A damaged write-ahead log is refused first: SQLite would silently drop it.
     static func openReader(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue? {
+        if let damage = WriteAheadLog.damage(at: path + "-wal") {
+            throw StoreError.damagedLog(path: path, detail: damage)
+        }
         let size: UInt64?
         do {
             size = try FileAccess.size(of: path)

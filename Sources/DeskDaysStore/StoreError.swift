@@ -17,6 +17,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case migrationFailed(path: String, detail: String)
     /// `PRAGMA quick_check` (or SQLite itself) found damage.
     case corrupt(path: String, detail: String)
+    /// The database's write-ahead log is damaged: opening would drop history in it.
+    case damagedLog(path: String, detail: String)
     /// Another connection held the write lock for longer than the busy timeout.
     case locked(path: String)
     /// The file or its folder cannot be created or opened (permissions, a missing mount).
@@ -27,7 +29,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// 2 for a refusal to touch data, 1 for a condition the user can fix and retry (docs/cli.md).
     public var exitCode: Int32 {
         switch self {
-        case .notADatabase, .newerVersion, .migrationFailed, .corrupt: return 2
+        case .notADatabase, .newerVersion, .migrationFailed, .corrupt, .damagedLog: return 2
         case .locked, .cannotOpen, .io: return 1
         }
     }
@@ -42,6 +44,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
             return "Upgrading the database \(path) failed and was rolled back (\(detail)); keep using the previous DeskDays version and report this bug (the backup-v* copy beside the file holds the data as it was)."
         case let .corrupt(path, detail):
             return "The database \(path) is damaged (\(detail)); restore it from a copy (such as a backup-v* file beside it) or point --database at another file."
+        case let .damagedLog(path, detail):
+            return "The database's write-ahead log \(path)-wal is damaged (\(detail)), so opening it would lose history; both files were left untouched — copy \(path) and \(path)-wal somewhere safe, then salvage with `sqlite3 COPY .recover | sqlite3 recovered.sqlite` and point --database at recovered.sqlite."
         case let .locked(path):
             return "The database \(path) is locked by another program writing to it; wait for it to finish (or stop the other deskdays process) and try again."
         case let .cannotOpen(path, detail):

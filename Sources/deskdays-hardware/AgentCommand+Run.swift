@@ -30,10 +30,11 @@ extension AgentCommand {
         // SIGTERM and SIGINT end the agent gracefully (exit status 0); SIGHUP
         // reloads the configuration: AgentLifecycle's service groups.
         let configPath = global.configPath, databasePath = global.databasePath, socketPath = socket.socketPath
+        let required = global.configIsExplicit
         do {
             try await AgentLifecycle.run(
                 configuration: session.configuration, logger: logger,
-                loadConfiguration: { try Self.loadConfiguration(path: configPath) },
+                loadConfiguration: { try Self.loadConfiguration(path: configPath, required: required) },
                 makeAgent: { configuration, reloaded in
                     let agent = Agent(configuration: configuration, store: store, socketPath: socketPath, configPath: configPath,
                                       clock: clock, logger: logger)
@@ -51,9 +52,9 @@ extension AgentCommand {
     }
 
     /// The configuration as `Session` loads it (holidays from an iCalendar file expanded ten years ahead).
-    static func loadConfiguration(path: String) throws -> Configuration {
+    static func loadConfiguration(path: String, required: Bool) throws -> Configuration {
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
-        return try ConfigLoader.load(path: path, horizon: LocalDate(year: year + 10, month: 12, day: 31))
+        return try ConfigLoader.load(path: path, required: required, horizon: LocalDate(year: year + 10, month: 12, day: 31))
     }
 
     /// What to do on a machine where no method is enabled yet.

@@ -12,7 +12,7 @@ extension DoctorCommand {
         let configuration: Configuration
         let path = global.configPath
         do {
-            configuration = try ConfigLoader.load(path: path)
+            configuration = try ConfigLoader.load(path: path, required: global.configIsExplicit)
             let exists = FileManager.default.fileExists(atPath: path)
             sections.append(Doctor.Section(name: "configuration", summary: exists ? path : "\(path) (absent: the defaults)", findings: [
                 Doctor.Finding(.ok, exists ? "the configuration is valid" : "no configuration file: defaults, no method enabled"),

@@ -16,6 +16,8 @@ struct CLIRunner {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // `--config` names this file on every run, and a named file must exist: empty means the defaults.
+        try writeConfig("")
     }
 
     /// The binary: `DESKDAYS_BIN` (set by `make test`), else beside the test bundle.

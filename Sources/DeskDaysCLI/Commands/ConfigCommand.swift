@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysConfig
+import DeskDaysCore
 import Foundation
 
 /// `deskdays config`: check or show the configuration.
@@ -16,11 +17,11 @@ struct ConfigCommand: AsyncParsableCommand {
 
         func run() async throws {
             let path = global.configPath
-            guard FileManager.default.fileExists(atPath: path) else {
+            if !global.configIsExplicit, PathCheck.reach(path) == .absent {
                 print("\(path) does not exist; the defaults apply (60 % of workdays per quarter, Monday to Friday, no adapters).")
                 return
             }
-            _ = try ConfigLoader.load(path: path)
+            _ = try ConfigLoader.load(path: path, required: true)
             print("\(path): OK")
         }
     }

@@ -24,7 +24,7 @@ package struct Session {
         // costs a millisecond to set up.)
         let year = LocalDate(dayNumber: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
         let horizon = LocalDate(year: year + 10, month: 12, day: 31)
-        self.configuration = try ConfigLoader.load(path: options.configPath, horizon: horizon)
+        self.configuration = try ConfigLoader.load(path: options.configPath, required: options.configIsExplicit, horizon: horizon)
         let fixed = try Session.fixedNow(flag: options.today, environment: processEnvironment,
                                          policy: configuration.policy)
         self.now = fixed ?? Date()
@@ -56,11 +56,20 @@ package struct Session {
     /// The store, or an empty in-memory one when the database does not exist
     /// yet (reading never creates files). Read through one read-only
     /// connection; `quick_check` runs on every open for writing and in `doctor`.
+    /// A database the user named must exist to be read; only the default
+    /// may be absent (a first run); one out of reach is always an error.
     func readStore() throws -> AttendanceStore {
-        if !FileManager.default.fileExists(atPath: options.databasePath) {
+        let path = options.databasePath
+        switch PathCheck.reach(path) {
+        case .present:
+            return try AttendanceStore(readingFrom: path)
+        case .absent where !options.databaseIsExplicit:
             return try AttendanceStore.inMemory()
+        case .absent:
+            throw CLIError("The database \(path) does not exist; fix the path, or leave out --database/DESKDAYS_DATABASE to use the default.")
+        case .unreachable(let reason):
+            throw CLIError("The database \(path) cannot be reached (\(reason)); fix the path or its permissions.")
         }
-        return try AttendanceStore(readingFrom: options.databasePath)
     }
 
     /// The store for writing (created, 0600 in a 0700 folder, when missing).

@@ -25,6 +25,9 @@ enum AgentRoute {
         switch ControlClient.connect(path: path) {
         case .noAgent:
             return nil
+        case .untrusted(let doubt):
+            printError(untrustedNote(path, doubt))
+            return nil
         case .failed(let reason):
             throw CLIError("\(reason); fix its permissions, or stop the agent to write the database directly.")
         case .connected(let client):
@@ -39,6 +42,11 @@ enum AgentRoute {
                 throw CLIError("The agent refused: \(failure.message).")
             }
         }
+    }
+
+    /// The note on stderr when the socket is not trusted: the work goes on without it.
+    static func untrustedNote(_ path: String, _ doubt: String) -> String {
+        "deskdays: not using the agent socket \(path) (\(doubt)); working on the database directly."
     }
 
     /// One automatic check-in, through the agent when it runs, else through this process's pipeline.
@@ -57,8 +65,13 @@ enum AgentRoute {
     /// the answer itself, which is always right, only slower.
     static func answer(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) -> String? {
         guard global.today == nil, (processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty,
-              (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty,
-              case .connected(let client) = ControlClient.connect(path: socket.socketPath, timeout: 2),
+              (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty else { return nil }
+        let connection = ControlClient.connect(path: socket.socketPath, timeout: 2)
+        if case .untrusted(let doubt) = connection {
+            printError(untrustedNote(socket.socketPath, doubt))
+            return nil
+        }
+        guard case .connected(let client) = connection,
               let reply = client.answer(request, database: global.databasePath),
               reply.ok, reply.clock == "system", let config = reply.config, config == canonicalPath(global.configPath)
         else { return nil }

@@ -19,6 +19,10 @@ public final class ControlClient {
         case noAgent
         /// The socket exists but cannot be used (permissions, …): one sentence.
         case failed(String)
+        /// Something is listening, but it is not proven to be this user's agent
+        /// (another user's folder or socket, a loose folder mode, another
+        /// peer uid): nothing is sent; why, in a few words.
+        case untrusted(String)
     }
 
     private init(fd: Int32, timeout: Int?) {
@@ -32,13 +36,39 @@ public final class ControlClient {
     /// Connects to the agent at `path`. `timeout` bounds each wait for a reply (nil: wait forever, for subscriptions).
     public static func connect(path: String, timeout: Int? = 30) -> Connection {
         do {
-            return .connected(ControlClient(fd: try UnixSocket.connect(to: path), timeout: timeout))
+            if let doubt = doubt(about: path) { return .untrusted(doubt) }
+            let fd = try UnixSocket.connect(to: path)
+            // The peer is checked after connecting, before a byte is sent.
+            guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
+                close(fd)
+                return .untrusted("the process listening on it runs as another user")
+            }
+            return .connected(ControlClient(fd: fd, timeout: timeout))
         } catch let failure as UnixSocket.Failure {
             if [ENOENT, ECONNREFUSED, ENOTDIR].contains(failure.code) { return .noAgent }
             return .failed("cannot reach the agent at \(path): \(String(cString: strerror(failure.code)))")
         } catch {
             return .failed("cannot reach the agent at \(path): \(error)")
         }
+    }
+
+    /// Why the socket at `path` cannot be trusted to be this user's agent:
+    /// its folder must belong to this user with mode 0700 (no one else may
+    /// create or replace the socket in it), and the socket must be ours.
+    /// Nil when it can be (or when nothing is there: that is "no agent").
+    static func doubt(about path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if (info.st_mode & S_IFMT) != S_IFSOCK { return "it is not a socket" }
+        if info.st_uid != getuid() { return "it belongs to another user" }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard lstat(folder.isEmpty ? "." : folder, &info) == 0 else { return "its folder cannot be examined" }
+        if (info.st_mode & S_IFMT) != S_IFDIR { return "its folder \(folder) is not a folder" }
+        if info.st_uid != getuid() { return "its folder \(folder) belongs to another user" }
+        if info.st_mode & 0o077 != 0 {
+            return "its folder \(folder) is open to others (mode \(String(info.st_mode & 0o777, radix: 8)), not 700)"
+        }
+        return nil
     }
 
     /// Sends one request and waits for its reply.

@@ -42,6 +42,10 @@ extension DoctorCommand {
         case .failed(let reason):
             running = false
             findings.append(Doctor.Finding(.warning, reason, fix: "remove a stale \(path) or fix its permissions"))
+        case .untrusted(let doubt):
+            running = false
+            findings.append(Doctor.Finding(.problem, "the agent socket \(path) is not trusted: \(doubt)",
+                                           fix: "remove \(path) and its folder if you did not create them, then start your agent"))
         }
         findings.append(running
             ? Doctor.Finding(.ok, "the agent is running (\(path))")

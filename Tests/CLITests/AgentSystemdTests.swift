@@ -72,7 +72,7 @@ struct AgentReloadTests {
         let agent = try AgentProcess(cli)
         defer { agent.kill9() }
         func target() -> Double? {
-            let status = (try? TestSocketClient(path: agent.socket))?.request(#"{"cmd":"status"}"#)
+            let status = (try? TestSocketClient(path: agent.socket))?.status()
             return (status?["target"] as? [String: Any])?["value"] as? Double
         }
         #expect(target() == 60)

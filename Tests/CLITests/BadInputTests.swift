@@ -70,6 +70,7 @@ import Testing
     @Test func unreadableConfigIsOneLine() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
+        try FileManager.default.removeItem(atPath: cli.config)
         try FileManager.default.createDirectory(atPath: cli.config, withIntermediateDirectories: true)
         let result = try cli.run(["status"])
         Self.expectOneLine(result, code: 1, mentions: cli.config)

@@ -156,6 +156,8 @@ import Testing
     @Test func todayComesFromTheEnvironment() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
+        // A named database must exist to be read: one record first.
+        #expect(try cli.run(["checkin", "--date", "2025-01-06"]).status == 0)
         let a = try cli.run(["report", "--json"], environment: ["DESKDAYS_TODAY": "2026-02-10"])
         #expect(a.stdout.contains("\"today\" : \"2026-02-10\""))
         // 23:30 UTC on 29 March is 30 March in Berlin.

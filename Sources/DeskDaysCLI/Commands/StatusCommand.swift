@@ -47,6 +47,8 @@ struct StatusCommand: AsyncParsableCommand {
             throw CLIError("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`.")
         case .failed(let reason):
             throw CLIError("\(reason).")
+        case .untrusted(let doubt):
+            throw CLIError("--follow will not use the agent socket \(path) (\(doubt)); remove it, or start your agent with `deskdays agent`.")
         case .connected(let connected):
             client = connected
         }

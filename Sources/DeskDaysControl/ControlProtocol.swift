@@ -118,6 +118,7 @@ public enum ControlProtocol {
             var dates: [LocalDate] = []
             for text in texts {
                 guard let date = LocalDate(text) else { return .failure(.badRequest("\"\(text)\" is not a YYYY-MM-DD date")) }
+                guard date.isSupported else { return .failure(.badRequest("\(text) is \(LocalDate.unsupportedPhrase)")) }
                 dates.append(date)
             }
             if let note = wire.note, note.utf8.count > 1000 { return .failure(.badRequest("note longer than 1000 bytes")) }
@@ -126,6 +127,7 @@ public enum ControlProtocol {
             guard let text = wire.date, let date = LocalDate(text) else {
                 return .failure(.badRequest("clear needs \"date\" as YYYY-MM-DD"))
             }
+            guard date.isSupported else { return .failure(.badRequest("\(text) is \(LocalDate.unsupportedPhrase)")) }
             return .success(.clear(date: date))
         case "event":
             guard let text = wire.source, let source = Source(rawValue: text), source.isAutomatic else {

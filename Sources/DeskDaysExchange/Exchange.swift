@@ -118,6 +118,9 @@ public enum Exchange {
             guard let date = LocalDate(row.date) else {
                 throw ImportError(file: file, line: nil, message: "entry \(index + 1) has date \"\(row.date)\", which is not YYYY-MM-DD")
             }
+            guard date.isSupported else {
+                throw ImportError(file: file, line: nil, message: "entry \(index + 1) has date \(row.date), \(LocalDate.unsupportedPhrase)")
+            }
             guard let name = row.status else { continue }
             guard let status = AttendanceStatus(rawValue: name) else {
                 throw ImportError(file: file, line: nil, message: "entry \(index + 1) has unknown status \"\(name)\"; use one of \(statusList)")
@@ -151,6 +154,9 @@ public enum Exchange {
             guard let date = LocalDate(dateText) else {
                 throw ImportError(file: file, line: line, message: "date \"\(dateText)\" is not YYYY-MM-DD")
             }
+            guard date.isSupported else {
+                throw ImportError(file: file, line: line, message: "date \(dateText) is \(LocalDate.unsupportedPhrase)")
+            }
             let name = row[statusColumn].trimmingCharacters(in: .whitespaces).lowercased()
             if name.isEmpty { continue }
             guard let status = AttendanceStatus(rawValue: name) else {
@@ -173,6 +179,9 @@ public enum Exchange {
         }
         var records: [ImportedRecord] = []
         for event in events {
+            guard event.date.isSupported else {
+                throw ImportError(file: file, line: event.line, message: "the event on \(event.date) is \(LocalDate.unsupportedPhrase)")
+            }
             guard let status = status(forSummary: event.summary) else {
                 throw ImportError(file: file, line: event.line,
                                   message: "cannot tell a status from the event \"\(event.summary)\"; name it Office, Remote, Travel, Sick, Vacation or Leave")

@@ -29,9 +29,25 @@ public actor CheckInPipeline {
         self.logger = logger
     }
 
+    /// A check-in the pipeline refuses to store, as one sentence.
+    public struct Refusal: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The latest an automatic check-in may be stamped: a day after now
+    /// (clocks disagree a little; a time further ahead is a mistake).
+    public static let furthestAhead: TimeInterval = 86_400
+
     /// Stores an automatic check-in if it is the first of its source on its local date.
+    /// Every door leads here, so the range of dates is enforced here too.
     public func submit(_ event: CheckInEvent) throws -> SubmitOutcome {
         let date = policy.localDate(of: event.time)
+        guard date.isSupported else {
+            throw Refusal(description: "a check-in on \(date) is \(LocalDate.unsupportedPhrase)")
+        }
+        guard event.time.timeIntervalSince(now()) <= Self.furthestAhead else {
+            throw Refusal(description: "a check-in stamped \(date) is more than a day after now; check the time (and the clock)")
+        }
         let stored = try store.insertCheckIn(AutomaticCheckIn(date: date, source: event.source,
                                                               rule: event.rule, at: event.time))
         logger.debug(stored ? "check-in stored" : "check-in already recorded for the day",
@@ -44,6 +60,9 @@ public actor CheckInPipeline {
     ///
     /// Earlier manual records of those dates are kept: the latest wins (docs/policy.md).
     public func recordManual(dates: [LocalDate], status: AttendanceStatus, note: String?) throws {
+        if let wrong = dates.first(where: { !$0.isSupported }) {
+            throw Refusal(description: "\(wrong) is \(LocalDate.unsupportedPhrase)")
+        }
         let recordedAt = now()
         try store.addRecords(dates.map {
             DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt)

@@ -30,6 +30,16 @@ import Testing
         Case(name: "import missing file", arguments: ["import", "/nonexistent/file.csv"], code: 1, mentions: "/nonexistent/file.csv"),
         Case(name: "export bad format", arguments: ["export", "--format", "xlsx"], code: 1, mentions: "xlsx"),
         Case(name: "unknown command", arguments: ["teleport"], code: 1, mentions: "deskdays help"),
+        // Dates outside 1990–2099 at every door (docs/cli.md "Dates").
+        Case(name: "year 1", arguments: ["checkin", "--date", "0001-01-01"], code: 1, mentions: "outside the dates"),
+        Case(name: "year 9999", arguments: ["checkin", "--date", "9999-12-31"], code: 1, mentions: "outside the dates"),
+        Case(name: "range starting in 1989", arguments: ["checkin", "--from", "1989-12-25", "--to", "1990-01-05"], code: 1, mentions: "1989-12-25"),
+        Case(name: "event a week ahead", arguments: ["event", "--source", "nfc", "--at", "2026-11-25T09:00:00Z", "--today", "2026-11-18"],
+             code: 1, mentions: "more than a day after now"),
+        Case(name: "event in 1970", arguments: ["event", "--source", "gps", "--at", "1970-01-01T09:00:00Z"], code: 1, mentions: "outside the dates"),
+        Case(name: "period in 1900", arguments: ["report", "--period", "1900-01-01"], code: 1, mentions: "outside the dates"),
+        Case(name: "explain 1989", arguments: ["explain", "1989-12-31"], code: 1, mentions: "outside the dates"),
+        Case(name: "--today 2150", arguments: ["status", "--today", "2150-01-01"], code: 1, mentions: "outside the dates"),
     ]
 
     /// A database with one record, and its bytes.
@@ -136,11 +146,12 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 
-    @Test func aBadImportFileImportsNothing() throws {
+    @Test(arguments: ["2026-11-18,partying", "1899-12-31,office"])
+    func aBadImportFileImportsNothing(_ badRow: String) throws {
         let (cli, before) = try Self.seeded()
         defer { cli.cleanup() }
         let file = cli.folder.appendingPathComponent("bad.csv").path
-        try "date,status\n2026-11-17,office\n2026-11-18,partying\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "date,status\n2026-11-17,office\n\(badRow)\n".write(toFile: file, atomically: true, encoding: .utf8)
         let result = try cli.run(["import", file])
         Self.expectOneLine(result, code: 1, mentions: "\(file):3")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)

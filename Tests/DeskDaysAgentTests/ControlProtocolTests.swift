@@ -36,6 +36,8 @@ struct ControlProtocolTests {
         #"{"cmd":"event","source":"nfc"}"#, #"{"cmd":"clear","date":"2026-13-01"}"#,
         String(repeating: "[", count: 100_000), String(repeating: "{\"a\":", count: 20) + "1" + String(repeating: "}", count: 20),
         "\u{FEFF}\u{0}{}", #"{"cmd":"status","format":"xml"}"#, #"{"cmd":"subscribe","format":7}"#,
+        #"{"cmd":"checkin","date":"0001-01-01"}"#, #"{"cmd":"checkin","dates":["2026-11-18","2100-01-01"]}"#,
+        #"{"cmd":"clear","date":"9999-12-31"}"#,
     ])
     func badRequestsAreFailures(_ text: String) {
         guard case .failure(let failure) = Self.parse(text) else {

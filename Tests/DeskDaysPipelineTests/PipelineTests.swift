@@ -53,7 +53,7 @@ import Testing
 
     @Test func dedupHoldsAcrossLocalMidnightNotUTCMidnight() async throws {
         let store = try AttendanceStore.inMemory()
-        let pipeline = pipeline(store)
+        let pipeline = pipeline(store, now: "2026-05-05T22:00:00Z")
         // 21:30Z and 23:30Z on 2026-05-04 are 23:30 on the 4th and 01:30 on the 5th in Berlin.
         #expect(try await pipeline.submit(event(.nfc, at: "2026-05-04T21:30:00Z")) == .stored(day("2026-05-04")))
         #expect(try await pipeline.submit(event(.nfc, at: "2026-05-04T23:30:00Z")) == .stored(day("2026-05-05")))
@@ -170,6 +170,19 @@ import Testing
         // SQLite gives its side files the database's mode.
         #expect(try mode(path + "-wal") == 0o600)
         #expect(try mode(path + "-shm") == 0o600)
+    }
+
+    /// Every door leads to the pipeline, so it refuses what no door may let in.
+    @Test func datesOutsideTheRangeAndEventsFarAheadAreRefused() async throws {
+        let store = try AttendanceStore.inMemory()
+        let pipeline = pipeline(store)
+        await #expect(throws: CheckInPipeline.Refusal.self) { try await pipeline.submit(event(.nfc, at: "2026-05-06T09:00:00Z")) }
+        await #expect(throws: CheckInPipeline.Refusal.self) { try await pipeline.submit(event(.nfc, at: "1985-05-06T09:00:00Z")) }
+        await #expect(throws: CheckInPipeline.Refusal.self) {
+            try await pipeline.recordManual(dates: [day("2026-05-04"), LocalDate(year: 2100, month: 1, day: 4)!], status: .office, note: nil)
+        }
+        #expect(try await pipeline.submit(event(.nfc, at: "2026-05-05T19:00:00Z")) == .stored(day("2026-05-05")), "within a day ahead")
+        #expect(try store.records(in: nil).isEmpty && store.checkIns(in: nil).count == 1, "nothing of the refused ones stored")
     }
 }
 

@@ -30,6 +30,9 @@ struct ReportCommand: AsyncParsableCommand {
         guard PeriodSelector(period) != nil else {
             throw ValidationError("--period \(period) is not current, previous or a date written YYYY-MM-DD.")
         }
+        if case .containing(let date)? = PeriodSelector(period), !date.isSupported {
+            throw ValidationError("--period \(period) is \(LocalDate.unsupportedPhrase).")
+        }
     }
 
     func run() async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeskDaysConfig
 import DeskDaysExchange
+import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
 
@@ -36,8 +37,10 @@ enum Failure {
             return ("deskdays: " + error.description, error.exitCode)
         case let error as ConfigError:
             return (error.description, 1)
+        case let error as CheckInPipeline.Refusal:
+            return ("deskdays: Refused: " + error.description + "; nothing was stored.", 1)
         case let error as ImportError:
-            return ("deskdays: " + error.description + " Nothing was imported.", 1)
+            return ("deskdays: " + error.description + (error.description.hasSuffix(".") ? "" : ".") + " Nothing was imported.", 1)
         case let error as ExitCode:
             return (nil, error.rawValue)
         default:

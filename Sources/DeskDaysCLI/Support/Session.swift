@@ -27,6 +27,9 @@ package struct Session {
         self.configuration = try ConfigLoader.load(path: options.configPath, required: options.configIsExplicit, horizon: horizon)
         let fixed = try Session.fixedNow(flag: options.today, environment: processEnvironment,
                                          policy: configuration.policy)
+        if let fixed, !configuration.policy.localDate(of: fixed).isSupported {
+            throw CLIError("\"Now\" (\(formatRFC3339(fixed)), from DESKDAYS_NOW) is \(LocalDate.unsupportedPhrase); unset DESKDAYS_NOW or fix it.")
+        }
         self.now = fixed ?? Date()
         self.nowIsFromClock = fixed == nil
     }
@@ -47,6 +50,9 @@ package struct Session {
         if let text = environment["DESKDAYS_TODAY"], !text.isEmpty {
             guard let day = LocalDate(text) else {
                 throw CLIError("DESKDAYS_TODAY=\(text) is not a date; write it as YYYY-MM-DD or unset it.")
+            }
+            guard day.isSupported else {
+                throw CLIError("DESKDAYS_TODAY=\(text) is \(LocalDate.unsupportedPhrase); fix it or unset it.")
             }
             return policy.instant(of: day)
         }
@@ -91,6 +97,9 @@ package struct Session {
     static func date(_ text: String, option: String) throws -> LocalDate {
         guard let date = LocalDate(text) else {
             throw CLIError("\(option) \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-18).")
+        }
+        guard date.isSupported else {
+            throw CLIError("\(option) \(text) is \(LocalDate.unsupportedPhrase); check the year.")
         }
         return date
     }

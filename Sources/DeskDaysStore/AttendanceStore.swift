@@ -98,6 +98,12 @@ public final class AttendanceStore: Sendable {
 
         let state = try Self.inspect(path: path, migrator: migrator, knownVersion: knownVersion,
                                      busyTimeout: busyTimeout)
+        // SQLite would open a file it cannot write read-only without a word,
+        // and every later write (an acknowledged tap) would fail: refuse now.
+        let folder = (path as NSString).deletingLastPathComponent
+        for (what, target) in [("the file", path), ("its folder", folder.isEmpty ? "." : folder)] where access(target, W_OK) != 0 {
+            throw StoreError.readOnly(path: path, detail: "\(what): \(String(cString: strerror(errno)))")
+        }
 
         var config = Self.baseConfiguration(busyTimeout: busyTimeout)
         config.prepareDatabase { db in

@@ -19,6 +19,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case corrupt(path: String, detail: String)
     /// The database's write-ahead log is damaged: opening would drop history in it.
     case damagedLog(path: String, detail: String)
+    /// The file or its folder cannot be written (permissions, a read-only mount):
+    /// a writer opened on it would lose every write.
+    case readOnly(path: String, detail: String)
     /// Another connection held the write lock for longer than the busy timeout.
     case locked(path: String)
     /// The file or its folder cannot be created or opened (permissions, a missing mount).
@@ -29,7 +32,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// 2 for a refusal to touch data, 1 for a condition the user can fix and retry (docs/cli.md).
     public var exitCode: Int32 {
         switch self {
-        case .notADatabase, .newerVersion, .migrationFailed, .corrupt, .damagedLog: return 2
+        case .notADatabase, .newerVersion, .migrationFailed, .corrupt, .damagedLog, .readOnly: return 2
         case .locked, .cannotOpen, .io: return 1
         }
     }
@@ -46,6 +49,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
             return "The database \(path) is damaged (\(detail)); restore it from a copy (such as a backup-v* file beside it) or point --database at another file."
         case let .damagedLog(path, detail):
             return "The database's write-ahead log \(path)-wal is damaged (\(detail)), so opening it would lose history; both files were left untouched — copy \(path) and \(path)-wal somewhere safe, then salvage with `sqlite3 COPY .recover | sqlite3 recovered.sqlite` and point --database at recovered.sqlite."
+        case let .readOnly(path, detail):
+            return "The database \(path) cannot be written (\(detail)), so nothing could be recorded and it was left untouched; make it and its folder writable (or remount the file system read-write), or point --database elsewhere."
         case let .locked(path):
             return "The database \(path) is locked by another program writing to it; wait for it to finish (or stop the other deskdays process) and try again."
         case let .cannotOpen(path, detail):

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeskDaysAgent
 import DeskDaysCLI
 import DeskDaysConfig
+import DeskDaysControl
 import DeskDaysCore
 import DeskDaysStore
 import Foundation
@@ -17,6 +18,12 @@ extension AgentCommand {
             CodeResidency.keepOnlyCodeInUse()
         }
         defer { settle.cancel() }
+        // A closed output or status-bar pipe must not kill the agent: write errors are handled where they happen.
+        signal(SIGPIPE, SIG_IGN)
+        // A second agent says so in one line and exits 1, before it opens anything.
+        if case .connected = ControlClient.connect(path: socket.socketPath, timeout: 2) {
+            throw CLIError("another deskdays agent is already running on \(socket.socketPath); stop it first (systemctl --user stop deskdays).")
+        }
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")
@@ -25,8 +32,6 @@ extension AgentCommand {
         let injected = global.today != nil || !(environment["DESKDAYS_NOW"] ?? "").isEmpty
             || !(environment["DESKDAYS_TODAY"] ?? "").isEmpty
         let clock = AgentClock(start: injected ? session.now : nil)
-        // A closed status-bar pipe must not kill the agent: write errors are handled where they happen.
-        signal(SIGPIPE, SIG_IGN)
         // SIGTERM and SIGINT end the agent gracefully (exit status 0); SIGHUP
         // reloads the configuration: AgentLifecycle's service groups.
         let configPath = global.configPath, databasePath = global.databasePath, socketPath = socket.socketPath

@@ -57,7 +57,7 @@ func cameraScan(settings: QRSettings, timeout: Double) throws -> CameraScan.Outc
     if settings.payloads.isEmpty && settings.prefixes.allSatisfy(\.isEmpty) {
         printError("deskdays: note: [qr] has no payloads or prefixes, so no code can match.")
     }
-    FileHandle.standardError.write(Data("Hold the code up to the camera (\(settings.device), up to \(Int(timeout)) s)…\n".utf8))
+    printError("Hold the code up to the camera (\(settings.device), up to \(Int(timeout)) s)…")
     do {
         return try CameraScan.run(settings: settings, timeout: timeout)
     } catch {

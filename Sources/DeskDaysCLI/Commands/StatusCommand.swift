@@ -72,5 +72,5 @@ struct StatusCommand: AsyncParsableCommand {
 
 /// Writes a command's output as it is, unbuffered.
 func writeOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    writeAll(STDOUT_FILENO, text)
 }

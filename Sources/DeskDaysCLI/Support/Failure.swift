@@ -23,8 +23,7 @@ enum Failure {
     static func exit(for error: Error) -> Never {
         let (message, code) = describe(error)
         if let message, !message.isEmpty {
-            let handle = code == 0 ? FileHandle.standardOutput : FileHandle.standardError
-            handle.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+            writeAll(code == 0 ? STDOUT_FILENO : STDERR_FILENO, message.hasSuffix("\n") ? message : message + "\n")
         }
         Foundation.exit(code)
     }
@@ -59,5 +58,18 @@ enum Failure {
 
 /// Writes a line to standard error.
 package func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    writeAll(STDERR_FILENO, message + "\n")
+}
+
+/// Writes `text` to `fd`, unbuffered; a closed pipe or terminal is ignored
+/// (Foundation's `FileHandle.write` would trap on EPIPE and take the
+/// process, an agent included, down with it; SIGPIPE is ignored where that matters).
+package func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+    }
 }

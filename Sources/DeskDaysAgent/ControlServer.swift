@@ -29,6 +29,10 @@ public final class ControlServer: @unchecked Sendable {
     private var stopped = false
     /// Connections beyond this are refused, so a runaway client cannot use up the agent's descriptors.
     static let maximumConnections = 64
+    /// A connection that sends no complete request for this long is closed
+    /// (a subscriber, once subscribed, is never timed out): idle clients
+    /// cannot hold the agent's connection slots.
+    static let idleSeconds = 5
 
     /// One client: its socket, a lock so pushes and replies never interleave, and whether it subscribed.
     final class Connection: @unchecked Sendable {
@@ -202,7 +206,8 @@ public final class ControlServer: @unchecked Sendable {
         guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
             // Another user reached the socket (its permissions were loosened): refuse and say why.
             logger.warning("refused a control connection from another user")
-            let thread = Thread { Self.refuse(fd) }
+            let thread = Thread { Self.refuse(fd, ControlProtocol.Failure(
+                code: "forbidden", message: "this agent serves only the user who started it")) }
             thread.name = "deskdays-refuse"
             thread.start()
             return
@@ -214,24 +219,25 @@ public final class ControlServer: @unchecked Sendable {
             return true
         }
         guard admitted else {
-            _ = UnixSocket.sendAll(fd, ControlProtocol.encode(ControlProtocol.Failure(
-                code: "busy", message: "too many open connections to the agent")))
-            close(fd)
+            let thread = Thread { Self.refuse(fd, ControlProtocol.Failure(
+                code: "busy", message: "too many open connections to the agent")) }
+            thread.name = "deskdays-refuse"
+            thread.start()
             return
         }
         // A reply that cannot be delivered within this time means a stuck client: give up on it.
         UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 10)
+        UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: Self.idleSeconds)
         let thread = Thread { [self] in serve(connection) }
         thread.name = "deskdays-client"
         thread.start()
     }
 
-    /// Tells a foreign peer why, then drains what it sent (briefly) before
-    /// closing: closing with its request unread would reset the connection
-    /// and the peer might never read the reason.
-    private static func refuse(_ fd: Int32) {
-        _ = UnixSocket.sendAll(fd, ControlProtocol.encode(ControlProtocol.Failure(
-            code: "forbidden", message: "this agent serves only the user who started it")))
+    /// Tells a peer it is refused and why, then drains what it sent (briefly)
+    /// before closing: closing with its request unread would reset the
+    /// connection and the peer might never read the reason.
+    private static func refuse(_ fd: Int32, _ failure: ControlProtocol.Failure) {
+        _ = UnixSocket.sendAll(fd, ControlProtocol.encode(failure))
         shutdown(fd, Int32(SHUT_WR))
         UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: 1)
         var sink = [UInt8](repeating: 0, count: 4096)
@@ -252,6 +258,10 @@ public final class ControlServer: @unchecked Sendable {
         reading: while true {
             let count = read(connection.fd, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                logger.debug("closed a control connection idle for \(Self.idleSeconds) s")
+                break
+            }
             if count <= 0 { break }
             for piece in splitter.append(Data(buffer[0..<count])) {
                 let reply: Data?
@@ -279,6 +289,8 @@ public final class ControlServer: @unchecked Sendable {
         case .success(let envelope):
             if case .subscribe(let format) = envelope.request {
                 lock.withLock { connection.subscribed = format }
+                // A subscriber only listens: it is no longer timed out (and wakes nothing while idle).
+                UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
                 return summary(format)
             }
             return runHandler(envelope)

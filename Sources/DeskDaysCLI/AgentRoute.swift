@@ -22,7 +22,8 @@ enum AgentRoute {
 
     static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> [String: Any]? {
         let path = socket.socketPath
-        switch ControlClient.connect(path: path) {
+        // A busy or stuck agent is waited for briefly; the write then goes to the database directly.
+        switch ControlClient.connect(path: path, timeout: 5) {
         case .noAgent:
             return nil
         case .untrusted(let doubt):
@@ -35,6 +36,10 @@ enum AgentRoute {
             case .success(let reply):
                 return reply
             case .failure(let failure) where failure.code == "other_database":
+                return nil
+            case .failure(let failure) where failure.code == "busy" || failure.code == "timeout":
+                // Safe to repeat: a manual record's latest copy wins and a check-in is kept once per day and source.
+                printError("deskdays: the agent at \(path) is \(failure.code == "busy" ? "too busy (too many open connections)" : "not answering"); writing the database directly.")
                 return nil
             case .failure(let failure) where failure.code == "disconnected":
                 throw CLIError("The agent at \(path) stopped before confirming; check with `deskdays days` whether it was recorded.")

@@ -11,6 +11,8 @@ public final class ControlClient {
     private let fd: Int32
     private var pending = LineSplitter(limit: 16 * 1024 * 1024)
     private var lines: [Data] = []
+    /// Whether the last `nextLine()` ended because the reply timeout passed.
+    private var timedOut = false
 
     /// The outcome of trying to reach the agent.
     public enum Connection {
@@ -77,7 +79,10 @@ public final class ControlClient {
             return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent closed the connection"))
         }
         guard let line = nextLine() else {
-            return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent did not answer"))
+            if timedOut {
+                return .failure(ControlProtocol.Failure(code: "timeout", message: "the agent did not answer in time"))
+            }
+            return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent closed the connection"))
         }
         return ControlProtocol.decodeReply(line)
     }
@@ -118,6 +123,7 @@ public final class ControlClient {
         while lines.isEmpty {
             let count = read(fd, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
+            timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
             if count <= 0 { return nil }
             for piece in pending.append(Data(buffer[0..<count])) {
                 if case .line(let line) = piece { lines.append(line) }

@@ -57,4 +57,41 @@ import Glibc
         #expect(deaf.status == 1 && !deaf.signalled, "a closed output pipe: \(deaf)")
         #expect(agent.stop() == 0, "the first agent is unaffected")
     }
+
+    /// 200 connections that send nothing never block a write: eight writers
+    /// at once all succeed (through the agent, or directly once it is full),
+    /// and the idle connections are closed by the agent.
+    @Test func idleConnectionsNeverBlockAWrite() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let agent = try AgentProcess(cli, environment: ["DESKDAYS_LOG": "debug"])
+        defer { agent.kill9() }
+        let idle = (0..<200).compactMap { _ in try? TestSocketClient(path: agent.socket) }
+        #expect(idle.count == 200)
+        let dates = (0..<8).map { String(format: "2026-03-%02d", 2 + $0 + ($0 >= 5 ? 2 : 0)) }
+        let results = Locked<[CLIRunner.Result]>([])
+        let socket = agent.socket
+        DispatchQueue.concurrentPerform(iterations: dates.count) { index in
+            if let result = try? cli.run(["checkin", "--date", dates[index], "--status", "office", "--socket", socket]) {
+                results.withLock { $0.append(result) }
+            }
+        }
+        #expect(results.withLock { $0.count } == 8)
+        for result in results.withLock({ $0 }) {
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let days = try cli.run(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-31"])
+        for date in dates { #expect(days.stdout.contains(date), "\(date) stored") }
+        #expect(agent.waitForLog("closed a control connection idle"), "the idle connections are closed")
+        _ = idle
+        #expect(agent.stop() == 0)
+    }
+}
+
+/// A value behind a lock, for results gathered on several threads.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
 }

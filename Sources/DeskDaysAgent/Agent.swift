@@ -66,7 +66,8 @@ public final class Agent: Sendable {
         self.answer = answer
         if let socketPath {
             let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path,
-                                  clock: clock, policy: configuration.policy, logger: logger)
+                                  configuration: configuration,
+                                  clock: clock, logger: logger)
             server = ControlServer(path: socketPath, logger: logger, summary: { answer.statusLine($0) },
                                    handler: { await handler.handle($0) })
         } else {

@@ -1,3 +1,4 @@
+import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
 import Foundation
@@ -10,8 +11,9 @@ struct Handler: Sendable {
     let pipeline: CheckInPipeline
     let answer: CurrentAnswer
     let databasePath: String
+    /// For the rule-name check: it knows the identifiers no rule may carry.
+    let configuration: Configuration
     let clock: AgentClock
-    let policy: Policy
     let logger: Logger
 
     func handle(_ envelope: ControlProtocol.Envelope) async -> Data {
@@ -26,7 +28,7 @@ struct Handler: Sendable {
             case .report:
                 return answer.reply(answer.report())
             case let .checkin(dates, status, note):
-                let days = dates ?? [policy.localDate(of: clock.now())]
+                let days = dates ?? [configuration.policy.localDate(of: clock.now())]
                 try await pipeline.recordManual(dates: days, status: status, note: note)
                 logger.notice("manual \(status.rawValue) recorded for \(days.count) date(s) through the control socket")
                 return ControlProtocol.line(["ok": true, "dates": days.map(\.description), "status": status.rawValue])
@@ -34,6 +36,9 @@ struct Handler: Sendable {
                 let removed = try await pipeline.clearManual(date: date)
                 return ControlProtocol.line(["ok": true, "date": date.description, "removed": removed])
             case let .event(source, rule, at):
+                if let rule, let problem = configuration.ruleNameProblem(rule) {
+                    return ControlProtocol.encode(ControlProtocol.Failure(code: "bad_request", message: "\"rule\": \(problem)"))
+                }
                 let outcome = try await pipeline.submit(CheckInEvent(source: source, rule: rule, time: at))
                 if case .stored = outcome {
                     logger.notice("\(source.rawValue) check-in stored for \(outcome.date) through the control socket")
@@ -53,3 +58,4 @@ struct Handler: Sendable {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
+

@@ -273,7 +273,9 @@ public enum ConfigLoader {
                     var name: String?, uid: String?, ndef: String?
                     reader.read(table, path: path) { reader, key, value, path in
                         switch key {
-                        case "name": name = reader.string(value, path)
+                        case "name":
+                            name = reader.string(value, path)
+                            if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
                         case "uid":
                             if let text = reader.string(value, path) {
                                 let hex = text.uppercased().filter { $0 != ":" && $0 != " " && $0 != "-" }
@@ -326,7 +328,9 @@ public enum ConfigLoader {
                     var name: String?, ssid: String?, bssids: [String] = [], minimum: Int?
                     reader.read(table, path: path) { reader, key, value, path in
                         switch key {
-                        case "name": name = reader.string(value, path)
+                        case "name":
+                            name = reader.string(value, path)
+                            if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
                         case "ssid":
                             ssid = reader.string(value, path)
                             if let text = ssid, text.utf8.isEmpty || text.utf8.count > 32 {
@@ -377,7 +381,9 @@ public enum ConfigLoader {
                     var fence = GPSSettings.Geofence(name: "", latitude: 0, longitude: 0)
                     reader.read(table, path: path) { reader, key, value, path in
                         switch key {
-                        case "name": name = reader.string(value, path)
+                        case "name":
+                            name = reader.string(value, path)
+                            if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
                         case "latitude": latitude = reader.number(value, path, in: -90...90, unit: "degrees")
                         case "longitude": longitude = reader.number(value, path, in: -180...180, unit: "degrees")
                         case "radius_m": if let r = reader.number(value, path, in: 10...100_000, unit: "metres") { fence.radiusM = r }

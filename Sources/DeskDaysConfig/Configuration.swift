@@ -131,3 +131,30 @@ public struct GPSSettings: Sendable, Equatable {
     public var geofences: [Geofence] = []
     public init() {}
 }
+
+extension Configuration {
+    /// The identifiers this configuration holds so that nothing else has to
+    /// (SSIDs, BSSIDs, tag UIDs, NDEF texts, QR payloads and prefixes), in
+    /// the form `ruleNameProblem` compares.
+    public var identifiers: Set<String> {
+        var all = nfc.tags.flatMap { [$0.uid, $0.ndef].compactMap { $0 } }
+        all += wifi.networks.flatMap { [$0.ssid] + $0.bssids }
+        all += qr.payloads + qr.prefixes
+        return Set(all.map(Self.comparable))
+    }
+
+    /// Why `name` cannot be stored as a check-in's rule: not a name, or one of
+    /// the identifiers above (which never reach the database or the log).
+    public func ruleNameProblem(_ name: String) -> String? {
+        if let problem = RuleName.problem(name) { return problem }
+        if identifiers.contains(Self.comparable(name)) {
+            return "that rule name is an identifier from the configuration (an SSID, a MAC, a tag UID or a payload), which is never stored; give the rule's name instead"
+        }
+        return nil
+    }
+
+    /// Case and separators do not make an identifier another one.
+    static func comparable(_ text: String) -> String {
+        String(text.lowercased().filter { $0 != ":" && $0 != "-" && $0 != " " })
+    }
+}

@@ -137,6 +137,7 @@ public enum ControlProtocol {
             guard let at = wire.at.flatMap(parseTime) else {
                 return .failure(.badRequest("event needs \"at\" as an RFC 3339 time"))
             }
+            if let rule = wire.rule, let problem = RuleName.problem(rule) { return .failure(.badRequest("\"rule\": \(problem)")) }
             return .success(.event(source: source, rule: wire.rule, at: at))
         default:
             return .failure(.badRequest("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)"))

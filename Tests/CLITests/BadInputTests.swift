@@ -40,6 +40,12 @@ import Testing
         Case(name: "period in 1900", arguments: ["report", "--period", "1900-01-01"], code: 1, mentions: "outside the dates"),
         Case(name: "explain 1989", arguments: ["explain", "1989-12-31"], code: 1, mentions: "outside the dates"),
         Case(name: "--today 2150", arguments: ["status", "--today", "2150-01-01"], code: 1, mentions: "outside the dates"),
+        // Rule names are names, never identifiers (docs/cli.md "Rule names").
+        Case(name: "rule with a space", arguments: ["event", "--source", "nfc", "--at", "2026-11-16T08:00:00Z", "--rule", "my desk", "--today", "2026-11-18"],
+             code: 1, mentions: "rule name"),
+        Case(name: "rule too long", arguments: ["event", "--source", "nfc", "--at", "2026-11-16T08:00:00Z", "--rule", String(repeating: "x", count: 40), "--today", "2026-11-18"],
+             code: 1, mentions: "rule name"),
+        Case(name: "enroll name with a quote", arguments: ["enroll", "gps", "--name", "h\"q"], code: 1, mentions: "rule name"),
     ]
 
     /// A database with one record, and its bytes.
@@ -155,5 +161,23 @@ import Testing
         let result = try cli.run(["import", file])
         Self.expectOneLine(result, code: 1, mentions: "\(file):3")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
+
+    /// A rule equal to a configured identifier is refused without echoing it, at the CLI and at the socket.
+    @Test func aRuleThatIsAnIdentifierIsRefused() throws {
+        let (cli, before) = try Self.seeded()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[[wifi.networks]]\nname = \"hq\"\nssid = \"Corp-WiFi\"\nbssids = [\"aa:bb:cc:dd:ee:ff\"]\n\n[[nfc.tags]]\nname = \"desk\"\nuid = \"04A2246A2F6E80\"\n")
+        for identifier in ["Corp-WiFi", "AA-BB-CC-DD-EE-FF", "04a2246a2f6e80"] {
+            let result = try cli.run(["event", "--source", "wifi", "--at", "2026-11-16T08:00:00Z", "--rule", identifier, "--today", "2026-11-18"])
+            Self.expectOneLine(result, code: 1, mentions: "identifier from the configuration")
+            #expect(!result.stderr.contains(identifier), "the identifier is not echoed: \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+        let agent = try AgentProcess(cli)
+        defer { agent.kill9() }
+        let reply = try TestSocketClient(path: agent.socket).request(#"{"cmd":"event","source":"wifi","at":"2026-03-09T08:00:00Z","rule":"corp-wifi"}"#)
+        #expect(reply?["ok"] as? Bool == false && (reply?["error"] as? String)?.contains("identifier") == true, "\(String(describing: reply))")
+        #expect(!agent.logText.lowercased().contains("corp-wifi"), "nor logged")
     }
 }

@@ -166,12 +166,12 @@ func badTargetValues(line: String, expected: String) {
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("deskdays/config.toml").path
     try ConfigEditor.appendBlock("[policy]\n# my comment\nperiod = \"month\"", to: path)
-    try ConfigEditor.appendBlock("[[nfc.tags]]\nname = \(ConfigEditor.quoted("a \"b\""))\nuid = \"0102\"", to: path)
+    try ConfigEditor.appendBlock("[[nfc.tags]]\nname = \(ConfigEditor.quoted("desk-2"))\nuid = \"0102\"", to: path)
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.contains("# my comment"))
     let config = try ConfigLoader.load(path: path)
     #expect(config.policy.period == .month)
-    #expect(config.nfc.tags.first?.name == "a \"b\"")
+    #expect(config.nfc.tags.first?.name == "desk-2")
     let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysCore
 import DeskDaysConfig
 import Foundation
 import GPSAdapter
@@ -37,8 +38,8 @@ struct EnrollGPS: AsyncParsableCommand {
     var seconds: Double = 60
 
     func validate() throws {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ValidationError("--name must not be empty; give the place a name such as \"hq\".")
+        if let problem = RuleName.problem(name) {
+            throw ValidationError("--name \(name): \(problem).")
         }
         guard radius >= 10, radius <= 100_000 else {
             throw ValidationError("--radius must be between 10 and 100000 metres.")

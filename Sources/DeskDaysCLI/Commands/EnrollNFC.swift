@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysCore
 import Foundation
 
 /// `deskdays enroll nfc`: wait for one tap, show what the tag holds, and add
@@ -40,8 +41,8 @@ package struct EnrollNFC: HardwareCommand {
     package var byNdef = false
 
     package func validate() throws {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ValidationError("--name must not be empty; give the tag a name such as \"desk\".")
+        if let problem = RuleName.problem(name) {
+            throw ValidationError("--name \(name): \(problem).")
         }
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError("--timeout must be between 1 and 3600 seconds.")

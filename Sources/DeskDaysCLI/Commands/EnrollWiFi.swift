@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysCore
 import Foundation
 
 /// `deskdays enroll wifi`: add the network this machine is connected to now
@@ -33,8 +34,8 @@ package struct EnrollWiFi: HardwareCommand {
     package var interface: String?
 
     package func validate() throws {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ValidationError("--name must not be empty; give the network a name such as \"office\".")
+        if let problem = RuleName.problem(name) {
+            throw ValidationError("--name \(name): \(problem).")
         }
         if let minSignal, !(-120...0).contains(minSignal) {
             throw ValidationError("--min-signal must be between -120 and 0 dBm.")

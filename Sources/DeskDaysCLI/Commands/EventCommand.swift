@@ -27,6 +27,9 @@ struct EventCommand: AsyncParsableCommand {
             throw CLIError("--at \(at) is not an RFC 3339 time; write it like 2026-11-18T08:55:00Z.")
         }
         let session = try Session(global)
+        if let rule, let problem = session.configuration.ruleNameProblem(rule) {
+            throw CLIError("--rule: \(problem).")
+        }
         let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time)
         // Through the running agent when there is one, else straight into the database.
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)

@@ -95,7 +95,7 @@ import Glibc
     /// A database whose history is in its `-wal` only: 40 check-ins written
     /// while another connection holds the file open, then that holder killed.
     static func historyInTheLog(_ cli: CLIRunner) throws {
-        #expect(try cli.run(["checkin", "--date", "2026-09-01"]).status == 0)
+        #expect(try cli.run(["checkin", "--date", "2026-08-31"]).status == 0)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         holder.arguments = ["-c", """
@@ -108,11 +108,11 @@ import Glibc
         try holder.run()
         _ = out.fileHandleForReading.availableData
         var day = 1
-        for month in [10, 11] {
+        for month in [9, 10] {
             for _ in 0..<20 {
                 let date = String(format: "2026-%02d-%02d", month, day % 28 + 1)
                 day += 1
-                #expect(try cli.run(["event", "--source", "nfc", "--at", "\(date)T09:00:00Z", "--socket", "/nonexistent/s"]).status == 0)
+                #expect(try cli.run(["event", "--source", "nfc", "--at", "\(date)T09:00:00Z", "--socket", "/nonexistent/s", "--today", "2026-11-18"]).status == 0)
             }
         }
         kill(holder.processIdentifier, SIGKILL)
@@ -161,7 +161,7 @@ import Glibc
         let handle = try #require(FileHandle(forUpdatingAtPath: wal))
         try handle.truncate(atOffset: size - 1000)
         try handle.close()
-        let days = try cli.run(["days", "--json", "--from", "2026-10-01", "--to", "2026-11-30"], environment: ["DESKDAYS_TODAY": "2026-11-18"])
+        let days = try cli.run(["days", "--json", "--from", "2026-09-01", "--to", "2026-10-31"], environment: ["DESKDAYS_TODAY": "2026-11-18"])
         #expect(days.status == 0, "\(days.stderr)")
     }
 }

@@ -276,7 +276,10 @@ def setup(case: Case, cfg, hist, today):
             json.dump([{"date": x, "status": s} for x, s in imp["rows"]], f)
         cmds.append(["import", fn, "--today", (T + dt.timedelta(days=imp["written"])).isoformat()])
     for at, src in zip(hist["events"], hist["sources"]):
-        cmds.append(["event", "--source", src, "--at", at, "--today", today])
+        # An event is fed when it happens: DeskDays refuses check-ins stamped
+        # more than a day after "now", and the history has some after today.
+        written = max(T, oracle.D(at[:10]) + dt.timedelta(days=1)).isoformat()
+        cmds.append(["event", "--source", src, "--at", at, "--today", written])
     for op in hist["ops"]:
         wt = (T + dt.timedelta(days=op[-1])).isoformat()
         if op[0] == "one":

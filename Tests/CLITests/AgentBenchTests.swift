@@ -86,7 +86,9 @@ struct AgentBenchTests {
         defer { pcscd.stop() }
         let gps = try SimulatedGPS(in: cli.folder)
         try cli.writeConfig(AgentBench.configuration(day: day, gps: gps, reminder: "off"))
-        let agent = try AgentProcess(cli, environment: AgentBench.environment(pcscd))
+        let agent = try AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
+            "DESKDAYS_NOW": day.instant(at: "12:00", minusSeconds: 0),
+        ]) { $1 })
         defer { agent.kill9() }
         #expect(agent.waitForLog("NFC reader ready"), "\(agent.logText)")
         #expect(agent.waitForLog("GPS receiver \(gps.device) opened"), "\(agent.logText)")
@@ -118,7 +120,9 @@ struct AgentBenchTests {
         var gps: SimulatedGPS? = try SimulatedGPS(in: cli.folder)
         let device = try #require(gps?.device)
         try cli.writeConfig(AgentBench.configuration(day: day, gps: try #require(gps), reminder: "off"))
-        let agent = try AgentProcess(cli, environment: AgentBench.environment(pcscd))
+        let agent = try AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
+            "DESKDAYS_NOW": day.instant(at: "12:00", minusSeconds: 0),
+        ]) { $1 })
         defer { agent.kill9() }
         #expect(agent.waitForLog("NFC reader ready"), "\(agent.logText)")
         #expect(agent.waitForLog("GPS receiver \(device) opened"), "\(agent.logText)")
@@ -194,15 +198,16 @@ enum AgentBench {
     }
 }
 
-/// The bench's "today": a fixed-offset zone (`Etc/GMT±N`) in which it is
-/// about noon now, so the local date cannot change during the test
-/// (check-ins are stamped with the real clock, reminders use the injected one).
+/// The bench's "today": a fixed date in a fixed-offset zone (`Etc/GMT±N`)
+/// where the given instant is about noon; every agent of the bench gets its
+/// "now" there (`DESKDAYS_NOW`), and adapters stamp check-ins with the
+/// agent's clock, so nothing depends on when the test runs.
 struct BenchDay {
     let timezone: String
     let date: String
     private let zone: TimeZone
 
-    init(now: Date = Date()) {
+    init(now: Date = Date(timeIntervalSince1970: 1_773_129_600)) {  // 2026-03-10T08:00:00Z
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         let east = 12 - utc.component(.hour, from: now)  // hours east of UTC, -11...12

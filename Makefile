@@ -88,7 +88,7 @@ install: deps-build
 	install -Dm755 $(INSTALL_BIN)-hardware $(LIBEXECDIR)/deskdays/deskdays-hardware
 	install -d -m700 $(HOME)/.local/share/deskdays
 	install -d $(UNITDIR)
-	sed 's|@BINDIR@|$(BINDIR)|g' config/deskdays.service > $(UNITDIR)/deskdays.service
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' config/deskdays.service > $(UNITDIR)/deskdays.service
 	chmod 644 $(UNITDIR)/deskdays.service
 	install -d $(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions $(DATADIR)/fish/vendor_completions.d
 	$(INSTALL_BIN) --generate-completion-script bash > $(DATADIR)/bash-completion/completions/deskdays

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// The `deskdays` root command: lists the subcommands, one per file. Both
-/// executables run this same tree (see `HardwareCommand`).
+/// The `deskdays` root command: lists the subcommands, one per file. The
+/// hardware commands are `deskdays-hardware`'s (see `Hardware`).
 package struct DeskDays: AsyncParsableCommand {
     package init() {}
 
@@ -48,14 +48,14 @@ package struct DeskDays: AsyncParsableCommand {
             ExportCommand.self,
             ImportCommand.self,
             ConfigCommand.self,
-            AgentCommand.self,
-            DoctorCommand.self,
+            AgentEntry.self,
+            DoctorEntry.self,
             NMEACommand.self,
             EnrollCommand.self,
             BenchIngestCommand.self,
             CalendarCommand.self,
             ChartCommand.self,
-            QRCommand.self,
+            QREntry.self,
             // Subcommands are registered here, one line each.
         ]
     )
@@ -63,6 +63,16 @@ package struct DeskDays: AsyncParsableCommand {
     /// Runs the command, turning every failure into one line on stderr and
     /// the exit codes of docs/cli.md: 0 success, 1 user error, 2 refusal to touch data.
     package static func start() async {
+        await run(DeskDays.self) { arguments in
+            if Hardware.owns(arguments) { try Hardware.handOver() }
+            return try parseFrequent(arguments)
+        }
+    }
+
+    /// Parses the arguments against `root` (after `early`, which may answer
+    /// first) and runs the command; shared by both executables.
+    package static func run(_ root: any ParsableCommand.Type,
+                            early: ([String]) throws -> (any ParsableCommand)? = { _ in nil }) async {
         // Commands talk to the user in sentences; library logs only reach
         // stderr at warning and above (DESKDAYS_LOG=debug|info|… for more).
         let level = processEnvironment["DESKDAYS_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
@@ -73,14 +83,14 @@ package struct DeskDays: AsyncParsableCommand {
         }
         do {
             let arguments = globalOptionsLast(Array(CommandLine.arguments.dropFirst()))
-            var command = try parseFrequent(arguments) ?? parseAsRoot(arguments)
+            var command = try early(arguments) ?? root.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            Failure.exit(for: error)
+            Failure.exit(for: error, root: root)
         }
     }
 

@@ -1,49 +1,43 @@
 import ArgumentParser
-import DeskDaysConfig
 
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// A command whose work needs the hardware libraries (PC/SC, libnfc, zbar,
-/// V4L2, libnl, sd-bus): the agent, `doctor`, `enroll nfc|wifi|qr`, `qr` and `checkin --qr`.
-///
-/// Why separate executables: `deskdays-cli` links only SQLite, so the
-/// commands a status bar or a script runs many times a day start in a few
-/// milliseconds; loading and relocating the twenty-odd hardware libraries
-/// alone used to cost more than the whole answer (bench/core.sh).
-/// `deskdays-hardware` is the same command tree with these commands' work
-/// linked in. The definitions (flags, help, validation) live here, so help,
-/// completions and the man page stay whole; `deskdays-cli` parses and
-/// validates, then replaces itself (`execv`, same process id, same
-/// arguments) with `deskdays-hardware`, found beside it or in
-/// `../libexec/deskdays/` (`Companion`).
-package protocol HardwareCommand: AsyncParsableCommand {}
-
-extension HardwareCommand {
-    package func run() async throws {
-        guard let runner = Hardware.runner else { try Hardware.handOver() }
-        try await runner(self)
-    }
-}
-
-/// Where hardware commands go: the runner `deskdays-hardware` installs, or
-/// (in `deskdays`, where there is none) the hand-over to that executable.
+/// The commands whose work needs the hardware libraries (PC/SC, libnfc,
+/// zbar, V4L2, libnl, sd-bus) live in their own executable,
+/// `libexec/deskdays/deskdays-hardware`, with their own command tree
+/// (docs/cli.md, "Executables"). `deskdays` links none of those libraries,
+/// so the commands a status bar or a script runs many times a day start
+/// fast; like git with its `git-*` programs, it replaces itself (`execv`,
+/// same process id, same arguments) with `deskdays-hardware` for these
+/// commands before parsing anything, so their flags, help and work are
+/// defined in one place only.
 package enum Hardware {
-    /// Runs one parsed hardware command; set once at start-up by `deskdays-hardware`.
-    nonisolated(unsafe) package static var runner: ((any HardwareCommand) async throws -> Void)?
-
-    /// Watches the `[qr]` camera for up to the given seconds and returns the
-    /// rule the first matching code fits, or nil (`checkin --qr`); set by
-    /// `deskdays-hardware`.
-    nonisolated(unsafe) package static var cameraRule: ((QRSettings, Double) throws -> String?)?
-
     /// The executable's name.
-    static let executableName = "deskdays-hardware"
+    package static let executableName = "deskdays-hardware"
+
+    /// The command paths `deskdays-hardware` defines, with the one-line
+    /// summary `deskdays --help` lists for each.
+    package static let commands: [(path: [String], abstract: String)] = [
+        (["agent"], "Run the agent: watch the enabled check-in methods and store arrivals."),
+        (["doctor"], "Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong."),
+        (["enroll", "nfc"], "Add a rule for the next NFC tag presented to the reader."),
+        (["enroll", "qr"], "Add a QR code, from the camera or an image, as a check-in rule."),
+        (["enroll", "wifi"], "Add the Wi-Fi network you are connected to as a check-in rule."),
+        (["qr"], "Make and read QR codes for QR check-in."),
+    ]
+
+    /// The summary of the command at `path`.
+    package static func abstract(_ path: String...) -> String {
+        commands.first { $0.path == path }?.abstract ?? ""
+    }
+
+    /// Whether the arguments (global options already moved last) name one of
+    /// those commands, or ask for its help (`help agent`).
+    static func owns(_ arguments: [String]) -> Bool {
+        let words = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
+        return commands.contains { words.starts(with: $0.path) }
+    }
 
     /// Replaces this process with `deskdays-hardware` and the same arguments.
-    package static func handOver() throws -> Never {
+    static func handOver() throws -> Never {
         let (found, looked) = Companion.locate(executableName)
         guard let target = found else {
             throw CLIError("this command needs \(executableName), which is not installed (looked for \(looked.joined(separator: " and "))); "
@@ -52,4 +46,42 @@ package enum Hardware {
         let reason = Companion.execute(target)
         throw CLIError("cannot start \(target) (\(reason)); reinstall DeskDays with `make install`.")
     }
+}
+
+/// A `deskdays-hardware` command as `deskdays --help` lists it. It is never
+/// parsed: `DeskDays.start` hands these commands over before parsing.
+protocol HandedOver: ParsableCommand {}
+
+extension HandedOver {
+    func run() throws { try Hardware.handOver() }
+}
+
+struct AgentEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "agent", abstract: Hardware.abstract("agent"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct DoctorEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "doctor", abstract: Hardware.abstract("doctor"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct QREntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "qr", abstract: Hardware.abstract("qr"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct EnrollNFCEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "nfc", abstract: Hardware.abstract("enroll", "nfc"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct EnrollQREntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "qr", abstract: Hardware.abstract("enroll", "qr"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct EnrollWiFiEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "wifi", abstract: Hardware.abstract("enroll", "wifi"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 }

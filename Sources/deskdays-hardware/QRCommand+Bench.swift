@@ -4,6 +4,34 @@ import Foundation
 import QR
 import QRAdapter
 
+extension QRCommand {
+    /// `deskdays qr bench-frames` (hidden), for bench/qr.sh: times the camera
+    /// frame path (a YUYV or MJPEG buffer → luma → zbar, the scanner reused)
+    /// on a W×H frame holding one code, and writes the same frame as a PNG so
+    /// `zbarimg` and `deskdays qr scan` can be timed on it too.
+    struct BenchFrames: ParsableCommand {
+        init() {}
+
+        static let configuration = CommandConfiguration(
+            commandName: "bench-frames", abstract: "Time the camera frame path (benchmark).", shouldDisplay: false)
+
+        @Option var width = 640
+        @Option var height = 480
+        @Option(help: "Frames to decode per format.")
+        var count = 200
+        @Option(help: "Where to write the frame as a PNG.")
+        var png: String
+        @Option(help: "Where to write the frame as raw YUYV (for the virtual camera).")
+        var yuyv: String?
+
+        func validate() throws {
+            guard (160...4096).contains(width), (120...4096).contains(height), count > 0 else {
+                throw ValidationError("--width 160…4096, --height 120…4096 and a positive --count, please.")
+            }
+        }
+    }
+}
+
 /// `qr bench-frames`: the camera frame path, timed.
 extension QRCommand.BenchFrames {
     /// CPU time of this process: unlike wall time, it does not swing with
@@ -14,7 +42,7 @@ extension QRCommand.BenchFrames {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    func runBench() throws {
+    func run() throws {
         // A code about a third of the frame's height, as a badge held up to a webcam looks.
         let code = try QRCodeImage(payload: "deskdays:office:hq")
         let scale = max(2, height / 3 / (code.size + 2 * QRCodeImage.quietZone))

@@ -1,5 +1,5 @@
 import DeskDaysCLI
 
-// `deskdays`: every command. The hardware commands hand over to
-// `deskdays-hardware` (see `HardwareCommand`).
+// `deskdays`: every command; the hardware commands are handed to
+// `deskdays-hardware` (see `Hardware`).
 await DeskDays.start()

@@ -77,12 +77,11 @@ struct CheckInCommand: AsyncParsableCommand {
 
     /// Scans the camera (up to 30 s); a matching code becomes one qr check-in
     /// through the same pipeline the agent uses, stamped when it was seen.
-    /// The camera needs V4L2 and zbar: `deskdays` hands this over to `deskdays-hardware`.
+    /// The camera needs V4L2 and zbar, which `deskdays` does not link: the
+    /// scan is `deskdays-hardware qr scan --camera`, run as a child whose
+    /// output names the rule the code matched.
     private func checkInByQR(_ session: Session) async throws {
-        guard let scan = Hardware.cameraRule else { try Hardware.handOver() }
-        guard let rule = try scan(session.configuration.qr, 30) else {
-            throw CLIError("no office QR code was seen in 30 s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")
-        }
+        let rule = try Self.ruleFromCamera(seconds: 30, config: global.configIsExplicit ? global.configPath : nil)
         let seen = try Session.fixedNow(flag: global.today, environment: processEnvironment,
                                         policy: session.policy) ?? Date()
         let event = CheckInEvent(source: .qr, rule: rule, time: seen)
@@ -93,5 +92,32 @@ struct CheckInCommand: AsyncParsableCommand {
         case .duplicate(let date): print("\(date) already has a qr check-in; kept the first.")
         }
         print(Render.statusLine(try session.report()))
+    }
+
+    /// Runs `deskdays-hardware qr scan --camera` and returns the rule of the
+    /// code it saw. Its messages (the prompt, camera trouble, no code seen)
+    /// reach the user's terminal directly; a failure exits with its status.
+    static func ruleFromCamera(seconds: Int, config: String?) throws -> String {
+        let (found, looked) = Companion.locate(Hardware.executableName)
+        guard let program = found else {
+            throw CLIError("--qr needs \(Hardware.executableName), which is not installed (looked for \(looked.joined(separator: " and "))); "
+                           + "reinstall DeskDays with `make install`.")
+        }
+        let scan = Process()
+        scan.executableURL = URL(fileURLWithPath: program)
+        scan.arguments = ["qr", "scan", "--camera", "--timeout", String(seconds)] + (config.map { ["--config", $0] } ?? [])
+        let output = Pipe()
+        scan.standardOutput = output
+        do { try scan.run() } catch {
+            throw CLIError("cannot start \(program); reinstall DeskDays with `make install`.")
+        }
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        scan.waitUntilExit()
+        guard scan.terminationStatus == 0 else { throw ExitCode(scan.terminationStatus) }
+        // One line per code seen: camera<TAB>PAYLOAD<TAB>RULE; the last names the matching rule.
+        guard let rule = printed.split(separator: "\n").last?.split(separator: "\t").last.map(String.init), rule != "-" else {
+            throw CLIError("no office QR code was seen in \(seconds) s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")
+        }
+        return rule
     }
 }

@@ -20,15 +20,15 @@ package struct CLIError: Error, CustomStringConvertible {
 
 /// Maps every error to its message and exit code (docs/cli.md "Exit codes").
 enum Failure {
-    static func exit(for error: Error) -> Never {
-        let (message, code) = describe(error)
+    static func exit(for error: Error, root: any ParsableCommand.Type) -> Never {
+        let (message, code) = describe(error, root: root)
         if let message, !message.isEmpty {
             writeAll(code == 0 ? STDOUT_FILENO : STDERR_FILENO, message.hasSuffix("\n") ? message : message + "\n")
         }
         Foundation.exit(code)
     }
 
-    static func describe(_ error: Error) -> (String?, Int32) {
+    static func describe(_ error: Error, root: any ParsableCommand.Type = DeskDays.self) -> (String?, Int32) {
         switch error {
         case let error as CLIError:
             return ("deskdays: " + error.message, error.code)
@@ -44,11 +44,11 @@ enum Failure {
             return (nil, error.rawValue)
         default:
             // Argument parsing, --help and --version come from swift-argument-parser.
-            let code = DeskDays.exitCode(for: error).rawValue
-            if code == 0 { return (DeskDays.fullMessage(for: error), 0) }
+            let code = root.exitCode(for: error).rawValue
+            if code == 0 { return (root.fullMessage(for: error), 0) }
             // One line, not the usage screen; its usage errors are EX_USAGE (64),
             // and docs/cli.md has one code for user errors.
-            var message = DeskDays.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            var message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             message = message.split(separator: "\n").joined(separator: " ")
             if !message.hasSuffix(".") { message += "." }
             return ("deskdays: \(message) See `deskdays help` for the options.", 1)

@@ -8,9 +8,21 @@ import DeskDaysStore
 import Foundation
 import Logging
 
+/// `deskdays agent`: adapters → pipeline → store, in the foreground, with
+/// the control socket, reminders and the end-of-day fallback.
+struct AgentCommand: AsyncParsableCommand {
+    init() {}
+
+    static let configuration = CommandConfiguration(
+        commandName: "agent", abstract: Hardware.abstract("agent"))
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
+}
+
 /// The agent's work (the definition, flags and help are `AgentCommand` in DeskDaysCLI).
 extension AgentCommand {
-    func runAgent() async throws {
+    func run() async throws {
         // Once started (configuration read, database opened, adapters set up),
         // the start-up code is let go and the rest paged in only as used.
         let settle = Task.detached {

@@ -5,9 +5,22 @@ import DeskDaysConfig
 import Foundation
 import Logging
 
-/// The diagnosis (the definition is `DoctorCommand` in DeskDaysCLI).
+/// `deskdays doctor`: hardware and permission diagnosis, with remedies.
+struct DoctorCommand: AsyncParsableCommand {
+    init() {}
+
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: Hardware.abstract("doctor"),
+        discussion: "Exit status 1 when something an enabled method needs is missing or broken.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var socket: SocketOptions
+}
+
+/// The diagnosis.
 extension DoctorCommand {
-    func runDoctor() async throws {
+    func run() async throws {
         var sections: [Doctor.Section] = []
         let configuration: Configuration
         let path = global.configPath

@@ -1,13 +1,55 @@
 import ArgumentParser
 import DeskDaysCLI
 import DeskDaysConfig
+import DeskDaysCore
 import Foundation
 import NL80211
 import WiFiAdapter
 
-/// The enrolment's work (the definition is `EnrollWiFi` in DeskDaysCLI).
+/// `deskdays enroll wifi`: add the network this machine is connected to now
+/// as a `[[wifi.networks]]` rule (with `--pin`, only its current access
+/// point). The SSID is shown on the user's own terminal, escaped, and
+/// written to their config; it is never logged.
+struct EnrollWiFi: AsyncParsableCommand {
+    init() {}
+
+    static let configuration = CommandConfiguration(
+        commandName: "wifi",
+        abstract: Hardware.abstract("enroll", "wifi"),
+        discussion: """
+        Reads the current link of every Wi-Fi station interface over nl80211 and appends a \
+        [[wifi.networks]] block for it. With --pin the rule also lists the access point's \
+        BSSID, so the same network name elsewhere does not count.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Name of the rule, reported in check-ins.")
+    var name = "office"
+
+    @Flag(help: "Also require the current access point (its BSSID).")
+    var pin = false
+
+    @Option(help: "Only check in when the signal is at least this strong (dBm, e.g. -70).")
+    var minSignal: Int?
+
+    @Option(help: "Interface to read when several are connected (e.g. wlan0).")
+    var interface: String?
+
+    func validate() throws {
+        if let problem = RuleName.problem(name) {
+            throw ValidationError("--name \(name): \(problem).")
+        }
+        if let minSignal, !(-120...0).contains(minSignal) {
+            throw ValidationError("--min-signal must be between -120 and 0 dBm.")
+        }
+    }
+}
+
+/// The enrolment's work.
 extension EnrollWiFi {
-    func runEnroll() async throws {
+    func run() async throws {
         let configuration = try ConfigLoader.load(path: global.configPath)
         let links: [Link]
         do {

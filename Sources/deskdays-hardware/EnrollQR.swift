@@ -5,9 +5,45 @@ import Foundation
 import QR
 import QRAdapter
 
-/// The enrolment's work (the definition is `EnrollQR` in DeskDaysCLI).
+/// `deskdays enroll qr`: read one QR code from the camera or an image and
+/// add its text to `[qr] payloads` (or `prefixes`). The text is shown on the
+/// user's own terminal and written to their config; it is never logged.
+struct EnrollQR: ParsableCommand {
+    init() {}
+
+    static let configuration = CommandConfiguration(
+        commandName: "qr",
+        abstract: Hardware.abstract("enroll", "qr"),
+        discussion: """
+        Watches the camera of [qr] device for up to --timeout seconds for any QR code (or decodes \
+        the code in --image, a PNG or JPEG file such as one made by `deskdays qr make`), prints its \
+        text and adds it to [qr] payloads (with --prefix, to [qr] prefixes: every code starting \
+        with it counts). The rest of the file is kept as written, comments included.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "PNG or JPEG file holding the code, instead of the camera.")
+    var image: String?
+
+    @Option(help: "Seconds to watch the camera.")
+    var timeout: Double = 30
+
+    @Flag(help: "Add the text to [qr] prefixes instead of [qr] payloads.")
+    var prefix = false
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 600 else {
+            throw ValidationError("--timeout must be between 0 and 600 seconds.")
+        }
+        if image?.isEmpty == true { throw ValidationError("--image is empty; give the path of a PNG or JPEG file.") }
+    }
+}
+
+/// The enrolment's work.
 extension EnrollQR {
-    func runEnroll() throws {
+    func run() throws {
         // Before the camera opens: a broken file cannot take the new code anyway.
         let settings = try ConfigLoader.load(path: global.configPath).qr
         let payload = try image.map(code(in:)) ?? codeFromCamera(device: settings.device)

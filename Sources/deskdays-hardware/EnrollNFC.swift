@@ -1,13 +1,62 @@
 import ArgumentParser
 import DeskDaysCLI
 import DeskDaysConfig
+import DeskDaysCore
 import Foundation
 import Logging
 import NFCAdapter
 
-/// The enrolment's work (the definition is `EnrollNFC` in DeskDaysCLI).
+/// `deskdays enroll nfc`: wait for one tap, show what the tag holds, and add
+/// a `[[nfc.tags]]` rule for it. The UID and NDEF text are shown on the
+/// user's own terminal and written to their config; they are never logged.
+struct EnrollNFC: AsyncParsableCommand {
+    init() {}
+
+    static let configuration = CommandConfiguration(
+        commandName: "nfc",
+        abstract: Hardware.abstract("enroll", "nfc"),
+        discussion: """
+        Waits up to --timeout seconds for a tag on the reader of [nfc] (PC/SC or libnfc), \
+        prints its UID and NDEF texts/URIs, and appends a [[nfc.tags]] block matching it \
+        by UID (or, with --by-ndef, by its first NDEF text or URI).
+        """
+    )
+
+    /// Which backend to wait on; `auto` as in `[nfc] backend`.
+    enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, pcsc, libnfc
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Name of the rule, reported in check-ins.")
+    var name = "desk"
+
+    @Option(help: "Seconds to wait for a tap.")
+    var timeout: Double = 30
+
+    @Option(help: "Reader backend (default: [nfc] backend).")
+    var backend: BackendChoice?
+
+    @Option(help: "libnfc device, e.g. pn532_uart:/dev/ttyUSB0 (default: [nfc] connstring).")
+    var connstring: String?
+
+    @Flag(help: "Match the tag by its NDEF text or URI instead of its UID.")
+    var byNdef = false
+
+    func validate() throws {
+        if let problem = RuleName.problem(name) {
+            throw ValidationError("--name \(name): \(problem).")
+        }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be between 1 and 3600 seconds.")
+        }
+    }
+}
+
+/// The enrolment's work.
 extension EnrollNFC {
-    func runEnroll() async throws {
+    func run() async throws {
         var settings = try ConfigLoader.load(path: global.configPath).nfc
         if let backend { settings.backend = NFCSettings.Backend(rawValue: backend.rawValue)! }
         if let connstring { settings.connstring = connstring }

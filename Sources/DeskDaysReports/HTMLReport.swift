@@ -56,7 +56,7 @@ public struct HTMLReport: Sendable {
         let report = data.report
         let n = locale.number
         var rows: [(String, String)] = [
-            ("Status", statusWords(report.status)),
+            ("Status", report.status.words),
             ("Target", targetWords(report.target)),
             ("Office days", n(report.office)),
             ("Required", n(report.required)),
@@ -104,24 +104,8 @@ public struct HTMLReport: Sendable {
         return out + "</tbody>\n</table>\n</section>\n"
     }
 
-    func statusWords(_ status: Report.Status) -> String {
-        switch status {
-        case .met: return "met"
-        case .onTrack: return "on track"
-        case .behind: return "behind"
-        case .impossible: return "out of reach"
-        }
-    }
-
     func targetWords(_ target: Target) -> String {
-        let value = target.hundredths % 100 == 0 ? locale.number(target.hundredths / 100) : String(target.value)
-        switch target.kind {
-        case .percent: return "\(value) % of eligible workdays"
-        case .daysPerWeek: return "\(value) office days a week (\(target.reduce.rawValue))"
-        case .daysPerPeriod: return "\(value) office days in the period (\(target.reduce.rawValue))"
-        case .compliantWeeks: return "\(target.weeks) weeks with \(value) office days each"
-        case .bestWeeks: return "\(value) office days in the best \(target.best) of \(target.window) weeks"
-        }
+        target.words(value: target.hundredths % 100 == 0 ? locale.number(target.hundredths / 100) : String(target.value))
     }
 
     /// Page layout and table colours, light and dark; the charts' classes follow.

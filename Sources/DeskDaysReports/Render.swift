@@ -4,18 +4,9 @@ import Foundation
 /// Human and status-bar renderings of a report. Free in form (docs/cli.md), but
 /// every figure comes from the report, never recomputed here.
 public enum Render {
-    public static func statusWord(_ status: Report.Status) -> String {
-        switch status {
-        case .met: return "met"
-        case .onTrack: return "on track"
-        case .behind: return "behind"
-        case .impossible: return "out of reach"
-        }
-    }
-
     /// One line for `status`: where the user stands and what is needed.
     public static func statusLine(_ report: Report) -> String {
-        let head = "\(report.period.label): \(statusWord(report.status))"
+        let head = "\(report.period.label): \(report.status.words)"
         switch report.target.kind {
         case .compliantWeeks:
             return "\(head) — \(report.weeksMet ?? 0) of \(report.weeksRequired ?? 0) compliant weeks, \(report.weeksRemaining ?? 0) weeks to go."
@@ -32,8 +23,8 @@ public enum Render {
 
     public static func text(_ report: Report) -> String {
         var lines = ["\(report.period.label) (\(report.period.start) to \(report.period.end)), today \(report.today)",
-                     "Status: \(statusWord(report.status))"]
-        lines.append("Target: \(targetDescription(report.target))")
+                     "Status: \(report.status.words)"]
+        lines.append("Target: \(report.target.words(value: formatNumber(report.target.value)))")
         lines.append("Workdays \(report.workdays), excused \(report.excused), eligible \(report.eligible)")
         lines.append("Office \(report.office), remote \(report.remote), unrecorded \(report.unrecorded) (elapsed \(report.elapsed)), pending \(report.pending), planned office \(report.plannedOffice)")
         if let officeAll = report.officeAll {
@@ -53,17 +44,6 @@ public enum Render {
             }
         }
         return lines.joined(separator: "\n")
-    }
-
-    public static func targetDescription(_ target: Target) -> String {
-        let value = formatNumber(target.value)
-        switch target.kind {
-        case .percent: return "\(value) % of eligible workdays"
-        case .daysPerWeek: return "\(value) office days a week (\(target.reduce.rawValue))"
-        case .daysPerPeriod: return "\(value) office days in the period (\(target.reduce.rawValue))"
-        case .compliantWeeks: return "\(target.weeks) weeks with \(value) office days each"
-        case .bestWeeks: return "\(value) office days in the best \(target.best) of \(target.window) weeks"
-        }
     }
 
     public static func formatNumber(_ value: Double) -> String {
@@ -92,7 +72,7 @@ public enum Render {
         case .behind: colour = "#e5c07b"
         case .impossible: colour = "#e06c75"
         }
-        return ["Office \(report.office)/\(report.required) \(statusWord(report.status))",
+        return ["Office \(report.office)/\(report.required) \(report.status.words)",
                 "\(report.office)/\(report.required)", colour].joined(separator: "\n")
     }
 

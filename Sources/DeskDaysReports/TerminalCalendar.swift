@@ -75,7 +75,7 @@ public struct TerminalCalendar: Sendable {
         let report = data.report
         let n = locale.number
         var lines = ["\(report.period.label): \(locale.date(report.period.start)) – \(locale.date(report.period.end)), "
-                     + "today \(locale.date(report.today)) — \(statusWords(report.status))"]
+                     + "today \(locale.date(report.today)) — \(report.status.words)"]
         switch report.target.kind {
         case .compliantWeeks:
             lines.append("Compliant weeks \(n(report.weeksMet ?? 0)) of \(n(report.weeksRequired ?? 0)), "
@@ -111,15 +111,6 @@ public struct TerminalCalendar: Sendable {
         case .pending: return "\u{1B}[39m"
         case .holiday: return "\u{1B}[30;46m"
         case .weekend: return "\u{1B}[2m"
-        }
-    }
-
-    func statusWords(_ status: Report.Status) -> String {
-        switch status {
-        case .met: return "met"
-        case .onTrack: return "on track"
-        case .behind: return "behind"
-        case .impossible: return "out of reach"
         }
     }
 

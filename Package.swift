@@ -47,9 +47,13 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
 
+        // MARK: - Stopping threads that block in C (every adapter, the agent's bus threads)
+        .target(name: "DeviceThread"),
+
         // MARK: - GPS: pure NMEA + geofence, and the serial adapter
         .target(name: "NMEA", dependencies: ["DeskDaysCore"]),
         .target(name: "GPSAdapter", dependencies: [
+            "DeviceThread",
             "NMEA", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -61,6 +65,7 @@ let package = Package(
         .systemLibrary(name: "CNFC", pkgConfig: "libnfc",
                        providers: [.apt(["libnfc-dev"])]),
         .target(name: "NFCAdapter", dependencies: [
+            "DeviceThread",
             "NDEF", "CPCSC", "CNFC", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -73,6 +78,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .target(name: "QRAdapter", dependencies: [
+            "DeviceThread",
             "QR", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -82,6 +88,7 @@ let package = Package(
         .systemLibrary(name: "CNetlink", pkgConfig: "libnl-genl-3.0",
                        providers: [.apt(["libnl-genl-3-dev", "libnl-3-dev"])]),
         .target(name: "WiFiAdapter", dependencies: [
+            "DeviceThread",
             "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -93,6 +100,7 @@ let package = Package(
         // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "DeskDaysAgent", dependencies: [
+            "DeviceThread",
             "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSAdapter", "NFCAdapter",
             "WiFiAdapter",

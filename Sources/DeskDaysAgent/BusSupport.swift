@@ -68,35 +68,3 @@ struct BusFailure: Error {
     let reason: String
 }
 
-/// A pipe whose write end stops a bus thread (the sleep watcher's, a notification's); closed when neither the thread nor the cancel handler needs it.
-final class StopPipe: Sendable {
-    let readEnd: Int32
-    let writeEnd: Int32
-
-    init?() {
-        var ends: [Int32] = [-1, -1]
-        // pipe2 is not visible from Swift's Glibc; close-on-exec right after (a child started in between only holds a pipe).
-        guard pipe(&ends) == 0 else { return nil }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-
-    /// Makes the read end readable for good (it is never drained).
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
-    }
-
-    /// Waits up to `seconds`; true when stopped.
-    func wait(seconds: Double) -> Bool {
-        var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
-        return poll(&fds, 1, Int32(seconds * 1000)) > 0
-    }
-}

@@ -1,3 +1,4 @@
+import DeviceThread
 import DeskDaysCore
 import Foundation
 import Logging
@@ -24,7 +25,8 @@ public final class ControlServer: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var listener: Int32 = -1
-    private var wake: [Int32] = [-1, -1]
+    /// Ends the accept loop's poll.
+    private let wake = StopSignal()
     private var connections: [Int32: Connection] = [:]
     private var stopped = false
     /// Connections beyond this are refused, so a runaway client cannot use up the agent's descriptors.
@@ -85,16 +87,11 @@ public final class ControlServer: @unchecked Sendable {
             close(fd)
             throw SetupError(description: "cannot listen on \(path): \(String(cString: strerror(code)))")
         }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
+        guard wake.descriptor >= 0 else {
             close(fd)
             throw SetupError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        pipeEnds.forEach(UnixSocket.setCloseOnExec)
-        lock.withLock {
-            listener = fd
-            wake = pipeEnds
-        }
+        lock.withLock { listener = fd }
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "deskdays-control"
         thread.start()
@@ -110,8 +107,7 @@ public final class ControlServer: @unchecked Sendable {
         }
         guard fd >= 0 else { return }
         unlink(path)
-        var byte: UInt8 = 1
-        _ = write(wake[1], &byte, 1)
+        wake.stop()
         // shutdown wakes each connection's blocking read; its thread closes it.
         for connection in toClose { shutdown(connection.fd, Int32(SHUT_RDWR)) }
     }
@@ -173,10 +169,10 @@ public final class ControlServer: @unchecked Sendable {
     // MARK: - Accepting
 
     private func acceptLoop() {
-        let (fd, wakeRead) = lock.withLock { (listener, wake[0]) }
+        let fd = lock.withLock { listener }
         while true {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -196,8 +192,6 @@ public final class ControlServer: @unchecked Sendable {
         }
         lock.withLock {
             close(listener)
-            close(wake[0])
-            close(wake[1])
             listener = -1
         }
     }

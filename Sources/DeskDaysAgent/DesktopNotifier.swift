@@ -1,3 +1,4 @@
+import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -115,7 +116,8 @@ public final class DesktopNotifier: Sendable {
 
     /// One `Notify` on a connection of its own, on a thread of its own; cancellation ends it at once.
     static func call(address: String, title: String, body: String) async -> Outcome {
-        guard let stop = StopPipe() else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        let stop = StopSignal()
+        guard stop.descriptor >= 0 else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
                 let thread = Thread {
@@ -125,7 +127,7 @@ public final class DesktopNotifier: Sendable {
                 thread.start()
             }
         } onCancel: {
-            stop.signal()
+            stop.stop()
         }
     }
 
@@ -135,7 +137,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// Connects, sends `Notify`, dispatches until the reply, the deadline or a stop, and closes.
-    private static func send(address: String, title: String, body: String, stop: StopPipe) -> Outcome {
+    private static func send(address: String, title: String, body: String, stop: StopSignal) -> Outcome {
         // sd-bus times the call out itself; this bounds the connection and authentication too.
         let deadline = BusSupport.monotonicMicroseconds() + (timeoutSeconds + 1) * 1_000_000
         let bus: OpaquePointer
@@ -184,7 +186,7 @@ public final class DesktopNotifier: Sendable {
             _ = sd_bus_get_timeout(bus, &busDeadline)
             if BusSupport.monotonicMicroseconds() >= deadline { return .failed("no answer within \(timeoutSeconds + 1) s") }
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
-                       pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, BusSupport.pollTimeout(until: min(busDeadline, deadline))) < 0, errno != EINTR {
                 return .noBus(String(cString: strerror(errno)))
             }

@@ -1,3 +1,4 @@
+import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,8 @@ final class SleepWatcher: Sendable {
             logger.info("the system bus address is not a unix socket; suspend and resume are not watched")
             return
         }
-        guard let stop = StopPipe() else {
+        let stop = StopSignal()
+        guard stop.descriptor >= 0 else {
             logger.info("cannot create a pipe (\(String(cString: strerror(errno)))); suspend and resume are not watched")
             return
         }
@@ -64,7 +66,7 @@ final class SleepWatcher: Sendable {
                 thread.start()
             }
         } onCancel: {
-            stop.signal()
+            stop.stop()
         }
     }
 
@@ -94,7 +96,7 @@ final class SleepWatcher: Sendable {
 
     /// Connections until stopped: none at all ends the watch, a lost one is
     /// retried with backoff (5 s doubling to 5 min), logged once per outage.
-    private func loop(stop: StopPipe, context: Context) {
+    private func loop(stop: StopSignal, context: Context) {
         var delay = Backoff(initialSeconds: 5, maximumSeconds: 300)
         var everConnected = false
         while true {
@@ -112,12 +114,12 @@ final class SleepWatcher: Sendable {
             case .lost(let reason):
                 logger.info("lost the system bus (\(reason)); reconnecting in the background")
             }
-            if stop.wait(seconds: delay.next()) { return }
+            guard stop.sleep(delay.next()) else { return }
         }
     }
 
     /// One connection: connect, ask for the signal, dispatch until stopped or failed.
-    private func watch(stop: StopPipe, context: Context, connected: () -> Void) -> Outcome {
+    private func watch(stop: StopSignal, context: Context, connected: () -> Void) -> Outcome {
         let bus: OpaquePointer
         switch BusSupport.connect(address) {
         case .success(let started): bus = started
@@ -159,7 +161,7 @@ final class SleepWatcher: Sendable {
             var deadline: UInt64 = .max
             _ = sd_bus_get_timeout(bus, &deadline)
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
-                       pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, BusSupport.pollTimeout(until: deadline)) < 0, errno != EINTR {
                 return .lost(String(cString: strerror(errno)))
             }

@@ -1,3 +1,4 @@
+import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,8 +38,8 @@ public struct NMEASerialReader: Sendable {
     public func events() -> AsyncStream<SerialEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SerialEvent.self,
                                                             bufferingPolicy: .bufferingNewest(4096))
-        let stop = StopFlag()
-        continuation.onTermination = { _ in stop.set() }
+        let stop = StopSignal()
+        continuation.onTermination = { _ in stop.stop() }
         let reader = self
         let thread = Thread {
             reader.loop(stop: stop) { continuation.yield($0) }
@@ -63,12 +64,12 @@ public struct NMEASerialReader: Sendable {
         }
     }
 
-    private func loop(stop: StopFlag, report: (SerialEvent) -> Void) {
+    private func loop(stop: StopSignal, report: (SerialEvent) -> Void) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
         var delay = backoff
         var inOutage = false
-        while !stop.isSet {
+        while !stop.isStopped {
             let port: SerialPort
             do {
                 port = try SerialPort(path: path, baud: baud)
@@ -77,7 +78,7 @@ public struct NMEASerialReader: Sendable {
                     logger.warning("GPS receiver \(path) unavailable (\(error)); retrying in the background")
                     inOutage = true
                 }
-                stop.wait(seconds: delay.next())
+                _ = stop.sleep(delay.next())
                 continue
             }
             logger.info(inOutage ? "GPS receiver \(path) is back" : "GPS receiver \(path) opened at \(baud) baud")
@@ -85,7 +86,7 @@ public struct NMEASerialReader: Sendable {
             delay.reset()
             report(.connected)
             var decoder = NMEAStreamDecoder()
-            reading: while !stop.isSet {
+            reading: while !stop.isStopped {
                 switch port.read(into: buffer, interrupt: stop.descriptor) {
                 case .data(let count):
                     decoder.feed(buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) { report(.fix($0)) }
@@ -108,46 +109,3 @@ public struct NMEASerialReader: Sendable {
 
 }
 
-/// A one-way flag shared between the consumer and the reader thread, with a
-/// pipe that becomes readable when it is set, so the thread can block in
-/// `poll()` with no timeout and still stop at once.
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    private let pipeEnds: (read: Int32, write: Int32)
-
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        }
-        pipeEnds = (ends[0], ends[1])
-    }
-
-    deinit {
-        close(pipeEnds.read)
-        close(pipeEnds.write)
-    }
-
-    /// Readable once the flag is set (-1 if no pipe could be made: `wait` then sleeps its full time).
-    var descriptor: Int32 { pipeEnds.read }
-
-    func set() {
-        guard !flag.exchange(true, ordering: .relaxed) else { return }
-        var byte: UInt8 = 1
-        _ = write(pipeEnds.write, &byte, 1)
-    }
-
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-
-    /// Sleeps up to `seconds`, ending early when the flag is set.
-    func wait(seconds: Double) {
-        var request = pollfd(fd: pipeEnds.read, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !isSet {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return }
-            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-            _ = poll(&request, 1, Int32(clamping: max(1, milliseconds)))
-        }
-    }
-}

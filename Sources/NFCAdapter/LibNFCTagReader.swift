@@ -1,3 +1,4 @@
+import DeviceThread
 import DeskDaysCore
 import Logging
 

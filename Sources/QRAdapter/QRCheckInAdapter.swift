@@ -1,3 +1,4 @@
+import DeviceThread
 import DeskDaysConfig
 import Dispatch
 import DeskDaysCore

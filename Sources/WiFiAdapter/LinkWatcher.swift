@@ -1,4 +1,5 @@
 import Foundation
+import DeviceThread
 import Glibc
 import NL80211
 
@@ -9,24 +10,15 @@ import NL80211
 /// a finite timeout; here zero idle wake-ups is the requirement, and the
 /// pipe makes the wait interruptible without one.)
 final class LinkWatcher: @unchecked Sendable {
-    private let stopPipe: (read: Int32, write: Int32)
+    private let stopSignal = StopSignal()
 
     init() throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        stopPipe = (fds[0], fds[1])
-    }
-
-    deinit {
-        close(stopPipe.read)
-        close(stopPipe.write)
+        guard stopSignal.descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
     }
 
     /// Wakes the thread's `poll`; it returns at once.
     func stop() {
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        stopSignal.stop()
     }
 
     /// Runs on the device thread until `stop()`.
@@ -110,7 +102,7 @@ final class LinkWatcher: @unchecked Sendable {
     /// Blocks until `descriptor` is readable (true) or `stop()` (false).
     /// With a nil descriptor it waits for `stop()` alone.
     private func wait(for descriptor: Int32?) -> Bool {
-        var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: stopSignal.descriptor, events: Int16(POLLIN), revents: 0)]
         if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
         while true {
             let result = poll(&fds, nfds_t(fds.count), -1)

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Shutdown for a thread that blocks in C (a reader, a camera, a netlink or
+/// D-Bus socket): a flag, the abort of the blocking call in progress
+/// (`SCardCancel`, `nfc_abort_command`), a descriptor that becomes readable
+/// once stopped (for threads that wait in `poll`), and an interruptible sleep
+/// for backoff. The only state such a thread shares with async code; stopping
+/// is final. (docs/design.md, "Devices and threads")
+public final class StopSignal: Sendable {
+    private struct State {
+        var stopped = false
+        var abort: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+    private let writeEnd: Int32
+
+    /// Readable once stopped: poll it beside the device's own descriptor.
+    /// -1 if no pipe could be made (out of descriptors): a sleep then runs
+    /// its full time before it sees the stop.
+    public let descriptor: Int32
+
+    public init() {
+        var ends: [Int32] = [-1, -1]
+        // pipe2 is not visible from Swift's Glibc; close-on-exec right after.
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Stops the thread: runs the current abort and makes `descriptor`
+    /// readable for good. The abort runs under the lock, so the thread cannot
+    /// free the handle it uses meanwhile (it clears the abort first).
+    public func stop() {
+        let first = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.stopped = true
+            state.abort?()
+            return true
+        }
+        guard first, writeEnd >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Installs (or clears, with nil) the abort for the call about to block.
+    /// Returns false when already stopped, so the caller does not block.
+    @discardableResult
+    public func setAbort(_ action: (@Sendable () -> Void)?) -> Bool {
+        state.withLock { state in
+            state.abort = action
+            return !state.stopped
+        }
+    }
+
+    /// Sleeps up to `seconds`; false when stopped (before or meanwhile).
+    public func sleep(_ seconds: Double) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .milliseconds(Int64((max(0, seconds) * 1000).rounded(.up)))
+        while !isStopped {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return true }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            _ = poll(&request, 1, Int32(clamping: max(1, milliseconds)))
+        }
+        return false
+    }
+}

@@ -1,67 +1,54 @@
 /// Finds the line a TOML key was written on.
 ///
 /// TOMLKit (toml++) parses the file but does not expose where a value came
-/// from, and `config check` must say `FILE:LINE`. This is not a second TOML
-/// parser: it only follows table headers and `key =` lines so that a key
-/// path such as `nfc.tags[1].uid` maps to its line; anything it cannot place
-/// falls back to the nearest enclosing table.
+/// from, and `config check` must say `FILE:LINE`. From the statements
+/// `TOMLLayout` finds, a key path such as `nfc.tags[1].uid` maps to its
+/// line; anything it cannot place falls back to the nearest enclosing table.
 struct KeyLocator {
     private var lines: [String: Int] = [:]
 
+    /// Reads the statements `TOMLLayout` finds (the one TOML scanner here);
+    /// a text it cannot follow places every key at line 1.
     init(text: String) {
-        var current: [String] = []
+        guard let layout = TOMLLayout(text) else { return }
+        var lineStarts = [0]
+        for (offset, byte) in layout.bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
+        func lineNumber(_ offset: Int) -> Int {
+            // The last line start at or before `offset`, counted from 1.
+            var low = 0, high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            return low + 1
+        }
+        var current = ""
         var arrayCounts: [String: Int] = [:]
-        var lineNumber = 0
-        var inMultiline: String?
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if let delimiter = inMultiline {
-                if line.contains(delimiter) { inMultiline = nil }
+        for line in layout.lines {
+            switch line.statement {
+            case .trivia:
                 continue
+            case .header(let key, let isArray):
+                let name = key.joined(separator: ".")
+                if isArray {
+                    let index = arrayCounts[name, default: 0]
+                    arrayCounts[name] = index + 1
+                    // A nested array header restarts the counts below it.
+                    for other in arrayCounts.keys where other.hasPrefix(name + ".") { arrayCounts[other] = nil }
+                    current = KeyLocator.withIndices(name, arrayCounts) + "[\(index)]"
+                } else {
+                    current = KeyLocator.withIndices(name, arrayCounts)
+                }
+                record(current, line: lineNumber(line.range.lowerBound))
+            case .keyValue(let key, _):
+                let name = key.joined(separator: ".")
+                record(current.isEmpty ? name : current + "." + name, line: lineNumber(line.range.lowerBound))
             }
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("[[") {
-                let name = KeyLocator.headerName(line, open: "[[", close: "]]")
-                let index = arrayCounts[name, default: 0]
-                arrayCounts[name] = index + 1
-                // A nested array header restarts the counts below it.
-                for key in arrayCounts.keys where key.hasPrefix(name + "[") { arrayCounts[key] = nil }
-                current = [KeyLocator.withIndices(name, arrayCounts) + "[\(index)]"]
-                record(current.joined(), line: lineNumber)
-                continue
-            }
-            if line.hasPrefix("[") {
-                let name = KeyLocator.headerName(line, open: "[", close: "]")
-                current = [KeyLocator.withIndices(name, arrayCounts)]
-                record(current.joined(), line: lineNumber)
-                continue
-            }
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-                .split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
-                .joined(separator: ".")
-            let path = current.isEmpty ? key : current.joined() + "." + key
-            record(path, line: lineNumber)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            for delimiter in ["\"\"\"", "'''"] where value.hasPrefix(delimiter) {
-                if !value.dropFirst(3).contains(delimiter) { inMultiline = delimiter }
-            }
-            if value.hasPrefix("["), !value.contains("]") { inMultiline = "]" }
         }
     }
 
     private mutating func record(_ path: String, line: Int) {
         if lines[path] == nil { lines[path] = line }
-    }
-
-    /// `[ nfc.tags ]` → `nfc.tags`.
-    private static func headerName(_ line: String, open: String, close: String) -> String {
-        var body = line.dropFirst(open.count)
-        if let end = body.range(of: close) { body = body[..<end.lowerBound] }
-        return body.split(separator: ".")
-            .map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
-            .joined(separator: ".")
     }
 
     /// Qualifies a header with the index of the array-of-tables it lives in:

@@ -1,5 +1,6 @@
-/// The libnfc calls the adapter makes: the seam a test replaces (docs/design.md, habit 4).
-/// `LibNFC` is the one real implementation.
+/// The libnfc calls the adapter makes: `LibNFC` is the real implementation,
+/// `ScriptedNFCChip` (Tests/NFCAdapterTests/ReaderLogicTests.swift) the fake that drives
+/// `LibNFCTagReader`'s loop step by step (docs/design.md, habit 4).
 protocol NFCChipSystem: Sendable {
     associatedtype Context: Sendable
     associatedtype Device: Sendable

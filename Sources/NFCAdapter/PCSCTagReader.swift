@@ -1,3 +1,4 @@
+import DeviceThread
 import DeskDaysCore
 import Logging
 
@@ -78,6 +79,7 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
             var relist = false
             for i in states.indices where states[i].event.contains(.changed) {
                 let event = states[i].event
+                let before = states[i].current
                 states[i].current = event.subtracting(.changed)
                 let reader = states[i].reader
                 if i == 0 { relist = true; continue }
@@ -85,6 +87,9 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
                     debouncer.absent(reader)
                     relist = true
                 } else if event.contains(.present), !event.contains(.mute) {
+                    // pcsc-lite counts card events in the upper 16 bits: a new
+                    // count while present is a swap it saw between two calls.
+                    if event.rawValue >> 16 != before.rawValue >> 16 { debouncer.absent(reader) }
                     guard debouncer.present(reader) else { continue }
                     do throws(SCardCallError) {
                         if let reading = try read(context, reader: reader, wantsNDEF: wantsNDEF) {

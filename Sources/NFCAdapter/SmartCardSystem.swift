@@ -1,5 +1,6 @@
-/// The PC/SC calls the adapter makes: the seam a test replaces with a fake
-/// (docs/design.md, habit 4). `SCard` is the one real implementation.
+/// The PC/SC calls the adapter makes: `SCard` is the real implementation,
+/// `ScriptedSmartCards` (Tests/NFCAdapterTests/ReaderLogicTests.swift) the fake that drives
+/// `PCSCTagReader`'s loop step by step (docs/design.md, habit 4).
 protocol SmartCardSystem: Sendable {
     associatedtype Context: Sendable
     associatedtype Card

@@ -22,6 +22,7 @@ extension Agent {
         var schedule = CheckInSchedule(policy: configuration.policy, settings: configuration.checkin, start: clock.now())
         var streak = loadStreak()
         var lastDay = configuration.policy.localDate(of: clock.now())
+        var announced: Date?
         while !Task.isCancelled {
             let seen = resumes.generation
             let now = clock.now()
@@ -37,7 +38,14 @@ extension Agent {
                 lastDay = today
                 answerMayHaveChanged()
             }
-            let wait = schedule.nextFire().map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
+            let next = schedule.nextFire()
+            if let next, next != announced {
+                // What the schedule decided, so "nothing today" can be seen (and tested) without waiting for it.
+                announced = next
+                let local = next.formatted(Date.ISO8601FormatStyle(timeZone: configuration.policy.timeZone))
+                logger.info("next timer: \(local)")
+            }
+            let wait = next.map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
             let wallBefore = clock.now(), steadyBefore = ContinuousClock.now
             // A resume from sleep ends the wait at once: what came due meanwhile is handled now, once.
             await sleep(for: .seconds(min(wait, Self.longestSleep)), unlessResumedAfter: seen)

@@ -101,7 +101,9 @@ public struct QRCheckInAdapter: CheckInAdapter {
             } catch let problem {
                 if problem != lastProblem { logger.warning("\(problem.description) Retrying.") }
                 lastProblem = problem
-                _ = stop.sleep(backoff.next())
+                let delay = backoff.next()
+                logger.debug("camera: next attempt in \(delay) s")
+                _ = stop.sleep(delay)
             }
         }
     }

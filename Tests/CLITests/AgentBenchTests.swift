@@ -14,7 +14,7 @@ import Glibc
 ///
 /// The fallback on a day without any check-in is
 /// `AgentTimerTests.fallbackIsWrittenOnAWorkdayWithoutARecord`.
-@Suite(.serialized, .enabled(if: AgentBench.available, AgentBench.skipReason))
+@Suite(.tags(.hardwareBench), .serialized, .enabled(if: AgentBench.available, AgentBench.skipReason))
 struct AgentBenchTests {
     /// The tag on the desk, matched by its UID.
     static let deskUID = "04A2246A2F6E80"

@@ -1,11 +1,12 @@
 import DeskDaysConfig
 import Foundation
 import NFCAdapter
+import TestSupport
 import Testing
 
 /// End to end through libnfc's pn532_uart driver against the PN532
 /// emulator on a pty; events go through the real pipeline into a store.
-@Suite(.serialized, .enabled(if: Tools.libnfcBench, Tools.libnfcSkipReason), .pn532)
+@Suite(.tags(.hardwareBench), .serialized, .enabled(if: Tools.libnfcBench, Tools.libnfcSkipReason), .pn532)
 struct LibNFCBenchTests {
     let emulator = PN532Emulator.current!
 

@@ -2,11 +2,12 @@ import DeskDaysConfig
 import Foundation
 import Logging
 import NFCAdapter
+import TestSupport
 import Testing
 
 /// End to end through a real pcscd with the vpcd virtual reader and a
 /// virtual Type 2 tag; events go through the real pipeline into a store.
-@Suite(.serialized, .enabled(if: Tools.pcscBench, Tools.pcscSkipReason), .pcscd)
+@Suite(.tags(.hardwareBench), .serialized, .enabled(if: Tools.pcscBench, Tools.pcscSkipReason), .pcscd)
 struct PCSCBenchTests {
     static let rules = [
         NFCSettings.Tag(name: "desk", uid: VirtualTag(uid: VirtualTag.deskUID, area: []).uidHex),

@@ -88,7 +88,7 @@ struct QRAgentTests {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = folder.path
         environment["XDG_RUNTIME_DIR"] = folder.path
-        environment["DESKDAYS_LOG"] = "info"
+        environment["DESKDAYS_LOG"] = "debug"
         agent.environment = environment
         let log = folder.appendingPathComponent("agent.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -97,16 +97,15 @@ struct QRAgentTests {
         try agent.run()
         // Foundation's children start with SIGTERM blocked; the agent unblocks it itself.
         defer { if agent.isRunning { kill(agent.processIdentifier, SIGKILL) } }
+        // Three attempts have failed once the third delay is announced (0.5 s, 1 s, 2 s).
         var text = ""
-        for _ in 0..<100 {
+        for _ in 0..<400 {
             text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if text.contains("No camera at") { break }
+            if text.contains("next attempt in 2.0 s") { break }
             usleep(50_000)
         }
-        // Long enough for at least two retries (0.5 s, then 1 s).
-        usleep(2_000_000)
+        #expect(text.contains("next attempt in 2.0 s"), "\(text)")
         #expect(agent.isRunning, "\(text)")
-        text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(text.components(separatedBy: "No camera at \(device)").count == 2, "said once, not on every retry:\n\(text)")
         kill(agent.processIdentifier, SIGTERM)
         #expect(agent.waitForExit(seconds: 5), "the agent stops on SIGTERM")

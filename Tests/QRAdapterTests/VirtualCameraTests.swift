@@ -1,6 +1,7 @@
 import Foundation
 import QR
 import QRAdapter
+import TestSupport
 import Testing
 
 /// End to end on a virtual camera: a qemu VM (TCG) boots Debian's kernel
@@ -12,7 +13,7 @@ import Testing
 /// answer a manual check-in on its socket meanwhile, and store the code once
 /// the camera is back; the last two must each leave exactly one stored qr
 /// check-in. One boot serves all.
-@Suite(.serialized) struct VirtualCameraTests {
+@Suite(.tags(.hardwareBench), .serialized) struct VirtualCameraTests {
     static let kernels = (try? FileManager.default.contentsOfDirectory(atPath: "/boot"))?.filter { $0.hasPrefix("vmlinuz-") } ?? []
 
     static var missing: String? {

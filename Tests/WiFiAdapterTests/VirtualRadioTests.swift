@@ -5,7 +5,7 @@ import Testing
 /// End to end in one boot of the test VM (Tests/Harness/vm, TCG): the real
 /// agent binary against mac80211_hwsim radios, hostapd access points and
 /// wpa_supplicant (Tests/Harness/wifi/inside-vm.sh runs the scenarios).
-@Suite(.serialized) struct VirtualRadioTests {
+@Suite(.tags(.hardwareBench), .serialized) struct VirtualRadioTests {
     /// The built `deskdays` binary (`make test` sets DESKDAYS_BIN).
     static let binary = ProcessInfo.processInfo.environment["DESKDAYS_BIN"]
     static let harness = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

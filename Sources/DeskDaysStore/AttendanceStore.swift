@@ -176,6 +176,26 @@ public final class AttendanceStore: Sendable {
         return config
     }
 
+    /// What `doctor` reports of a database file.
+    public enum Health: Equatable, Sendable {
+        /// No file yet, or an empty one: the first write creates it.
+        case absent
+        /// Ours, passes `quick_check`; at this schema version, with migrations pending or not.
+        case healthy(version: Int, needsMigration: Bool)
+    }
+
+    /// Checks the database at `path` as every open for writing does (not
+    /// ours, newer, damaged log, `quick_check`), through a read-only
+    /// connection that never modifies the file.
+    ///
+    /// - Throws: `StoreError` naming what is wrong.
+    public static func health(path: String) throws -> Health {
+        if (try? FileAccess.size(of: path)) == nil, !FileManager.default.fileExists(atPath: path) { return .absent }
+        let migrator = Self.migrator
+        let state = try inspect(path: path, migrator: migrator, knownVersion: migrator.migrations.count, busyTimeout: 5)
+        return state.isEmpty ? .absent : .healthy(version: state.version, needsMigration: state.pendingMigrations)
+    }
+
     /// Looks at `path` through a read-only connection and refuses it when it
     /// must not be written; never modifies the file.
     static func inspect(path: String, migrator: DatabaseMigrator, knownVersion: Int,

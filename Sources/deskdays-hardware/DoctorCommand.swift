@@ -2,6 +2,7 @@ import ArgumentParser
 import DeskDaysAgent
 import DeskDaysCLI
 import DeskDaysConfig
+import DeskDaysStore
 import Foundation
 import Logging
 
@@ -39,9 +40,37 @@ extension DoctorCommand {
             throw ExitCode(1)
         }
         sections += Doctor().diagnose(configuration)
+        sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)
         if Doctor.failed(sections) { throw ExitCode(1) }
+    }
+
+    /// Whether the database can be trusted: the checks every write runs
+    /// first (`PRAGMA quick_check` among them), on a read-only connection.
+    func databaseSection() -> Doctor.Section {
+        let path = global.databasePath
+        do {
+            switch try AttendanceStore.health(path: path) {
+            case .absent:
+                return Doctor.Section(name: "database", summary: "\(path) (not created yet)", findings: [
+                    Doctor.Finding(.note, "no database yet: the first check-in creates it"),
+                ])
+            case .healthy(let version, let needsMigration):
+                return Doctor.Section(name: "database", summary: path, findings: [
+                    Doctor.Finding(.ok, "the database passes SQLite's quick_check (schema v\(version)"
+                                   + (needsMigration ? ", updated on the next write)" : ")")),
+                ])
+            }
+        } catch let error as StoreError {
+            return Doctor.Section(name: "database", summary: path, findings: [
+                Doctor.Finding(.problem, error.description, fix: "nothing was changed; keep a copy of the file before you act on the advice above"),
+            ])
+        } catch {
+            return Doctor.Section(name: "database", summary: path, findings: [
+                Doctor.Finding(.problem, "the database could not be checked: \(error)", fix: "check the path and its permissions"),
+            ])
+        }
     }
 
     /// Whether the agent runs, and whether it can show reminders.

@@ -72,4 +72,36 @@ struct DoctorCLITests {
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("agent: running"))
     }
+
+    /// doctor runs the checks every write runs first, quick_check among
+    /// them, without touching the file.
+    @Test func aDamagedDatabaseIsAProblemAndLeftAsItWas() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let socket = ["--socket", cli.folder.appendingPathComponent("none.sock").path]
+        let fresh = try cli.run(["doctor"] + socket)
+        #expect(fresh.stdout.contains("no database yet"), "\(fresh.stdout)")
+        _ = try cli.run(["checkin", "--from", "2026-01-05", "--to", "2026-06-30", "--note", String(repeating: "n", count: 300)])
+        let healthy = try cli.run(["doctor"] + socket)
+        #expect(healthy.stdout.contains("ok      the database passes SQLite's quick_check"), "\(healthy.stdout)")
+        // Fold the log into the file, then scribble over a page in its middle.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [cli.database, "PRAGMA wal_checkpoint(TRUNCATE);"]
+        sqlite.standardOutput = Pipe()
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+            try sqlite.run()
+            sqlite.waitUntilExit()
+        }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: cli.database))
+        let pages = try handle.seekToEnd() / 4096
+        try handle.seek(toOffset: (pages / 2) * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
+        try handle.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.database))
+        let damaged = try cli.run(["doctor"] + socket)
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("PROBLEM") && damaged.stdout.contains("is damaged"), "\(damaged.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before, "doctor changed the file")
+    }
 }

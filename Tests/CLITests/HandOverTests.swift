@@ -74,4 +74,21 @@ import Testing
         #expect(message.contains("needs deskdays-hardware") && message.contains("make install"), "\(message)")
         #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
     }
+
+    /// Help, and global options before the command, reach the hardware
+    /// command tree whole: its own flags, not a placeholder's.
+    @Test func helpAndLeadingOptionsReachTheHardwareTree() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let help = try cli.run(["enroll", "nfc", "--help"], paths: false)
+        #expect(help.status == 0, "\(help.stderr)")
+        #expect(help.stdout.contains("--by-ndef") && help.stdout.contains("USAGE: deskdays enroll nfc"), "\(help.stdout)")
+        let viaHelp = try cli.run(["help", "qr", "scan"], paths: false)
+        #expect(viaHelp.stdout.contains("--camera"), "\(viaHelp.stdout)")
+        let listed = try cli.run(["--help"], paths: false)
+        #expect(listed.stdout.contains("agent") && listed.stdout.contains("doctor"), "\(listed.stdout)")
+        let leading = try cli.run(["--config", cli.config, "--database", cli.database, "doctor",
+                                   "--socket", cli.folder.appendingPathComponent("none.sock").path], paths: false)
+        #expect(leading.stdout.contains("configuration: \(cli.config)"), "\(leading.stdout)\(leading.stderr)")
+    }
 }

@@ -42,7 +42,7 @@ extension Agent {
             if let next, next != announced {
                 // What the schedule decided, so "nothing today" can be seen (and tested) without waiting for it.
                 announced = next
-                let local = next.formatted(Date.ISO8601FormatStyle(timeZone: configuration.policy.timeZone))
+                let local = next.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: configuration.policy.timeZone))
                 logger.info("next timer: \(local)")
             }
             let wait = next.map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep

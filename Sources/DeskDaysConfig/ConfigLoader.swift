@@ -250,7 +250,7 @@ public enum ConfigLoader {
                 if let text = reader.string(value, path) {
                     if text == "none" {
                         settings.fallbackStatus = nil
-                    } else if let status = AttendanceStatus(rawValue: text), status != .office {
+                    } else if let status = AttendanceStatus(named: text), status != .office {
                         settings.fallbackStatus = status
                     } else {
                         reader.problem(path, "fallback_status \"\(text)\" is not allowed; use \"remote\" or \"none\"")

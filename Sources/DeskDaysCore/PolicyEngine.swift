@@ -8,7 +8,7 @@ public struct PolicyEngine: Sendable {
     }
 
     /// How one date counts (docs/policy.md "Counting a period").
-    enum DayCount: Equatable {
+    public enum DayCount: Equatable, Sendable {
         case skipped          // non-workday not counted
         case excused
         case office           // elapsed (incl. counted non-workdays)
@@ -17,7 +17,7 @@ public struct PolicyEngine: Sendable {
         case pending(plannedOffice: Bool)
     }
 
-    func classify(_ date: LocalDate, status: AttendanceStatus?, today: LocalDate) -> DayCount {
+    public func classify(_ date: LocalDate, status: AttendanceStatus?, today: LocalDate) -> DayCount {
         let treatment = status.map(policy.treatment(of:))
         guard policy.isWorkday(date) else {
             // A weekend or holiday in the office counts as an extra eligible

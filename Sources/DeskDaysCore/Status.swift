@@ -3,6 +3,31 @@ public enum AttendanceStatus: String, CaseIterable, Sendable, Codable {
     case office, travel, remote, sick, vacation, leave
 }
 
+extension AttendanceStatus {
+    /// The words that name each status besides its own name, as badge and
+    /// HR calendars write them: one table for `--status`, the configuration,
+    /// imports (CSV, JSON, iCalendar titles); the socket, a machine protocol,
+    /// takes the names only (docs/cli.md).
+    public static let synonyms: [(AttendanceStatus, [String])] = [
+        (.office, ["office", "onsite", "inoffice"]),
+        (.remote, ["remote", "wfh", "home", "homeoffice", "telework"]),
+        (.travel, ["travel", "trip", "business"]),
+        (.sick, ["sick", "illness", "ill"]),
+        (.vacation, ["vacation", "holiday", "holidays", "pto", "annual", "urlaub"]),
+        (.leave, ["leave", "parental", "jury", "bereavement"]),
+    ]
+
+    /// The status a word or a short phrase names, whatever its case: the
+    /// first status (in the table's order) one of its words names, so
+    /// "Office", "WFH" and "Annual leave" (vacation) are understood; nil
+    /// when none does.
+    public init?(named text: String) {
+        let words = text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+        guard let found = Self.synonyms.first(where: { _, names in words.contains(where: names.contains) }) else { return nil }
+        self = found.0
+    }
+}
+
 /// How a status counts: numerator and denominator, denominator only, or neither.
 public enum Treatment: String, CaseIterable, Sendable, Codable {
     case office, remote, excused

@@ -122,7 +122,7 @@ public enum Exchange {
                 throw ImportError(file: file, line: nil, message: "entry \(index + 1) has date \(row.date), \(LocalDate.unsupportedPhrase)")
             }
             guard let name = row.status else { continue }
-            guard let status = AttendanceStatus(rawValue: name) else {
+            guard let status = AttendanceStatus(named: name) else {
                 throw ImportError(file: file, line: nil, message: "entry \(index + 1) has unknown status \"\(name)\"; use one of \(statusList)")
             }
             records.append(ImportedRecord(date: date, status: status, note: row.note))
@@ -159,7 +159,7 @@ public enum Exchange {
             }
             let name = row[statusColumn].trimmingCharacters(in: .whitespaces).lowercased()
             if name.isEmpty { continue }
-            guard let status = AttendanceStatus(rawValue: name) else {
+            guard let status = AttendanceStatus(named: name) else {
                 throw ImportError(file: file, line: line, message: "unknown status \"\(name)\"; use one of \(statusList)")
             }
             let note = noteColumn.flatMap { $0 < row.count ? row[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
@@ -192,21 +192,9 @@ public enum Exchange {
     }
 
     /// The status an event title names: the status words themselves, plus
-    /// the usual synonyms in badge and HR calendars.
+    /// the usual synonyms in badge and HR calendars (`AttendanceStatus(named:)`).
     public static func status(forSummary summary: String) -> AttendanceStatus? {
-        let words = summary.lowercased().split(whereSeparator: { !$0.isLetter })
-        let synonyms: [(AttendanceStatus, [String])] = [
-            (.office, ["office", "onsite", "on-site", "in-office"]),
-            (.remote, ["remote", "wfh", "home", "homeoffice"]),
-            (.travel, ["travel", "trip", "business"]),
-            (.sick, ["sick", "illness", "ill"]),
-            (.vacation, ["vacation", "holiday", "holidays", "pto", "annual", "urlaub"]),
-            (.leave, ["leave", "parental", "jury", "bereavement"]),
-        ]
-        for (status, names) in synonyms where words.contains(where: { names.contains(String($0)) }) {
-            return status
-        }
-        return nil
+        AttendanceStatus(named: summary)
     }
 
     static let statusList = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")

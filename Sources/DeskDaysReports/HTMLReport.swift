@@ -56,7 +56,7 @@ public struct HTMLReport: Sendable {
         let report = data.report
         let n = locale.number
         var rows: [(String, String)] = [
-            ("Status", report.status.words),
+            ("Status", report.standingWords),
             ("Target", targetWords(report.target)),
             ("Office days", n(report.office)),
             ("Required", n(report.required)),

@@ -6,7 +6,7 @@ import Foundation
 public enum Render {
     /// One line for `status`: where the user stands and what is needed.
     public static func statusLine(_ report: Report) -> String {
-        let head = "\(report.period.label): \(report.status.words)"
+        let head = "\(report.period.label): \(report.standingWords)"
         switch report.target.kind {
         case .compliantWeeks:
             return "\(head) — \(report.weeksMet ?? 0) of \(report.weeksRequired ?? 0) compliant weeks, \(report.weeksRemaining ?? 0) weeks to go."
@@ -14,6 +14,10 @@ public enum Render {
             return "\(head) — best \(report.target.best) weeks hold \(report.office) of \(report.required) office days"
                 + (report.remainingRequired > 0 ? ", \(report.remainingRequired) more needed." : ".")
         default:
+            if report.isFinished {
+                let short = report.remainingRequired == 0 ? "" : ", \(report.remainingRequired) short"
+                return "\(head) — \(report.office) of \(report.required) office days\(short)."
+            }
             let needed = report.remainingRequired == 0
                 ? "nothing more needed"
                 : "\(report.remainingRequired) more office day\(report.remainingRequired == 1 ? "" : "s") needed"
@@ -23,14 +27,14 @@ public enum Render {
 
     public static func text(_ report: Report) -> String {
         var lines = ["\(report.period.label) (\(report.period.start) to \(report.period.end)), today \(report.today)",
-                     "Status: \(report.status.words)"]
+                     "Status: \(report.standingWords)"]
         lines.append("Target: \(report.target.words(value: formatNumber(report.target.value)))")
         lines.append("Workdays \(report.workdays), excused \(report.excused), eligible \(report.eligible)")
         lines.append("Office \(report.office), remote \(report.remote), unrecorded \(report.unrecorded) (elapsed \(report.elapsed)), pending \(report.pending), planned office \(report.plannedOffice)")
         if let officeAll = report.officeAll {
             lines.append("Office days in the whole window: \(officeAll)")
         }
-        lines.append("Required \(report.required), by now \(report.requiredToDate), still needed \(report.remainingRequired)")
+        lines.append("Required \(report.required), by now \(report.requiredToDate), \(report.neededWords)")
         if let compliance = report.complianceToDate {
             lines.append(String(format: "Office share so far: %.1f %%", compliance * 100))
         }
@@ -72,7 +76,7 @@ public enum Render {
         case .behind: colour = "#e5c07b"
         case .impossible: colour = "#e06c75"
         }
-        return ["Office \(report.office)/\(report.required) \(report.status.words)",
+        return ["Office \(report.office)/\(report.required) \(report.standingWords)",
                 "\(report.office)/\(report.required)", colour].joined(separator: "\n")
     }
 

@@ -75,7 +75,7 @@ public struct TerminalCalendar: Sendable {
         let report = data.report
         let n = locale.number
         var lines = ["\(report.period.label): \(locale.date(report.period.start)) – \(locale.date(report.period.end)), "
-                     + "today \(locale.date(report.today)) — \(report.status.words)"]
+                     + "today \(locale.date(report.today)) — \(report.standingWords)"]
         switch report.target.kind {
         case .compliantWeeks:
             lines.append("Compliant weeks \(n(report.weeksMet ?? 0)) of \(n(report.weeksRequired ?? 0)), "

@@ -3,6 +3,22 @@ import DeskDaysCore
 // The words for a period's standing and its target, in one place for every
 // rendering (status lines, text and HTML reports, the terminal calendar).
 
+extension Report {
+    /// The period is over: nothing can change its figures any more.
+    public var isFinished: Bool { period.end < today }
+
+    /// Where the user stands, in words: a finished period that was not met
+    /// is "missed" (its JSON status stays `impossible`, docs/policy.md).
+    public var standingWords: String {
+        isFinished && status != .met ? "missed" : status.words
+    }
+
+    /// "N still needed", or for a finished period "N short".
+    public var neededWords: String {
+        isFinished ? "\(remainingRequired) short" : "\(remainingRequired) still needed"
+    }
+}
+
 extension Report.Status {
     /// "met", "on track", "behind" or "out of reach".
     public var words: String {

@@ -4,7 +4,10 @@ import DeskDaysReports
 import DeskDaysPipeline
 import Foundation
 
-extension AttendanceStatus: ExpressibleByArgument {}
+extension AttendanceStatus: ExpressibleByArgument {
+    /// `--status Office`, `--status wfh`: the words imports and the configuration accept.
+    public init?(argument: String) { self.init(named: argument) }
+}
 
 /// `deskdays checkin`: a manual record (the user always wins).
 struct CheckInCommand: AsyncParsableCommand {
@@ -17,7 +20,7 @@ struct CheckInCommand: AsyncParsableCommand {
     @Option(help: "The date, YYYY-MM-DD (default: today).")
     var date: String?
 
-    @Option(help: "office, travel, remote, sick, vacation or leave.")
+    @Option(help: "office, travel, remote, sick, vacation or leave (any case; also wfh, home, pto, annual leave…).")
     var status: AttendanceStatus = .office
 
     @Option(help: "A note kept with the record.")
@@ -69,6 +72,10 @@ struct CheckInCommand: AsyncParsableCommand {
         }
         if dates.count == 1 {
             print("Recorded \(status.rawValue) for \(dates[0]).")
+            let policy = session.policy
+            if case .skipped = PolicyEngine(policy: policy).classify(dates[0], status: status, today: session.today) {
+                print("Note: \(dates[0]) does not count: " + ExplainCommand.nonWorkdayReason(status: status, policy: policy) + ".")
+            }
         } else {
             print("Recorded \(status.rawValue) for \(dates.count) workdays, \(dates.first!) to \(dates.last!).")
         }

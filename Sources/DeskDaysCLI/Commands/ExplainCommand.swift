@@ -22,25 +22,51 @@ struct ExplainCommand: AsyncParsableCommand {
         let resolved = Resolver.resolve(day, records: records, checkIns: checkIns)
         let policy = session.policy
         var lines: [String] = []
-        let kind = policy.holidays[day].map { "a holiday (\($0))" }
-            ?? (policy.workdays.contains(day.weekday) ? "a workday" : "not a workday")
+        let workday = policy.isWorkday(day)
+        let kind = policy.holidays[day].map { "a holiday (\($0))" } ?? (workday ? "a workday" : "not a workday")
         lines.append("\(day) (\(day.weekday.fullName.capitalized)) is \(kind).")
         if let status = resolved.status, let origin = resolved.origin {
-            lines.append("Resolved: \(status.rawValue), counted as \(policy.treatment(of: status).rawValue), from the \(origin.rawValue) \(origin == .automatic ? "check-ins" : "record").")
+            lines.append("Resolved: \(status.rawValue), from the \(origin.rawValue) \(origin == .automatic ? "check-ins" : "record").")
         } else {
-            lines.append("Resolved: no status" + (day < session.today ? " (counts as unrecorded, like a remote day)." : "."))
+            lines.append("Resolved: no status.")
         }
+        // How it counts comes from the policy engine itself, the same call the report makes.
+        let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today)
+        lines.append("Counts: " + Self.words(for: count, workday: workday, status: resolved.status, policy: policy) + ".")
         lines.append("Precedence: manual > automatic > imported > fallback.")
+        // Times in the policy's time zone, the one the date is counted in.
+        let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
+        func local(_ instant: Date) -> String { instant.formatted(style) }
         let sorted = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         for record in sorted {
             let note = record.note.map { " — \"\($0)\"" } ?? ""
-            lines.append("  record    \(record.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(record.status.rawValue) (written \(formatRFC3339(record.recordedAt)))\(note)")
+            lines.append("  record    \(record.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(record.status.rawValue) (written \(local(record.recordedAt)))\(note)")
         }
         for checkIn in checkIns.sorted(by: { $0.at < $1.at }) {
             let rule = checkIn.rule.map { " rule \"\($0)\"" } ?? ""
-            lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(formatRFC3339(checkIn.at))\(rule)")
+            lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(local(checkIn.at))\(rule)")
         }
         if records.isEmpty && checkIns.isEmpty { lines.append("  nothing is stored for this date.") }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// How a date counts, in words (docs/policy.md, "Counting a period").
+    static func words(for count: PolicyEngine.DayCount, workday: Bool, status: AttendanceStatus?, policy: Policy) -> String {
+        switch count {
+        case .skipped:
+            return "not at all: " + nonWorkdayReason(status: status, policy: policy)
+        case .excused: return "excused: it leaves the eligible workdays"
+        case .office: return workday ? "as an office day" : "as an office day and an eligible day (count_non_workdays)"
+        case .remote: return "as a remote day: eligible, not in the office"
+        case .unrecorded: return "unrecorded: eligible, not in the office, like a remote day"
+        case .pending(let planned): return planned ? "not yet: a planned office day" : "not yet: still to come"
+        }
+    }
+
+    /// Why a weekend or holiday does not count, and how it could.
+    static func nonWorkdayReason(status: AttendanceStatus?, policy: Policy) -> String {
+        let reason = "it is not a workday"
+        guard status.map(policy.treatment(of:)) == .office, !policy.countNonWorkdays else { return reason }
+        return reason + " (set count_non_workdays = true in [policy] to count office days on weekends and holidays)"
     }
 }

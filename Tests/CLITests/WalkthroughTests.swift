@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// What a user met walking through the commands: how `explain` counts a
+/// date (the policy engine's own answer), local times, a finished period,
+/// a check-in on a non-workday, and status words as people write them.
+@Suite struct WalkthroughTests {
+    static let config = """
+    [policy]
+    timezone = "Europe/Paris"
+
+    [[holidays]]
+    date = "2026-11-11"
+    name = "Armistice"
+    """
+    static let now = ["DESKDAYS_NOW": "2026-11-24T21:30:00Z"]
+
+    @Test func explainSaysHowEachKindOfDateCounts() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        func explain(_ date: String) throws -> String { try cli.run(["explain", date], environment: Self.now).stdout }
+        // A weekend and a holiday count for nothing, recorded or not.
+        try cli.run(["checkin", "--date", "2026-11-22"], environment: Self.now)
+        #expect(try explain("2026-11-22").contains("Counts: not at all: it is not a workday (set count_non_workdays = true"))
+        #expect(try explain("2026-11-21").contains("Counts: not at all: it is not a workday."))
+        let holiday = try explain("2026-11-11")
+        #expect(holiday.contains("is a holiday (Armistice)") && holiday.contains("Counts: not at all"), "\(holiday)")
+        // A past workday without a record is unrecorded; a future one is still to come.
+        #expect(try explain("2026-11-20").contains("Counts: unrecorded"))
+        #expect(try explain("2026-11-30").contains("Counts: not yet: still to come"))
+        // Times are shown in the policy's zone, the one the date is counted in.
+        try cli.run(["event", "--source", "gps", "--rule", "hq", "--at", "2026-11-18T07:00:00Z"], environment: Self.now)
+        let automatic = try explain("2026-11-18")
+        #expect(automatic.contains("at 2026-11-18T08:00:00+01:00 rule \"hq\"") && automatic.contains("Counts: as an office day"),
+                "\(automatic)")
+    }
+
+    @Test func aCheckInOnANonWorkdaySaysItDoesNotCount() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        let weekend = try cli.run(["checkin", "--date", "2026-11-21"], environment: Self.now)
+        #expect(weekend.stdout.contains("Note: 2026-11-21 does not count: it is not a workday"), "\(weekend.stdout)")
+        let workday = try cli.run(["checkin", "--date", "2026-11-20"], environment: Self.now)
+        #expect(!workday.stdout.contains("does not count"))
+        try cli.writeConfig(Self.config.replacingOccurrences(of: "timezone = \"Europe/Paris\"",
+                                                              with: "timezone = \"Europe/Paris\"\ncount_non_workdays = true"))
+        let counted = try cli.run(["checkin", "--date", "2026-11-22"], environment: Self.now)
+        #expect(!counted.stdout.contains("does not count"), "\(counted.stdout)")
+    }
+
+    @Test func aFinishedPeriodThatFellShortIsMissed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        try cli.run(["checkin", "--date", "2026-11-20"], environment: Self.now)
+        let report = try cli.run(["report", "--period", "2026-05-01"], environment: Self.now)
+        #expect(report.stdout.contains("Status: missed"), "\(report.stdout)")
+        #expect(report.stdout.contains("39 short") && !report.stdout.contains("still needed"), "\(report.stdout)")
+        // The JSON contract keeps its word.
+        let json = try cli.run(["report", "--period", "2026-05-01", "--json"], environment: Self.now)
+        #expect(json.stdout.contains("\"status\" : \"impossible\"") || json.stdout.contains("\"status\":\"impossible\""), "\(json.stdout)")
+    }
+
+    @Test(arguments: [("Office", "office"), ("WFH", "remote"), ("home", "remote"), ("Annual leave", "vacation"), ("PTO", "vacation")])
+    func statusWordsAsPeopleWriteThem(word: String, status: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let result = try cli.run(["checkin", "--date", "2026-11-20", "--status", word], environment: Self.now)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Recorded \(status) for 2026-11-20."), "\(result.stdout)")
+    }
+}

@@ -71,7 +71,7 @@ struct ControlSocketService: Service {
     func run() async {
         // The answer as it is now (a new agent after a reload included), then after every commit.
         agent.answerMayHaveChanged()
-        let observation = agent.store.observeChanges { [agent] in agent.answerMayHaveChanged() }
+        let observation = agent.store.observeChanges { [agent] in agent.storeChanged() }
         defer {
             observation.cancel()
             server.stop()

@@ -37,6 +37,8 @@ public final class Agent: Sendable {
     /// Change notifications leave the store's writer queue through here, in order
     /// (reading the store from inside its own commit callback would deadlock).
     let publishQueue = DispatchQueue(label: "deskdays.publish")
+    /// Counts the agent's commits, so only the last one's idle checkpoint runs.
+    let pendingCheckpoint = Mutex(0)
     /// The running group, for `shutDownGracefully()`; nil before and after `run()`
     /// (the group holds services that hold the agent, so it is not kept beyond the run).
     let running = Mutex(RunState())
@@ -175,4 +177,28 @@ extension Agent {
             if answer.refresh() { server?.publish() }
         }
     }
+
+    /// After a commit of its own: once the agent has been quiet for
+    /// `checkpointDelay`, fold the write-ahead log into the main file (a
+    /// passive checkpoint, which never waits for readers), so that a copy of
+    /// deskdays.sqlite alone holds the whole history. Each commit restarts the wait.
+    func storeChanged() {
+        answerMayHaveChanged()
+        let generation = pendingCheckpoint.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        publishQueue.asyncAfter(deadline: .now() + Self.checkpointDelay) { [self] in
+            guard pendingCheckpoint.withLock({ $0 == generation }) else { return }
+            do {
+                let (frames, folded) = try store.checkpoint()
+                logger.debug("checkpoint: \(folded) of \(frames) log frames in the database file")
+            } catch {
+                logger.info("checkpoint postponed: \(error)")
+            }
+        }
+    }
+
+    /// How long the store stays quiet before the log is folded in.
+    static let checkpointDelay: DispatchTimeInterval = .seconds(3)
 }

@@ -47,6 +47,7 @@ package struct DeskDays: AsyncParsableCommand {
             ExplainCommand.self,
             ExportCommand.self,
             ImportCommand.self,
+            BackupCommand.self,
             ConfigCommand.self,
             AgentEntry.self,
             DoctorEntry.self,

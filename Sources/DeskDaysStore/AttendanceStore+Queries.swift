@@ -1,4 +1,5 @@
 import DeskDaysCore
+import Foundation
 import GRDB
 
 extension AttendanceStore {
@@ -201,5 +202,51 @@ extension AttendanceStore {
     /// long-lived reader can tell that what it computed may be stale.
     public func dataVersion() throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
+    /// Folds the write-ahead log into the main file as far as no reader
+    /// holds it back (a passive checkpoint: it never waits). Returns the log's
+    /// frames and those now in the main file.
+    public func checkpoint() throws -> (logFrames: Int, folded: Int) {
+        do {
+            return try dbQueue.writeWithoutTransaction { db in
+                let result = try db.checkpoint(.passive)
+                return (Int(result.walFrameCount), Int(result.checkpointedFrameCount))
+            }
+        } catch {
+            throw Self.openingError(error, path: path)
+        }
+    }
+
+    /// Why a backup could not be written.
+    public struct BackupFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Writes a consistent copy of the database to `destination`, a new file
+    /// (mode 0600; an existing file is never overwritten), with SQLite's
+    /// backup API, and checks the copy with `quick_check`; on failure no
+    /// partial copy is left.
+    public func backUp(to destination: String) throws(BackupFailure) {
+        let created: Bool
+        do {
+            created = try FileAccess.createPrivateFile(destination)
+        } catch {
+            throw BackupFailure(description: "\(error)")
+        }
+        guard created else { throw BackupFailure(description: "the file exists, and a backup never overwrites one") }
+        do {
+            let copy = try DatabaseQueue(path: destination, configuration: Self.baseConfiguration(busyTimeout: 0))
+            defer { try? copy.close() }
+            try dbQueue.backup(to: copy)
+            let problems = try copy.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+            guard problems == ["ok"] else {
+                throw BackupFailure(description: "the copy fails quick_check: " + problems.prefix(3).joined(separator: "; "))
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: destination)
+            if let failure = error as? BackupFailure { throw failure }
+            throw BackupFailure(description: (error as? DatabaseError)?.plainMessage ?? "\(error)")
+        }
     }
 }

@@ -32,9 +32,9 @@ struct Handler: Sendable {
                 try await pipeline.recordManual(dates: days, status: status, note: note)
                 logger.notice("manual \(status.rawValue) recorded for \(days.count) date(s) through the control socket")
                 return ControlProtocol.line(["ok": true, "dates": days.map(\.description), "status": status.rawValue])
-            case let .clear(date):
-                let removed = try await pipeline.clearManual(date: date)
-                return ControlProtocol.line(["ok": true, "date": date.description, "removed": removed])
+            case let .clear(date, origins):
+                let removed = try await pipeline.clear(date: date, origins: origins)
+                return ControlProtocol.line(["ok": true, "date": date.description, "removed": removed.map(\.entry)])
             case let .event(source, rule, at):
                 if let rule, let problem = configuration.ruleNameProblem(rule) {
                     return ControlProtocol.encode(ControlProtocol.Failure(code: "bad_request", message: "\"rule\": \(problem)"))

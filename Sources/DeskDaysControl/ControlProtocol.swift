@@ -9,7 +9,8 @@ import Foundation
 /// - `{"cmd":"report"}` → `{"ok":true,"output":"…"}`, exactly what `deskdays report --json` prints;
 /// - `{"cmd":"checkin","date":"2026-11-18","status":"office","note":"…"}` (or `"dates":[…]`;
 ///   no date means the agent's today) → `{"ok":true,"dates":[…],"status":"office"}` once committed;
-/// - `{"cmd":"clear","date":"…"}` → `{"ok":true,"removed":N}`;
+/// - `{"cmd":"clear","date":"…","origin":"manual|automatic|import|fallback|all"}` (origin
+///   defaults to manual) → `{"ok":true,"removed":["office record", …]}`;
 /// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`;
 /// - `{"cmd":"subscribe","format":"json"}` → a status reply now and one after every change.
 ///
@@ -30,7 +31,7 @@ public enum ControlProtocol {
         case status(StatusFormat)
         case report
         case checkin(dates: [LocalDate]?, status: AttendanceStatus, note: String?)
-        case clear(date: LocalDate)
+        case clear(date: LocalDate, origins: Set<Origin>)
         case event(source: Source, rule: String?, at: Date)
         case subscribe(StatusFormat)
     }
@@ -65,6 +66,7 @@ public enum ControlProtocol {
         var rule: String?
         var database: String?
         var format: String?
+        var origin: String?
     }
 
     // MARK: - Parsing
@@ -128,7 +130,10 @@ public enum ControlProtocol {
                 return .failure(.badRequest("clear needs \"date\" as YYYY-MM-DD"))
             }
             guard date.isSupported else { return .failure(.badRequest("\(text) is \(LocalDate.unsupportedPhrase)")) }
-            return .success(.clear(date: date))
+            guard let origins = ClearScope(rawValue: wire.origin ?? "manual")?.origins else {
+                return .failure(.badRequest("clear takes \"origin\": manual, automatic, import, fallback or all"))
+            }
+            return .success(.clear(date: date, origins: origins))
         case "event":
             guard let text = wire.source, let source = Source(rawValue: text), source.isAutomatic else {
                 let known = Source.automatic.map(\.rawValue).joined(separator: ", ")
@@ -191,9 +196,10 @@ public enum ControlProtocol {
             if let dates { object["dates"] = dates.map(\.description) }
             object["status"] = status.rawValue
             if let note { object["note"] = note }
-        case let .clear(date):
+        case let .clear(date, origins):
             object["cmd"] = "clear"
             object["date"] = date.description
+            object["origin"] = ClearScope.allCases.first { $0.origins == origins }?.rawValue ?? "manual"
         case let .event(source, rule, at):
             object["cmd"] = "event"
             object["source"] = source.rawValue

@@ -52,3 +52,13 @@ public enum Source: String, CaseIterable, Sendable, Codable, Comparable {
 public enum Origin: String, CaseIterable, Sendable, Codable {
     case manual, automatic, `import`, fallback
 }
+
+/// What `deskdays clear --origin` removes from a date: one kind of entry, or all.
+public enum ClearScope: String, CaseIterable, Sendable {
+    case manual, automatic, `import`, fallback, all
+
+    /// The origins of the entries it removes.
+    public var origins: Set<Origin> {
+        self == .all ? Set(Origin.allCases) : [Origin(rawValue: rawValue)!]
+    }
+}

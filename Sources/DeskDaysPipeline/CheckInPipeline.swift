@@ -70,10 +70,12 @@ public actor CheckInPipeline {
         logger.info("manual record", metadata: ["status": "\(status.rawValue)", "dates": "\(dates.count)"])
     }
 
-    /// Removes the manual records of `date`; returns how many there were.
-    public func clearManual(date: LocalDate) throws -> Int {
-        let removed = try store.deleteRecords(on: date, origin: .manual)
-        logger.info("manual record cleared", metadata: ["date": "\(date)", "removed": "\(removed)"])
+    /// Removes the entries of `date` with one of `origins` (automatic
+    /// check-ins, manual, imported or fallback records), recording each
+    /// removal (`explain` lists them); returns what was removed.
+    public func clear(date: LocalDate, origins: Set<Origin>) throws -> [Removal] {
+        let removed = try store.remove(on: date, origins: origins, at: now())
+        logger.info("entries cleared", metadata: ["date": "\(date)", "removed": "\(removed.count)"])
         return removed
     }
 

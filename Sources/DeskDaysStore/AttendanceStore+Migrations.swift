@@ -45,6 +45,21 @@ extension AttendanceStore {
                 PRAGMA user_version = 1;
                 """)
         }
+        // v2: a row for every entry the user removed (`deskdays clear`), so
+        // nothing leaves the history silently; `explain` lists them.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE removal (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    origin TEXT NOT NULL CHECK (origin IN ('manual', 'automatic', 'import', 'fallback')),
+                    entry TEXT NOT NULL,
+                    removedAt TEXT NOT NULL
+                );
+                CREATE INDEX removal_date ON removal (date);
+                PRAGMA user_version = 2;
+                """)
+        }
         return migrator
     }()
 }

@@ -33,15 +33,6 @@ extension AttendanceStore {
         }
     }
 
-    /// Deletes the records of `origin` on `date`; returns how many there were.
-    public func deleteRecords(on date: LocalDate, origin: Origin) throws -> Int {
-        try write { db in
-            try RecordRow
-                .filter(RecordRow.Columns.date == date.description && RecordRow.Columns.origin == origin.rawValue)
-                .deleteAll(db)
-        }
-    }
-
     /// Stores an automatic check-in; false (and nothing written) when its
     /// (date, source) is already stored — the UNIQUE index decides, so this
     /// holds across restarts and processes.

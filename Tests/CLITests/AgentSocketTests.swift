@@ -135,7 +135,7 @@ import Glibc
         let again = try cli.run(["event", "--source", "nfc", "--at", "2026-03-09T09:00:00Z", "--socket", agent.socket])
         #expect(again.stdout.contains("already has a nfc check-in"))
         let clear = try cli.run(["clear", "--date", "2026-11-18", "--socket", agent.socket])
-        #expect(clear.stdout.contains("Removed the manual record of 2026-11-18"), "\(clear.stdout)\(clear.stderr)")
+        #expect(clear.stdout.contains("Removed from 2026-11-18: office record."), "\(clear.stdout)\(clear.stderr)")
 
         // Another database: the agent answers other_database and the CLI writes that file itself.
         let other = cli.folder.appendingPathComponent("other.sqlite").path

@@ -21,7 +21,9 @@ struct ControlProtocolTests {
         #expect(checkin.request == .checkin(dates: [LocalDate("2026-11-18")!], status: .sick, note: "flu"))
         #expect(checkin.database == "/d")
         #expect(try Self.parse(#"{"cmd":"checkin"}"#).get().request == .checkin(dates: nil, status: .office, note: nil))
-        #expect(try Self.parse(#"{"cmd":"clear","date":"2026-11-18"}"#).get().request == .clear(date: LocalDate("2026-11-18")!))
+        #expect(try Self.parse(#"{"cmd":"clear","date":"2026-11-18"}"#).get().request == .clear(date: LocalDate("2026-11-18")!, origins: [.manual]))
+        #expect(try Self.parse(#"{"cmd":"clear","date":"2026-11-18","origin":"all"}"#).get().request
+                == .clear(date: LocalDate("2026-11-18")!, origins: Set(Origin.allCases)))
         let event = try Self.parse(#"{"cmd":"event","source":"wifi","at":"2026-11-18T08:55:00.250+01:00","rule":"hq"}"#).get()
         guard case let .event(source, rule, at) = event.request else { Issue.record("not an event"); return }
         #expect(source == .wifi && rule == "hq")
@@ -37,7 +39,7 @@ struct ControlProtocolTests {
         String(repeating: "[", count: 100_000), String(repeating: "{\"a\":", count: 20) + "1" + String(repeating: "}", count: 20),
         "\u{FEFF}\u{0}{}", #"{"cmd":"status","format":"xml"}"#, #"{"cmd":"subscribe","format":7}"#,
         #"{"cmd":"checkin","date":"0001-01-01"}"#, #"{"cmd":"checkin","dates":["2026-11-18","2100-01-01"]}"#,
-        #"{"cmd":"clear","date":"9999-12-31"}"#,
+        #"{"cmd":"clear","date":"9999-12-31"}"#, #"{"cmd":"clear","date":"2026-01-02","origin":"checkin"}"#,
     ])
     func badRequestsAreFailures(_ text: String) {
         guard case .failure(let failure) = Self.parse(text) else {
@@ -55,7 +57,7 @@ struct ControlProtocolTests {
 
     @Test func requestsRoundTrip() throws {
         let requests: [ControlProtocol.Request] = [
-            .status(.i3blocks), .report, .subscribe(.waybar), .clear(date: LocalDate("2026-01-02")!),
+            .status(.i3blocks), .report, .subscribe(.waybar), .clear(date: LocalDate("2026-01-02")!, origins: [.automatic]),
             .checkin(dates: [LocalDate("2026-01-02")!, LocalDate("2026-01-05")!], status: .vacation, note: "ski \"trip\"\n"),
             .event(source: .gps, rule: nil, at: Date(timeIntervalSince1970: 1_763_452_500.5)),
         ]

@@ -70,7 +70,7 @@ import Testing
         #expect(result.origin == .manual)
         #expect(result.sources == [.nfc, .manual])
 
-        #expect(try await pipeline.clearManual(date: day("2026-05-04")) == 1)
+        #expect(try await pipeline.clear(date: day("2026-05-04"), origins: [.manual]).count == 1)
         result = try resolved(store, "2026-05-04")
         #expect(result.status == .office)
         #expect(result.origin == .automatic)

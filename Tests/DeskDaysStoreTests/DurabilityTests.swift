@@ -22,7 +22,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("deskdays.sqlite")
-        try Fixtures.copy(version: 1, to: path)
+        try Fixtures.copy(version: AttendanceStore.schemaVersion, to: path)
         let before = try contents(path)
         do {
             let store = try AttendanceStore(path: path)

@@ -85,30 +85,44 @@ import Testing
         #expect(try store.dateRange() == DateSpan(day("2026-03-02"), day("2026-03-31")))
         #expect(try store.integrityCheck())
         #expect(try store.dbQueue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == AttendanceStore.schemaVersion)
-        // The fixture is up to date: opening it took no backup.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup") } == [])
+        // Opening it migrated it, after taking a copy of the v1 file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup-v1-") }.count == 1)
+        #expect(try store.removals(in: nil) == [])
+    }
+
+    @Test func fixtureV2KeepsItsRemovals() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 2, to: path)
+        let store = try AttendanceStore(path: path)
+        #expect(try store.removals(in: nil).map { "\($0.date) \($0.origin.rawValue) \($0.entry)" } == [
+            "2026-03-05 manual office record", "2026-03-06 automatic wifi check-in, rule \"hq\"",
+        ])
+        #expect(try store.records(in: nil).count == 4)
     }
 
     @Test func existingDatabaseIsCopiedBeforeAMigration() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("deskdays.sqlite")
-        try Fixtures.copy(version: 1, to: path)
+        let current = AttendanceStore.schemaVersion
+        try Fixtures.copy(version: current, to: path)
         let original = try AttendanceStore(path: path).records(in: nil)
 
-        let migrator = migratorWithV2 { db in try db.execute(sql: "ALTER TABLE record ADD COLUMN place TEXT") }
+        let migrator = migratorWithNext { db in try db.execute(sql: "ALTER TABLE record ADD COLUMN place TEXT") }
         let store = try AttendanceStore(path: path, migrator: migrator, busyTimeout: 1,
                                         now: { instant("2026-04-01T12:00:00Z") })
         #expect(try store.records(in: nil) == original)
-        #expect(try store.dbQueue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(try store.dbQueue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == current + 1)
 
-        let backupPath = path + ".backup-v1-20260401T120000Z"
+        let backupPath = path + ".backup-v\(current)-20260401T120000Z"
         #expect(FileManager.default.fileExists(atPath: backupPath))
         #expect(try mode(backupPath) == 0o600)
-        // The copy is the v1 database as it was, openable by this build.
+        // The copy is the database as it was, openable by this build.
         let backup = try AttendanceStore(path: backupPath)
         #expect(try backup.records(in: nil) == original)
-        #expect(try backup.dbQueue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        #expect(try backup.dbQueue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == current)
     }
 
     @Test func newDatabaseIsNotBackedUp() throws {
@@ -125,10 +139,10 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("deskdays.sqlite")
-        try Fixtures.copy(version: 1, to: path)
+        try Fixtures.copy(version: AttendanceStore.schemaVersion, to: path)
         let before = try contents(path)
 
-        let migrator = migratorWithV2 { db in
+        let migrator = migratorWithNext { db in
             try db.execute(sql: "CREATE TABLE place (id INTEGER PRIMARY KEY); DELETE FROM record")
             throw Boom()
         }
@@ -141,7 +155,7 @@ import Testing
         }
         #expect(error?.exitCode == 2)
         #expect(try contents(path) == before)
-        // Still a good v1 database for this build.
+        // Still a good database for this build.
         #expect(try AttendanceStore(path: path).records(in: nil).count == 4)
     }
 }

@@ -88,7 +88,7 @@ import Testing
         #expect(try store.integrityCheck())
     }
 
-    @Test func deleteRecordsTouchesOnlyThatDateAndOrigin() throws {
+    @Test func removeTouchesOnlyThatDateAndOriginAndRecordsEachRemoval() throws {
         let date = day("2026-05-04")
         try store.addRecords([
             DayRecord(date: date, status: .office, origin: .manual, recordedAt: Date()),
@@ -96,9 +96,17 @@ import Testing
             DayRecord(date: date, status: .remote, origin: .import, recordedAt: Date()),
             DayRecord(date: date.adding(days: 1), status: .office, origin: .manual, recordedAt: Date()),
         ])
-        #expect(try store.deleteRecords(on: date, origin: .manual) == 2)
-        #expect(try store.deleteRecords(on: date, origin: .manual) == 0)
+        try store.insertCheckIn(AutomaticCheckIn(date: date, source: .gps, rule: "hq", at: Date()))
+        let at = instant("2026-05-04T18:00:00Z")
+        #expect(try store.remove(on: date, origins: [.manual], at: at).map(\.entry) == ["office record", "remote record"])
+        #expect(try store.remove(on: date, origins: [.manual], at: at) == [])
         #expect(try store.records(in: nil).map { "\($0.date) \($0.origin)" } == ["2026-05-04 import", "2026-05-05 manual"])
+        #expect(try store.remove(on: date, origins: [.automatic, .import], at: at).map(\.entry).sorted()
+                == ["gps check-in, rule \"hq\"", "remote record"])
+        #expect(try store.checkIns(in: nil) == [])
+        #expect(try store.removals(in: DateSpan(date, date)).map { "\($0.origin.rawValue) \($0.entry)" } == [
+            "manual office record", "manual remote record", "import remote record", "automatic gps check-in, rule \"hq\"",
+        ])
     }
 
     @Test func recordIfDateIsEmpty() throws {

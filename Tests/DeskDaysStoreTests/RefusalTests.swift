@@ -144,7 +144,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("deskdays.sqlite")
-        try Fixtures.copy(version: 1, to: path)
+        try Fixtures.copy(version: AttendanceStore.schemaVersion, to: path)
         let before = try contents(path)
         try whileLocked(path) {
             let store = try AttendanceStore(path: path, migrator: AttendanceStore.migrator, busyTimeout: 0.1, now: Date.init)
@@ -164,10 +164,10 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("deskdays.sqlite")
-        try Fixtures.copy(version: 1, to: path)
+        try Fixtures.copy(version: AttendanceStore.schemaVersion, to: path)
         let before = try contents(path)
         try whileLocked(path) {
-            let migrator = migratorWithV2 { db in try db.execute(sql: "ALTER TABLE record ADD COLUMN place TEXT") }
+            let migrator = migratorWithNext { db in try db.execute(sql: "ALTER TABLE record ADD COLUMN place TEXT") }
             let error = #expect(throws: StoreError.self) {
                 _ = try AttendanceStore(path: path, migrator: migrator, busyTimeout: 0.1, now: Date.init)
             }

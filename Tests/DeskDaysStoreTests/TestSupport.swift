@@ -55,13 +55,14 @@ func withRawDatabase(_ path: String, _ body: (Database) throws -> Void) throws {
     try queue.close()
 }
 
-/// The migrator of this build plus a test-only `v2`, to exercise upgrades
-/// before a real second version exists.
-func migratorWithV2(_ body: @escaping @Sendable (Database) throws -> Void) -> DatabaseMigrator {
+/// The migrator of this build plus a test-only next version, to exercise
+/// upgrades before that version exists.
+func migratorWithNext(_ body: @escaping @Sendable (Database) throws -> Void) -> DatabaseMigrator {
     var migrator = AttendanceStore.migrator
-    migrator.registerMigration("v2") { db in
+    let next = AttendanceStore.schemaVersion + 1
+    migrator.registerMigration("v\(next)") { db in
         try body(db)
-        try db.execute(sql: "PRAGMA user_version = 2")
+        try db.execute(sql: "PRAGMA user_version = \(next)")
     }
     return migrator
 }

@@ -1,10 +1,20 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysReports
 
-/// `deskdays clear`: removes the manual record of a date.
+extension ClearScope: ExpressibleByArgument {}
+
+/// `deskdays clear`: removes entries of a date, and records each removal.
 struct ClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "clear", abstract: "Remove the manual record of a date (automatic check-ins stay).")
+        commandName: "clear", abstract: "Remove a date's manual record (or, with --origin, its other entries).",
+        discussion: """
+        By default only the manual records go (automatic check-ins stay). \
+        --origin automatic removes the date's check-ins (NFC, QR, Wi-Fi, GPS, \
+        events), import its imported records, fallback the end-of-day fallback, \
+        all every entry. Each removal is recorded and shown by `deskdays explain`; \
+        nothing is deleted silently. A later check-in of the same date counts again.
+        """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
@@ -12,16 +22,22 @@ struct ClearCommand: AsyncParsableCommand {
     @Option(help: "The date, YYYY-MM-DD.")
     var date: String
 
+    @Option(help: "Which entries: manual, automatic, import, fallback or all.")
+    var origin: ClearScope = .manual
+
     func run() async throws {
         let session = try Session(global)
         let day = try Session.date(date, option: "--date")
         // Through the running agent when there is one, else straight into the database.
-        let removed: Int
-        if let reply = try AgentRoute.send(.clear(date: day), socket: socket, global: global) {
-            removed = reply["removed"] as? Int ?? 0
+        let removed: [String]
+        if let reply = try AgentRoute.send(.clear(date: day, origins: origin.origins), socket: socket, global: global) {
+            removed = reply["removed"] as? [String] ?? []
         } else {
-            removed = try await session.pipeline().clearManual(date: day)
+            removed = try await session.pipeline().clear(date: day, origins: origin.origins).map(\.entry)
         }
-        print(removed == 0 ? "\(day) had no manual record; nothing changed." : "Removed the manual record of \(day).")
+        let what = origin == .all ? "no entry" : "no \(origin.rawValue) entry"
+        guard !removed.isEmpty else { return print("\(day) had \(what); nothing changed.") }
+        print("Removed from \(day): \(removed.joined(separator: "; ")). `deskdays explain \(day)` lists removals.")
+        print(Render.statusLine(try session.report()))
     }
 }

@@ -47,6 +47,9 @@ struct ExplainCommand: AsyncParsableCommand {
             lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(local(checkIn.at))\(rule)")
         }
         if records.isEmpty && checkIns.isEmpty { lines.append("  nothing is stored for this date.") }
+        for removal in try store.removals(in: span) {
+            lines.append("  removed   \(removal.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(removal.entry) (on \(local(removal.removedAt)))")
+        }
         print(lines.joined(separator: "\n"))
     }
 

@@ -49,3 +49,26 @@ COMMIT;
 SQL
 chmod 0600 v1.sqlite
 echo "wrote $(pwd)/v1.sqlite"
+
+# v2: v1's rows, then the removal table and one removal of each kind.
+rm -f v2.sqlite v2.sqlite-wal v2.sqlite-shm
+cp v1.sqlite v2.sqlite
+sqlite3 v2.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE removal (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    origin TEXT NOT NULL CHECK (origin IN ('manual', 'automatic', 'import', 'fallback')),
+    entry TEXT NOT NULL,
+    removedAt TEXT NOT NULL
+);
+CREATE INDEX removal_date ON removal (date);
+PRAGMA user_version = 2;
+INSERT INTO grdb_migrations (identifier) VALUES ('v2');
+INSERT INTO removal (date, origin, entry, removedAt) VALUES
+    ('2026-03-05', 'manual', 'office record', '2026-03-05T18:00:00.000Z'),
+    ('2026-03-06', 'automatic', 'wifi check-in, rule "hq"', '2026-03-06T18:00:00.000Z');
+COMMIT;
+SQL
+chmod 0600 v2.sqlite
+echo "wrote $(pwd)/v2.sqlite"

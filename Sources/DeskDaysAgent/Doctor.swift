@@ -5,8 +5,9 @@ import Foundation
 /// what stands in the way, each problem with its remedy.
 ///
 /// Everything is read through a `SystemView`, so the checks run against a
-/// scratch `/proc` and `/sys` in tests. Nothing here opens a device or
-/// talks to a daemon: diagnosing must not disturb a running agent.
+/// scratch `/proc` and `/sys` in tests. Nothing here opens a device: diagnosing
+/// must not disturb a running agent. The one question asked of a daemon is
+/// pcscd's list of readers (read-only; injected, so tests give the answer).
 public struct Doctor: Sendable {
     /// One observation.
     public struct Finding: Sendable, Equatable {
@@ -48,9 +49,12 @@ public struct Doctor: Sendable {
     ]
 
     let system: SystemView
+    /// The readers pcscd lists now; nil when pcscd cannot be reached.
+    let pcscReaders: @Sendable () -> [String]?
 
-    public init(system: SystemView = SystemView()) {
+    public init(system: SystemView = SystemView(), pcscReaders: @escaping @Sendable () -> [String]? = { nil }) {
         self.system = system
+        self.pcscReaders = pcscReaders
     }
 
     /// Whether any finding means an enabled method cannot work.
@@ -96,15 +100,25 @@ public struct Doctor: Sendable {
                                     fix: "sudo modprobe -r pn533_usb pn533 nfc && echo 'blacklist pn533_usb' | sudo tee /etc/modprobe.d/deskdays-nfc.conf"))
         }
         if settings.backend != .libnfc {
+            // Without a libnfc device to fall back on, PC/SC is the only way a tap can arrive.
+            let pcscOnly = settings.backend == .pcsc || settings.connstring == nil
             let running = !system.processes(named: "pcscd").isEmpty
             let socketActivated = system.exists("\(system.run)/pcscd/pcscd.comm")
-            if running {
-                findings.append(Finding(.ok, "pcscd is running"))
-            } else if socketActivated {
-                findings.append(Finding(.ok, "pcscd is socket-activated (\(system.run)/pcscd/pcscd.comm)"))
-            } else {
-                findings.append(Finding(settings.backend == .pcsc ? .problem : .warning, "pcscd is not running",
-                                        fix: "sudo apt-get install pcscd libccid && sudo systemctl enable --now pcscd.socket"))
+            switch pcscReaders() {
+            case .some(let names) where !names.isEmpty:
+                findings.append(Finding(.ok, "pcscd sees \(names.count == 1 ? "a reader" : "\(names.count) readers"): \(names.joined(separator: ", "))"))
+            case .some:
+                findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd is running but sees no reader",
+                                        fix: "plug the reader in; `pcsc_scan` (package pcsc-tools) shows what pcscd sees"
+                                            + (pn533 ? "; unload pn533_usb first (above)" : "")))
+            case .none where running || socketActivated:
+                findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd does not answer",
+                                        fix: "sudo systemctl restart pcscd.socket pcscd, then run doctor again"))
+            case .none:
+                let installed = ["/usr/sbin/pcscd", "/usr/bin/pcscd", "/sbin/pcscd"].contains { system.exists($0) }
+                findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd is not running",
+                                        fix: installed ? "sudo systemctl enable --now pcscd.socket"
+                                            : "sudo apt-get install pcscd libccid && sudo systemctl enable --now pcscd.socket"))
             }
         }
         if settings.backend != .pcsc, let connstring = settings.connstring {
@@ -114,9 +128,9 @@ public struct Doctor: Sendable {
                 findings += serialDevice(parts[1], purpose: "libnfc device", rule: "udev/70-deskdays-nfc.rules")
             }
         }
-        if readers.isEmpty, settings.connstring == nil, !system.usbDevices().isEmpty {
-            findings.append(Finding(.warning, "no known NFC reader on USB",
-                                    fix: "plug in the reader; supported ones are listed in hardware-notes.md"))
+        if readers.isEmpty, settings.backend == .libnfc, settings.connstring == nil {
+            findings.append(Finding(.problem, "no known NFC reader on USB, and no [nfc] connstring names one",
+                                    fix: "plug in the reader (supported ones: hardware-notes.md), or set [nfc] connstring"))
         }
         return Section(name: "nfc", summary: "enabled (backend \(settings.backend.rawValue))", findings: findings)
     }

@@ -29,7 +29,7 @@ public struct NFCTagReader: Sendable {
         case .pcsc: return pcsc(logger: logger)
         case .libnfc: return libnfc(connstring: settings.connstring, logger: logger)
         case .auto:
-            if pcscHasReaders() { return pcsc(logger: logger) }
+            if !(pcscReaderNames() ?? []).isEmpty { return pcsc(logger: logger) }
             if libnfcHasDevice(settings.connstring) { return libnfc(connstring: settings.connstring, logger: logger) }
             return pcsc(logger: logger)
         }
@@ -42,11 +42,12 @@ public struct NFCTagReader: Sendable {
         start(wantsNDEF)
     }
 
-    static func pcscHasReaders() -> Bool {
+    /// The readers pcscd lists now (never opened); nil when pcscd cannot be reached.
+    public static func pcscReaderNames() -> [String]? {
         let system = SCard()
-        guard let context = try? system.establishContext() else { return false }
+        guard let context = try? system.establishContext() else { return nil }
         defer { system.releaseContext(context) }
-        return !((try? system.listReaders(context)) ?? []).isEmpty
+        return try? system.listReaders(context)
     }
 
     static func libnfcHasDevice(_ connstring: String?) -> Bool {

@@ -5,6 +5,7 @@ import DeskDaysConfig
 import DeskDaysStore
 import Foundation
 import Logging
+import NFCAdapter
 
 /// `deskdays doctor`: hardware and permission diagnosis, with remedies.
 struct DoctorCommand: AsyncParsableCommand {
@@ -39,7 +40,7 @@ extension DoctorCommand {
             report(sections)
             throw ExitCode(1)
         }
-        sections += Doctor().diagnose(configuration)
+        sections += Doctor(pcscReaders: NFCTagReader.pcscReaderNames).diagnose(configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

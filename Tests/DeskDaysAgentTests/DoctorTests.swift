@@ -59,7 +59,6 @@ struct DoctorTests {
         let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig())
         let nfc = Self.section(sections, "nfc")
         #expect(nfc.findings.contains(Doctor.Finding(.ok, "reader found on USB: ACS ACR122U")))
-        #expect(nfc.findings.contains(Doctor.Finding(.ok, "pcscd is running")))
         let module = try #require(nfc.findings.first { $0.text.contains("pn533_usb") })
         #expect(module.level == .problem)
         #expect(module.fix?.contains("blacklist pn533_usb") == true)
@@ -70,17 +69,36 @@ struct DoctorTests {
         let fake = try FakeSystem()
         try fake.usb("1-2", vendor: "072f", product: "223b")
         try fake.write("run/pcscd/pcscd.comm", "")
-        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc))
+        let sections = Doctor(system: fake.view, pcscReaders: { ["ACS ACR1252 1S CL Reader 00 00"] })
+            .diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(!Doctor.failed(sections), "\(sections)")
-        #expect(Self.section(sections, "nfc").findings.contains { $0.text.contains("socket-activated") })
+        #expect(Self.section(sections, "nfc").findings.contains(Doctor.Finding(.ok, "pcscd sees a reader: ACS ACR1252 1S CL Reader 00 00")))
     }
 
-    @Test func pcscdMissingIsAProblemOnlyWhenPCSCIsRequired() throws {
+    /// The probe: no reader, pcscd stopped. Nothing can arrive, so doctor fails.
+    @Test func pcscdStoppedIsAProblemWhenNothingElseCanReadTags() throws {
         let fake = try FakeSystem()
         let required = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(Self.section(required, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd is not running" })
         let auto = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .auto))
-        #expect(Self.section(auto, "nfc").findings.contains { $0.level == .warning && $0.text == "pcscd is not running" })
+        #expect(Self.section(auto, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd is not running" })
+        #expect(Doctor.failed(auto))
+        // With a libnfc device named, PC/SC is only one of two ways.
+        var withDevice = Self.nfcConfig(backend: .auto)
+        withDevice.nfc.connstring = "pn532_uart:/dev/null"
+        let either = Doctor(system: fake.view).diagnose(withDevice)
+        #expect(Self.section(either, "nfc").findings.contains { $0.level == .warning && $0.text == "pcscd is not running" })
+    }
+
+    @Test func aRunningPcscdWithoutAReaderFails() throws {
+        let fake = try FakeSystem()
+        try fake.process(812, "pcscd")
+        let sections = Doctor(system: fake.view, pcscReaders: { [] }).diagnose(Self.nfcConfig())
+        let finding = try #require(Self.section(sections, "nfc").findings.first { $0.text == "pcscd is running but sees no reader" })
+        #expect(finding.level == .problem && finding.fix?.contains("pcsc_scan") == true)
+        #expect(Doctor.failed(sections))
+        let silent = Doctor(system: fake.view, pcscReaders: { nil }).diagnose(Self.nfcConfig())
+        #expect(Self.section(silent, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd does not answer" })
     }
 
     @Test func gpsDeviceMissingNotADeviceAndModemManager() throws {

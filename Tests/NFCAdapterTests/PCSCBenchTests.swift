@@ -20,6 +20,12 @@ struct PCSCBenchTests {
         try AdapterRun(tags: tags) { NFCTagReader.pcsc(logger: testLogger) }
     }
 
+    /// What `doctor` asks pcscd: the real reader list, read-only.
+    @Test func pcscdListsTheVirtualReaderForDoctor() throws {
+        let names = try #require(NFCTagReader.pcscReaderNames(), "pcscd did not answer")
+        #expect(names.contains { $0.hasPrefix("Virtual PCD") }, "\(names)")
+    }
+
     @Test func tapStoresOneCheckInWithTheRule() async throws {
         let run = try adapter()
         let card = try daemon.card(VirtualTag(uid: VirtualTag.deskUID, area: [0x03, 0x00, 0xFE]))

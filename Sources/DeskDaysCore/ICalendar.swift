@@ -29,7 +29,15 @@ public enum ICalendar {
     /// Every date covered by an all-day event, expanding multi-day events and
     /// yearly rules up to `horizon` (inclusive).
     public static func allDayEvents(in text: String, horizon: LocalDate) throws -> [Event] {
+        try scan(text, horizon: horizon).events
+    }
+
+    /// What a document holds: its all-day events (expanded as above) and
+    /// how many timed events it has, which are not days and are skipped
+    /// (an import says so, rather than dropping them silently).
+    public static func scan(_ text: String, horizon: LocalDate) throws -> (events: [Event], timedEvents: Int) {
         var events: [Event] = []
+        var timedEvents = 0
         var inEvent = false
         var start: LocalDate?, end: LocalDate?, summary = "", rule: [String: String] = [:]
         var startLine = 0, isTimed = false, isCalendar = false
@@ -44,6 +52,7 @@ public enum ICalendar {
                 startLine = number
             case "END" where value.uppercased() == "VEVENT":
                 inEvent = false
+                if isTimed { timedEvents += 1 }
                 guard let first = start, !isTimed else { continue }
                 let last = (end.map { $0.adding(days: -1) }).map { Swift.max($0, first) } ?? first
                 let length = first.days(to: last)
@@ -78,7 +87,7 @@ public enum ICalendar {
         }
         // A file with no calendar in it is a mistake, not a year without holidays.
         guard isCalendar else { throw ParseError(line: 1, message: "this is not an iCalendar file (no BEGIN:VCALENDAR)") }
-        return events
+        return (events, timedEvents)
     }
 
     static func occurrences(of first: LocalDate, rule: [String: String], horizon: LocalDate, line: Int) throws -> [LocalDate] {
@@ -151,22 +160,65 @@ public enum ICalendar {
         return out
     }
 
-    /// Writes all-day events as an iCalendar document (export).
-    public static func document(_ events: [(date: LocalDate, summary: String, uid: String)], productID: String) -> String {
+    /// One all-day event to write.
+    public struct ExportedEvent: Sendable {
+        public var date: LocalDate
+        public var summary: String
+        public var uid: String
+        /// The DESCRIPTION (the day's note), when there is one.
+        public var description: String?
+
+        public init(date: LocalDate, summary: String, uid: String, description: String? = nil) {
+            self.date = date
+            self.summary = summary
+            self.uid = uid
+            self.description = description
+        }
+    }
+
+    /// Writes all-day events as an iCalendar document (export), stamped
+    /// `stamp` (DTSTAMP: when the document was made), lines folded at 75
+    /// octets as RFC 5545 asks.
+    public static func document(_ events: [ExportedEvent], productID: String, stamp: Date) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "CALSCALE:GREGORIAN"]
         func compact(_ date: LocalDate) -> String { date.description.replacingOccurrences(of: "-", with: "") }
-        for event in events {
-            let escaped = event.summary
-                .replacingOccurrences(of: "\\", with: "\\\\")
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: ";", with: "\\;")
                 .replacingOccurrences(of: ",", with: "\\,")
+                .replacingOccurrences(of: "\r\n", with: "\\n")
                 .replacingOccurrences(of: "\n", with: "\\n")
-            lines += ["BEGIN:VEVENT", "UID:\(event.uid)", "DTSTAMP:19700101T000000Z",
+        }
+        // 20261124T213000Z
+        let dtstamp = stamp.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+            .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        for event in events {
+            lines += ["BEGIN:VEVENT", "UID:\(event.uid)", "DTSTAMP:\(dtstamp)",
                       "DTSTART;VALUE=DATE:\(compact(event.date))",
                       "DTEND;VALUE=DATE:\(compact(event.date.adding(days: 1)))",
-                      "SUMMARY:\(escaped)", "TRANSP:TRANSPARENT", "END:VEVENT"]
+                      "SUMMARY:\(escaped(event.summary))"]
+            if let description = event.description { lines.append("DESCRIPTION:\(escaped(description))") }
+            lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
         }
         lines.append("END:VCALENDAR")
-        return lines.joined(separator: "\r\n") + "\r\n"
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Splits a content line longer than 75 octets into lines of at most 75
+    /// octets, each continuation starting with a space (RFC 5545, 3.1),
+    /// never inside a UTF-8 sequence.
+    static func fold(_ line: String) -> String {
+        var out = ""
+        var count = 0
+        for scalar in line.unicodeScalars {
+            let size = String(scalar).utf8.count
+            if count + size > 75 {
+                out += "\r\n "
+                count = 1
+            }
+            out.unicodeScalars.append(scalar)
+            count += size
+        }
+        return out
     }
 }

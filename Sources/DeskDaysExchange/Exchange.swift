@@ -61,11 +61,13 @@ public enum Exchange {
 
     // MARK: - Export
 
-    public static func export(_ days: [ExchangeDay], format: Format) throws -> String {
+    /// The days in `format`; `now` stamps an iCalendar document (DTSTAMP).
+    /// The same days give the same bytes (JSON keys sorted).
+    public static func export(_ days: [ExchangeDay], format: Format, now: Date) throws -> String {
         switch format {
         case .json:
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+            encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes, .sortedKeys]
             return String(decoding: try encoder.encode(days), as: UTF8.self) + "\n"
         case .csv:
             let stream = OutputStream(toMemory: ())
@@ -80,12 +82,12 @@ public enum Exchange {
             let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
             return String(decoding: data, as: UTF8.self) + "\n"
         case .ics:
-            let events = days.compactMap { day -> (LocalDate, String, String)? in
+            let events = days.compactMap { day -> ICalendar.ExportedEvent? in
                 guard let status = day.status else { return nil }
-                return (day.date, status.rawValue.capitalized, "\(day.date)-\(status.rawValue)@deskdays")
+                return ICalendar.ExportedEvent(date: day.date, summary: status.rawValue.capitalized,
+                                               uid: "\(day.date)-\(status.rawValue)@deskdays", description: day.note)
             }
-            return ICalendar.document(events.map { (date: $0.0, summary: $0.1, uid: $0.2) },
-                                      productID: "-//DeskDays//DeskDays//EN")
+            return ICalendar.document(events, productID: "-//DeskDays//DeskDays//EN", stamp: now)
         }
     }
 

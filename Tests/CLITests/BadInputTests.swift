@@ -46,6 +46,11 @@ import Testing
         Case(name: "rule too long", arguments: ["event", "--source", "nfc", "--at", "2026-11-16T08:00:00Z", "--rule", String(repeating: "x", count: 40), "--today", "2026-11-18"],
              code: 1, mentions: "rule name"),
         Case(name: "enroll name with a quote", arguments: ["enroll", "gps", "--name", "h\"q"], code: 1, mentions: "rule name"),
+        // Our sentence with the system's reason, never a Foundation domain code.
+        Case(name: "report into a missing folder", arguments: ["report", "--html", "/nonexistent/dir/r.html"], code: 1,
+             mentions: "(No such file or directory)"),
+        Case(name: "backup over a file", arguments: ["backup", "/dev/null"], code: 1, mentions: "never overwrites"),
+        Case(name: "clear an unknown origin", arguments: ["clear", "--date", "2026-11-16", "--origin", "badge"], code: 1, mentions: "badge"),
     ]
 
     /// A database with one record, and its bytes.

@@ -71,4 +71,26 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Recorded \(status) for 2026-11-20."), "\(result.stdout)")
     }
+
+    /// Two exports of the same history are the same bytes; the calendar is
+    /// stamped with "now" and carries the notes; timed events are reported.
+    @Test func exportsAreStableAndCarryNotes() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        try cli.run(["checkin", "--date", "2026-11-19", "--note", "client; visit, big"], environment: Self.now)
+        try cli.run(["checkin", "--date", "2026-11-20", "--status", "remote"], environment: Self.now)
+        let first = try cli.run(["export", "--format", "json"], environment: Self.now).stdout
+        #expect(first == (try cli.run(["export", "--format", "json"], environment: Self.now).stdout) && first.contains("client"))
+        let ics = try cli.run(["export", "--format", "ics"], environment: Self.now).stdout
+        #expect(ics.contains("DTSTAMP:20261124T213000Z\r\n") && !ics.contains("1970"), "\(ics)")
+        #expect(ics.contains("DESCRIPTION:client\\; visit\\, big\r\n"), "\(ics)")
+
+        let calendar = cli.folder.appendingPathComponent("hr.ics").path
+        try ("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261102\r\nSUMMARY:WFH\r\nEND:VEVENT\r\n"
+             + "BEGIN:VEVENT\r\nDTSTART:20261103T090000Z\r\nSUMMARY:Office standup\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+            .write(toFile: calendar, atomically: true, encoding: .utf8)
+        let imported = try cli.run(["import", calendar], environment: Self.now)
+        #expect(imported.stdout.contains("Imported 1 record") && imported.stdout.contains("Skipped 1 timed event"), "\(imported.stdout)")
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import DeskDaysCore
 import Testing
 
@@ -131,11 +132,15 @@ import Testing
     }
 
     @Test func exportedDocumentReadsBack() throws {
-        let events: [(date: LocalDate, summary: String, uid: String)] = [
-            (day("2026-12-25"), "Christmas, Day; \\ one\ntwo", "a@x"),
-            (day("2027-01-01"), "New Year", "b@x"),
+        let events = [
+            ICalendar.ExportedEvent(date: day("2026-12-25"), summary: "Christmas, Day; \\ one\ntwo", uid: "a@x",
+                                    description: String(repeating: "ünïcode note, ", count: 12)),
+            ICalendar.ExportedEvent(date: day("2027-01-01"), summary: "New Year", uid: "b@x"),
         ]
-        let text = ICalendar.document(events, productID: "-//DeskDays//EN")
+        let text = ICalendar.document(events, productID: "-//DeskDays//EN", stamp: Date(timeIntervalSince1970: 1_795_000_000))
+        #expect(text.contains("DTSTAMP:20261118T110640Z"), "\(text)")
+        // Folded at 75 octets, never inside a character.
+        for line in text.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 75, "\(line)") }
         #expect(text.hasSuffix("\r\n") && text.contains("DTSTART;VALUE=DATE:20261225\r\n"))
         let back = try ICalendar.allDayEvents(in: text, horizon: Self.horizon)
         #expect(back.map(\.date) == events.map(\.date))

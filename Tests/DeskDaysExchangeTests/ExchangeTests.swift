@@ -1,3 +1,4 @@
+import Foundation
 import DeskDaysCore
 import DeskDaysExchange
 import Testing
@@ -12,7 +13,7 @@ func exportThenImportKeepsStatusesAndNotes(format: Exchange.Format) throws {
         ExchangeDay(date: day("2026-11-17"), workday: true, status: .office, origin: .automatic, sources: [.nfc, .wifi]),
         ExchangeDay(date: day("2026-11-18"), workday: true, status: nil, origin: nil, sources: []),
     ]
-    let text = try Exchange.export(days, format: format)
+    let text = try Exchange.export(days, format: format, now: Date(timeIntervalSince1970: 1_795_000_000))
     let records = try Exchange.parseImport(text, file: "x", horizon: day("2030-01-01"))
     #expect(records.map(\.date) == [day("2026-11-16"), day("2026-11-17")])
     #expect(records.map(\.status) == [.travel, .office])

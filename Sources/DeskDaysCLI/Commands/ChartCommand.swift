@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports
 import Foundation
@@ -75,7 +76,7 @@ struct ChartCommand: AsyncParsableCommand {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         do { try process.run() } catch {
-            throw CLIError("Cannot run \(converter) (\(error.localizedDescription)); reinstall librsvg2-bin or use --format svg.")
+            throw CLIError("Cannot run \(converter) (\(ConfigLoader.reason(error))); reinstall librsvg2-bin or use --format svg.")
         }
         input.fileHandleForWriting.write(Data(svg.utf8))
         try? input.fileHandleForWriting.close()

@@ -25,5 +25,9 @@ struct ImportCommand: AsyncParsableCommand {
         let records = try Exchange.parseImport(text, file: file, horizon: horizon)
         let count = try await session.pipeline().importRecords(records.map { ($0.date, $0.status, $0.note) })
         print("Imported \(count) record\(count == 1 ? "" : "s") from \(file) (manual records and check-ins still take precedence).")
+        if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).uppercased().hasPrefix("BEGIN:VCALENDAR"),
+           let timed = try? ICalendar.scan(text, horizon: horizon).timedEvents, timed > 0 {
+            print("Skipped \(timed) timed event\(timed == 1 ? "" : "s") (with a time of day): only all-day events are days.")
+        }
     }
 }

@@ -3,6 +3,9 @@ import DeskDaysCore
 import DeskDaysReports
 import DeskDaysPipeline
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AttendanceStatus: ExpressibleByArgument {
     /// `--status Office`, `--status wfh`: the words imports and the configuration accept.
@@ -110,17 +113,41 @@ struct CheckInCommand: AsyncParsableCommand {
             throw CLIError("--qr needs \(Hardware.executableName), which is not installed (looked for \(looked.joined(separator: " and "))); "
                            + "reinstall DeskDays with `make install`.")
         }
-        let scan = Process()
-        scan.executableURL = URL(fileURLWithPath: program)
-        scan.arguments = ["qr", "scan", "--camera", "--timeout", String(seconds)] + (config.map { ["--config", $0] } ?? [])
-        let output = Pipe()
-        scan.standardOutput = output
-        do { try scan.run() } catch {
-            throw CLIError("cannot start \(program); reinstall DeskDays with `make install`.")
+        let arguments = [program, "qr", "scan", "--camera", "--timeout", String(seconds)] + (config.map { ["--config", $0] } ?? [])
+        // posix_spawn and a pipe, not Foundation's Process: that needs a
+        // socket pair and a run loop just to notice the child's exit.
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw CLIError("cannot start \(program) (\(String(cString: strerror(errno)))).") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, program, &actions, nil, argv, environ)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw CLIError("cannot start \(program) (\(String(cString: strerror(spawned)))); reinstall DeskDays with `make install`.")
         }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        scan.waitUntilExit()
-        guard scan.terminationStatus == 0 else { throw ExitCode(scan.terminationStatus) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        close(ends[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        guard code == 0 else { throw ExitCode(code) }
+        let printed = String(decoding: bytes, as: UTF8.self)
         // One line per code seen: camera<TAB>PAYLOAD<TAB>RULE; the last names the matching rule.
         guard let rule = printed.split(separator: "\n").last?.split(separator: "\t").last.map(String.init), rule != "-" else {
             throw CLIError("no office QR code was seen in \(seconds) s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")

@@ -157,7 +157,7 @@ final class FakeNotificationDaemon {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", Self.script, address, answers ? "answer" : "hang"]
         process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.start()
+        try process.run()
         guard waitUntil(seconds: 30, { lines.first == "ready" }) else {
             throw HarnessError("the notification daemon stand-in could not own its name: \(lines)")
         }

@@ -145,7 +145,7 @@ final class PrivateSystemBus {
         daemon.arguments = ["dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address"]
         daemon.standardOutput = output
         daemon.standardError = FileHandle.nullDevice
-        try daemon.start()
+        try daemon.run()
         guard let line = readLine(from: output.fileHandleForReading), line.hasPrefix("unix:") else {
             kill(daemon.processIdentifier, SIGKILL)
             throw HarnessError("dbus-daemon printed no address")
@@ -159,7 +159,7 @@ final class PrivateSystemBus {
         gdbus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         gdbus.arguments = ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
                            "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", sleeping ? "true" : "false"]
-        try gdbus.start()
+        try gdbus.run()
         gdbus.waitForExit()
         try #require(gdbus.exitStatus == 0, "gdbus emit failed")
     }
@@ -198,7 +198,7 @@ final class FakeLogind {
         process.arguments = ["-c", Self.script, address]
         process.standardInput = input
         process.standardOutput = output
-        try process.start()
+        try process.run()
         guard readLine(from: output.fileHandleForReading) == "ready" else {
             throw HarnessError("the logind stand-in could not own its name")
         }

@@ -8,28 +8,6 @@ private let reapedLock = NSLock()
 nonisolated(unsafe) private var reaped: [Int32: Int32] = [:]
 
 extension Process {
-    /// `run()`, tried again when the spawn lost a race: on Linux, Foundation
-    /// lists this process's open descriptors to close them in the child, and
-    /// a descriptor another test's thread closes meanwhile makes
-    /// `posix_spawn` fail with EBADF (seen with many tests in parallel). The
-    /// child never started then, so trying again is safe.
-    public func start() throws {
-        var attempt = 0
-        while true {
-            do {
-                return try run()
-            } catch let error as NSError where attempt < 4 && Self.lostSpawnRace(error) {
-                attempt += 1
-            }
-        }
-    }
-
-    private static func lostSpawnRace(_ error: NSError) -> Bool {
-        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-        return (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(EBADF))
-            || (error.domain == NSPOSIXErrorDomain && error.code == Int(EBADF))
-    }
-
     /// Waits for the child to end (at most `seconds`, when given); false on
     /// a timeout. Foundation's `waitUntilExit()` and termination handler can
     /// miss an exit when many children come and go at once (the child stays

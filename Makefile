@@ -66,12 +66,13 @@ clean:
 	rm -rf .build
 
 # --- Installing for the current user -------------------------------------
-# make install [PREFIX=~/.local]: the two executables, the systemd user unit, shell
+# make install [PREFIX=~/.local]: the three executables, the systemd user unit, shell
 # completions, a man page, a sample configuration, and (as root) udev rules.
 # make uninstall removes exactly those; never your data or configuration.
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
-# deskdays-hardware (the agent, doctor, enroll nfc|wifi|qr, qr): `deskdays` finds it in ../libexec/deskdays.
+# deskdays-cli (the command tree) and deskdays-hardware (the agent, doctor,
+# enroll nfc|wifi|qr, qr): the `deskdays` launcher finds them in ../libexec/deskdays.
 LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
 UNITDIR ?= $(HOME)/.config/systemd/user
@@ -86,8 +87,10 @@ UDEV_RULES := $(wildcard udev/*.rules)
 
 install: deps-build
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-cli
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-hardware
 	install -Dm755 $(INSTALL_BIN) $(BINDIR)/deskdays
+	install -Dm755 $(INSTALL_BIN)-cli $(LIBEXECDIR)/deskdays/deskdays-cli
 	install -Dm755 $(INSTALL_BIN)-hardware $(LIBEXECDIR)/deskdays/deskdays-hardware
 	install -d -m700 $(HOME)/.local/share/deskdays
 	install -d $(UNITDIR)

@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "deskdays", targets: ["deskdays"]),
+        .executable(name: "deskdays-cli", targets: ["deskdays-cli"]),
         .executable(name: "deskdays-hardware", targets: ["deskdays-hardware"]),
     ],
     dependencies: [
@@ -93,15 +94,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // MARK: - The control socket's protocol and client (no adapters: the light CLI links it)
-        .target(name: "DeskDaysControl", dependencies: ["DeskDaysCore"]),
+        // MARK: - The control socket: paths, trust and AF_UNIX calls without Foundation (the launcher links only this), then the protocol and client
+        .target(name: "AgentSocket"),
+        .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
         // MARK: - The agent: adapters → pipeline, supervised
         // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "DeskDaysAgent", dependencies: [
             "DeviceThread",
-            "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
+            "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSAdapter", "NFCAdapter",
             "WiFiAdapter",
             "QRAdapter",
@@ -117,16 +119,25 @@ let package = Package(
         .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),
 
         // MARK: - The command line
-        // Two executables over one command tree: `deskdays` links no hardware
-        // library, so status and reports start fast; it hands the hardware
-        // commands (agent, doctor, enroll nfc|wifi|qr, qr, checkin --qr) to `deskdays-hardware`.
+        // Three executables (docs/cli.md, "Executables"): `deskdays`, a
+        // launcher that only asks the agent; `deskdays-cli`, the command tree,
+        // which links no hardware library; `deskdays-hardware`, the commands
+        // that need one (agent, doctor, enroll nfc|wifi|qr, qr), with their own tree.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "GPSAdapter",
+            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "GPSAdapter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "deskdays", dependencies: ["DeskDaysCLI"]),
+        // `deskdays`: a launcher without Foundation that prints the agent's
+        // current answer (status json|waybar|i3blocks, report --json) and
+        // hands everything else to `deskdays-cli`, the command tree.
+        // Linked fully static (no dynamic loader: it starts in about half a
+        // millisecond, bench/core.sh), which only a program without
+        // Foundation can be.
+        .executableTarget(name: "deskdays", dependencies: ["AgentSocket"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter",

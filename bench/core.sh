@@ -17,6 +17,7 @@ mkdir -p "$OUT"
 
 # A statically linked Swift runtime, as a shipped CLI would be: start-up dominates these figures.
 swift build -c release --product deskdays --static-swift-stdlib >/dev/null
+swift build -c release --product deskdays-cli --static-swift-stdlib >/dev/null
 swift build -c release --product deskdays-hardware --static-swift-stdlib >/dev/null
 BIN=$PWD/.build/release/deskdays
 DB="$OUT/ten-years.sqlite"
@@ -60,7 +61,8 @@ printf '%-56s %8s ms CPU\n' "status --format json, agent running" "$(cpu_ms "$BI
 FOLLOW=$!
 sleep 1
 # Idle: the follower's system calls over 5 s while nothing changes.
-idle=$( (timeout 5 strace -c -f -p "$FOLLOW" 2>&1 >/dev/null || true) | awk '/total/ {print $3}')
+# strace -c's total line: % time, seconds, usecs/call, calls[, errors], "total".
+idle=$( (timeout 5 strace -c -f -p "$FOLLOW" 2>&1 >/dev/null || true) | awk '$NF == "total" {print $4}')
 printf '%-56s %8s\n' "idle follower: system calls in 5 s (target 0)" "${idle:-0}"
 kill "$FOLLOW"; wait "$FOLLOW" 2>/dev/null || true
 /usr/bin/python3 - "$BIN" "$RUN" "$DB" "$CONFIG" <<'PY'

@@ -19,7 +19,9 @@ OUT=bench/out
 mkdir -p "$OUT"
 
 swift build -c release --scratch-path "$SCRATCH" --product deskdays >/dev/null
+swift build -c release --scratch-path "$SCRATCH" --product deskdays-cli >/dev/null
 swift build -c release --scratch-path "$SCRATCH" --product deskdays >/dev/null
+swift build -c release --scratch-path "$SCRATCH" --product deskdays-cli >/dev/null
 BIN="$SCRATCH/release/deskdays"
 
 OURS="$OUT/ingest-deskdays.sqlite"

@@ -21,7 +21,9 @@ if [ $# -ge 1 ]; then
 else
     SCRATCH=${SCRATCH_PATH:-.build-gps-release}
     swift build -c release --scratch-path "$SCRATCH" --product deskdays >/dev/null
+    swift build -c release --scratch-path "$SCRATCH" --product deskdays-cli >/dev/null
     swift build -c release --scratch-path "$SCRATCH" --product deskdays >/dev/null
+    swift build -c release --scratch-path "$SCRATCH" --product deskdays-cli >/dev/null
     BIN="$SCRATCH/release/deskdays"
 fi
 command -v gpsdecode >/dev/null || { echo "gpsdecode not installed: apt-get install gpsd-clients" >&2; exit 1; }

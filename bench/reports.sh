@@ -13,6 +13,7 @@ mkdir -p "$OUT"
 
 # Statically linked, as bench/core.sh measures it: start-up would otherwise dominate.
 swift build -c release --product deskdays --static-swift-stdlib --scratch-path "$SCRATCH" >/dev/null
+swift build -c release --product deskdays-cli --static-swift-stdlib --scratch-path "$SCRATCH" >/dev/null
 BIN="$SCRATCH/release/deskdays"
 DB="$OUT/ten-years-reports.sqlite"
 bench/make-ten-year-db.sh "$BIN" "$DB"

@@ -71,6 +71,8 @@ public final class Agent: Sendable {
                                   configuration: configuration,
                                   clock: clock, logger: logger)
             server = ControlServer(path: socketPath, logger: logger, summary: { answer.statusLine($0) },
+                                   launcher: ControlServer.LauncherReplies(reply: { handler.launcherReply($0) },
+                                                                           frame: { handler.frame(answer.status($0)) }),
                                    handler: { await handler.handle($0) })
         } else {
             server = nil

@@ -54,6 +54,37 @@ struct Handler: Sendable {
     }
 
     /// The same file named two ways (relative, through a symlink) compares equal.
+    /// The launcher's requests (docs/cli.md, "The control socket"):
+    /// `answer status json|waybar|i3blocks`, `answer report json` or
+    /// `follow status json|waybar|i3blocks`, then a tab, the database, a tab,
+    /// the configuration file. The reply (and each push to a follower) is
+    /// `ok N` and a newline, then the N bytes `deskdays status --format F` /
+    /// `report --json` print, when this agent serves that database and
+    /// configuration on the system clock; otherwise `no REASON` and a
+    /// newline, and the launcher lets `deskdays-cli` do the work.
+    func launcherReply(_ line: Data) -> (reply: Data, follow: StatusFormat?) {
+        func no(_ reason: String) -> (Data, StatusFormat?) { (Data("no \(reason)\n".utf8), nil) }
+        let text = String(decoding: line, as: UTF8.self)
+        let follows = text.hasPrefix("follow ")
+        let fields = text.drop { $0 != " " }.dropFirst().split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 3 else { return no("bad request") }
+        guard Self.canonical(fields[1]) == Self.canonical(databasePath) else { return no("other database") }
+        guard answer.follows(configuration: fields[2]) else { return no("other configuration") }
+        guard clock.isSystemClock else { return no("fixed clock") }
+        if fields[0] == "report json", !follows { return (frame(answer.report()), nil) }
+        guard fields[0].hasPrefix("status "), let format = StatusFormat(rawValue: String(fields[0].dropFirst(7))),
+              format != .text else { return no("bad request") }
+        let reply = frame(answer.status(format))
+        return (reply, follows && reply.starts(with: Data("ok ".utf8)) ? format : nil)
+    }
+
+    /// `ok N`, a newline and the N bytes of `output`; `no failed` when there is none.
+    func frame(_ result: Result<String, ControlProtocol.Failure>) -> Data {
+        guard case .success(let output) = result else { return Data("no failed\n".utf8) }
+        let bytes = Data(output.utf8)
+        return Data("ok \(bytes.count)\n".utf8) + bytes
+    }
+
     static func canonical(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }

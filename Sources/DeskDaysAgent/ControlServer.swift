@@ -1,3 +1,4 @@
+import AgentSocket
 import DeviceThread
 import DeskDaysCore
 import Foundation
@@ -21,6 +22,24 @@ public final class ControlServer: @unchecked Sendable {
 
     public let path: String
     private let handler: Handler
+    /// The launcher's side (docs/cli.md, "The control socket").
+    private let launcher: LauncherReplies
+
+    /// What the launcher's plain-text requests get: the reply to an
+    /// `answer …` or `follow …` line (and, for an accepted `follow`, the
+    /// format to push), and the frame pushed to such a follower on a change.
+    public struct LauncherReplies: Sendable {
+        public var reply: @Sendable (Data) -> (reply: Data, follow: StatusFormat?)
+        public var frame: @Sendable (StatusFormat) -> Data
+
+        public init(reply: @escaping @Sendable (Data) -> (reply: Data, follow: StatusFormat?),
+                    frame: @escaping @Sendable (StatusFormat) -> Data) {
+            self.reply = reply
+            self.frame = frame
+        }
+
+        public static let none = LauncherReplies(reply: { _ in (Data("no unsupported\n".utf8), nil) }, frame: { _ in Data() })
+    }
     private let summary: @Sendable (StatusFormat) -> Data
     private let logger: Logger
     private let lock = NSLock()
@@ -42,6 +61,8 @@ public final class ControlServer: @unchecked Sendable {
         let writeLock = NSLock()
         /// The status format this connection subscribed to, if it did.
         var subscribed: StatusFormat?
+        /// Whether it subscribed as the launcher does (`follow …`): pushes are `ok N` frames.
+        var raw = false
         init(fd: Int32) { self.fd = fd }
 
         func send(_ data: Data, nonBlocking: Bool = false) -> Bool {
@@ -54,10 +75,13 @@ public final class ControlServer: @unchecked Sendable {
     /// - Parameters:
     ///   - handler: answers every request but `subscribe`, after any write it causes is committed.
     ///   - summary: the line a subscriber gets now and after every change, in its format.
-    public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> Data, handler: @escaping Handler) {
+    ///   - launcher: the replies to the launcher's `answer …` and `follow …` lines.
+    public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> Data,
+                launcher: LauncherReplies = .none, handler: @escaping Handler) {
         self.path = path
         self.logger = logger
         self.summary = summary
+        self.launcher = launcher
         self.handler = handler
     }
 
@@ -114,12 +138,13 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Sends the summary line to every subscriber; one that cannot take it now is dropped.
     public func publish() {
-        let subscribers = lock.withLock { connections.values.compactMap { c in c.subscribed.map { (c, $0) } } }
+        let subscribers = lock.withLock { connections.values.compactMap { c in c.subscribed.map { (c, $0, c.raw) } } }
         guard !subscribers.isEmpty else { return }
-        var lines: [StatusFormat: Data] = [:]
-        for (connection, format) in subscribers {
-            let line = lines[format] ?? summary(format)
-            lines[format] = line
+        var lines: [String: Data] = [:]
+        for (connection, format, raw) in subscribers {
+            let key = (raw ? "raw " : "") + format.rawValue
+            let line = lines[key] ?? (raw ? launcher.frame(format) : summary(format))
+            lines[key] = line
             guard !connection.send(line, nonBlocking: true) else { continue }
             logger.info("dropped a subscriber that stopped reading")
             shutdown(connection.fd, Int32(SHUT_RDWR))
@@ -273,9 +298,25 @@ public final class ControlServer: @unchecked Sendable {
         _ = connection.writeLock.withLock { close(connection.fd) }
     }
 
+    /// The launcher's requests: `answer KIND FORMAT<TAB>DATABASE<TAB>CONFIG`
+    /// and `follow status FORMAT<TAB>DATABASE<TAB>CONFIG`.
+    static let answerPrefix = Data("answer ".utf8)
+    static let followPrefix = Data("follow ".utf8)
+
     /// The reply to one line (nil for a blank line).
     private func answer(_ line: Data, on connection: Connection) -> Data? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        if line.starts(with: Self.answerPrefix) || line.starts(with: Self.followPrefix) {
+            let (reply, follow) = launcher.reply(line)
+            if let follow {
+                lock.withLock {
+                    connection.subscribed = follow
+                    connection.raw = true
+                }
+                UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
+            }
+            return reply
+        }
         switch ControlProtocol.parse(line) {
         case .failure(let failure):
             logger.info("bad control request: \(failure.message)")

@@ -1,3 +1,4 @@
+import AgentSocket
 import DeskDaysAnswer
 import DeskDaysControl
 import DeskDaysCore
@@ -43,12 +44,13 @@ final class CurrentAnswer: @unchecked Sendable {
         answers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment))
         self.clock = clock
         self.folder = folder
-        self.configPath = configPath.map { path in
-            guard let resolved = realpath(path, nil) else { return path }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
+        self.configPath = configPath.map(AgentPaths.canonical)
         self.logger = logger
+    }
+
+    /// Whether the answer follows the configuration file at `path`.
+    func follows(configuration path: String) -> Bool {
+        configPath != nil && configPath == AgentPaths.canonical(path)
     }
 
     /// Recomputes every answer from the store; true when the status changed.

@@ -1,3 +1,4 @@
+import AgentSocket
 import DeskDaysControl
 import DeskDaysCore
 import DeskDaysPipeline
@@ -12,14 +13,6 @@ import Logging
 /// No agent (no socket, nobody listening), or an agent serving another
 /// database file: nil, and the command does the work itself.
 enum AgentRoute {
-    /// A path with symbolic links and `.`/`..` resolved (as the agent names
-    /// its configuration); the path itself when it does not exist.
-    static func canonicalPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> [String: Any]? {
         let path = socket.socketPath
         // A busy or stuck agent is waited for briefly; the write then goes to the database directly.
@@ -78,7 +71,7 @@ enum AgentRoute {
         }
         guard case .connected(let client) = connection,
               let reply = client.answer(request, database: global.databasePath),
-              reply.ok, reply.clock == "system", let config = reply.config, config == canonicalPath(global.configPath)
+              reply.ok, reply.clock == "system", let config = reply.config, config == AgentPaths.canonical(global.configPath)
         else { return nil }
         Logger(label: "deskdays").info("answered by the agent at \(socket.socketPath)")
         return reply.output

@@ -1,3 +1,4 @@
+import AgentSocket
 import ArgumentParser
 import Foundation
 
@@ -17,10 +18,7 @@ package struct GlobalOptions: ParsableArguments {
 
     /// The configuration path after flags, environment and XDG defaults.
     package var configPath: String {
-        if let config { return expandTilde(config) }
-        let env = processEnvironment
-        if let path = env["DESKDAYS_CONFIG"], !path.isEmpty { return expandTilde(path) }
-        return xdgDirectory("XDG_CONFIG_HOME", fallback: ".config") + "/deskdays/config.toml"
+        config.map(expandTilde) ?? paths.config
     }
 
     /// Whether the user named the configuration file (`--config`,
@@ -33,10 +31,7 @@ package struct GlobalOptions: ParsableArguments {
 
     /// The database path after flags, environment and XDG defaults.
     package var databasePath: String {
-        if let database { return expandTilde(database) }
-        let env = processEnvironment
-        if let path = env["DESKDAYS_DATABASE"], !path.isEmpty { return expandTilde(path) }
-        return xdgDirectory("XDG_DATA_HOME", fallback: ".local/share") + "/deskdays/deskdays.sqlite"
+        database.map(expandTilde) ?? paths.database
     }
 }
 
@@ -44,19 +39,15 @@ package struct GlobalOptions: ParsableArguments {
 /// a new dictionary, and a status bar runs this program often.
 package let processEnvironment = ProcessInfo.processInfo.environment
 
+/// Where things live, after this process's environment (`AgentPaths`).
+let paths = AgentPaths(environment: { processEnvironment[$0] },
+                       homeFallback: { FileManager.default.homeDirectoryForCurrentUser.path })
+
 /// `$VAR` when set and absolute (as the XDG spec requires), else `~/fallback`.
 func xdgDirectory(_ variable: String, fallback: String) -> String {
-    if let value = processEnvironment[variable], value.hasPrefix("/") { return value }
-    return homeDirectory() + "/" + fallback
+    paths.xdgDirectory(variable, fallback: fallback)
 }
 
-func homeDirectory() -> String {
-    if let home = processEnvironment["HOME"], !home.isEmpty { return home }
-    return FileManager.default.homeDirectoryForCurrentUser.path
-}
+func homeDirectory() -> String { paths.home }
 
-func expandTilde(_ path: String) -> String {
-    if path == "~" { return homeDirectory() }
-    if path.hasPrefix("~/") { return homeDirectory() + String(path.dropFirst()) }
-    return path
-}
+func expandTilde(_ path: String) -> String { paths.expandTilde(path) }

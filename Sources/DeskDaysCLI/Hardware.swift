@@ -1,3 +1,4 @@
+import AgentSocket
 import ArgumentParser
 
 /// The commands whose work needs the hardware libraries (PC/SC, libnfc,

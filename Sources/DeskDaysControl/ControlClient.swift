@@ -1,3 +1,4 @@
+import AgentSocket
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -54,23 +55,9 @@ public final class ControlClient {
         }
     }
 
-    /// Why the socket at `path` cannot be trusted to be this user's agent:
-    /// its folder must belong to this user with mode 0700 (no one else may
-    /// create or replace the socket in it), and the socket must be ours.
-    /// Nil when it can be (or when nothing is there: that is "no agent").
+    /// Why the socket at `path` cannot be trusted to be this user's agent (`SocketTrust`).
     static func doubt(about path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        if (info.st_mode & S_IFMT) != S_IFSOCK { return "it is not a socket" }
-        if info.st_uid != getuid() { return "it belongs to another user" }
-        let folder = (path as NSString).deletingLastPathComponent
-        guard lstat(folder.isEmpty ? "." : folder, &info) == 0 else { return "its folder cannot be examined" }
-        if (info.st_mode & S_IFMT) != S_IFDIR { return "its folder \(folder) is not a folder" }
-        if info.st_uid != getuid() { return "its folder \(folder) belongs to another user" }
-        if info.st_mode & 0o077 != 0 {
-            return "its folder \(folder) is open to others (mode \(String(info.st_mode & 0o777, radix: 8)), not 700)"
-        }
-        return nil
+        SocketTrust.doubt(about: path)
     }
 
     /// Sends one request and waits for its reply.
@@ -133,14 +120,9 @@ public final class ControlClient {
     }
 }
 
-/// Where the control socket lives: `$XDG_RUNTIME_DIR/deskdays/agent.sock`
-/// (docs/cli.md), else a private folder under /tmp named after the uid.
+/// Where the control socket lives (`AgentPaths.socket`).
 public enum ControlSocketPath {
     public static func `default`(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime + "/deskdays/agent.sock"
-        }
-        // No runtime folder (a bare root shell, a container): the server makes this folder 0700 and owned by us.
-        return "/tmp/deskdays-\(getuid())/agent.sock"
+        AgentPaths { environment[$0] }.socket
     }
 }

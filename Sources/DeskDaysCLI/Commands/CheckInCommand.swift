@@ -1,3 +1,4 @@
+import AgentSocket
 import ArgumentParser
 import DeskDaysCore
 import DeskDaysReports

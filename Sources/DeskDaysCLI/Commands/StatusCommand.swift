@@ -38,7 +38,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     /// `--follow`: subscribe to the agent and print, as it is pushed (no
     /// polling), exactly what `deskdays status --format F` prints, on every
-    /// change, until the agent goes away.
+    /// change, until the agent goes away. (The `deskdays` launcher follows
+    /// json, waybar and i3blocks itself, with no wake-up at all while nothing
+    /// changes; this process, having libdispatch, wakes once a second.)
     func followAgent() throws {
         let path = socket.socketPath
         let client: ControlClient

@@ -2,12 +2,13 @@
 import Glibc
 #endif
 
-/// `deskdays` finds `deskdays-hardware` (the commands that need the hardware
-/// libraries): beside itself (a build folder), then in its prefix's
-/// `libexec/deskdays` (`make install`).
-enum Companion {
+/// How the executables find each other (`deskdays` → `deskdays-cli` →
+/// `deskdays-hardware`): beside the running one (a build folder, or
+/// `libexec/deskdays` itself), then in its prefix's `libexec/deskdays`
+/// (`make install`).
+public enum Companion {
     /// This process's executable, resolved.
-    static func ownPath() -> String {
+    public static func ownPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return CommandLine.arguments[0] }
@@ -15,13 +16,13 @@ enum Companion {
     }
 
     /// Where the executable `name` may be, for the executable at `path`.
-    static func candidates(_ name: String, besides path: String) -> [String] {
+    public static func candidates(_ name: String, besides path: String) -> [String] {
         let folder = parent(path)
         return [folder + "/" + name, parent(folder) + "/libexec/deskdays/" + name]
     }
 
     /// The first candidate that can be run; nil when none can.
-    static func locate(_ name: String) -> (found: String?, looked: [String]) {
+    public static func locate(_ name: String) -> (found: String?, looked: [String]) {
         let places = candidates(name, besides: ownPath())
         return (places.first { access($0, X_OK) == 0 }, places)
     }
@@ -29,7 +30,7 @@ enum Companion {
     /// Replaces this process with `path` and the same arguments (same
     /// process id, so systemd's MAINPID stays right); returns only on failure,
     /// with the reason.
-    static func execute(_ path: String) -> String {
+    public static func execute(_ path: String) -> String {
         let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
         execv(path, arguments)
         return String(cString: strerror(errno))

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where things live (docs/cli.md, "Where things live"), in one place for
+/// the launcher and the CLI: the configuration, the database and the
+/// agent's control socket, after the environment and the XDG defaults.
+/// `environment` looks a variable up (the process's own, or a test's).
+public struct AgentPaths: Sendable {
+    public let environment: @Sendable (String) -> String?
+    /// The home folder when `$HOME` is not set (the CLI asks the password
+    /// database; the launcher, linked statically, does not and defers to it).
+    let homeFallback: @Sendable () -> String
+
+    public init(environment: @escaping @Sendable (String) -> String?, homeFallback: @escaping @Sendable () -> String = { "/" }) {
+        self.environment = environment
+        self.homeFallback = homeFallback
+    }
+
+    /// The running process's environment, read with `getenv`.
+    public static let process = AgentPaths { name in getenv(name).map { String(cString: $0) } }
+
+    /// Whether `$HOME` is set.
+    public var hasHome: Bool { !(environment("HOME") ?? "").isEmpty }
+
+    /// `$HOME`, else the fallback.
+    public var home: String {
+        if let home = environment("HOME"), !home.isEmpty { return home }
+        return homeFallback()
+    }
+
+    /// `~` and `~/…` expanded.
+    public func expandTilde(_ path: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + String(path.dropFirst()) }
+        return path
+    }
+
+    /// `$VAR` when set and absolute (as the XDG spec requires), else `~/fallback`.
+    public func xdgDirectory(_ variable: String, fallback: String) -> String {
+        if let value = environment(variable), value.hasPrefix("/") { return value }
+        return home + "/" + fallback
+    }
+
+    /// A named path from `DESKDAYS_…`, when set and not empty.
+    func named(_ variable: String) -> String? {
+        guard let value = environment(variable), !value.isEmpty else { return nil }
+        return expandTilde(value)
+    }
+
+    /// `DESKDAYS_CONFIG`, else `$XDG_CONFIG_HOME/deskdays/config.toml`.
+    public var config: String {
+        named("DESKDAYS_CONFIG") ?? xdgDirectory("XDG_CONFIG_HOME", fallback: ".config") + "/deskdays/config.toml"
+    }
+
+    /// `DESKDAYS_DATABASE`, else `$XDG_DATA_HOME/deskdays/deskdays.sqlite`.
+    public var database: String {
+        named("DESKDAYS_DATABASE") ?? xdgDirectory("XDG_DATA_HOME", fallback: ".local/share") + "/deskdays/deskdays.sqlite"
+    }
+
+    /// `$XDG_RUNTIME_DIR/deskdays/agent.sock`; with no runtime folder (a
+    /// bare root shell, a container) a private folder under /tmp named after
+    /// the uid, which the agent makes 0700 and owned by this user.
+    public var socket: String {
+        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+            return runtime + "/deskdays/agent.sock"
+        }
+        return "/tmp/deskdays-\(getuid())/agent.sock"
+    }
+
+    /// A path with symbolic links and `.`/`..` resolved; the path itself
+    /// when it does not exist.
+    public static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

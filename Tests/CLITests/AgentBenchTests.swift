@@ -287,7 +287,7 @@ final class BenchCard {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         send("tag \(uid)")
     }
 
@@ -339,7 +339,7 @@ final class StatusFollower: @unchecked Sendable {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         let handle = out.fileHandleForReading
         Thread.detachNewThread { [self] in
             var pending = Data()

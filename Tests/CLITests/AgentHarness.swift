@@ -43,7 +43,7 @@ final class AgentProcess {
         env["DESKDAYS_TODAY"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        try process.run()
+        try process.spawn()
         for _ in 0..<400 {
             if let client = try? TestSocketClient(path: self.socket) { _ = client; return }
             if !process.isRunning { break }

@@ -109,7 +109,7 @@ final class FakeNotificationDaemon {
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         probe.arguments = ["-c", "import dbus, dbus.mainloop.glib; from gi.repository import GLib"]
         probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus python3-gi" }
+        guard (try? probe.spawn()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus python3-gi" }
         probe.waitForExit()
         return probe.exitStatus == 0 ? nil : "python3-dbus or python3-gi not installed: apt-get install python3-dbus python3-gi"
     }()
@@ -157,7 +157,7 @@ final class FakeNotificationDaemon {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", Self.script, address, answers ? "answer" : "hang"]
         process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
+        try process.spawn()
         guard waitUntil(seconds: 30, { lines.first == "ready" }) else {
             throw HarnessError("the notification daemon stand-in could not own its name: \(lines)")
         }

@@ -22,7 +22,7 @@ import Glibc
         process.standardError = err
         process.standardOutput = err
         if closedStderr { try err.fileHandleForReading.close() }
-        try process.run()
+        try process.spawn()
         let text = closedStderr ? "" : String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
         return (process.exitStatus, text)

@@ -108,7 +108,7 @@ final class PrivateSystemBus {
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         probe.arguments = ["-c", "import dbus"]
         probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus" }
+        guard (try? probe.spawn()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus" }
         probe.waitForExit()
         return probe.exitStatus == 0 ? nil : "python3-dbus not installed: apt-get install python3-dbus"
     }()
@@ -145,7 +145,7 @@ final class PrivateSystemBus {
         daemon.arguments = ["dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address"]
         daemon.standardOutput = output
         daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        try daemon.spawn()
         guard let line = readLine(from: output.fileHandleForReading), line.hasPrefix("unix:") else {
             kill(daemon.processIdentifier, SIGKILL)
             throw HarnessError("dbus-daemon printed no address")
@@ -159,7 +159,7 @@ final class PrivateSystemBus {
         gdbus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         gdbus.arguments = ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
                            "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", sleeping ? "true" : "false"]
-        try gdbus.run()
+        try gdbus.spawn()
         gdbus.waitForExit()
         try #require(gdbus.exitStatus == 0, "gdbus emit failed")
     }
@@ -198,7 +198,7 @@ final class FakeLogind {
         process.arguments = ["-c", Self.script, address]
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try process.spawn()
         guard readLine(from: output.fileHandleForReading) == "ready" else {
             throw HarnessError("the logind stand-in could not own its name")
         }

@@ -167,7 +167,7 @@ import Glibc
         follow.environment = environment
         let out = Pipe()
         follow.standardOutput = out
-        try follow.run()
+        try follow.spawn()
         defer { kill(follow.processIdentifier, SIGKILL); follow.waitForExit() }
         let lines = LineCollector(out.fileHandleForReading)
         let first = try #require(lines.wait(count: 1, seconds: 15)?.first, "a line at once on subscribing")
@@ -280,7 +280,7 @@ func runTool(_ arguments: [String], input: String? = nil) throws -> (status: Int
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
     process.standardInput = inPipe
-    try process.run()
+    try process.spawn()
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try? inPipe.fileHandleForWriting.close()
     let data = out.fileHandleForReading.readDataToEndOfFile()

@@ -45,7 +45,7 @@ import Testing
         agent.arguments = ["agent", "--config", cli.config, "--database", cli.database]
         let err = Pipe()
         agent.standardError = err
-        try agent.run()
+        try agent.spawn()
         usleep(500_000)
         agent.terminate()
         agent.waitForExit()

@@ -117,7 +117,7 @@ import Testing
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite.arguments = ["sqlite3", cli.database, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"]
-        try sqlite.run()
+        try sqlite.spawn()
         sqlite.waitForExit()
         try #require(sqlite.exitStatus == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.database))
@@ -143,7 +143,7 @@ import Testing
         let input = Pipe(), output = Pipe()
         holder.standardInput = input
         holder.standardOutput = output
-        try holder.run()
+        try holder.spawn()
         defer {
             try? input.fileHandleForWriting.close()
             holder.waitForExit()

@@ -91,7 +91,7 @@ struct DoctorCLITests {
         sqlite.arguments = [cli.database, "PRAGMA wal_checkpoint(TRUNCATE);"]
         sqlite.standardOutput = Pipe()
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
-            try sqlite.run()
+            try sqlite.spawn()
             sqlite.waitUntilExit()
         }
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: cli.database))

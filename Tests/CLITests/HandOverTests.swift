@@ -12,7 +12,7 @@ import Testing
         process.arguments = [binary]
         let out = Pipe()
         process.standardOutput = out
-        try process.run()
+        try process.spawn()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitForExit()
         return String(decoding: data, as: UTF8.self)
@@ -59,7 +59,7 @@ import Testing
         let err = Pipe()
         process.standardError = err
         process.standardOutput = Pipe()
-        try process.run()
+        try process.spawn()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
         return (process.exitStatus, message)

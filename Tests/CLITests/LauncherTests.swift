@@ -31,7 +31,7 @@ import Testing
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.spawn()
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
@@ -104,7 +104,7 @@ import Testing
         let out = Pipe(), err = Pipe()
         follower.standardOutput = out
         follower.standardError = err
-        try follower.run()
+        try follower.spawn()
         defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL) }; follower.waitForExit() }
         let lines = LineReader(out.fileHandleForReading)
         let first = try #require(lines.next(), "no first line")

@@ -39,7 +39,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.spawn()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
         #expect(process.exitStatus == 0,

@@ -105,7 +105,7 @@ import Glibc
             """, cli.database]
         let out = Pipe()
         holder.standardOutput = out
-        try holder.run()
+        try holder.spawn()
         _ = out.fileHandleForReading.availableData
         var day = 1
         for month in [9, 10] {

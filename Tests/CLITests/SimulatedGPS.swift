@@ -22,7 +22,7 @@ final class SimulatedGPS {
         feed = folder.appendingPathComponent("feed").path
         socat.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         socat.arguments = ["socat", "pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"]
-        try socat.run()
+        try socat.spawn()
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: feed) { usleep(50_000) }
         guard FileManager.default.fileExists(atPath: device) else { throw HarnessError("socat made no pty pair") }
     }

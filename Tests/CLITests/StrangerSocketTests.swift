@@ -22,7 +22,7 @@ import Glibc
                                  "UNIX-LISTEN:\(socket),fork,mode=777",
                                  #"SYSTEM:echo '{"ok":true,"dates":["2026-11-16"],"status":"office","output":"forged\n","clock":"system"}'"#]
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.spawn()
             #expect(waitUntil { FileManager.default.fileExists(atPath: socket) }, "the stranger's socket appeared")
         }
         deinit {

@@ -21,7 +21,7 @@ enum Tools {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         if !process.waitForExit(seconds: timeout) {
             kill(process.processIdentifier, SIGKILL)
             process.waitForExit()

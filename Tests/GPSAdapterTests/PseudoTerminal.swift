@@ -40,7 +40,7 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["socat", "pty,raw,echo=0,b9600,link=\(device)", "pty,raw,echo=0,b9600,link=\(feed)"]
-        try process.run()
+        try process.spawn()
         self.process = process
         for _ in 0..<500 where !(FileManager.default.fileExists(atPath: device)
                                  && FileManager.default.fileExists(atPath: feed)) {

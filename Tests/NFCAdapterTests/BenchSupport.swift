@@ -47,7 +47,7 @@ func runTool(_ executable: String, _ arguments: [String]) throws -> String {
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
-    try process.run()
+    try process.spawn()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitForExit()
     guard process.exitStatus == 0 else {
@@ -74,7 +74,7 @@ final class LineProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
     }
 
     /// Sends `line` and returns the reply line (blocking: helpers answer at once).

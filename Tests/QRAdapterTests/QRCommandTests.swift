@@ -94,7 +94,7 @@ struct QRAgentTests {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         agent.standardError = try FileHandle(forWritingTo: log)
         agent.standardOutput = FileHandle.nullDevice
-        try agent.run()
+        try agent.spawn()
         // Foundation's children start with SIGTERM blocked; the agent unblocks it itself.
         defer { if agent.isRunning { kill(agent.processIdentifier, SIGKILL) } }
         // Three attempts have failed once the third delay is announced (0.5 s, 1 s, 2 s).

@@ -47,7 +47,7 @@ enum Support {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.spawn()
         // Read stderr on the side so a chatty child cannot fill the pipe and stall.
         nonisolated(unsafe) var errData = Data()
         let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }

@@ -7,7 +7,20 @@ import Glibc
 private let reapedLock = NSLock()
 nonisolated(unsafe) private var reaped: [Int32: Int32] = [:]
 
+/// One `Process.run()` at a time in this test process.
+private let spawnLock = NSLock()
+
 extension Process {
+    /// `run()`, one at a time: Foundation's `Process.run()` on Linux crashed
+    /// (a `memcpy` on a bad pointer inside it) and failed with EBADF when
+    /// parallel tests spawned children at the same moment; serializing the
+    /// spawns costs nothing measurable and removes the overlap.
+    public func spawn() throws {
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+        try run()
+    }
+
     /// Waits for the child to end (at most `seconds`, when given); false on
     /// a timeout. Foundation's `waitUntilExit()` and termination handler can
     /// miss an exit when many children come and go at once (the child stays

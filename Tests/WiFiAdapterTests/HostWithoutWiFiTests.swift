@@ -37,7 +37,7 @@ import Testing
         process.environment = environment
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
 
         func text() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         var waited = 0
@@ -86,7 +86,7 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
         #expect(process.exitStatus == 1)

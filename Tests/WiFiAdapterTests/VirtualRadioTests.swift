@@ -147,7 +147,7 @@ struct VMRun: Sendable {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return (127, "cannot start bash: \(error)") }
+        do { try process.spawn() } catch { return (127, "cannot start bash: \(error)") }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitForExit()
         return (process.exitStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -154,14 +154,22 @@ final class PrivateSystemBus {
     }
 
     /// `PrepareForSleep` sent by a client that does not own `org.freedesktop.login1`.
+    /// (gdbus sometimes exits with "Error flushing connection: The connection
+    /// is closed" on a loaded machine: a new gdbus tries again; a signal
+    /// sent twice is ignored twice.)
     func emitSpoofed(sleeping: Bool) throws {
-        let gdbus = Process()
-        gdbus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gdbus.arguments = ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
-                           "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", sleeping ? "true" : "false"]
-        try gdbus.spawn()
-        gdbus.waitForExit()
-        try #require(gdbus.exitStatus == 0, "gdbus emit failed")
+        var status: Int32 = -1
+        for _ in 0..<3 where status != 0 {
+            let gdbus = Process()
+            gdbus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            gdbus.arguments = ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
+                               "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", sleeping ? "true" : "false"]
+            gdbus.standardError = FileHandle.nullDevice
+            try gdbus.spawn()
+            gdbus.waitForExit()
+            status = gdbus.exitStatus
+        }
+        try #require(status == 0, "gdbus emit failed three times")
     }
 
     /// A stand-in for logind: owns its bus name and sends `PrepareForSleep` on request.

@@ -30,9 +30,16 @@ public struct NFCCheckInAdapter: CheckInAdapter {
         let matcher = TagMatcher(tags: settings.tags)
         let reader = reader?() ?? NFCTagReader.configured(settings, logger: logger)
         logger.info("NFC adapter started", metadata: ["backend": "\(reader.backend.rawValue)"])
+        var toldRandom = false
         for try await reading in reader.taps(wantsNDEF: matcher.needsNDEF(uid:)) {
             if let rule = matcher.rule(for: reading) {
                 await emit(CheckInEvent(source: .nfc, rule: rule, time: now()))
+            } else if reading.hasRandomUID {
+                // Said once per run: a badge tapped every morning must not fill the log.
+                if !toldRandom {
+                    logger.notice("this card shows a new number on every tap (a random UID): it cannot check you in; use an NTAG sticker or keyfob at the desk, or a QR code")
+                    toldRandom = true
+                }
             } else {
                 if case .malformed = reading.ndef { logger.debug("tag with a malformed NDEF area") }
                 logger.notice("unknown tag")

@@ -9,6 +9,12 @@ public struct NFCTagReader: Sendable {
     public let backend: NFCSettings.Backend
     private let start: @Sendable (@escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error>
 
+    /// A backend and how its taps start (tests give a reader over a fake seam).
+    init(backend: NFCSettings.Backend, start: @escaping @Sendable (@escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error>) {
+        self.backend = backend
+        self.start = start
+    }
+
     /// The PC/SC backend (pcscd; every reader it has, and ones added later).
     public static func pcsc(logger: Logger) -> NFCTagReader {
         let reader = PCSCTagReader(system: SCard(), logger: logger)

@@ -26,13 +26,28 @@ public struct TagMatcher: Sendable {
     /// Whether the NDEF area must be read to decide: no UID rule matched and
     /// some rule matches on NDEF content.
     public func needsNDEF(uid: String) -> Bool {
-        rule(uid: uid) == nil && !ndefRules.isEmpty
+        (TagReading.isRandom(uidHex: uid) || rule(uid: uid) == nil) && !ndefRules.isEmpty
     }
 
-    /// The rule a whole reading matches, or nil for an unknown tag.
+    /// The rule a whole reading matches, or nil for an unknown tag. A random
+    /// UID never matches a UID rule (it would be a coincidence); its NDEF
+    /// content may still match.
     public func rule(for reading: TagReading) -> String? {
-        if let name = rule(uid: reading.uidHex) { return name }
+        if !reading.hasRandomUID, let name = rule(uid: reading.uidHex) { return name }
         guard case let .strings(strings) = reading.ndef else { return nil }
         return ndefRules.first { strings.contains($0.ndef) }?.name
+    }
+
+    /// Why two taps of one card cannot become a UID rule, in one sentence
+    /// naming what works instead; nil when they can.
+    public static func enrolmentProblem(first: TagReading, second: TagReading) -> String? {
+        let instead = "use an NTAG sticker or keyfob at the desk instead, enroll this card by its NDEF text (--by-ndef), or use a QR code"
+        if first.hasRandomUID || second.hasRandomUID {
+            return "this card shows a new number on every tap (a random UID), so it cannot be recognised by its UID; " + instead + "."
+        }
+        if first.uid != second.uid {
+            return "the card showed a different number on the second tap, so it cannot be recognised by its UID; " + instead + "."
+        }
+        return nil
     }
 }

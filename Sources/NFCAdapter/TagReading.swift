@@ -27,6 +27,14 @@ public struct TagReading: Sendable, Equatable {
     }
 
     /// The UID as the configuration writes it: upper-case hex, no separators.
+    /// A 4-byte UID starting 0x08 is a random ID (ISO/IEC 14443-3): the
+    /// card (a DESFire or NTAG with random ID, HID Seos, a phone wallet)
+    /// shows a new one on every tap, so it can never be a rule.
+    public var hasRandomUID: Bool { Self.isRandom(uidHex: uidHex) }
+
+    /// The same, for a UID written as `uidHex` writes it.
+    public static func isRandom(uidHex: String) -> Bool { uidHex.count == 8 && uidHex.hasPrefix("08") }
+
     public var uidHex: String { uid.map { String($0, radix: 16, uppercase: true).leftPadded() }.joined() }
 }
 

@@ -17,8 +17,10 @@ struct EnrollNFC: AsyncParsableCommand {
         abstract: Hardware.abstract("enroll", "nfc"),
         discussion: """
         Waits up to --timeout seconds for a tag on the reader of [nfc] (PC/SC or libnfc), \
-        prints its UID and NDEF texts/URIs, and appends a [[nfc.tags]] block matching it \
-        by UID (or, with --by-ndef, by its first NDEF text or URI).
+        presented twice, prints its UID and NDEF texts/URIs, and appends a [[nfc.tags]] block \
+        matching it by UID (or, with --by-ndef, by its first NDEF text or URI, after one tap). \
+        A card whose UID is random or changes between taps (many employee badges and phones) \
+        is refused, with what works instead.
         """
     )
 
@@ -64,8 +66,21 @@ extension EnrollNFC {
         logger.logLevel = .warning
         let reader = NFCTagReader.configured(settings, logger: logger)
         printError("Present the tag to the reader (\(reader.backend.rawValue)); waiting \(Int(timeout)) s…")
-        guard let reading = try await firstTap(reader) else {
+        // Two taps: a card with a random or changing UID is found out before it becomes a rule that never matches.
+        let taps = try await firstTaps(reader, count: byNdef ? 1 : 2) {
+            if !byNdef { printError("Now take it away and present it once more…") }
+        }
+        guard let reading = taps.first else {
             throw CLIError("no tag was presented within \(Int(timeout)) s; hold the tag on the reader for a second, or raise --timeout.")
+        }
+        if !byNdef {
+            if reading.hasRandomUID, let problem = TagMatcher.enrolmentProblem(first: reading, second: reading) {
+                throw CLIError(problem)
+            }
+            guard taps.count == 2 else {
+                throw CLIError("the tag was presented once within \(Int(timeout)) s; present it twice (away in between), or raise --timeout.")
+            }
+            if let problem = TagMatcher.enrolmentProblem(first: taps[0], second: taps[1]) { throw CLIError(problem) }
         }
         print("UID: \(reading.uidHex)")
         let strings: [String]
@@ -91,11 +106,18 @@ extension EnrollNFC {
         Enrollment.remindIfOff(settings.enabled, method: "NFC", section: "nfc")
     }
 
-    /// The first tap, or nil after `timeout`; leaving the stream aborts the reader.
-    private func firstTap(_ reader: NFCTagReader) async throws -> TagReading? {
-        try await withThrowingTaskGroup(of: TagReading?.self) { group in
+    /// The first `count` taps (fewer after `timeout`); `between` runs after
+    /// the first. Leaving the stream aborts the reader.
+    private func firstTaps(_ reader: NFCTagReader, count: Int, between: @escaping @Sendable () -> Void) async throws -> [TagReading] {
+        try await withThrowingTaskGroup(of: [TagReading]?.self) { group in
+            let collected = TapList()
             group.addTask {
-                for try await reading in reader.taps(wantsNDEF: { _ in true }) { return reading }
+                for try await reading in reader.taps(wantsNDEF: { _ in true }) {
+                    let all = collected.append(reading)
+                    // A random UID is refused at once: no second tap needed.
+                    if all.count == 1, count > 1, !reading.hasRandomUID { between() }
+                    if all.count >= count || reading.hasRandomUID { return all }
+                }
                 return nil
             }
             group.addTask {
@@ -104,7 +126,22 @@ extension EnrollNFC {
             }
             let first = try await group.next() ?? nil
             group.cancelAll()
-            return first
+            return first ?? collected.all
         }
     }
+}
+
+/// The taps seen so far, shared by the reading task and the timeout.
+private final class TapList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taps: [TagReading] = []
+
+    func append(_ reading: TagReading) -> [TagReading] {
+        lock.withLock {
+            taps.append(reading)
+            return taps
+        }
+    }
+
+    var all: [TagReading] { lock.withLock { taps } }
 }

@@ -1,5 +1,7 @@
 import DeskDaysConfig
 import DeskDaysCore
+import Foundation
+import Logging
 import NDEF
 @testable import NFCAdapter
 import Testing
@@ -100,4 +102,67 @@ import Testing
         #expect(LibNFCError.operationAborted.description == "Operation Aborted")
         #expect(LibNFCError.targetReleased.isTagGone)
     }
+}
+
+/// Badges as they are: a random UID (4 bytes starting 0x08) never matches a
+/// UID rule, and cannot be enrolled by UID.
+@Suite struct RandomUIDTests {
+    static let random: [UInt8] = [0x08, 0x3A, 0x91, 0x5C]
+    static let other: [UInt8] = [0x08, 0x77, 0x01, 0xEE]
+    static let sticker: [UInt8] = [0x04, 0xA2, 0x24, 0x6A, 0x2F, 0x6E, 0x80]
+
+    @Test func aRandomUIDIsRecognised() {
+        #expect(TagReading(uid: Self.random, ndef: .notRead).hasRandomUID)
+        #expect(!TagReading(uid: Self.sticker, ndef: .notRead).hasRandomUID)
+        // 0x08 starting a 7-byte UID is a manufacturer byte, not a random ID.
+        #expect(!TagReading(uid: [0x08] + Self.sticker.dropFirst(), ndef: .notRead).hasRandomUID)
+    }
+
+    @Test func aRandomUIDNeverMatchesAUIDRuleButItsNDEFMay() {
+        let matcher = TagMatcher(tags: [.init(name: "badge", uid: "083A915C"), .init(name: "hq", ndef: "deskdays:office:hq")])
+        #expect(matcher.rule(for: TagReading(uid: Self.random, ndef: .notRead)) == nil)
+        #expect(matcher.needsNDEF(uid: "083A915C"))
+        #expect(matcher.rule(for: TagReading(uid: Self.random, ndef: .strings(["deskdays:office:hq"]))) == "hq")
+    }
+
+    @Test func enrolmentRefusesRandomAndChangingUIDsInOneSentence() throws {
+        let random = TagReading(uid: Self.random, ndef: .notRead)
+        let problem = try #require(TagMatcher.enrolmentProblem(first: random, second: random))
+        #expect(problem.contains("new number on every tap") && problem.contains("NTAG sticker") && problem.contains("QR code"))
+        let changing = TagMatcher.enrolmentProblem(first: TagReading(uid: [0x04, 0x01, 0x02, 0x03], ndef: .notRead),
+                                                   second: TagReading(uid: [0x04, 0x09, 0x09, 0x09], ndef: .notRead))
+        #expect(changing?.contains("different number on the second tap") == true)
+        let sticker = TagReading(uid: Self.sticker, ndef: .notRead)
+        #expect(TagMatcher.enrolmentProblem(first: sticker, second: sticker) == nil)
+    }
+
+    /// Through the adapter on the scripted reader: random-UID taps store nothing, a sticker does.
+    @Test func theAdapterStoresNothingForARandomUIDCard() async throws {
+        let cards = ScriptedSmartCards([
+            .readers(["R"]),
+            .tag("R", uid: Self.random), .tag("R", uid: nil),
+            .tag("R", uid: Self.other), .tag("R", uid: nil),
+            .tag("R", uid: Self.sticker),
+        ])
+        var settings = NFCSettings()
+        settings.enabled = true
+        settings.tags = [.init(name: "badge", uid: "083A915C"), .init(name: "desk", uid: "04A2246A2F6E80")]
+        let reader = NFCTagReader(backend: .pcsc, start: PCSCTagReader(system: cards, logger: Logger(label: "test")).taps(wantsNDEF:))
+        let adapter = NFCCheckInAdapter(settings: settings, logger: Logger(label: "test"), reader: { reader })
+        let events = EventList()
+        let run = Task { try await adapter.run { events.append($0.rule ?? "-") } }
+        let waited = await Task.detached { cards.idle.wait(timeout: .now() + 60) }.value
+        #expect(waited == .success)
+        run.cancel()
+        _ = try? await run.value
+        #expect(events.all == ["desk"])
+    }
+}
+
+/// Rules of the events an adapter emitted, in order.
+final class EventList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rules: [String] = []
+    func append(_ rule: String) { lock.withLock { rules.append(rule) } }
+    var all: [String] { lock.withLock { rules } }
 }

@@ -43,6 +43,8 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// Signalled each time the script is done and the reader waits for more.
     let idle = DispatchSemaphore(value: 0)
+    /// Signalled when the reader lets go of a context.
+    let released = DispatchSemaphore(value: 0)
 
     init(_ script: [Step], serviceFailures: Int = 0) {
         state = Mutex(State(script: script, serviceFailures: serviceFailures))
@@ -61,7 +63,10 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
         return 1
     }
 
-    func releaseContext(_ context: Int) { state.withLock { $0.calls.released += 1 } }
+    func releaseContext(_ context: Int) {
+        state.withLock { $0.calls.released += 1 }
+        released.signal()
+    }
 
     func cancel(_ context: Int) {
         state.withLock { state in
@@ -204,7 +209,9 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
         #expect(taps.map(\.uid) == [Self.first, Self.first, Self.second])
         #expect(taps.allSatisfy { $0.ndef == .notRead })
         #expect(cards.calls.cancels >= 1, "stopping must interrupt the blocking wait")
-        #expect(cards.calls.released == cards.calls.contexts)
+        // The consumer is gone at once; the reader thread lets go of pcscd right after.
+        let letGo = await Task.detached { cards.released.wait(timeout: .now() + 30) }.value
+        #expect(letGo == .success && cards.calls.released == cards.calls.contexts)
     }
 
     @Test func aTagLeftOnAReaderThatIsReplugedIsANewTap() async throws {

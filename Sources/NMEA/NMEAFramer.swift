@@ -18,6 +18,11 @@
 /// - Lines starting with `#` are comments (capture headers), as in gpsd.
 /// - The body is bounded (`maximumBodyLength`), so garbage without line
 ///   ends never grows the buffer.
+/// - u-blox UBX binary frames between sentences (sync `B5 62`, class, id,
+///   a little-endian length, payload, two checksum bytes) are skipped
+///   whole, as gpsd's lexer does, so a `$`, `*` or line end inside their
+///   payload never starts or breaks a sentence. Receivers send them when
+///   both protocols are enabled on one port.
 public struct NMEAFramer: Sendable {
     /// The longest body accepted. NMEA 0183 allows 79 characters between
     /// `$` and the line end; gpsd accepts up to 130 bytes because real
@@ -35,6 +40,8 @@ public struct NMEAFramer: Sendable {
         public var tooLong = 0
         /// Bytes skipped outside any sentence (noise, comments excluded).
         public var skippedBytes = 0
+        /// u-blox UBX binary frames skipped whole.
+        public var ubxFrames = 0
 
         public init() {}
 
@@ -64,7 +71,19 @@ public struct NMEAFramer: Sendable {
         case checksumLow(UInt8)
         /// Checksum read; waiting for CR or LF. Holds the received value.
         case lineEnd(UInt8)
+        /// After a UBX frame's first sync byte `B5`.
+        case ubxSync
+        /// Reading a UBX frame's class, id and length: the bytes read so far
+        /// (0–3) and the length's low byte.
+        case ubxHeader(read: Int, lengthLow: UInt8)
+        /// Skipping the rest of a UBX frame: payload and checksum.
+        case ubxSkip(remaining: Int)
     }
+
+    /// A UBX payload longer than this is taken for noise that happened to
+    /// start with the sync bytes (u-blox messages are far shorter), so the
+    /// sentences after it are not swallowed.
+    static let maximumUBXPayload = 4096
 
     private var state: State = .idle(lineStart: true)
     private var body: [UInt8] = []
@@ -121,6 +140,8 @@ public struct NMEAFramer: Sendable {
         case .idle(let lineStart):
             if byte == UInt8(ascii: "$") {
                 start()
+            } else if byte == 0xB5 {
+                state = .ubxSync
             } else if byte == 0x0D || byte == 0x0A {
                 state = .idle(lineStart: true)
             } else if lineStart, byte == UInt8(ascii: "#") {
@@ -131,6 +152,35 @@ public struct NMEAFramer: Sendable {
             }
         case .comment:
             if byte == 0x0A || byte == 0x0D { state = .idle(lineStart: true) }
+        case .ubxSync:
+            if byte == 0x62 {
+                state = .ubxHeader(read: 0, lengthLow: 0)
+            } else {
+                // Not a UBX frame after all: the B5 was noise; this byte is read afresh.
+                statistics.skippedBytes += 1
+                state = .idle(lineStart: false)
+                step(byte, handle)
+            }
+        case .ubxHeader(let read, let lengthLow):
+            switch read {
+            case 0, 1: state = .ubxHeader(read: read + 1, lengthLow: 0)  // class, id
+            case 2: state = .ubxHeader(read: 3, lengthLow: byte)
+            default:
+                let length = Int(lengthLow) | Int(byte) << 8
+                if length > NMEAFramer.maximumUBXPayload {
+                    statistics.skippedBytes += 6
+                    state = .idle(lineStart: false)
+                } else {
+                    state = .ubxSkip(remaining: length + 2)
+                }
+            }
+        case .ubxSkip(let remaining):
+            if remaining > 1 {
+                state = .ubxSkip(remaining: remaining - 1)
+            } else {
+                statistics.ubxFrames += 1
+                state = .idle(lineStart: true)
+            }
         case .checksumHigh:
             if let value = NMEAFramer.hexValue(byte) {
                 state = .checksumLow(value)

@@ -81,3 +81,57 @@ import Testing
         #expect(noFix == ["GPSmap-76S.log", "eXplorist110.log", "holux-gm-210.log", "tn200.log", "ublox-lea-5q.log"])
     }
 }
+
+/// u-blox receivers with UBX enabled beside NMEA interleave binary frames
+/// (issue 16): skipped whole, they change nothing.
+@Suite struct UBXInterleavedTests {
+    /// A UBX frame (sync, class, id, little-endian length, payload, checksum)
+    /// whose payload holds what would break a naive NMEA reader: `$`, `*`,
+    /// line ends and a whole sentence.
+    static func ubx(class kind: UInt8, id: UInt8, payload: [UInt8]) -> [UInt8] {
+        var body = [kind, id, UInt8(payload.count & 0xFF), UInt8(payload.count >> 8)] + payload
+        var a: UInt8 = 0, b: UInt8 = 0
+        for byte in body { a &+= byte; b &+= a }
+        body += [a, b]
+        return [0xB5, 0x62] + body
+    }
+
+    static let nastyPayload: [UInt8] = Array("$GPGGA,1*47\r\n".utf8) + [0x00, 0xB5, 0x62, 0x24, 0x2A, 0x0D, 0x0A, 0xFF]
+        + [UInt8](repeating: 0x24, count: 40)
+
+    /// Every line of a gpsd capture, with UBX frames (NAV-PVT-sized, empty,
+    /// nasty) between them, decodes to the same fixes and rejections as the capture alone.
+    @Test(arguments: ["garmin-10x.log", "eXplorist110.log", "com-1289.log"])
+    func interleavedCaptureDecodesTheSameFixes(_ name: String) throws {
+        let plain = try CaptureTests.log(name)
+        let frames = [Self.ubx(class: 0x01, id: 0x07, payload: [UInt8](repeating: 0x24, count: 92)),
+                      Self.ubx(class: 0x05, id: 0x01, payload: []),
+                      Self.ubx(class: 0x0A, id: 0x04, payload: Self.nastyPayload)]
+        var mixed: [UInt8] = []
+        var inserted = 0
+        for (index, line) in plain.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { mixed.append(0x0A) }
+            if index > 0, line.first == UInt8(ascii: "$") {
+                mixed += frames[index % frames.count]
+                inserted += 1
+            }
+            mixed += line
+        }
+        let (expected, plainStats) = Fixtures.fixes(plain)
+        for chunk in [1, 7, 4096] {
+            let (fixes, stats) = Fixtures.fixes(mixed, chunk: chunk)
+            #expect(fixes == expected, "\(name), chunks of \(chunk)")
+            #expect(stats.rejected == plainStats.rejected && stats.sentences == plainStats.sentences)
+            #expect(stats.ubxFrames == inserted)
+        }
+        #expect(inserted > 10)
+    }
+
+    /// Noise that merely starts like a frame is not allowed to swallow what follows.
+    @Test func aFalseSyncWithAHugeLengthSwallowsNothing() {
+        var framer = NMEAFramer()
+        let gga = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n"
+        let events = framer.feed([0xB5, 0x62, 0x01, 0x02, 0xFF, 0xFF] + Array(gga.utf8))
+        #expect(events.count == 1 && framer.statistics.ubxFrames == 0)
+    }
+}

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import NFCAdapter
 import Foundation
 
 /// `deskdays doctor`: for each enabled method, what the machine offers and
@@ -105,8 +106,17 @@ public struct Doctor: Sendable {
             let running = !system.processes(named: "pcscd").isEmpty
             let socketActivated = system.exists("\(system.run)/pcscd/pcscd.comm")
             switch pcscReaders() {
+            case .some(let names) where names.contains(where: { NFCTagReader.watches(reader: $0, only: settings.reader) }):
+                let described = names.map { name in
+                    NFCTagReader.watches(reader: name, only: settings.reader) ? name
+                        : name + (NFCTagReader.watches(reader: name, only: nil) ? " (not the [nfc] reader)" : " (SAM slot, not read)")
+                }
+                findings.append(Finding(.ok, "pcscd sees \(names.count == 1 ? "a reader" : "\(names.count) readers"): \(described.joined(separator: ", "))"))
             case .some(let names) where !names.isEmpty:
-                findings.append(Finding(.ok, "pcscd sees \(names.count == 1 ? "a reader" : "\(names.count) readers"): \(names.joined(separator: ", "))"))
+                findings.append(Finding(pcscOnly ? .problem : .warning,
+                                        "pcscd sees no reader DeskDays reads: \(names.joined(separator: ", "))",
+                                        fix: settings.reader.map { "no reader's name contains \"\($0)\"; correct [nfc] reader (names as above) or remove it" }
+                                            ?? "only SAM slots are listed; plug in a contactless reader"))
             case .some:
                 findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd is running but sees no reader",
                                         fix: "plug the reader in; `pcsc_scan` (package pcsc-tools) shows what pcscd sees"

@@ -268,6 +268,11 @@ public enum ConfigLoader {
             case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
             case "backend": reader.choice(value, path) { settings.backend = $0 }
             case "connstring": settings.connstring = reader.string(value, path)
+            case "reader":
+                if let text = reader.string(value, path) {
+                    if text.isEmpty { reader.problem(path, "reader is empty; give part of the reader's name as `pcsc_scan` shows it, or remove the key") }
+                    settings.reader = text.isEmpty ? nil : text
+                }
             case "tags":
                 reader.tables(value, path) { reader, table, path in
                     var name: String?, uid: String?, ndef: String?

@@ -69,6 +69,9 @@ public struct NFCSettings: Sendable, Equatable {
     public var enabled = false
     public var backend: Backend = .auto
     public var connstring: String?
+    /// PC/SC: read only the reader whose name contains this text (nil: every
+    /// contactless reader; SAM slots are never read).
+    public var reader: String?
     public var tags: [Tag] = []
     public init() {}
 }

@@ -16,8 +16,8 @@ public struct NFCTagReader: Sendable {
     }
 
     /// The PC/SC backend (pcscd; every reader it has, and ones added later).
-    public static func pcsc(logger: Logger) -> NFCTagReader {
-        let reader = PCSCTagReader(system: SCard(), logger: logger)
+    public static func pcsc(logger: Logger, only: String? = nil) -> NFCTagReader {
+        let reader = PCSCTagReader(system: SCard(), logger: logger, only: only)
         return NFCTagReader(backend: .pcsc, start: reader.taps(wantsNDEF:))
     }
 
@@ -32,12 +32,14 @@ public struct NFCTagReader: Sendable {
     /// reader plugged in later is still picked up through PnP).
     public static func configured(_ settings: NFCSettings, logger: Logger) -> NFCTagReader {
         switch settings.backend {
-        case .pcsc: return pcsc(logger: logger)
+        case .pcsc: return pcsc(logger: logger, only: settings.reader)
         case .libnfc: return libnfc(connstring: settings.connstring, logger: logger)
         case .auto:
-            if !(pcscReaderNames() ?? []).isEmpty { return pcsc(logger: logger) }
+            if (pcscReaderNames() ?? []).contains(where: { watches(reader: $0, only: settings.reader) }) {
+                return pcsc(logger: logger, only: settings.reader)
+            }
             if libnfcHasDevice(settings.connstring) { return libnfc(connstring: settings.connstring, logger: logger) }
-            return pcsc(logger: logger)
+            return pcsc(logger: logger, only: settings.reader)
         }
     }
 
@@ -46,6 +48,12 @@ public struct NFCTagReader: Sendable {
     /// per tag whether the NDEF pages are read.
     public func taps(wantsNDEF: @escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error> {
         start(wantsNDEF)
+    }
+
+    /// Whether the PC/SC reader `name` is watched: never a SAM slot, and
+    /// only the one `[nfc] reader` names when it is set.
+    public static func watches(reader name: String, only: String?) -> Bool {
+        PCSCTagReader<SCard>.watches(name, only: only)
     }
 
     /// The readers pcscd lists now (never opened); nil when pcscd cannot be reached.

@@ -13,6 +13,8 @@ import Logging
 struct PCSCTagReader<System: SmartCardSystem>: Sendable {
     let system: System
     let logger: Logger
+    /// Only readers whose name contains this (`[nfc] reader`); nil: all.
+    var only: String? = nil
     /// The longest single wait: pcsc-lite's `INFINITE`. pcscd wakes us on
     /// every change, `SCardCancel` on stop, and a lost pcscd ends the wait
     /// with an error; a finite bound only re-registered us with pcscd every
@@ -115,10 +117,21 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
         }
     }
 
+    /// Whether a reader is watched: never a SAM slot (the secure-access
+    /// module a dual reader such as the ACR1252U lists beside its contactless
+    /// slot: pcsc-lite names it "… SAM …"), and only the configured one when
+    /// `[nfc] reader` is set.
+    static func watches(_ name: String, only: String?) -> Bool {
+        let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        if words.contains("SAM") { return false }
+        return only.map { name.lowercased().contains($0.lowercased()) } ?? true
+    }
+
     /// Keeps one state entry per present reader after the PnP entry; a new
     /// reader starts `[]` so its current state is reported at once.
-    private func synchronize(_ states: inout [ReaderState], with readers: [String],
+    private func synchronize(_ states: inout [ReaderState], with listed: [String],
                              debouncer: inout TapDebouncer) {
+        let readers = listed.filter { Self.watches($0, only: only) }
         let known = Set(states.dropFirst().map(\.reader))
         for gone in known.subtracting(readers) {
             debouncer.absent(gone)

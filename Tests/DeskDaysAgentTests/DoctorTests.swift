@@ -75,6 +75,20 @@ struct DoctorTests {
         #expect(Self.section(sections, "nfc").findings.contains(Doctor.Finding(.ok, "pcscd sees a reader: ACS ACR1252 1S CL Reader 00 00")))
     }
 
+    @Test func samSlotsAndTheConfiguredReaderAreShown() throws {
+        let fake = try FakeSystem()
+        try fake.process(812, "pcscd")
+        let picc = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader PICC] 00 00"
+        let sam = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader SAM] 01 00"
+        let sections = Doctor(system: fake.view, pcscReaders: { [picc, sam] }).diagnose(Self.nfcConfig())
+        #expect(Self.section(sections, "nfc").findings.contains { $0.level == .ok && $0.text.contains("\(sam) (SAM slot, not read)") })
+        var narrowed = Self.nfcConfig()
+        narrowed.nfc.reader = "Omnikey"
+        let wrong = Doctor(system: fake.view, pcscReaders: { [picc, sam] }).diagnose(narrowed)
+        let finding = try #require(Self.section(wrong, "nfc").findings.first { $0.text.hasPrefix("pcscd sees no reader DeskDays reads") })
+        #expect(finding.level == .problem && finding.fix?.contains("\"Omnikey\"") == true)
+    }
+
     /// The probe: no reader, pcscd stopped. Nothing can arrive, so doctor fails.
     @Test func pcscdStoppedIsAProblemWhenNothingElseCanReadTags() throws {
         let fake = try FakeSystem()

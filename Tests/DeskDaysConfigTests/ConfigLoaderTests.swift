@@ -39,6 +39,7 @@ import Testing
     [nfc]
     enabled = true
     backend = "pcsc"
+    reader = "ACR1252"
 
     [[nfc.tags]]
     name = "desk"
@@ -83,6 +84,7 @@ import Testing
     #expect(config.checkin.fallbackStatus == nil)
     #expect(config.nfc.tags == [.init(name: "desk", uid: "04A2246A2F6E80"), .init(name: "badge", ndef: "deskdays:office:hq")])
     #expect(config.nfc.backend == .pcsc)
+    #expect(config.nfc.reader == "ACR1252")
     #expect(config.wifi.networks.first?.bssids == ["aa:bb:cc:dd:ee:ff"])
     #expect(config.wifi.networks.first?.name == "wifi-1")
     #expect(config.gps.baud == 4800)

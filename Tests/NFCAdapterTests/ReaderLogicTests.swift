@@ -181,8 +181,8 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
     /// Runs the reader over `cards` until the script is done and it waits,
     /// then stops it as the agent does (the consumer goes away) and returns
     /// every reading it produced.
-    func readings(_ cards: ScriptedSmartCards, wantsNDEF: Bool = false) async throws -> [TagReading] {
-        let reader = PCSCTagReader(system: cards, logger: Logger(label: "test.pcsc"))
+    func readings(_ cards: ScriptedSmartCards, wantsNDEF: Bool = false, only: String? = nil) async throws -> [TagReading] {
+        let reader = PCSCTagReader(system: cards, logger: Logger(label: "test.pcsc"), only: only)
         let stream = reader.taps { _ in wantsNDEF }
         let collector = Task {
             var all: [TagReading] = []
@@ -233,6 +233,22 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
             .tag("A", uid: Self.first),
         ])
         #expect(try await readings(cards).map(\.uid) == [Self.second, Self.first])
+    }
+
+    /// A dual reader (ACR1252U-like) lists a SAM slot beside its contactless
+    /// slot: only the contactless one is read; `[nfc] reader` narrows further.
+    @Test func samSlotsAreNeverReadAndTheConfiguredReaderAlone() async throws {
+        let picc = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader PICC] 00 00"
+        let sam = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader SAM] 01 00"
+        let cards = ScriptedSmartCards([.readers([picc, sam, "Other Reader 02 00"]),
+                                        .tag(sam, uid: Self.second), .tag(picc, uid: Self.first),
+                                        .tag("Other Reader 02 00", uid: Self.second)])
+        #expect(try await readings(cards).map(\.uid) == [Self.first, Self.second])
+        let narrowed = ScriptedSmartCards([.readers([picc, sam, "Other Reader 02 00"]),
+                                           .tag(sam, uid: Self.second), .tag("Other Reader 02 00", uid: Self.second),
+                                           .tag(picc, uid: Self.first)])
+        #expect(try await readings(narrowed, only: "acr1252").map(\.uid) == [Self.first])
+        #expect(!PCSCTagReader<SCard>.watches(sam, only: nil) && PCSCTagReader<SCard>.watches(picc, only: "ACR1252"))
     }
 
     @Test func aTagThatLeavesMidReadIsTriedAgain() async throws {

@@ -226,6 +226,10 @@ public struct Doctor: Sendable {
         if settings.networks.isEmpty {
             findings.append(Finding(.problem, "no [[wifi.networks]]: no network would match", fix: "connect to the office network and run `deskdays enroll wifi`"))
         }
+        for network in settings.networks where network.bssids.isEmpty {
+            findings.append(Finding(.warning, "the office network \"\(network.name)\" has no BSSID pin: the same network name at home (or a corporate remote access point) would count",
+                                    fix: "at the office, `deskdays enroll wifi --pin --name \(network.name)` and remove the old block"))
+        }
         let interfaces = system.wirelessInterfaces()
         if interfaces.isEmpty {
             findings.append(Finding(.problem, "no wireless interface (nl80211) on this machine",

@@ -7,13 +7,18 @@ public struct Link: Sendable, Equatable {
     public var ssid: SSID
     public var bssid: MACAddress?
     public var signalDBm: Int?
+    /// Every access point of the same network in the last scan (a mesh or a
+    /// building of them), the associated one first; for `enroll wifi --pin`.
+    public var networkBSSIDs: [MACAddress]
 
-    public init(interfaceIndex: UInt32, interfaceName: String, ssid: SSID, bssid: MACAddress? = nil, signalDBm: Int? = nil) {
+    public init(interfaceIndex: UInt32, interfaceName: String, ssid: SSID, bssid: MACAddress? = nil, signalDBm: Int? = nil,
+                networkBSSIDs: [MACAddress] = []) {
         self.interfaceIndex = interfaceIndex
         self.interfaceName = interfaceName
         self.ssid = ssid
         self.bssid = bssid
         self.signalDBm = signalDBm
+        self.networkBSSIDs = networkBSSIDs
     }
 
     /// Assembles a station's link the way `iw link` does: the BSS the scan
@@ -26,7 +31,9 @@ public struct Link: Sendable, Equatable {
         guard let ssid = interface.ssid ?? associated?.ssid, associated != nil || interface.ssid != nil else { return nil }
         let bssid = associated?.bssid
         let station = stations.first { $0.mac == bssid } ?? (bssid == nil ? stations.first : nil)
+        var network = bssid.map { [$0] } ?? []
+        for entry in scan where entry.ssid == ssid && !network.contains(entry.bssid) { network.append(entry.bssid) }
         return Link(interfaceIndex: interface.index, interfaceName: interface.displayName, ssid: ssid,
-                    bssid: bssid, signalDBm: station?.signalDBm ?? associated?.signalDBm)
+                    bssid: bssid, signalDBm: station?.signalDBm ?? associated?.signalDBm, networkBSSIDs: network)
     }
 }

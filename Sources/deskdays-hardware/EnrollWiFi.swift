@@ -18,8 +18,10 @@ struct EnrollWiFi: AsyncParsableCommand {
         abstract: Hardware.abstract("enroll", "wifi"),
         discussion: """
         Reads the current link of every Wi-Fi station interface over nl80211 and appends a \
-        [[wifi.networks]] block for it. With --pin the rule also lists the access point's \
-        BSSID, so the same network name elsewhere does not count.
+        [[wifi.networks]] block for it. With --pin the rule also lists the BSSIDs of the \
+        network's access points in the last scan (the connected one and the rest of a mesh \
+        or building), so the same network name elsewhere (at home, a corporate remote \
+        access point) does not count.
         """
     )
 
@@ -76,7 +78,11 @@ extension EnrollWiFi {
         print("Connected on \(link.interfaceName) to \"\(link.ssid)\""
               + (link.bssid.map { " via \($0)" } ?? "") + (link.signalDBm.map { ", signal \($0) dBm" } ?? ""))
         var block = "[[wifi.networks]]\nname = \(ConfigEditor.quoted(name))\nssid = \(ConfigEditor.quoted(ssid))\n"
-        if pin, let bssid = link.bssid { block += "bssids = [\(ConfigEditor.quoted(bssid.description))]\n" }
+        if pin {
+            let bssids = link.networkBSSIDs.isEmpty ? link.bssid.map { [$0] } ?? [] : link.networkBSSIDs
+            if bssids.count > 1 { print("Pinning \(bssids.count) access points of this network (the last scan's).") }
+            block += "bssids = [\(bssids.map { ConfigEditor.quoted($0.description) }.joined(separator: ", "))]\n"
+        }
         if let minSignal { block += "min_signal_dbm = \(minSignal)\n" }
         try Enrollment.append(block, rule: "Wi-Fi network \(ConfigEditor.quoted(name))", to: global.configPath)
         Enrollment.remindIfOff(configuration.wifi.enabled, method: "Wi-Fi", section: "wifi")

@@ -75,6 +75,17 @@ struct DoctorTests {
         #expect(Self.section(sections, "nfc").findings.contains(Doctor.Finding(.ok, "pcscd sees a reader: ACS ACR1252 1S CL Reader 00 00")))
     }
 
+    @Test func anOfficeNetworkWithoutABSSIDPinIsAWarning() throws {
+        let fake = try FakeSystem()
+        var configuration = Configuration()
+        configuration.wifi.enabled = true
+        configuration.wifi.networks = [.init(name: "hq", ssid: "Corp"), .init(name: "lab", ssid: "Lab", bssids: ["AA:BB:CC:DD:EE:FF"])]
+        let wifi = Self.section(Doctor(system: fake.view).diagnose(configuration), "wifi")
+        let pins = wifi.findings.filter { $0.text.contains("has no BSSID pin") }
+        #expect(pins.count == 1 && pins[0].level == .warning && pins[0].text.contains("\"hq\""))
+        #expect(pins[0].fix?.contains("enroll wifi --pin --name hq") == true)
+    }
+
     @Test func samSlotsAndTheConfiguredReaderAreShown() throws {
         let fake = try FakeSystem()
         try fake.process(812, "pcscd")
@@ -149,7 +160,7 @@ struct DoctorTests {
         let fake = try FakeSystem()
         var configuration = Configuration()
         configuration.wifi.enabled = true
-        configuration.wifi.networks = [.init(name: "corp", ssid: "Corp")]
+        configuration.wifi.networks = [.init(name: "corp", ssid: "Corp", bssids: ["AA:BB:CC:DD:EE:FF"])]
         configuration.qr.enabled = true
         configuration.qr.payloads = ["deskdays:office:hq"]
         configuration.qr.device = fake.root + "/video9"

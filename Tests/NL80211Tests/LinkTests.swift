@@ -34,6 +34,20 @@ import Testing
         #expect(link.signalDBm == -44)
     }
 
+    /// A mesh: every access point of the connected network in the scan,
+    /// the associated one first; other networks' access points left out.
+    @Test func theNetworksAccessPointsAreCollectedForPinning() throws {
+        let interface = try WirelessInterface(attributes: generic(Build.interface(index: 3, name: "wlan1", type: .station)).attributes)
+        let scan = [
+            try ScannedBSS(attributes: generic(Build.bss(bssid: [2, 0, 0, 0, 7, 1], ssidElement: Array("Office-5G".utf8), status: nil)).attributes),
+            try ScannedBSS(attributes: generic(Build.bss(bssid: [2, 0, 0, 0, 9, 9], ssidElement: Array("Elsewhere".utf8), status: nil)).attributes),
+            try ScannedBSS(attributes: generic(Build.bss(bssid: Self.bssid, ssidElement: Array("Office-5G".utf8), status: .associated)).attributes),
+            try ScannedBSS(attributes: generic(Build.bss(bssid: [2, 0, 0, 0, 7, 2], ssidElement: Array("Office-5G".utf8), status: nil)).attributes),
+        ]
+        let link = try #require(Link.assemble(interface: interface, scan: scan, stations: []))
+        #expect(link.networkBSSIDs.map(\.description) == ["02:00:00:00:00:00", "02:00:00:00:07:01", "02:00:00:00:07:02"])
+    }
+
     @Test func notConnectedIsNoLink() throws {
         let interface = try WirelessInterface(attributes: generic(Build.interface(index: 3, name: "wlan1", type: .station)).attributes)
         let scan = [try ScannedBSS(attributes: generic(Build.bss(bssid: Self.bssid, ssidElement: Array("Office-5G".utf8), status: nil)).attributes)]

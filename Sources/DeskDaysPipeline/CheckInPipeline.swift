@@ -48,6 +48,12 @@ public actor CheckInPipeline {
         guard event.time.timeIntervalSince(now()) <= Self.furthestAhead else {
             throw Refusal(description: "a check-in stamped \(date) is more than a day after now; check the time (and the clock)")
         }
+        guard event.kind == .arrival else {
+            // Departures feed time on site (docs/policy.md); until the store
+            // keeps them they change nothing.
+            logger.debug("departure noted", metadata: ["source": "\(event.source.rawValue)", "date": "\(date)"])
+            return .duplicate(date)
+        }
         let stored = try store.insertCheckIn(AutomaticCheckIn(date: date, source: event.source,
                                                               rule: event.rule, at: event.time))
         logger.debug(stored ? "check-in stored" : "check-in already recorded for the day",

@@ -50,10 +50,10 @@ public struct Doctor: Sendable {
     ]
 
     let system: SystemView
-    /// The readers pcscd lists now; nil when pcscd cannot be reached.
-    let pcscReaders: @Sendable () -> [String]?
+    /// What pcscd answers when asked for its readers.
+    let pcscReaders: @Sendable () -> NFCTagReader.PCSCAnswer
 
-    public init(system: SystemView = SystemView(), pcscReaders: @escaping @Sendable () -> [String]? = { nil }) {
+    public init(system: SystemView = SystemView(), pcscReaders: @escaping @Sendable () -> NFCTagReader.PCSCAnswer = { .unreachable }) {
         self.system = system
         self.pcscReaders = pcscReaders
     }
@@ -89,16 +89,24 @@ public struct Doctor: Sendable {
         } else {
             findings.append(Finding(.ok, "\(settings.tags.count) tag rule\(settings.tags.count == 1 ? "" : "s")"))
         }
-        let readers = system.usbDevices().compactMap { Self.nfcReaders[$0] }
+        let present = system.usbDevices()
+        let readers = present.compactMap { Self.nfcReaders[$0] }
         for reader in readers.sorted(by: { $0.name < $1.name }) {
             findings.append(Finding(.ok, "reader found on USB: \(reader.name)"))
         }
-        let pn533 = system.moduleLoaded("pn533_usb")
-        if pn533 {
-            let holds = readers.contains { $0.pn533 }
-            findings.append(Finding(holds || readers.isEmpty ? .problem : .warning,
-                                    "the kernel module pn533_usb is loaded: it claims PN533-based readers (ACR122U, SCL3711) before pcscd or libnfc can",
-                                    fix: "sudo modprobe -r pn533_usb pn533 nfc && echo 'blacklist pn533_usb' | sudo tee /etc/modprobe.d/deskdays-nfc.conf"))
+        // The kernel's NFC stack (pn533_usb) binds PN533-based readers
+        // itself; a bound reader is invisible to pcscd and libnfc alike.
+        let unloadPN533 = "sudo modprobe -r pn533_usb pn533 nfc && echo 'blacklist pn533_usb' | sudo tee /etc/modprobe.d/deskdays-nfc.conf"
+        let drivers = system.usbInterfaceDrivers()
+        let held = present.filter { drivers[$0]?.contains("pn533_usb") == true }.compactMap { Self.nfcReaders[$0]?.name }.sorted()
+        let pn533 = !held.isEmpty || system.moduleLoaded("pn533_usb")
+        if !held.isEmpty {
+            findings.append(Finding(.problem, "the kernel driver pn533_usb holds the \(held.joined(separator: " and ")): pcscd and libnfc cannot open it",
+                                    fix: unloadPN533 + ", then unplug and replug the reader"))
+        } else if pn533 {
+            findings.append(Finding(readers.contains { $0.pn533 } ? .warning : .note,
+                                    "the kernel module pn533_usb is loaded: it claims PN533-based readers (ACR122U, SCL3711) when they are plugged in",
+                                    fix: unloadPN533))
         }
         if settings.backend != .libnfc {
             // Without a libnfc device to fall back on, PC/SC is the only way a tap can arrive.
@@ -106,25 +114,29 @@ public struct Doctor: Sendable {
             let running = !system.processes(named: "pcscd").isEmpty
             let socketActivated = system.exists("\(system.run)/pcscd/pcscd.comm")
             switch pcscReaders() {
-            case .some(let names) where names.contains(where: { NFCTagReader.watches(reader: $0, only: settings.reader) }):
+            case .readers(let names) where names.contains(where: { NFCTagReader.watches(reader: $0, only: settings.reader) }):
                 let described = names.map { name in
                     NFCTagReader.watches(reader: name, only: settings.reader) ? name
                         : name + (NFCTagReader.watches(reader: name, only: nil) ? " (not the [nfc] reader)" : " (SAM slot, not read)")
                 }
                 findings.append(Finding(.ok, "pcscd sees \(names.count == 1 ? "a reader" : "\(names.count) readers"): \(described.joined(separator: ", "))"))
-            case .some(let names) where !names.isEmpty:
+            case .readers(let names) where !names.isEmpty:
                 findings.append(Finding(pcscOnly ? .problem : .warning,
                                         "pcscd sees no reader DeskDays reads: \(names.joined(separator: ", "))",
                                         fix: settings.reader.map { "no reader's name contains \"\($0)\"; correct [nfc] reader (names as above) or remove it" }
                                             ?? "only SAM slots are listed; plug in a contactless reader"))
-            case .some:
+            case .readers:
                 findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd is running but sees no reader",
                                         fix: "plug the reader in; `pcsc_scan` (package pcsc-tools) shows what pcscd sees"
                                             + (pn533 ? "; unload pn533_usb first (above)" : "")))
-            case .none where running || socketActivated:
+            case .refused:
+                findings.append(Finding(pcscOnly ? .problem : .warning,
+                                        "pcscd refuses this session: it closed the connection at once, as its polkit policy does for a session that is not the active one at the seat (ssh, another user, a service started before login)",
+                                        fix: "run DeskDays in your desktop session, or allow your user with a polkit rule for org.debian.pcsc-lite.access_pcsc and access_card (hardware-notes.md, NFC)"))
+            case .unreachable where running || socketActivated:
                 findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd does not answer",
                                         fix: "sudo systemctl restart pcscd.socket pcscd, then run doctor again"))
-            case .none:
+            case .unreachable:
                 let installed = ["/usr/sbin/pcscd", "/usr/bin/pcscd", "/sbin/pcscd"].contains { system.exists($0) }
                 findings.append(Finding(pcscOnly ? .problem : .warning, "pcscd is not running",
                                         fix: installed ? "sudo systemctl enable --now pcscd.socket"

@@ -82,6 +82,25 @@ public struct SystemView: Sendable {
         return ids
     }
 
+    /// The kernel drivers bound to the interfaces of each USB device, by
+    /// lower-case `vvvv:pppp` (`/sys/bus/usb/devices/1-2:1.0/driver` is a
+    /// link whose last component names the driver, e.g. `pn533_usb`).
+    public func usbInterfaceDrivers() -> [String: Set<String>] {
+        let base = "\(sys)/bus/usb/devices"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [:] }
+        var drivers: [String: Set<String>] = [:]
+        for entry in entries where !entry.contains(":") {
+            guard let vendor = try? String(contentsOfFile: "\(base)/\(entry)/idVendor", encoding: .utf8),
+                  let product = try? String(contentsOfFile: "\(base)/\(entry)/idProduct", encoding: .utf8) else { continue }
+            let id = "\(vendor.trimmingCharacters(in: .whitespacesAndNewlines)):\(product.trimmingCharacters(in: .whitespacesAndNewlines))".lowercased()
+            for interface in entries where interface.hasPrefix(entry + ":") {
+                guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(base)/\(interface)/driver") else { continue }
+                drivers[id, default: []].insert((link as NSString).lastPathComponent)
+            }
+        }
+        return drivers
+    }
+
     /// Network interfaces with a wireless (cfg80211) side.
     public func wirelessInterfaces() -> [String] {
         let base = "\(sys)/class/net"

@@ -1,4 +1,7 @@
 import CNFC
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The funnel for libnfc (docs/design.md, habit 4): the only code that calls `nfc_…`
 /// functions; return codes become `LibNFCCallError`, naming the call.
@@ -14,6 +17,12 @@ struct LibNFC: NFCChipSystem {
     /// every other context with "No driver available" (seen when an enroll
     /// and the adapter, or two test runs, overlap).
     private static let shared: Result<Context, LibNFCCallError> = {
+        // libnfc writes its own error lines to stderr ("error\tlibnfc.buses.usbbus\t
+        // Unable to find USB busses …" on every machine without USB access),
+        // which would land among our one-sentence messages and in the
+        // agent's journal. Its level is read from the environment by
+        // nfc_init; a level the user set (to debug a reader) is kept.
+        setenv("LIBNFC_LOG_LEVEL", "0", 0)
         var context: OpaquePointer?
         nfc_init(&context)
         guard let context else { return .failure(LibNFCCallError(call: "nfc_init", code: .software)) }

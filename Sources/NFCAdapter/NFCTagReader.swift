@@ -56,12 +56,36 @@ public struct NFCTagReader: Sendable {
         PCSCTagReader<SCard>.watches(name, only: only)
     }
 
+    /// What pcscd says when asked for its readers (read-only, for `doctor`).
+    public enum PCSCAnswer: Sendable, Equatable {
+        /// The readers it lists now (never opened), maybe none.
+        case readers([String])
+        /// Nothing listens on its socket, or it does not answer.
+        case unreachable
+        /// It accepted the connection and closed it without answering: a
+        /// pcscd built with polkit does that to a client its policy refuses
+        /// (pcsc-lite's ContextThread, "Rejected unauthorized PC/SC client"),
+        /// and libpcsclite reports `SCARD_W_SECURITY_VIOLATION` for it.
+        case refused
+    }
+
+    public static func pcscAnswer() -> PCSCAnswer {
+        let system = SCard()
+        let established: Result<SCard.Context, SCardCallError> = Result { () throws(SCardCallError) in try system.establishContext() }
+        let context: SCard.Context
+        switch established {
+        case .success(let value): context = value
+        case .failure(let error): return error.code == .securityViolation ? .refused : .unreachable
+        }
+        defer { system.releaseContext(context) }
+        guard let names = try? system.listReaders(context) else { return .unreachable }
+        return .readers(names)
+    }
+
     /// The readers pcscd lists now (never opened); nil when pcscd cannot be reached.
     public static func pcscReaderNames() -> [String]? {
-        let system = SCard()
-        guard let context = try? system.establishContext() else { return nil }
-        defer { system.releaseContext(context) }
-        return try? system.listReaders(context)
+        if case .readers(let names) = pcscAnswer() { return names }
+        return nil
     }
 
     static func libnfcHasDevice(_ connstring: String?) -> Bool {

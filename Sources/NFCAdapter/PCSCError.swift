@@ -26,6 +26,9 @@ public struct PCSCError: Error, RawRepresentable, Hashable, Sendable, CustomStri
     public static let sharingViolation = PCSCError(SCARD_E_SHARING_VIOLATION)
     public static let notTransacted = PCSCError(SCARD_E_NOT_TRANSACTED)
     public static let communicationError = PCSCError(SCARD_F_COMM_ERROR)
+    /// What libpcsclite reports when pcscd closes a new connection without
+    /// answering: a pcscd built with polkit does that to a refused client.
+    public static let securityViolation = PCSCError(SCARD_W_SECURITY_VIOLATION)
 
     /// The card went away or stopped answering: the tap failed, the reader
     /// and the service are fine.

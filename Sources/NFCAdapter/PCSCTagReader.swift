@@ -52,7 +52,10 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
                 return
             } catch {
                 if error.code == .cancelled, stop.isStopped { return }
-                if !lost {
+                if !lost, error.code == .securityViolation {
+                    logger.warning("pcscd refuses this session (its polkit policy; `deskdays doctor` shows the fix); retrying with backoff")
+                    lost = true
+                } else if !lost {
                     logger.warning("PC/SC service unavailable (\(error)); retrying with backoff")
                     lost = true
                 }

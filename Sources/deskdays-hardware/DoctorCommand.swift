@@ -40,7 +40,7 @@ extension DoctorCommand {
             report(sections)
             throw ExitCode(1)
         }
-        sections += Doctor(pcscReaders: NFCTagReader.pcscReaderNames).diagnose(configuration)
+        sections += Doctor(pcscReaders: NFCTagReader.pcscAnswer).diagnose(configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

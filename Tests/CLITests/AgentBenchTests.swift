@@ -269,10 +269,17 @@ final class PrivatePCSCD {
         _ = try? runTool([AgentBench.python, Self.harness + "/pcscd_ctl.py", "stop", directory])
     }
 
+    /// Waits (through libpcsclite, `pcsc_wait.py`) until pcscd reports the
+    /// reader `empty` or `present`.
+    func waitForSlot(_ reader: String, _ state: String) -> Bool {
+        let waited = try? runTool(["PCSCLITE_CSOCK_NAME=\(socketPath)", AgentBench.python, Self.harness + "/pcsc_wait.py", reader, state, "20"])
+        return waited?.status == 0
+    }
+
     /// A virtual Type 2 tag on reader `Virtual PCD 00 00` of the running pcscd
     /// (its network namespace: a restarted pcscd needs a new card).
-    func card(uid: String) throws -> BenchCard {
-        try BenchCard(uid: uid, netns: "/proc/\(pid)/ns/net")
+    func card(uid: String, port: Int = BenchCard.firstSlot) throws -> BenchCard {
+        try BenchCard(uid: uid, netns: "/proc/\(pid)/ns/net", port: port)
     }
 }
 
@@ -281,9 +288,13 @@ final class BenchCard {
     private let process = Process()
     private let input = Pipe(), output = Pipe()
 
-    init(uid: String, netns: String) throws {
+    /// vpcd's two slots: "Virtual PCD 00 00" and "Virtual PCD 00 01".
+    static let firstSlot = 0x8C7B
+    static let secondSlot = 0x8C7C
+
+    init(uid: String, netns: String, port: Int = BenchCard.firstSlot) throws {
         process.executableURL = URL(fileURLWithPath: AgentBench.python)
-        process.arguments = [PrivatePCSCD.harness + "/vcard.py", "--netns", netns]
+        process.arguments = [PrivatePCSCD.harness + "/vcard.py", "--netns", netns, "--port", String(port)]
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -306,6 +317,12 @@ final class BenchCard {
 
     func insert() { send("insert") }
     func remove() { send("remove") }
+    /// The UID the next insert shows (a random-UID badge shows a new one each time).
+    func show(uid: String) { send("tag \(uid)") }
+    /// Waits until a reader client has asked for the UID since the last insert.
+    func waitRead(seconds: Double = 20) -> Bool { send("waitread \(seconds)").hasPrefix("read") }
+    /// How many times a reader client asked for the UID.
+    var reads: Int { Int(send("reads").split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
 
     /// SIGKILL: children of Foundation's Process inherit blocked signals.
     deinit {

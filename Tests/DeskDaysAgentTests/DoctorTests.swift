@@ -37,6 +37,14 @@ struct DoctorTests {
             try write("sys/bus/usb/devices/\(name)/idVendor", vendor + "\n")
             try write("sys/bus/usb/devices/\(name)/idProduct", product + "\n")
         }
+
+        /// Interface 0 of USB device `name` bound to `driver`, as sysfs shows it.
+        func bind(_ name: String, to driver: String) throws {
+            let interface = "\(root)/sys/bus/usb/devices/\(name):1.0"
+            try FileManager.default.createDirectory(atPath: interface, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: interface + "/driver",
+                                                       withDestinationPath: "../../../../bus/usb/drivers/\(driver)")
+        }
     }
 
     static func nfcConfig(backend: NFCSettings.Backend = .auto) -> Configuration {
@@ -60,16 +68,47 @@ struct DoctorTests {
         let nfc = Self.section(sections, "nfc")
         #expect(nfc.findings.contains(Doctor.Finding(.ok, "reader found on USB: ACS ACR122U")))
         let module = try #require(nfc.findings.first { $0.text.contains("pn533_usb") })
-        #expect(module.level == .problem)
+        // Loaded but not bound to the reader (pcscd got it first): a warning for the next replug.
+        #expect(module.level == .warning, "\(module)")
         #expect(module.fix?.contains("blacklist pn533_usb") == true)
-        #expect(Doctor.failed(sections))
+
+        // Bound to the reader: nothing else can open it.
+        try fake.bind("1-1", to: "pn533_usb")
+        let bound = Self.section(Doctor(system: fake.view).diagnose(Self.nfcConfig()), "nfc")
+        let held = try #require(bound.findings.first { $0.text.contains("pn533_usb") })
+        #expect(held.level == .problem)
+        #expect(held.text == "the kernel driver pn533_usb holds the ACS ACR122U: pcscd and libnfc cannot open it")
+        #expect(held.fix?.contains("blacklist pn533_usb") == true)
+        #expect(Doctor.failed([bound]))
+    }
+
+    /// The same reader bound to pcscd's usbfs access (driver `usbfs`) is fine.
+    @Test func aReaderBoundToAnotherDriverIsNotHeldByPN533() throws {
+        let fake = try FakeSystem()
+        try fake.usb("1-1", vendor: "072f", product: "2200")
+        try fake.bind("1-1", to: "usbfs")
+        try fake.write("run/pcscd/pcscd.comm", "")
+        let nfc = Self.section(Doctor(system: fake.view, pcscReaders: { .readers(["ACS ACR122U PICC Interface 00 00"]) })
+            .diagnose(Self.nfcConfig(backend: .pcsc)), "nfc")
+        #expect(!nfc.findings.contains { $0.text.contains("pn533") }, "\(nfc)")
+        #expect(!Doctor.failed([nfc]))
+    }
+
+    /// pcscd built with polkit closes a refused client's connection at once.
+    @Test func pcscdRefusingTheSessionIsNamedWithThePolkitFix() throws {
+        let fake = try FakeSystem()
+        try fake.process(812, "pcscd")
+        let nfc = Self.section(Doctor(system: fake.view, pcscReaders: { .refused }).diagnose(Self.nfcConfig(backend: .pcsc)), "nfc")
+        let finding = try #require(nfc.findings.first { $0.text.hasPrefix("pcscd refuses this session") })
+        #expect(finding.level == .problem)
+        #expect(finding.fix?.contains("polkit") == true && finding.fix?.contains("access_pcsc") == true)
     }
 
     @Test func aHealthyPCSCSetupPasses() throws {
         let fake = try FakeSystem()
         try fake.usb("1-2", vendor: "072f", product: "223b")
         try fake.write("run/pcscd/pcscd.comm", "")
-        let sections = Doctor(system: fake.view, pcscReaders: { ["ACS ACR1252 1S CL Reader 00 00"] })
+        let sections = Doctor(system: fake.view, pcscReaders: { .readers(["ACS ACR1252 1S CL Reader 00 00"]) })
             .diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(!Doctor.failed(sections), "\(sections)")
         #expect(Self.section(sections, "nfc").findings.contains(Doctor.Finding(.ok, "pcscd sees a reader: ACS ACR1252 1S CL Reader 00 00")))
@@ -91,11 +130,11 @@ struct DoctorTests {
         try fake.process(812, "pcscd")
         let picc = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader PICC] 00 00"
         let sam = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader SAM] 01 00"
-        let sections = Doctor(system: fake.view, pcscReaders: { [picc, sam] }).diagnose(Self.nfcConfig())
+        let sections = Doctor(system: fake.view, pcscReaders: { .readers([picc, sam]) }).diagnose(Self.nfcConfig())
         #expect(Self.section(sections, "nfc").findings.contains { $0.level == .ok && $0.text.contains("\(sam) (SAM slot, not read)") })
         var narrowed = Self.nfcConfig()
         narrowed.nfc.reader = "Omnikey"
-        let wrong = Doctor(system: fake.view, pcscReaders: { [picc, sam] }).diagnose(narrowed)
+        let wrong = Doctor(system: fake.view, pcscReaders: { .readers([picc, sam]) }).diagnose(narrowed)
         let finding = try #require(Self.section(wrong, "nfc").findings.first { $0.text.hasPrefix("pcscd sees no reader DeskDays reads") })
         #expect(finding.level == .problem && finding.fix?.contains("\"Omnikey\"") == true)
     }
@@ -118,11 +157,11 @@ struct DoctorTests {
     @Test func aRunningPcscdWithoutAReaderFails() throws {
         let fake = try FakeSystem()
         try fake.process(812, "pcscd")
-        let sections = Doctor(system: fake.view, pcscReaders: { [] }).diagnose(Self.nfcConfig())
+        let sections = Doctor(system: fake.view, pcscReaders: { .readers([]) }).diagnose(Self.nfcConfig())
         let finding = try #require(Self.section(sections, "nfc").findings.first { $0.text == "pcscd is running but sees no reader" })
         #expect(finding.level == .problem && finding.fix?.contains("pcsc_scan") == true)
         #expect(Doctor.failed(sections))
-        let silent = Doctor(system: fake.view, pcscReaders: { nil }).diagnose(Self.nfcConfig())
+        let silent = Doctor(system: fake.view, pcscReaders: { .unreachable }).diagnose(Self.nfcConfig())
         #expect(Self.section(silent, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd does not answer" })
     }
 

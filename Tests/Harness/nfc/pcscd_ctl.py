@@ -23,6 +23,10 @@ import time
 
 VPCD_DRIVER = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
 VPCD_PORT = 0x8C7B  # 35963: reader "Virtual PCD 00 00"; 35964 is "00 01"
+# vpcd is one reader with two slots ("Virtual PCD 00 00" on 35963, "00 01"
+# on 35964). A second vpcd entry in reader.conf does not make a second
+# reader: the driver keeps one set of slots for the process, so both entries
+# would show the card of whichever port was opened last.
 
 
 

@@ -10,6 +10,9 @@ Driven by lines on stdin, answering one line each on stdout:
   tag UIDHEX MEMHEX   set the tag (memory from page 0)   → ok
   insert              present it (connect)              → inserted <unix time>
   remove              take it away (close)              → removed <unix time>
+  waitread [SECONDS]  wait until a reader asked for the UID (FF CA) since
+                      the last insert                    → read N | timeout
+  reads               UID reads since the card started   → reads N
   quit
 After each insert, the first ATR request is reported as `atr <unix time>`
 on stderr (pcscd noticed the tag: the detection floor for bench/nfc.sh).
@@ -48,9 +51,13 @@ class Card:
         self.sock = None
         self.thread = None
         self.atr_reported = False
+        self.reads = 0
+        self.read_since_insert = threading.Event()
 
     def answer(self, apdu):
         if apdu[:5] == b"\xFF\xCA\x00\x00\x00":
+            self.reads += 1
+            self.read_since_insert.set()
             return self.uid + b"\x90\x00"
         if len(apdu) == 5 and apdu[:3] == b"\xFF\xB0\x00" and apdu[4] == 0x10:
             start = apdu[3] * 4
@@ -90,6 +97,7 @@ class Card:
     def insert(self):
         self.remove()
         self.atr_reported = False
+        self.read_since_insert.clear()
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -147,6 +155,12 @@ def main():
         elif words[0] == "remove":
             card.remove()
             print(f"removed {time.time():.6f}", flush=True)
+        elif words[0] == "waitread":
+            seconds = float(words[1]) if len(words) > 1 else 20.0
+            seen = card.read_since_insert.wait(seconds)
+            print(f"read {card.reads}" if seen else "timeout", flush=True)
+        elif words[0] == "reads":
+            print(f"reads {card.reads}", flush=True)
         elif words[0] == "quit":
             break
     card.remove()

@@ -25,7 +25,7 @@ struct ControlProtocolTests {
         #expect(try Self.parse(#"{"cmd":"clear","date":"2026-11-18","origin":"all"}"#).get().request
                 == .clear(date: LocalDate("2026-11-18")!, origins: Set(Origin.allCases)))
         let event = try Self.parse(#"{"cmd":"event","source":"wifi","at":"2026-11-18T08:55:00.250+01:00","rule":"hq"}"#).get()
-        guard case let .event(source, rule, at) = event.request else { Issue.record("not an event"); return }
+        guard case let .event(source, rule, at, _) = event.request else { Issue.record("not an event"); return }
         #expect(source == .wifi && rule == "hq")
         #expect(abs(at.timeIntervalSince1970 - 1_794_988_500.25) < 0.001)
     }

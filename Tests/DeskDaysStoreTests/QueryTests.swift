@@ -61,6 +61,30 @@ import Testing
                            checkIn("2026-05-04", .wifi, at: "2026-05-04T07:01:00Z")])
     }
 
+    /// Time on site keeps two things per (date, source): the earliest
+    /// arrival (in `checkin`) and the latest sign, whatever order they come in.
+    @Test func signsKeepTheFirstArrivalAndTheLatestSignOnly() throws {
+        func sign(_ source: Source, _ time: String, _ kind: CheckInEvent.Kind) -> LatestSign {
+            LatestSign(date: day("2026-05-04"), source: source, at: instant(time), kind: kind)
+        }
+        #expect(try store.insertSign(sign(.wifi, "2026-05-04T08:10:00Z", .arrival), rule: "hq"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T12:00:00Z", .departure), rule: "hq"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T13:00:00Z", .arrival), rule: "hq"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T17:40:00Z", .departure), rule: "hq"))
+        // Late and out of order: an earlier arrival becomes the first, an older departure changes nothing.
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T07:52:00Z", .arrival), rule: "lobby"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T15:00:00Z", .departure), rule: "hq"))
+        // A departure alone is no check-in.
+        #expect(try !store.insertSign(sign(.gps, "2026-05-04T18:00:00Z", .departure), rule: "hq"))
+        #expect(try store.checkIns(in: nil) == [checkIn("2026-05-04", .wifi, "lobby", at: "2026-05-04T07:52:00Z")])
+        #expect(try store.latestSigns(in: nil) == [sign(.wifi, "2026-05-04T17:40:00Z", .departure),
+                                                  sign(.gps, "2026-05-04T18:00:00Z", .departure)])
+        #expect(try store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sign") } == 2)
+        // Clearing the automatic entries of the date takes its signs too.
+        _ = try store.remove(on: day("2026-05-04"), origins: [.automatic], at: instant("2026-05-05T09:00:00Z"))
+        #expect(try store.latestSigns(in: nil) == [])
+    }
+
     @Test func schemaRefusesValuesOutsideTheEnums() throws {
         for sql in [
             "INSERT INTO checkin (date, source, at) VALUES ('2026-05-04', 'manual', 'x')",

@@ -45,7 +45,9 @@ struct EvidenceCommand: AsyncParsableCommand {
             policy: session.policy, report: report, resolved: evidence.resolved, presence: evidence.presence,
             records: evidence.records,
             removals: try store.removals(in: span).map {
-                EvidencePage.Removal(date: $0.date, origin: $0.origin, entry: $0.entry, removedAt: $0.removedAt)
+                // The kind of entry only: a removed check-in's rule name stays out of the page.
+                EvidencePage.Removal(date: $0.date, origin: $0.origin,
+                                     entry: $0.entry.components(separatedBy: ", rule ").first ?? $0.entry, removedAt: $0.removedAt)
             },
             settings: [("End-of-day fallback", fallback)], generated: session.now)
         let path = expandTilde(out)

@@ -115,7 +115,9 @@ struct ReconcileCommand: AsyncParsableCommand {
     static func line(_ row: Row) -> String {
         var text = "\(row.date) \(row.date.weekday.key.capitalized)  employer: \(row.employer == "in" ? "in    " : "absent")  DeskDays: "
         if let status = row.ours.status, let origin = row.ours.origin {
-            text += "\(status.rawValue) (\(origin.rawValue): \(row.ours.sources.map(\.rawValue).joined(separator: ", ")))"
+            // The sources beyond the deciding record's own ("office (manual)", "office (automatic: nfc, wifi)").
+            let others = row.ours.sources.filter { $0 != Source(origin: origin) }.map(\.rawValue)
+            text += "\(status.rawValue) (\(origin.rawValue)" + (others.isEmpty ? "" : ": " + others.joined(separator: ", ")) + ")"
         } else {
             text += "no record" + (row.ours.sources.isEmpty ? "" : " (\(row.ours.sources.map(\.rawValue).joined(separator: ", ")))")
         }

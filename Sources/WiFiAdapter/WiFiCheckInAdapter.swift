@@ -67,7 +67,8 @@ public struct WiFiCheckInAdapter: CheckInAdapter {
                 }
                 let returned = now.subtracting(connected).intersection(departed).subtracting(arrivals)
                 for rule in arrivals + returned.sorted() {
-                    logger.info("Wi-Fi: arrived on network \(rule)")
+                    // A return within the flap window is the same arrival for the tracker, but presence resumes.
+                    logger.info(arrivals.contains(rule) ? "Wi-Fi: arrived on network \(rule)" : "Wi-Fi: back on network \(rule)")
                     departed.remove(rule)
                     await emit(CheckInEvent(source: .wifi, rule: rule, time: time))
                 }

@@ -143,7 +143,17 @@ bssids = ["02:00:00:00:09:09"]'
     # flap: drop and rejoin within the window: still one stored, one arrival.
     disconnect && wait_links 0 3 && reconnect && wait_for "[ \$(grep -c 'links: 1 connected, 1 matching' '$log') -ge 2 ]" 300
     record flap
+    # leave: after the flap the latest sign is the return (an arrival, logged
+    # "back on network"); a disconnect is a departure (docs/policy.md "Time on site").
+    signs() { sqlite3 "$db" "SELECT count(*) FROM sign WHERE source = 'wifi' AND kind = '$1'"; }
+    wait_for '[ "$(signs arrival)" -ge 1 ]' 300
+    back=$(signs arrival)
+    disconnect && wait_for '[ "$(signs departure)" -ge 1 ]' 300
+    echo "leave $back $(signs departure) $(grep -c 'back on network' "$log")" >> "$share/results.txt"
+    reconnect && wait_for '[ "$(signs arrival)" -ge 1 ]' 300
     stop_agent
+    # The agent stopped while connected: that moment is the day's last sign, a departure.
+    echo "stop-leaves $(signs departure) $(grep -c 'the agent stopped: departure recorded for wifi' "$log")" >> "$share/results.txt"
     tracer=
     # already: an agent started while connected.
     start_agent already ''

@@ -62,17 +62,17 @@ public struct DayPresence: Sendable, Hashable {
 
     /// The time on site of every date that has an arrival, from each
     /// (date, source)'s first arrival and latest sign. `now` ends today's
-    /// presence while a method is still present; dates after now's date are
-    /// left out.
+    /// presence while a method is still present; a date after today (a sign
+    /// stamped ahead of the clock) counts only up to its latest sign.
     public static func days(checkIns: [AutomaticCheckIn], signs: [LatestSign], policy: Policy,
                             now: Date) -> [LocalDate: DayPresence] {
         let today = policy.localDate(of: now)
         let arrivals = Dictionary(grouping: checkIns, by: \.date)
         let latest = Dictionary(grouping: signs, by: \.date)
         var result: [LocalDate: DayPresence] = [:]
-        for (date, firsts) in arrivals where date <= today {
+        for (date, firsts) in arrivals {
             let end = policy.start(of: date.adding(days: 1))
-            let stop = date == today ? min(now, end) : end
+            let stop = date >= today ? min(now, end) : end
             var parts: [Source: Part] = [:]
             for arrival in firsts {
                 parts[arrival.source] = Part(source: arrival.source, firstArrival: arrival.at, last: arrival.at, present: false)

@@ -89,12 +89,14 @@ public struct Answers: Sendable {
         let history = DateSpan(first, last)
         let instant = now ?? policy.instant(of: today)
         let detailCheckIns = try store.checkIns(in: detail)
-        let presence = try self.presence(store: store, span: detail, checkIns: detailCheckIns, now: instant)
         var checkInDates = try store.checkInDates(in: history)
-        var short = engine.shortDates(presence)
+        let presence: [LocalDate: DayPresence]
+        var short: Set<LocalDate> = []
+        presence = try self.presence(store: store, span: detail, checkIns: detailCheckIns, now: instant)
         if policy.minHours > 0 {
-            // A short day is no automatic office day in the history either.
-            short = engine.shortDates(try self.presence(store: store, span: history, now: instant))
+            // A short day is no automatic office day in the history either
+            // (summed up per date by the store: the same arithmetic, one row a day).
+            short = DayPresence.shortDates(try store.daySigns(in: history), policy: policy, now: instant)
             checkInDates.removeAll(where: short.contains)
         }
         let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: detailCheckIns, short: short)

@@ -70,9 +70,10 @@ public struct DayPresence: Sendable, Hashable {
         let arrivals = Dictionary(grouping: checkIns, by: \.date)
         let latest = Dictionary(grouping: signs, by: \.date)
         var result: [LocalDate: DayPresence] = [:]
+        result.reserveCapacity(arrivals.count)
+        let calendar = Self.calendar(policy)
         for (date, firsts) in arrivals {
-            let end = policy.start(of: date.adding(days: 1))
-            let stop = date >= today ? min(now, end) : end
+            let stop = Self.stop(date, today: today, now: now, policy: policy, calendar: calendar)
             var parts: [Source: Part] = [:]
             for arrival in firsts {
                 parts[arrival.source] = Part(source: arrival.source, firstArrival: arrival.at, last: arrival.at, present: false)
@@ -98,6 +99,59 @@ public struct DayPresence: Sendable, Hashable {
                                        present: ordered.contains(where: \.present), parts: ordered)
         }
         return result
+    }
+
+    /// One calendar for every date (making one costs more than the lookup).
+    static func calendar(_ policy: Policy) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = policy.timeZone
+        return calendar
+    }
+
+    /// Where a presence still going on ends: the end of the date (the next
+    /// date's start), or now for today (and a date after it).
+    static func stop(_ date: LocalDate, today: LocalDate, now: Date, policy: Policy, calendar: Calendar) -> Date {
+        let next = date.adding(days: 1)
+        let end = calendar.date(from: DateComponents(year: next.year, month: next.month, day: next.day,
+                                                     hour: policy.dayStartMinutes / 60,
+                                                     minute: policy.dayStartMinutes % 60))!
+        return date >= today ? min(now, end) : end
+    }
+
+    /// The dates shorter than `min_hours` (none when off), from per-date
+    /// summaries: what a long history needs (streaks over years), with the
+    /// arithmetic of `days(checkIns:signs:policy:now:)`.
+    public static func shortDates(_ summaries: [DaySigns], policy: Policy, now: Date) -> Set<LocalDate> {
+        guard policy.minHours > 0 else { return [] }
+        let today = policy.localDate(of: now)
+        let calendar = Self.calendar(policy)
+        var short: Set<LocalDate> = []
+        for day in summaries {
+            var last = max(day.lastArrival, day.lastSign ?? day.lastArrival)
+            if day.present { last = max(last, stop(day.date, today: today, now: now, policy: policy, calendar: calendar)) }
+            if last.timeIntervalSince(day.firstArrival) < policy.minHours * 3600 { short.insert(day.date) }
+        }
+        return short
+    }
+}
+
+/// A date's automatic signs in short, as the store sums them up for a long
+/// history: its earliest and latest arrival (`checkin`), its latest sign of
+/// any source, and whether some method's latest sign is an arrival of a
+/// method that stays present (not a tap).
+public struct DaySigns: Sendable, Hashable {
+    public var date: LocalDate
+    public var firstArrival: Date
+    public var lastArrival: Date
+    public var lastSign: Date?
+    public var present: Bool
+
+    public init(date: LocalDate, firstArrival: Date, lastArrival: Date, lastSign: Date?, present: Bool) {
+        self.date = date
+        self.firstArrival = firstArrival
+        self.lastArrival = lastArrival
+        self.lastSign = lastSign
+        self.present = present
     }
 }
 

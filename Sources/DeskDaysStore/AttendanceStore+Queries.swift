@@ -86,6 +86,32 @@ extension AttendanceStore {
 
     // MARK: - Reading
 
+    /// Each date of `span` with a check-in, its signs summed up (`DaySigns`):
+    /// two grouped scans, one row per date, for ten years of streaks.
+    public func daySigns(in span: DateSpan) throws -> [DaySigns] {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT c.date, c.first, c.last, s.last, IFNULL(s.present, 0) FROM
+                    (SELECT date, MIN(at) AS first, MAX(at) AS last FROM checkin WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS c
+                LEFT JOIN
+                    (SELECT date, MAX(at) AS last, MAX(kind = 'arrival' AND source NOT IN ('nfc', 'qr')) AS present
+                     FROM sign WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS s
+                ON s.date = c.date ORDER BY c.date
+                """, arguments: Self.bounds(span))
+            var result: [DaySigns] = []
+            while let row = try rows.next() {
+                let lastSign: String? = row[3]
+                guard let date = LocalDate(row[0] as String), let first = UTCTimestamp.date(from: row[1]),
+                      let last = UTCTimestamp.date(from: row[2]) else {
+                    throw StoreError.corrupt(path: path, detail: "a check-in holds a value this build cannot read")
+                }
+                result.append(DaySigns(date: date, firstArrival: first, lastArrival: last,
+                                       lastSign: lastSign.flatMap(UTCTimestamp.date(from:)), present: (row[4] as Int) != 0))
+            }
+            return result
+        }
+    }
+
     /// The latest sign of each (date, source) whose date is in `span` (all when nil).
     public func latestSigns(in span: DateSpan?) throws -> [LatestSign] {
         try read { db in

@@ -85,6 +85,35 @@ import Testing
         #expect(try store.latestSigns(in: nil) == [])
     }
 
+    /// The per-date summary the store sums up for long histories gives the
+    /// same short days as the full per-source arithmetic, over random
+    /// arrivals and departures (taps and presences, a day start, today).
+    @Test func daySignsAgreeWithTheFullPresence() throws {
+        var policy = Policy(timeZone: TimeZone(identifier: "Europe/London")!)
+        policy.dayStartMinutes = 4 * 60
+        policy.minHours = 4
+        var seed: UInt64 = 2026
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let base = instant("2026-03-23T00:00:00Z").timeIntervalSince1970
+        for _ in 0..<600 {
+            let source = Source.automatic[next(Source.automatic.count)]
+            let at = Date(timeIntervalSince1970: base + Double(next(21 * 86_400)))
+            let kind: CheckInEvent.Kind = next(3) == 0 ? .departure : .arrival
+            try store.insertSign(LatestSign(date: policy.localDate(of: at), source: source, at: at, kind: kind), rule: nil)
+        }
+        let span = DateSpan(day("2026-03-20"), day("2026-04-15"))
+        let now = instant("2026-04-05T11:00:00Z")
+        let full = PolicyEngine(policy: policy).shortDates(
+            DayPresence.days(checkIns: try store.checkIns(in: span), signs: try store.latestSigns(in: span), policy: policy, now: now))
+        let summed = DayPresence.shortDates(try store.daySigns(in: span), policy: policy, now: now)
+        #expect(!full.isEmpty)
+        #expect(summed == full)
+        #expect(try store.daySigns(in: span).count == Set(try store.checkIns(in: span).map(\.date)).count)
+    }
+
     @Test func schemaRefusesValuesOutsideTheEnums() throws {
         for sql in [
             "INSERT INTO checkin (date, source, at) VALUES ('2026-05-04', 'manual', 'x')",

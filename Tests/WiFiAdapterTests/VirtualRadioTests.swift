@@ -64,6 +64,8 @@ import Testing
         let run = try Self.run.get()
         // After the flap the latest sign is the return; after a disconnect, a departure.
         #expect(run.results["leave"] == [1, 1, 1])
+        // explain names the departure; days --json has first_seen and last_seen.
+        #expect(run.results["leave-seen"] == [1, 1, 1])
         // Stopping the agent while connected records the departure.
         #expect(run.results["stop-leaves"] == [1, 1])
     }

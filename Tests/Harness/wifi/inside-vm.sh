@@ -150,6 +150,11 @@ bssids = ["02:00:00:00:09:09"]'
     back=$(signs arrival)
     disconnect && wait_for '[ "$(signs departure)" -ge 1 ]' 300
     echo "leave $back $(signs departure) $(grep -c 'back on network' "$log")" >> "$share/results.txt"
+    # What the user sees: explain's presence line says wifi left; days --json has both times.
+    today=$(date +%F)
+    "$bin" explain "$today" --config "$work/$name.toml" --database "$db" > "$share/leave-explain.txt" 2>&1
+    "$bin" days --json --from "$today" --to "$today" --config "$work/$name.toml" --database "$db" > "$share/leave-days.json" 2>&1
+    echo "leave-seen $(grep -c 'presence  wifi .*left ' "$share/leave-explain.txt") $(grep -c '"first_seen" : "[0-9][0-9]:[0-9][0-9]"' "$share/leave-days.json") $(grep -c '"last_seen" : "[0-9][0-9]:[0-9][0-9]"' "$share/leave-days.json")" >> "$share/results.txt"
     reconnect && wait_for '[ "$(signs arrival)" -ge 1 ]' 300
     stop_agent
     # The agent stopped while connected: that moment is the day's last sign, a departure.

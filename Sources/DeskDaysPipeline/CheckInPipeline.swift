@@ -6,10 +6,11 @@ import Logging
 /// The single write path: every check-in and record goes through here.
 ///
 /// docs/design.md "Data flow": adapters own debounce of their own signal; the
-/// pipeline owns per-day deduplication. An automatic check-in is placed on
-/// its local date in `policy.timeZone` and stored only if it is the first of
-/// its source that date (the store's UNIQUE index makes this hold across
-/// restarts). Precedence between manual, automatic, imported and fallback is
+/// pipeline owns per-day deduplication. An automatic sign is placed on its
+/// date (`policy.localDate(of:)`: the zone and `day_starts_at`); an arrival
+/// is a check-in only if it is the first of its source that date (the
+/// store's UNIQUE index makes this hold across restarts), and every sign,
+/// arrival or departure, may be its source's latest of the date (time on site). Precedence between manual, automatic, imported and fallback is
 /// not decided here: everything is kept and `Resolver` reads it.
 ///
 /// Every method returns only after its write is committed with

@@ -155,6 +155,8 @@ import Testing
         let week = try Self.json(try reconcile(cli, "Day\n2026-03-16\n2026-03-17\n", ["--from", "2026-03-16", "--to", "2026-03-20"]).stdout)
         #expect(disagreements(week) == ["2026-03-17 in -", "2026-03-18 absent office"])
         #expect(summary(week) == [3, 1, 1])
+        let narrow = try reconcile(cli, "Day\n2026-03-09\n2026-03-16\n2026-03-17\n", ["--from", "2026-03-16"], json: false)
+        #expect(narrow.stdout.contains("The file also has 1 date outside the range (2026-03-09 to 2026-03-09)"), "\(narrow.stdout)")
     }
 
     /// The date column under another name, with offsets: found with --date-column.

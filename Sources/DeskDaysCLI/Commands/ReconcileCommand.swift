@@ -106,6 +106,12 @@ struct ReconcileCommand: AsyncParsableCommand {
         print("\(span.start) to \(span.end), the employer's \"\(export.column)\" column against DeskDays: "
               + "\(summary.agree) day\(summary.agree == 1 ? "" : "s") agree, "
               + "\(summary.employerOnly) only the employer has in, \(summary.oursOnly) only DeskDays has in.")
+        let outside = export.rows.keys.filter { !span.contains($0) }
+        if let first = outside.min(), let last = outside.max() {
+            // The file covers more than the range: say so, so a wrong range is noticed.
+            print("The file also has \(outside.count) date\(outside.count == 1 ? "" : "s") outside the range (\(first) to \(last)); "
+                  + "compare them with --from and --to.")
+        }
         for row in disagreements {
             print(Self.line(row))
         }

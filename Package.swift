@@ -113,7 +113,9 @@ let package = Package(
         ]),
 
         // MARK: - Reports: calendar, charts, streaks, HTML (pure rendering)
-        .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore"]),
+        // Nettle's SHA-256 (nettle-dev): the digest of `deskdays evidence`'s day table.
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore", "CNettle"]),
 
         // MARK: - What status and report print, for the CLI and the agent alike
         .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),

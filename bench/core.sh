@@ -35,6 +35,10 @@ ratio() { echo "$1 / $2" | bc -l; }
 sql=$(time_ms sqlite3 "$DB" "select count(*) from checkin")
 status_alone=$(time_ms "$BIN" status --format json "${ARGS[@]}")
 report_alone=$(time_ms "$BIN" report --json "${ARGS[@]}")
+# With min_hours set, every automatic day of the ten years is weighed by its time on site.
+printf '[policy]\nmin_hours = 4\n' > "$OUT/core-minhours.toml"
+MIN_ARGS=(--database "$DB" --config "$OUT/core-minhours.toml" --socket "$RUN/agent.sock")
+status_minhours=$(time_ms "$BIN" status --format json "${MIN_ARGS[@]}")
 
 "$BIN" agent "${ARGS[@]}" 2>"$OUT/core-agent.log" &
 AGENT=$!
@@ -51,6 +55,7 @@ printf '%-56s %8s ms  (%.2fx baseline, target <= 2x)\n' "status --format json, a
 printf '%-56s %8s ms  (%.2fx baseline, target <= 2x)\n' "report --json, agent running" "$report_agent" "$(ratio "$report_agent" "$sql")"
 printf '%-56s %8s ms  (%.2fx baseline, target <= 5x)\n' "status --format json, no agent (computed)" "$status_alone" "$(ratio "$status_alone" "$sql")"
 printf '%-56s %8s ms  (%.2fx baseline, target <= 5x)\n' "report --json, no agent (computed)" "$report_alone" "$(ratio "$report_alone" "$sql")"
+printf '%-56s %8s ms  (%.2fx baseline, %.2fx without min_hours)\n' "status --format json, no agent, min_hours = 4" "$status_minhours" "$(ratio "$status_minhours" "$sql")" "$(ratio "$status_minhours" "$status_alone")"
 printf '%-56s %8s\n' "status --format json == status.json (same bytes)" "$same"
 # The same by CPU time, steadier than wall time on a shared machine.
 printf '%-56s %8s ms CPU\n' "sqlite3 select count(*) (baseline)" "$(cpu_ms sqlite3 "$DB" "select count(*) from checkin")"

@@ -49,6 +49,11 @@ while events < 50000:
 db.execute("DELETE FROM record")
 db.executemany("INSERT INTO record(date, status, origin, note, recordedAt) VALUES (?,?,?,?,?)", records)
 db.executemany("INSERT INTO checkin(date, source, rule, at) VALUES (?,?,?,?)", checkins.values())
+# Time on site: each (date, source)'s latest sign, a departure at 17:30 for
+# the methods that see the user leave, a later tap for NFC and QR.
+db.executemany("INSERT INTO sign(date, source, at, kind) VALUES (?,?,?,?)",
+               [(d, s, f"{d}T17:30:00.000Z" if s in ("wifi", "gps", "external") else f"{d}T12:15:00.000Z",
+                 "departure" if s in ("wifi", "gps", "external") else "arrival") for d, s, _, _ in checkins.values()])
 db.commit()
 print(f"database: {len(workdays)} workdays, {len(records)} records, 50000 events -> {len(checkins)} stored check-ins")
 PY

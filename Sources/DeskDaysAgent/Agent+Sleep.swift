@@ -7,6 +7,10 @@ extension Agent {
         await sleepWatcher.run { [self] sleeping in
             if sleeping {
                 logger.notice("the system is going to sleep")
+                // On the watcher's thread: the departure is committed before it reads the bus again.
+                let done = DispatchSemaphore(value: 0)
+                Task { await self.departAll(because: "suspending"); done.signal() }
+                done.wait()
             } else {
                 let count = adapters.count
                 logger.notice("resumed from sleep; re-arming \(count) adapter\(count == 1 ? "" : "s")")

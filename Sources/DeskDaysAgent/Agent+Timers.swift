@@ -37,6 +37,11 @@ extension Agent {
                 // A new day changes the figures though no data did.
                 lastDay = today
                 answerMayHaveChanged()
+            } else if configuration.policy.minHours > 0 {
+                // Today's time on site grows while a method is present: once
+                // it reaches min_hours the day turns office with no new data
+                // (subscribers hear it within a round, at most a minute).
+                answerMayHaveChanged()
             }
             let next = schedule.nextFire()
             if let next, next != announced {

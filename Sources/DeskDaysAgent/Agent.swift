@@ -42,6 +42,10 @@ public final class Agent: Sendable {
     /// The running group, for `shutDownGracefully()`; nil before and after `run()`
     /// (the group holds services that hold the agent, so it is not kept beyond the run).
     let running = Mutex(RunState())
+    /// The methods present now (an arrival not yet followed by a departure;
+    /// never NFC or QR, whose taps are instants), with their rule names: a
+    /// stop or a suspend is their departure (docs/policy.md "Time on site").
+    let present = Mutex([Source: String?]())
 
     /// - Parameters:
     ///   - socketPath: where to serve the control socket (nil: no socket); the
@@ -103,6 +107,7 @@ public final class Agent: Sendable {
         if stopAtOnce { await group.triggerGracefulShutdown() }
         defer { running.withLock { $0.group = nil } }
         try await group.run()
+        await departAll(because: "the agent stopped")
         systemd.send("STOPPING=1")
         logger.info("agent stopped")
     }
@@ -152,8 +157,16 @@ public final class Agent: Sendable {
 
     /// Hands an event to the pipeline; a store failure is logged, never fatal.
     func deliver(_ event: CheckInEvent) async {
+        if !event.source.isInstant {
+            present.withLock { $0[event.source] = event.kind == .arrival ? .some(event.rule) : nil }
+        }
         do {
-            switch try await pipeline.submit(event) {
+            let outcome = try await pipeline.submit(event)
+            if event.kind == .departure {
+                logger.info("\(event.source.rawValue) departure noted for \(outcome.date)", metadata: ["rule": "\(event.rule ?? "-")"])
+                return
+            }
+            switch outcome {
             case .stored(let date):
                 logger.notice("\(event.source.rawValue) check-in stored for \(date)", metadata: ["rule": "\(event.rule ?? "-")"])
             case .duplicate(let date):
@@ -166,6 +179,23 @@ public final class Agent: Sendable {
 }
 
 extension Agent {
+    /// Records a departure now for every method still present (the agent
+    /// stops, the machine suspends): presence cannot be vouched for beyond
+    /// this moment. On resume the re-armed adapters report arrivals again
+    /// for the methods still present.
+    func departAll(because reason: String) async {
+        let leaving = present.withLock { present in
+            defer { present.removeAll() }
+            return present.sorted { $0.key < $1.key }
+        }
+        guard !leaving.isEmpty else { return }
+        let now = clock.now()
+        for (source, rule) in leaving {
+            await deliver(CheckInEvent(source: source, rule: rule, time: now, kind: .departure))
+        }
+        logger.notice("\(reason): departure recorded for \(leaving.map(\.key.rawValue).joined(separator: ", "))")
+    }
+
     /// Whether any adapter runs (else only manual check-ins, reminders and the fallback).
     public var watchesAnything: Bool { !adapters.isEmpty }
 }

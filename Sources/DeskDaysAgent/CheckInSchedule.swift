@@ -47,8 +47,10 @@ public struct CheckInSchedule: Sendable, Equatable {
         fallbacksThrough = yesterday
     }
 
+    /// The instant of `time` within the (shifted) day `date`: with
+    /// `day_starts_at = "04:00"`, a 02:00 time is on the next calendar date.
     func instant(_ time: TimeOfDay?, on date: LocalDate) -> Date? {
-        time.map { policy.instant(of: date, hour: $0.hour, minute: $0.minute) }
+        time.map { policy.instant(within: date, hour: $0.hour, minute: $0.minute) }
     }
 
     /// The earliest instant at which `due(at:)` will have something for a

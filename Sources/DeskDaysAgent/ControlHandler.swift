@@ -35,11 +35,11 @@ struct Handler: Sendable {
             case let .clear(date, origins):
                 let removed = try await pipeline.clear(date: date, origins: origins)
                 return ControlProtocol.line(["ok": true, "date": date.description, "removed": removed.map(\.entry)])
-            case let .event(source, rule, at):
+            case let .event(source, rule, at, kind):
                 if let rule, let problem = configuration.ruleNameProblem(rule) {
                     return ControlProtocol.encode(ControlProtocol.Failure(code: "bad_request", message: "\"rule\": \(problem)"))
                 }
-                let outcome = try await pipeline.submit(CheckInEvent(source: source, rule: rule, time: at))
+                let outcome = try await pipeline.submit(CheckInEvent(source: source, rule: rule, time: at, kind: kind))
                 if case .stored = outcome {
                     logger.notice("\(source.rawValue) check-in stored for \(outcome.date) through the control socket")
                 }

@@ -35,6 +35,7 @@ final class CurrentAnswer: @unchecked Sendable {
     private var day: LocalDate?
     private var dataVersion: Int?
     private var failure: String?
+    private var computedAt: Date?
 
     /// The status formats written as files, and their names.
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
@@ -79,7 +80,8 @@ final class CurrentAnswer: @unchecked Sendable {
 
     /// The current period's figures (for the reminder), read afresh.
     func figures() throws -> Report {
-        try answers.report(store: store, today: answers.policy.localDate(of: clock.now()))
+        let now = clock.now()
+        return try answers.report(store: store, today: answers.policy.localDate(of: now), now: now)
     }
 
     /// The reply line for a status request or a subscriber's push.
@@ -101,21 +103,27 @@ final class CurrentAnswer: @unchecked Sendable {
     }
 
     private func refreshIfStale() {
-        let today = answers.policy.localDate(of: clock.now())
+        let now = clock.now()
+        let today = answers.policy.localDate(of: now)
         let version = try? store.dataVersion()
-        if today != day || version != dataVersion || failure != nil { refreshLocked() }
+        // With min_hours, today's time on site grows while a method is
+        // present: the answer is also stale a minute after it was computed.
+        let aged = answers.policy.minHours > 0 && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true
+        if today != day || version != dataVersion || failure != nil || aged { refreshLocked() }
     }
 
     private func refreshLocked() -> Bool {
-        let today = answers.policy.localDate(of: clock.now())
+        let now = clock.now()
+        let today = answers.policy.localDate(of: now)
         let before = outputs
         do {
             let version = try store.dataVersion()
             var fresh: [StatusFormat: String] = [:]
             for format in StatusFormat.allCases {
-                fresh[format] = try answers.status(format, store: store, today: today)
+                fresh[format] = try answers.status(format, store: store, today: today, now: now)
             }
-            reportJSON = try answers.report(.current, json: true, store: store, today: today).output
+            reportJSON = try answers.report(.current, json: true, store: store, today: today, now: now).output
+            computedAt = now
             outputs = fresh
             day = today
             dataVersion = version

@@ -19,11 +19,11 @@ public struct Answers: Sendable {
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
 
     /// `deskdays status --format F`, newline included.
-    public func status(_ format: StatusFormat, store: AttendanceStore, today: LocalDate) throws -> String {
+    public func status(_ format: StatusFormat, store: AttendanceStore, today: LocalDate, now: Date? = nil) throws -> String {
         switch format {
         case .text:
             // Streaks read the whole history; the status-bar formats below, polled often, skip them.
-            let data = try reportData(store: store, today: today)
+            let data = try reportData(store: store, today: today, now: now)
             let report = data.report
             var output = Render.statusLine(report) + " " + streakLine(data.streaks!, locale: locale) + "\n"
             if report.remainingRequired > 0 || report.status == .behind {
@@ -32,17 +32,17 @@ public struct Answers: Sendable {
             return output
         case .json:
             // One line: `status --follow --format json` prints one per change.
-            let data = try reportData(store: store, today: today)
+            let data = try reportData(store: store, today: today, now: now)
             return try Render.jsonLine(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n"
-        case .waybar: return Render.waybar(try report(store: store, today: today)) + "\n"
-        case .i3blocks: return Render.i3blocks(try report(store: store, today: today)) + "\n"
+        case .waybar: return Render.waybar(try report(store: store, today: today, now: now)) + "\n"
+        case .i3blocks: return Render.i3blocks(try report(store: store, today: today, now: now)) + "\n"
         }
     }
 
     /// `deskdays report --json` (or its text), newline included, with the data it came from.
     public func report(_ selector: PeriodSelector, json: Bool, store: AttendanceStore,
-                       today: LocalDate) throws -> (output: String, data: ReportData) {
-        let data = try reportData(selector, store: store, today: today)
+                       today: LocalDate, now: Date? = nil) throws -> (output: String, data: ReportData) {
+        let data = try reportData(selector, store: store, today: today, now: now)
         let streaks = data.streaks!
         let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
                           : Render.text(data.report) + "\n" + streakLine(streaks, locale: locale)
@@ -50,9 +50,24 @@ public struct Answers: Sendable {
     }
 
     /// The report for `selector` alone (no streaks: a few dates' reads).
-    public func report(_ selector: PeriodSelector = .current, store: AttendanceStore, today: LocalDate) throws -> Report {
+    public func report(_ selector: PeriodSelector = .current, store: AttendanceStore, today: LocalDate,
+                       now: Date? = nil) throws -> Report {
         let span = engine.dataSpan(selector, today: today)
-        return engine.report(selector, today: today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+        let checkIns = try store.checkIns(in: span)
+        // Time on site is read only when it decides something (min_hours set).
+        let presence = policy.minHours > 0 ? try self.presence(store: store, span: span, checkIns: checkIns,
+                                                                now: now ?? policy.instant(of: today)) : [:]
+        return engine.report(selector, today: today, records: try store.records(in: span), checkIns: checkIns,
+                             presence: presence)
+    }
+
+    /// Each date's time on site in `span` (docs/policy.md "Time on site").
+    /// `now` ends today's presence; without one, 12:00 on today (what
+    /// `--today` means).
+    public func presence(store: AttendanceStore, span: DateSpan, checkIns: [AutomaticCheckIn]? = nil,
+                         now: Date) throws -> [LocalDate: DayPresence] {
+        DayPresence.days(checkIns: try checkIns ?? store.checkIns(in: span), signs: try store.latestSigns(in: span),
+                         policy: policy, now: now)
     }
 
     /// What the calendar, the charts and the HTML page draw: the report for
@@ -63,7 +78,7 @@ public struct Answers: Sendable {
     /// stored date to the end of the week of today (and `covering`, the
     /// dates a view shows beyond the period).
     public func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil,
-                           store: AttendanceStore, today: LocalDate) throws -> ReportData {
+                           store: AttendanceStore, today: LocalDate, now: Date? = nil) throws -> ReportData {
         let needed = engine.dataSpan(selector, today: today)
         let stored = try store.dateRange()
         let first = [needed.start, covering?.start, stored?.start].compactMap { $0 }.min()!
@@ -72,13 +87,25 @@ public struct Answers: Sendable {
         // the rest of the history only needs a status for the streaks.
         let detail = DateSpan(min(needed.start, covering?.start ?? needed.start), max(needed.end, covering?.end ?? needed.end))
         let history = DateSpan(first, last)
-        let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: try store.checkIns(in: detail))
+        let instant = now ?? policy.instant(of: today)
+        let detailCheckIns = try store.checkIns(in: detail)
+        var checkInDates = try store.checkInDates(in: history)
+        let presence: [LocalDate: DayPresence]
+        var short: Set<LocalDate> = []
+        presence = try self.presence(store: store, span: detail, checkIns: detailCheckIns, now: instant)
+        if policy.minHours > 0 {
+            // A short day is no automatic office day in the history either
+            // (summed up per date by the store: the same arithmetic, one row a day).
+            short = DayPresence.shortDates(try store.daySigns(in: history), policy: policy, now: instant)
+            checkInDates.removeAll(where: short.contains)
+        }
+        let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: detailCheckIns, short: short)
         let past = DayStatuses(history, orderedRecords: try store.statusHistory(in: history),
-                               checkInDates: try store.checkInDates(in: history))
+                               checkInDates: checkInDates)
         let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
-        let report = engine.report(selector, today: today, statusOf: status)
+        let report = engine.report(selector, today: today, presence: presence, statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: stored?.start ?? today, statusOf: status))
-        return ReportData(policy: policy, report: report, days: days, streaks: streaks)
+        return ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)
     }
 }

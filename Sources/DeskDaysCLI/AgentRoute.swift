@@ -49,7 +49,7 @@ enum AgentRoute {
 
     /// One automatic check-in, through the agent when it runs, else through this process's pipeline.
     static func submit(_ event: CheckInEvent, session: Session, socket: SocketOptions) async throws -> SubmitOutcome {
-        guard let reply = try send(.event(source: event.source, rule: event.rule, at: event.time),
+        guard let reply = try send(.event(source: event.source, rule: event.rule, at: event.time, kind: event.kind),
                                    socket: socket, global: session.options) else {
             return try await session.pipeline().submit(event)
         }

@@ -47,6 +47,8 @@ package struct DeskDays: AsyncParsableCommand {
             ExplainCommand.self,
             ExportCommand.self,
             ImportCommand.self,
+            ReconcileCommand.self,
+            EvidenceCommand.self,
             BackupCommand.self,
             ConfigCommand.self,
             AgentEntry.self,

@@ -120,6 +120,18 @@ public enum ConfigLoader {
                 if let weeks = reader.int(value, path, in: 1...520, unit: "a number of weeks") { policy.rollingWeeks = weeks }
             case "count_non_workdays":
                 if let flag = reader.bool(value, path) { policy.countNonWorkdays = flag }
+            case "day_starts_at":
+                // Before noon: --today and DESKDAYS_TODAY mean 12:00 on the
+                // date, which must stay on that date (docs/policy.md).
+                if let time = reader.timeOfDay(value, path, allowOff: false) {
+                    if time.hour < 12 {
+                        policy.dayStartMinutes = time.hour * 60 + time.minute
+                    } else {
+                        reader.problem(path, "day_starts_at = \"\(time)\" is not before noon; a night shift's day starts between \"00:00\" and \"11:59\" (\"04:00\": a 02:30 tap counts on the day before)")
+                    }
+                }
+            case "min_hours":
+                if let hours = reader.number(value, path, in: 0...24, unit: "hours on site; 0 is off") { policy.minHours = hours }
             case "holidays_ics":
                 if let name = reader.string(value, path) {
                     calendars.append(readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon, into: &policy))

@@ -16,6 +16,12 @@ extension Configuration {
         policyTable["fiscal_year_start_month"] = policy.fiscalYearStartMonth
         policyTable["rolling_weeks"] = policy.rollingWeeks
         policyTable["count_non_workdays"] = policy.countNonWorkdays
+        policyTable["day_starts_at"] = policy.dayStartText
+        if policy.minHours == policy.minHours.rounded() {
+            policyTable["min_hours"] = Int(policy.minHours)
+        } else {
+            policyTable["min_hours"] = policy.minHours
+        }
         let target = TOMLTable()
         target["kind"] = policy.target.kind.rawValue
         if policy.target.hundredths % 100 == 0 {

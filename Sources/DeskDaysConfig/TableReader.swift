@@ -129,13 +129,13 @@ struct TableReader {
     }
 
     /// `"HH:MM"` (or a TOML local time), or `"off"` for none.
-    mutating func timeOfDay(_ value: TOMLValueConvertible, _ path: String) -> TimeOfDay? {
+    mutating func timeOfDay(_ value: TOMLValueConvertible, _ path: String, allowOff: Bool = true) -> TimeOfDay? {
         if let time = value.time, let result = TimeOfDay(hour: Int(time.hour), minute: Int(time.minute)) { return result }
         if let text = value.string {
-            if text == "off" { return nil }
+            if text == "off", allowOff { return nil }
             if let result = TimeOfDay(text) { return result }
         }
-        problem(path, "\(key(path)) must be a time of day written \"HH:MM\" (00:00 to 23:59), or \"off\"")
+        problem(path, "\(key(path)) must be a time of day written \"HH:MM\" (00:00 to 23:59)" + (allowOff ? ", or \"off\"" : ""))
         return nil
     }
 

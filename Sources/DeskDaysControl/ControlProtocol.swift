@@ -11,7 +11,8 @@ import Foundation
 ///   no date means the agent's today) → `{"ok":true,"dates":[…],"status":"office"}` once committed;
 /// - `{"cmd":"clear","date":"…","origin":"manual|automatic|import|fallback|all"}` (origin
 ///   defaults to manual) → `{"ok":true,"removed":["office record", …]}`;
-/// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`;
+/// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`
+///   (`"kind":"departure"` for a departure; `stored` is then false);
 /// - `{"cmd":"subscribe","format":"json"}` → a status reply now and one after every change.
 ///
 /// Any request may name the `database` its sender means; an agent serving
@@ -32,7 +33,8 @@ public enum ControlProtocol {
         case report
         case checkin(dates: [LocalDate]?, status: AttendanceStatus, note: String?)
         case clear(date: LocalDate, origins: Set<Origin>)
-        case event(source: Source, rule: String?, at: Date)
+        /// `kind` is `departure` for `event --leave` (absent on the wire: an arrival).
+        case event(source: Source, rule: String?, at: Date, kind: CheckInEvent.Kind = .arrival)
         case subscribe(StatusFormat)
     }
 
@@ -67,6 +69,7 @@ public enum ControlProtocol {
         var database: String?
         var format: String?
         var origin: String?
+        var kind: String?
     }
 
     // MARK: - Parsing
@@ -143,7 +146,10 @@ public enum ControlProtocol {
                 return .failure(.badRequest("event needs \"at\" as an RFC 3339 time"))
             }
             if let rule = wire.rule, let problem = RuleName.problem(rule) { return .failure(.badRequest("\"rule\": \(problem)")) }
-            return .success(.event(source: source, rule: wire.rule, at: at))
+            guard let kind = CheckInEvent.Kind(rawValue: wire.kind ?? "arrival") else {
+                return .failure(.badRequest("event takes \"kind\": arrival or departure"))
+            }
+            return .success(.event(source: source, rule: wire.rule, at: at, kind: kind))
         default:
             return .failure(.badRequest("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)"))
         }
@@ -200,8 +206,9 @@ public enum ControlProtocol {
             object["cmd"] = "clear"
             object["date"] = date.description
             object["origin"] = ClearScope.allCases.first { $0.origins == origins }?.rawValue ?? "manual"
-        case let .event(source, rule, at):
+        case let .event(source, rule, at, kind):
             object["cmd"] = "event"
+            if kind == .departure { object["kind"] = kind.rawValue }
             object["source"] = source.rawValue
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

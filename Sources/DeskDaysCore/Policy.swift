@@ -15,6 +15,13 @@ public struct Policy: Sendable, Equatable {
     public var target: Target
     /// Treatment of the configurable statuses; `office` and `remote` are fixed.
     public var counts: [AttendanceStatus: Treatment]
+    /// `day_starts_at` in minutes after local midnight (0 to 719): an
+    /// automatic sign, and "now", earlier in the day than this belongs to
+    /// the day before (night shifts; docs/policy.md "The day's start").
+    public var dayStartMinutes: Int
+    /// `min_hours`: an automatic day counts as office only with at least
+    /// this much time on site; 0 is off (docs/policy.md "Time on site").
+    public var minHours: Double
 
     public init(timeZone: TimeZone = .current,
                 workdays: Set<Weekday> = [.monday, .tuesday, .wednesday, .thursday, .friday],
@@ -25,7 +32,9 @@ public struct Policy: Sendable, Equatable {
                 countNonWorkdays: Bool = false,
                 holidays: [LocalDate: String] = [:],
                 target: Target = Target(),
-                counts: [AttendanceStatus: Treatment] = Policy.defaultCounts) {
+                counts: [AttendanceStatus: Treatment] = Policy.defaultCounts,
+                dayStartMinutes: Int = 0,
+                minHours: Double = 0) {
         self.timeZone = timeZone
         self.workdays = workdays
         self.weekStart = weekStart
@@ -36,6 +45,8 @@ public struct Policy: Sendable, Equatable {
         self.holidays = holidays
         self.target = target
         self.counts = counts
+        self.dayStartMinutes = dayStartMinutes
+        self.minHours = minHours
     }
 
     public static let defaultCounts: [AttendanceStatus: Treatment] = [
@@ -56,12 +67,38 @@ public struct Policy: Sendable, Equatable {
         workdays.contains(date.weekday) && holidays[date] == nil
     }
 
-    /// The local date of an instant in `timeZone`.
+    /// The date an instant belongs to: its calendar date in `timeZone`, the
+    /// day before when its wall-clock time is earlier than `day_starts_at`
+    /// (docs/policy.md "The day's start"). The one place that turns an
+    /// automatic sign, or "now", into a date; on wall-clock time, so DST
+    /// nights need nothing special.
     public func localDate(of instant: Date) -> LocalDate {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+        let date = LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+        return parts.hour! * 60 + parts.minute! < dayStartMinutes ? date.adding(days: -1) : date
+    }
+
+    /// The calendar date and wall-clock minutes of an instant in `timeZone` (no shift).
+    public func wallClock(of instant: Date) -> (date: LocalDate, minutes: Int) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+        return (LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!, parts.hour! * 60 + parts.minute!)
+    }
+
+    /// The instant `date` begins: `day_starts_at` on its calendar date (the
+    /// next valid instant in a DST gap). The date ends where the next begins.
+    public func start(of date: LocalDate) -> Date {
+        instant(of: date, hour: dayStartMinutes / 60, minute: dayStartMinutes % 60)
+    }
+
+    /// The instant of the wall-clock time `hour:minute` within the (shifted)
+    /// day `date`: a time earlier than `day_starts_at` falls on the next
+    /// calendar date ([checkin] times, docs/policy.md "The day's start").
+    public func instant(within date: LocalDate, hour: Int, minute: Int) -> Date {
+        instant(of: hour * 60 + minute < dayStartMinutes ? date.adding(days: 1) : date, hour: hour, minute: minute)
     }
 
     /// The instant of `hour:minute` local time on `date` (the next valid

@@ -39,10 +39,18 @@ public struct PolicyEngine: Sendable {
 
     /// The report for `selector` as seen on `today`. `statusOf` returns a
     /// date's resolved status (nil: no record).
+    /// With `min_hours` set, `presence` gives `short_days`.
     public func report(_ selector: PeriodSelector = .current, today: LocalDate,
+                       presence: [LocalDate: DayPresence] = [:],
                        statusOf: (LocalDate) -> AttendanceStatus?) -> Report {
         let period = policy.reportPeriod(selector, today: today)
         var report = Report(today: today, period: period, target: policy.target)
+        if policy.minHours > 0 {
+            // Short days before today, whatever finally resolved them.
+            report.shortDays = period.span.filter { date in
+                date < today && policy.isWorkday(date) && presence[date]?.isShort(minHours: policy.minHours) == true
+            }.count
+        }
         // Week-based targets look at whole weeks, possibly beyond the period.
         let weekSpan = DateSpan(policy.weekStart(of: period.start), policy.week(containing: period.end).end)
         let needsWeeks = [.daysPerWeek, .compliantWeeks, .bestWeeks].contains(policy.target.kind)

@@ -10,6 +10,7 @@ extension Report: Encodable {
         case complianceToDate = "compliance_to_date", status
         case weeks, weeksMet = "weeks_met", weeksRequired = "weeks_required"
         case weeksRemaining = "weeks_remaining", officeAll = "office_all"
+        case shortDays = "short_days"
     }
 
     struct PeriodJSON: Encodable {
@@ -65,16 +66,27 @@ extension Report: Encodable {
         try c.encodeIfPresent(weeksRequired, forKey: .weeksRequired)
         try c.encodeIfPresent(weeksRemaining, forKey: .weeksRemaining)
         try c.encodeIfPresent(officeAll, forKey: .officeAll)
+        try c.encodeIfPresent(shortDays, forKey: .shortDays)
     }
 }
 
 extension PolicyEngine {
-    /// The report from stored records and check-ins (resolved here by `Resolver`).
+    /// The report from stored records and check-ins (resolved here by
+    /// `Resolver`); with `min_hours` set, `presence` (from `DayPresence.days`)
+    /// decides which automatic days are long enough.
     public func report(_ selector: PeriodSelector = .current, today: LocalDate,
-                       records: [DayRecord], checkIns: [AutomaticCheckIn]) -> Report {
+                       records: [DayRecord], checkIns: [AutomaticCheckIn],
+                       presence: [LocalDate: DayPresence] = [:]) -> Report {
         let span = dataSpan(selector, today: today)
-        let resolved = Resolver.resolve(span, records: records, checkIns: checkIns)
-        return report(selector, today: today) { resolved[$0]?.status }
+        let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,
+                                        short: shortDates(presence))
+        return report(selector, today: today, presence: presence) { resolved[$0]?.status }
+    }
+
+    /// The dates whose automatic presence is shorter than `min_hours` (none when off).
+    public func shortDates(_ presence: [LocalDate: DayPresence]) -> Set<LocalDate> {
+        guard policy.minHours > 0 else { return [] }
+        return Set(presence.values.filter { $0.isShort(minHours: policy.minHours) }.map(\.date))
     }
 
     /// The dates a report for `selector` can look at (its period widened to whole weeks).

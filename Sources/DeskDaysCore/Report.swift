@@ -41,6 +41,9 @@ public struct Report: Sendable, Equatable {
     public var weeksRemaining: Int?
     /// `best_weeks` only: the window's total office days (`office` is the best weeks' sum).
     public var officeAll: Int?
+    /// With `min_hours` set: the period's workdays before today with an
+    /// arrival but less time on site than `min_hours`.
+    public var shortDays: Int?
 
     /// `office / elapsed`, or nil when nothing has elapsed.
     public var complianceToDate: Double? {

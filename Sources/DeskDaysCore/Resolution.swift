@@ -58,7 +58,10 @@ public struct ResolvedDay: Sendable, Hashable {
 /// Precedence per date: manual > automatic > imported > fallback.
 public enum Resolver {
     /// Resolves one date from its records and automatic check-ins (others are ignored).
-    public static func resolve(_ date: LocalDate, records: [DayRecord], checkIns: [AutomaticCheckIn]) -> ResolvedDay {
+    /// `short`: its automatic presence is shorter than `min_hours`, so rule 2
+    /// does not make it office (docs/policy.md "Time on site"); its sources are still listed.
+    public static func resolve(_ date: LocalDate, records: [DayRecord], checkIns: [AutomaticCheckIn],
+                               short: Bool = false) -> ResolvedDay {
         let mine = records.filter { $0.date == date }
         let automatic = checkIns.filter { $0.date == date }
         var sources = Set(automatic.map(\.source))
@@ -73,7 +76,7 @@ public enum Resolver {
         if let manual = latest(.manual) {
             return ResolvedDay(date: date, status: manual.status, origin: .manual, sources: sorted)
         }
-        if !automatic.isEmpty {
+        if !automatic.isEmpty, !short {
             return ResolvedDay(date: date, status: .office, origin: .automatic, sources: sorted)
         }
         if let imported = latest(.import) {
@@ -85,13 +88,16 @@ public enum Resolver {
         return ResolvedDay(date: date, status: nil, origin: nil, sources: sorted)
     }
 
-    /// Resolves every date of `span` at once (grouping first, so it is linear).
-    public static func resolve(_ span: DateSpan, records: [DayRecord], checkIns: [AutomaticCheckIn]) -> [LocalDate: ResolvedDay] {
+    /// Resolves every date of `span` at once (grouping first, so it is linear);
+    /// `short` holds the dates whose automatic presence is too short.
+    public static func resolve(_ span: DateSpan, records: [DayRecord], checkIns: [AutomaticCheckIn],
+                               short: Set<LocalDate> = []) -> [LocalDate: ResolvedDay] {
         let recordsByDate = Dictionary(grouping: records.filter { span.contains($0.date) }, by: \.date)
         let checkInsByDate = Dictionary(grouping: checkIns.filter { span.contains($0.date) }, by: \.date)
         var result: [LocalDate: ResolvedDay] = [:]
         for date in Set(recordsByDate.keys).union(checkInsByDate.keys) {
-            result[date] = resolve(date, records: recordsByDate[date] ?? [], checkIns: checkInsByDate[date] ?? [])
+            result[date] = resolve(date, records: recordsByDate[date] ?? [], checkIns: checkInsByDate[date] ?? [],
+                                   short: short.contains(date))
         }
         return result
     }

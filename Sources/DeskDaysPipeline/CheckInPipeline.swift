@@ -6,10 +6,11 @@ import Logging
 /// The single write path: every check-in and record goes through here.
 ///
 /// docs/design.md "Data flow": adapters own debounce of their own signal; the
-/// pipeline owns per-day deduplication. An automatic check-in is placed on
-/// its local date in `policy.timeZone` and stored only if it is the first of
-/// its source that date (the store's UNIQUE index makes this hold across
-/// restarts). Precedence between manual, automatic, imported and fallback is
+/// pipeline owns per-day deduplication. An automatic sign is placed on its
+/// date (`policy.localDate(of:)`: the zone and `day_starts_at`); an arrival
+/// is a check-in only if it is the first of its source that date (the
+/// store's UNIQUE index makes this hold across restarts), and every sign,
+/// arrival or departure, may be its source's latest of the date (time on site). Precedence between manual, automatic, imported and fallback is
 /// not decided here: everything is kept and `Resolver` reads it.
 ///
 /// Every method returns only after its write is committed with
@@ -38,7 +39,9 @@ public actor CheckInPipeline {
     /// (clocks disagree a little; a time further ahead is a mistake).
     public static let furthestAhead: TimeInterval = 86_400
 
-    /// Stores an automatic check-in if it is the first of its source on its local date.
+    /// Stores an automatic sign: an arrival is a check-in if it is the first
+    /// of its source on its date (after `day_starts_at`); every sign may be
+    /// its source's latest of the date (time on site).
     /// Every door leads here, so the range of dates is enforced here too.
     public func submit(_ event: CheckInEvent) throws -> SubmitOutcome {
         let date = policy.localDate(of: event.time)
@@ -48,15 +51,12 @@ public actor CheckInPipeline {
         guard event.time.timeIntervalSince(now()) <= Self.furthestAhead else {
             throw Refusal(description: "a check-in stamped \(date) is more than a day after now; check the time (and the clock)")
         }
-        guard event.kind == .arrival else {
-            // Departures feed time on site (docs/policy.md); until the store
-            // keeps them they change nothing.
-            logger.debug("departure noted", metadata: ["source": "\(event.source.rawValue)", "date": "\(date)"])
-            return .duplicate(date)
-        }
-        let stored = try store.insertCheckIn(AutomaticCheckIn(date: date, source: event.source,
-                                                              rule: event.rule, at: event.time))
-        logger.debug(stored ? "check-in stored" : "check-in already recorded for the day",
+        // Departures feed time on site (docs/policy.md): the store keeps the
+        // first arrival and the latest sign of each (date, source), no more.
+        let stored = try store.insertSign(LatestSign(date: date, source: event.source, at: event.time, kind: event.kind),
+                                          rule: event.rule)
+        logger.debug(event.kind == .departure ? "departure noted"
+                     : stored ? "check-in stored" : "check-in already recorded for the day",
                      metadata: ["source": "\(event.source.rawValue)", "date": "\(date)",
                                 "rule": "\(event.rule ?? "-")"])
         return stored ? .stored(date) : .duplicate(date)

@@ -67,7 +67,7 @@ public struct CalendarHeatmap: Sendable {
             let x = x0 + Double(slot % 7) * step, y = y0 + 36 + Double(slot / 7) * step
             let kind = data.kind(date)
             out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(CalendarHeatmap.cell))\" "
-                + "height=\"\(SVG.n(CalendarHeatmap.cell))\" rx=\"3\"><title>\(SVG.escape("\(locale.date(date)): \(kind.label)"))</title></rect>"
+                + "height=\"\(SVG.n(CalendarHeatmap.cell))\" rx=\"3\"><title>\(SVG.escape("\(locale.date(date)): \(kind.label)" + (data.hoursText(date).map { ", on site \($0)" } ?? "")))</title></rect>"
             if date == data.today {
                 out += "<rect class=\"today-ring\" x=\"\(SVG.n(x - 1))\" y=\"\(SVG.n(y - 1))\" width=\"\(SVG.n(CalendarHeatmap.cell + 2))\" "
                     + "height=\"\(SVG.n(CalendarHeatmap.cell + 2))\" rx=\"4\"/>"

@@ -75,6 +75,9 @@ public struct HTMLReport: Sendable {
             rows.append(("Compliant weeks", "\(n(met)) of \(n(required))"))
         }
         if let all = report.officeAll { rows.append(("Office days in the window", n(all))) }
+        if let short = report.shortDays {
+            rows.append(("Short days (under \(TerminalCalendar.hours(data.policy.minHours)) h on site)", n(short)))
+        }
         if let streaks = data.streaks {
             rows.append(("Compliant weeks in a row", n(streaks.current)))
             rows.append(("Longest run of compliant weeks", n(streaks.longest)))
@@ -87,8 +90,11 @@ public struct HTMLReport: Sendable {
     }
 
     func dayTable() -> String {
+        // Time on site is a column only when min_hours is set (docs/policy.md), so other pages stay as they were.
+        let onSite = data.policy.minHours > 0
         var out = "<section>\n<h2>Days</h2>\n<table class=\"days\">\n"
-            + "<thead><tr><th>Date</th><th>Day</th><th>Status</th><th>Counts as</th><th>Recorded by</th></tr></thead>\n<tbody>\n"
+            + "<thead><tr><th>Date</th><th>Day</th><th>Status</th><th>Counts as</th><th>Recorded by</th>"
+            + (onSite ? "<th>On site</th>" : "") + "</tr></thead>\n<tbody>\n"
         for date in data.period.span {
             let kind = data.kind(date)
             let status = data.status(date)
@@ -99,7 +105,8 @@ public struct HTMLReport: Sendable {
             out += "<tr><td>\(SVG.escape(locale.date(date)))</td>"
                 + "<td>\(SVG.escape(locale.weekdayName(date.weekday)))</td><td>\(SVG.escape(statusText))</td>"
                 + "<td><span class=\"swatch\" data-kind=\"\(kind.rawValue)\">\(kind.symbol)</span> \(SVG.escape(kind.label))</td>"
-                + "<td>\(SVG.escape(sources.isEmpty ? "—" : sources))</td></tr>\n"
+                + "<td>\(SVG.escape(sources.isEmpty ? "—" : sources))</td>"
+                + (onSite ? "<td>\(SVG.escape(data.hoursText(date) ?? "—"))</td>" : "") + "</tr>\n"
         }
         return out + "</tbody>\n</table>\n</section>\n"
     }

@@ -8,12 +8,24 @@ public struct ReportData: Sendable {
     /// Resolved days by date; a date missing here has no record.
     public var days: [LocalDate: ResolvedDay]
     public var streaks: Streaks?
+    /// Time on site of the dates shown (docs/policy.md "Time on site").
+    public var presence: [LocalDate: DayPresence]
 
-    public init(policy: Policy, report: Report, days: [LocalDate: ResolvedDay], streaks: Streaks? = nil) {
+    public init(policy: Policy, report: Report, days: [LocalDate: ResolvedDay], streaks: Streaks? = nil,
+                presence: [LocalDate: DayPresence] = [:]) {
         self.policy = policy
         self.report = report
         self.days = days
         self.streaks = streaks
+        self.presence = presence
+    }
+
+    /// "08:52–17:40, 8.8 h" for a date with time on site, shown beside a
+    /// day only when `min_hours` is set (so that nothing else changes).
+    public func hoursText(_ date: LocalDate) -> String? {
+        guard policy.minHours > 0, let day = presence[date] else { return nil }
+        return "\(policy.clockTime(of: day.firstSeen))–\(policy.clockTime(of: day.lastSeen)), \(day.hours) h"
+            + (day.isShort(minHours: policy.minHours) ? " (short)" : "")
     }
 
     public var today: LocalDate { report.today }

@@ -91,6 +91,10 @@ public struct TerminalCalendar: Sendable {
             + "eligible \(n(report.eligible)) of \(n(report.workdays)) workdays"
         if let share = report.complianceToDate { detail += "; office share \(locale.percentage(share))" }
         lines.append(detail)
+        if let short = report.shortDays {
+            // min_hours is set: the days whose time on site fell short.
+            lines.append("Short days (under \(Self.hours(data.policy.minHours)) h on site): \(n(short))")
+        }
         if let streaks = data.streaks {
             lines.append("Streak: \(n(streaks.current)) compliant week\(streaks.current == 1 ? "" : "s") in a row "
                          + "(longest \(n(streaks.longest)))")
@@ -99,6 +103,11 @@ public struct TerminalCalendar: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// `4`, `4.5`: hours as the configuration writes them.
+    static func hours(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
 
     /// Foreground and background per kind, from the 16 basic colours every terminal has.
     static func ansi(_ kind: DayKind) -> String {

@@ -60,6 +60,24 @@ extension AttendanceStore {
                 PRAGMA user_version = 2;
                 """)
         }
+        // v3: time on site (docs/policy.md). Per (date, source) the latest
+        // sign, arrival or departure, beside the first arrival in `checkin`:
+        // what first_seen and last_seen need, never a trail of positions.
+        // 'wired' is allowed ahead of its adapter, so that adapter needs no
+        // migration of this table.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE sign (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external')),
+                    at TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('arrival', 'departure')),
+                    UNIQUE (date, source)
+                );
+                PRAGMA user_version = 3;
+                """)
+        }
         return migrator
     }()
 }

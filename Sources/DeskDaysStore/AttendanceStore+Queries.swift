@@ -50,7 +50,85 @@ extension AttendanceStore {
         }
     }
 
+    /// Stores an automatic sign (docs/policy.md "Time on site") in one
+    /// transaction: an arrival becomes the (date, source)'s check-in when it
+    /// is the first, or replaces a later one (so `first_seen` is the
+    /// earliest); any sign becomes the (date, source)'s latest sign when no
+    /// later one is stored. Returns whether a new check-in row was added
+    /// (false for a departure, or a source already seen that date).
+    @discardableResult
+    public func insertSign(_ sign: LatestSign, rule: String?) throws -> Bool {
+        let day = sign.date.description
+        let at = UTCTimestamp.string(from: sign.at)
+        return try write { db in
+            var added = false
+            if sign.kind == .arrival {
+                try db.cachedStatement(sql: """
+                    INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (date, source) DO NOTHING
+                    """).execute(arguments: [day, sign.source.rawValue, rule, at])
+                added = db.changesCount > 0
+                if !added {
+                    try db.cachedStatement(sql: """
+                        UPDATE checkin SET at = ?, rule = ? WHERE date = ? AND source = ? AND at > ?
+                        """).execute(arguments: [at, rule, day, sign.source.rawValue, at])
+                }
+            }
+            // Timestamps are fixed-width UTC text: they compare as strings.
+            try db.cachedStatement(sql: """
+                INSERT INTO sign (date, source, at, kind) VALUES (?, ?, ?, ?)
+                ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, kind = excluded.kind
+                WHERE excluded.at >= sign.at
+                """).execute(arguments: [day, sign.source.rawValue, at, sign.kind.rawValue])
+            return added
+        }
+    }
+
     // MARK: - Reading
+
+    /// Each date of `span` with a check-in, its signs summed up (`DaySigns`):
+    /// two grouped scans, one row per date, for ten years of streaks.
+    public func daySigns(in span: DateSpan) throws -> [DaySigns] {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT c.date, c.first, c.last, s.last, IFNULL(s.present, 0) FROM
+                    (SELECT date, MIN(at) AS first, MAX(at) AS last FROM checkin WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS c
+                LEFT JOIN
+                    (SELECT date, MAX(at) AS last, MAX(kind = 'arrival' AND source NOT IN ('nfc', 'qr')) AS present
+                     FROM sign WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS s
+                ON s.date = c.date ORDER BY c.date
+                """, arguments: Self.bounds(span))
+            var result: [DaySigns] = []
+            while let row = try rows.next() {
+                let lastSign: String? = row[3]
+                guard let date = LocalDate(row[0] as String), let first = UTCTimestamp.date(from: row[1]),
+                      let last = UTCTimestamp.date(from: row[2]) else {
+                    throw StoreError.corrupt(path: path, detail: "a check-in holds a value this build cannot read")
+                }
+                result.append(DaySigns(date: date, firstArrival: first, lastArrival: last,
+                                       lastSign: lastSign.flatMap(UTCTimestamp.date(from:)), present: (row[4] as Int) != 0))
+            }
+            return result
+        }
+    }
+
+    /// The latest sign of each (date, source) whose date is in `span` (all when nil).
+    public func latestSigns(in span: DateSpan?) throws -> [LatestSign] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT date, source, at, kind FROM sign WHERE date BETWEEN ? AND ? ORDER BY date, at, id
+                """, arguments: Self.bounds(span))
+            return try rows.compactMap { row -> LatestSign? in
+                guard let date = LocalDate(row[0] as String), let source = Source(rawValue: row[1]),
+                      let at = UTCTimestamp.date(from: row[2]), let kind = CheckInEvent.Kind(rawValue: row[3]) else {
+                    // A source this build does not know (a newer adapter's) is skipped, not damage.
+                    if Source(rawValue: row[1] as String) == nil, LocalDate(row[0] as String) != nil { return nil }
+                    throw StoreError.corrupt(path: path, detail: "a sign row holds a value this build cannot read")
+                }
+                return LatestSign(date: date, source: source, at: at, kind: kind)
+            }
+        }
+    }
 
     /// Records whose date is in `span` (all when nil), by date, then in the order written.
     public func records(in span: DateSpan?) throws -> [DayRecord] {

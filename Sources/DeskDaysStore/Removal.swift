@@ -42,6 +42,8 @@ extension AttendanceStore {
                                            entry: "\(row.source) check-in" + (row.rule.map { ", rule \"\($0)\"" } ?? ""), removedAt: instant))
                 }
                 try db.execute(sql: "DELETE FROM checkin WHERE date = ?", arguments: [day])
+                // Their latest signs go with them: time on site comes from check-ins.
+                try db.execute(sql: "DELETE FROM sign WHERE date = ?", arguments: [day])
             }
             for removal in removed {
                 try db.execute(sql: "INSERT INTO removal (date, origin, entry, removedAt) VALUES (?, ?, ?, ?)",

@@ -35,7 +35,14 @@ public struct GPSAdapter: CheckInAdapter {
         for await event in reader.events() {
             observe?(event)
             guard case .fix(let fix) = event else { continue }
-            for entry in monitor.update(fix) {
+            let inside = Set(monitor.insideFences)
+            let entries = monitor.update(fix)
+            // Leaving a fence (past its leave radius) is a departure (docs/policy.md "Time on site").
+            for name in inside.subtracting(monitor.insideFences).sorted() {
+                logger.info("GPS: left geofence \(name)")
+                await emit(CheckInEvent(source: .gps, rule: name, time: now(), kind: .departure))
+            }
+            for entry in entries {
                 logger.info("GPS: arrived at geofence \(entry.name)")
                 await emit(CheckInEvent(source: .gps, rule: entry.name, time: now()))
             }

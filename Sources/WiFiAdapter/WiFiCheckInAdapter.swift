@@ -40,6 +40,10 @@ public struct WiFiCheckInAdapter: CheckInAdapter {
 
     public func run(emit: @escaping @Sendable (CheckInEvent) async -> Void) async throws {
         var tracker = ArrivalTracker(flapWindow: flapWindow)
+        // The rules connected at the last snapshot, and those left since
+        // (docs/policy.md "Time on site": disconnecting is a departure; a
+        // reconnect after one is an arrival again, even within the flap window).
+        var connected: Set<String> = [], departed: Set<String> = []
         for await update in Self.updates() {
             switch update {
             case .unavailable(let reason):
@@ -54,10 +58,21 @@ public struct WiFiCheckInAdapter: CheckInAdapter {
                 }
                 // Counts only: the SSIDs and BSSIDs stay out of the log.
                 logger.info("Wi-Fi links: \(links.count) connected, \(matches.values.compactMap { $0 }.count) matching a rule")
-                for rule in tracker.update(matches, at: time) {
-                    logger.info("Wi-Fi: arrived on network \(rule)")
+                let arrivals = tracker.update(matches, at: time)
+                let now = Set(matches.values.compactMap { $0 })
+                for rule in connected.subtracting(now).sorted() {
+                    logger.info("Wi-Fi: left network \(rule)")
+                    departed.insert(rule)
+                    await emit(CheckInEvent(source: .wifi, rule: rule, time: time, kind: .departure))
+                }
+                let returned = now.subtracting(connected).intersection(departed).subtracting(arrivals)
+                for rule in arrivals + returned.sorted() {
+                    // A return within the flap window is the same arrival for the tracker, but presence resumes.
+                    logger.info(arrivals.contains(rule) ? "Wi-Fi: arrived on network \(rule)" : "Wi-Fi: back on network \(rule)")
+                    departed.remove(rule)
                     await emit(CheckInEvent(source: .wifi, rule: rule, time: time))
                 }
+                connected = now
             }
         }
         try Task.checkCancellation()

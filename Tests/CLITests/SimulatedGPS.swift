@@ -59,6 +59,30 @@ final class SimulatedGPS {
         }
     }
 
+    /// Synthetic RMC+GGA fixes, one a second of receiver time from
+    /// `second` (08:00:00 on 2026-03-10 plus that many seconds): inside the
+    /// "toulouse" fence, or 5 km north of it (past its leave radius).
+    static func fixes(inside: Bool, from second: Int, count: Int) -> [String] {
+        func checksum(_ body: String) -> String {
+            String(format: "%02X", body.utf8.reduce(UInt8(0)) { $0 ^ $1 })
+        }
+        let latitude = inside ? "4333.1902" : "4336.0000"
+        return (second..<second + count).flatMap { s -> [String] in
+            let time = String(format: "08%02d%02d.00", s / 60, s % 60)
+            return ["GPRMC,\(time),A,\(latitude),N,00127.6186,E,0.0,0.0,100326,,,A",
+                    "GPGGA,\(time),\(latitude),N,00127.6186,E,1,10,0.9,150.0,M,50.0,M,,"].map { "$\($0)*\(checksum($0))" }
+        }
+    }
+
+    /// Writes sentences to the receiver, ten every 20 ms (as `replay`).
+    func send(_ sentences: [String]) throws {
+        let writer = try #require(FileHandle(forWritingAtPath: feed))
+        for chunk in stride(from: 0, to: sentences.count, by: 10) {
+            writer.write(Data((sentences[chunk..<min(chunk + 10, sentences.count)].joined(separator: "\r\n") + "\r\n").utf8))
+            usleep(20_000)
+        }
+    }
+
     /// SIGKILL: children of Foundation's Process inherit blocked signals.
     deinit {
         kill(socat.processIdentifier, SIGKILL)

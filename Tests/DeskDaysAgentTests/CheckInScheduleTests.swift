@@ -40,6 +40,23 @@ struct CheckInScheduleTests {
         #expect(schedule.nextFire() == Self.at("2026-11-19T09:30:00Z"))
     }
 
+    /// A night shift: with the day starting at 04:00, a 02:00 fallback time is
+    /// the small hours of the next calendar date, still the shifted day's.
+    @Test func checkinTimesAreReadOnTheShiftedDay() {
+        var policy = Self.policy()
+        policy.dayStartMinutes = 4 * 60
+        var schedule = CheckInSchedule(policy: policy, settings: Self.settings(reminder: "23:00", fallback: "02:00"),
+                                       start: Self.at("2026-11-18T12:00:00Z"))
+        // Wed 18th: reminder at 23:00 local (22:00Z), fallback at 02:00 local on Thursday (01:00Z).
+        #expect(schedule.nextFire() == Self.at("2026-11-18T22:00:00Z"))
+        #expect(schedule.due(at: Self.at("2026-11-18T22:00:00Z")) == [.reminder(Self.day("2026-11-18"))])
+        #expect(schedule.nextFire() == Self.at("2026-11-19T01:00:00Z"))
+        #expect(schedule.due(at: Self.at("2026-11-19T00:59:59Z")).isEmpty)
+        #expect(schedule.due(at: Self.at("2026-11-19T01:00:00Z")) == [.fallback(Self.day("2026-11-18"))])
+        // 03:00 local on Thursday is still Wednesday's day: nothing more is due.
+        #expect(schedule.due(at: Self.at("2026-11-19T02:00:00Z")).isEmpty)
+    }
+
     @Test func weekendsAndHolidaysAreSkipped() {
         var policy = Self.policy()
         policy.holidays[Self.day("2026-11-23")] = "A holiday Monday"

@@ -25,8 +25,10 @@ struct ControlProtocolTests {
         #expect(try Self.parse(#"{"cmd":"clear","date":"2026-11-18","origin":"all"}"#).get().request
                 == .clear(date: LocalDate("2026-11-18")!, origins: Set(Origin.allCases)))
         let event = try Self.parse(#"{"cmd":"event","source":"wifi","at":"2026-11-18T08:55:00.250+01:00","rule":"hq"}"#).get()
-        guard case let .event(source, rule, at) = event.request else { Issue.record("not an event"); return }
-        #expect(source == .wifi && rule == "hq")
+        guard case let .event(source, rule, at, kind) = event.request else { Issue.record("not an event"); return }
+        #expect(source == .wifi && rule == "hq" && kind == .arrival)
+        let leaving = try Self.parse(#"{"cmd":"event","source":"gps","at":"2026-11-18T17:40:00Z","kind":"departure"}"#).get()
+        guard case .event(_, _, _, .departure) = leaving.request else { Issue.record("not a departure"); return }
         #expect(abs(at.timeIntervalSince1970 - 1_794_988_500.25) < 0.001)
     }
 
@@ -40,6 +42,7 @@ struct ControlProtocolTests {
         "\u{FEFF}\u{0}{}", #"{"cmd":"status","format":"xml"}"#, #"{"cmd":"subscribe","format":7}"#,
         #"{"cmd":"checkin","date":"0001-01-01"}"#, #"{"cmd":"checkin","dates":["2026-11-18","2100-01-01"]}"#,
         #"{"cmd":"clear","date":"9999-12-31"}"#, #"{"cmd":"clear","date":"2026-01-02","origin":"checkin"}"#,
+        #"{"cmd":"event","source":"wifi","at":"2026-11-18T08:00:00Z","kind":"leave"}"#,
     ])
     func badRequestsAreFailures(_ text: String) {
         guard case .failure(let failure) = Self.parse(text) else {
@@ -60,6 +63,7 @@ struct ControlProtocolTests {
             .status(.i3blocks), .report, .subscribe(.waybar), .clear(date: LocalDate("2026-01-02")!, origins: [.automatic]),
             .checkin(dates: [LocalDate("2026-01-02")!, LocalDate("2026-01-05")!], status: .vacation, note: "ski \"trip\"\n"),
             .event(source: .gps, rule: nil, at: Date(timeIntervalSince1970: 1_763_452_500.5)),
+            .event(source: .wifi, rule: "hq", at: Date(timeIntervalSince1970: 1_763_452_500.5), kind: .departure),
         ]
         for request in requests {
             let line = ControlProtocol.encode(request, database: "/home/u/db.sqlite")

@@ -34,6 +34,31 @@ import Testing
         #expect(stored.map(\.at) == [instant("2026-05-04T07:00:00Z"), instant("2026-05-05T07:00:00Z")])
     }
 
+    /// docs/policy.md "Time on site" and "The day's start": a departure is
+    /// kept as the source's latest sign but is no check-in; a night shift's
+    /// small-hours signs belong to the day before.
+    @Test func departuresAndTheDayStart() async throws {
+        let store = try AttendanceStore.inMemory()
+        var policy = Self.berlin
+        policy.dayStartMinutes = 4 * 60
+        let fixed = instant("2026-05-06T12:00:00Z")
+        let pipeline = CheckInPipeline(store: store, policy: policy, now: { fixed })
+        // 23:00 Monday in Berlin (21:00Z), left at 02:30 Tuesday (00:30Z): Monday's day.
+        #expect(try await pipeline.submit(event(.gps, "hq", at: "2026-05-04T21:00:00Z")) == .stored(day("2026-05-04")))
+        let leave = CheckInEvent(source: .gps, rule: "hq", time: instant("2026-05-05T00:30:00Z"), kind: .departure)
+        #expect(try await pipeline.submit(leave) == .duplicate(day("2026-05-04")))
+        // A departure alone (Tuesday 10:00) stores no check-in.
+        let alone = CheckInEvent(source: .wifi, rule: "hq", time: instant("2026-05-05T08:00:00Z"), kind: .departure)
+        #expect(try await pipeline.submit(alone) == .duplicate(day("2026-05-05")))
+        #expect(try store.checkIns(in: nil).map(\.date) == [day("2026-05-04")])
+        #expect(try store.latestSigns(in: nil).map { "\($0.date) \($0.source.rawValue) \($0.kind.rawValue)" }
+                == ["2026-05-04 gps departure", "2026-05-05 wifi departure"])
+        let presence = DayPresence.days(checkIns: try store.checkIns(in: nil), signs: try store.latestSigns(in: nil),
+                                        policy: policy, now: fixed)
+        #expect(presence[day("2026-05-04")]?.hours == 3.5)
+        #expect(presence[day("2026-05-05")] == nil)
+    }
+
     @Test func twoSourcesOnOneDayAreBothStored() async throws {
         let store = try AttendanceStore.inMemory()
         let pipeline = pipeline(store)

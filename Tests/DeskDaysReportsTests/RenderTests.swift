@@ -46,6 +46,29 @@ import Testing
         #expect(page.contains("default-src 'none'"))
     }
 
+    /// With min_hours set, the HTML table, the heatmap's hover titles and the
+    /// calendar's figures show time on site; without it nothing changes.
+    @Test func hoursShowOnlyWithMinHours() {
+        var data = Scenarios.workedExample()
+        let date = LocalDate("2026-11-16")!
+        let at = Policy(timeZone: TimeZone(identifier: "UTC")!).instant(of: date, hour: 8, minute: 52)
+        data.presence = DayPresence.days(
+            checkIns: [AutomaticCheckIn(date: date, source: .nfc, rule: nil, at: at)],
+            signs: [LatestSign(date: date, source: .wifi, at: at.addingTimeInterval(8 * 3600 + 48 * 60), kind: .departure)],
+            policy: data.policy, now: at.addingTimeInterval(86_400 * 3))
+        let plain = HTMLReport(data: data, locale: locale).html()
+        #expect(!plain.contains("On site"))
+        #expect(!CalendarHeatmap(data: data, locale: locale).svg().contains("on site"))
+        data.policy.minHours = 4
+        data.report.shortDays = 3
+        let page = HTMLReport(data: data, locale: locale).html()
+        #expect(page.contains("<th>On site</th>"))
+        #expect(page.contains("<td>08:52–17:40, 8.8 h</td>"))
+        #expect(page.contains("Short days (under 4 h on site)"))
+        #expect(CalendarHeatmap(data: data, locale: locale).svg().contains("on site 08:52–17:40, 8.8 h"))
+        #expect(TerminalCalendar(data: data, locale: locale, colour: false).figures().contains("Short days (under 4 h on site): 3"))
+    }
+
     @Test func htmlShowsSourceTypesButNoRulesOrNotes() {
         let page = HTMLReport(data: Scenarios.workedExample(), locale: locale).html()
         #expect(page.contains("NFC tag"))

@@ -29,6 +29,25 @@ enum Tools {
         return process.exitStatus
     }
 
+    /// Runs a program to completion with its standard output in `file`; returns the exit status.
+    static func runCapturing(_ name: String, _ arguments: [String], to file: URL, timeout: TimeInterval = 60) throws -> Int32 {
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let output = try FileHandle(forWritingTo: file)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(name)!)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.spawn()
+        if !process.waitForExit(seconds: timeout) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitForExit()
+        }
+        return process.exitStatus
+    }
+
     /// Width and height from a PNG's IHDR chunk, or nil when the bytes are not a PNG.
     static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](data.prefix(24))

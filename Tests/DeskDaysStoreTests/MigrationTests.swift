@@ -102,6 +102,30 @@ import Testing
         #expect(try store.records(in: nil).count == 4)
     }
 
+    @Test func fixtureV3KeepsItsLatestSigns() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 3, to: path)
+        let store = try AttendanceStore(path: path)
+        #expect(try store.latestSigns(in: nil).map { "\($0.date) \($0.source.rawValue) \($0.kind.rawValue) \(UTCTimestamp.string(from: $0.at))" } == [
+            "2026-03-02 nfc arrival 2026-03-02T16:40:00.000Z", "2026-03-02 wifi departure 2026-03-02T17:10:00.000Z",
+        ])
+        #expect(try store.checkIns(in: nil).count == 4)
+    }
+
+    /// v2 → v3 keeps every check-in and adds no sign: an old check-in's time on site is its arrival alone.
+    @Test func fixtureV2MigratesWithNoSigns() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 2, to: path)
+        let store = try AttendanceStore(path: path)
+        #expect(try store.latestSigns(in: nil) == [])
+        #expect(try store.checkIns(in: nil).count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup-v2-") }.count == 1)
+    }
+
     @Test func existingDatabaseIsCopiedBeforeAMigration() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

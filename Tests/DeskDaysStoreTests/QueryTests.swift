@@ -61,6 +61,59 @@ import Testing
                            checkIn("2026-05-04", .wifi, at: "2026-05-04T07:01:00Z")])
     }
 
+    /// Time on site keeps two things per (date, source): the earliest
+    /// arrival (in `checkin`) and the latest sign, whatever order they come in.
+    @Test func signsKeepTheFirstArrivalAndTheLatestSignOnly() throws {
+        func sign(_ source: Source, _ time: String, _ kind: CheckInEvent.Kind) -> LatestSign {
+            LatestSign(date: day("2026-05-04"), source: source, at: instant(time), kind: kind)
+        }
+        #expect(try store.insertSign(sign(.wifi, "2026-05-04T08:10:00Z", .arrival), rule: "hq"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T12:00:00Z", .departure), rule: "hq"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T13:00:00Z", .arrival), rule: "hq"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T17:40:00Z", .departure), rule: "hq"))
+        // Late and out of order: an earlier arrival becomes the first, an older departure changes nothing.
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T07:52:00Z", .arrival), rule: "lobby"))
+        #expect(try !store.insertSign(sign(.wifi, "2026-05-04T15:00:00Z", .departure), rule: "hq"))
+        // A departure alone is no check-in.
+        #expect(try !store.insertSign(sign(.gps, "2026-05-04T18:00:00Z", .departure), rule: "hq"))
+        #expect(try store.checkIns(in: nil) == [checkIn("2026-05-04", .wifi, "lobby", at: "2026-05-04T07:52:00Z")])
+        #expect(try store.latestSigns(in: nil) == [sign(.wifi, "2026-05-04T17:40:00Z", .departure),
+                                                  sign(.gps, "2026-05-04T18:00:00Z", .departure)])
+        #expect(try store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sign") } == 2)
+        // Clearing the automatic entries of the date takes its signs too.
+        _ = try store.remove(on: day("2026-05-04"), origins: [.automatic], at: instant("2026-05-05T09:00:00Z"))
+        #expect(try store.latestSigns(in: nil) == [])
+    }
+
+    /// The per-date summary the store sums up for long histories gives the
+    /// same short days as the full per-source arithmetic, over random
+    /// arrivals and departures (taps and presences, a day start, today).
+    @Test func daySignsAgreeWithTheFullPresence() throws {
+        var policy = Policy(timeZone: TimeZone(identifier: "Europe/London")!)
+        policy.dayStartMinutes = 4 * 60
+        policy.minHours = 4
+        var seed: UInt64 = 2026
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let base = instant("2026-03-23T00:00:00Z").timeIntervalSince1970
+        for _ in 0..<600 {
+            let source = Source.automatic[next(Source.automatic.count)]
+            let at = Date(timeIntervalSince1970: base + Double(next(21 * 86_400)))
+            let kind: CheckInEvent.Kind = next(3) == 0 ? .departure : .arrival
+            try store.insertSign(LatestSign(date: policy.localDate(of: at), source: source, at: at, kind: kind), rule: nil)
+        }
+        let span = DateSpan(day("2026-03-20"), day("2026-04-15"))
+        let now = instant("2026-04-05T11:00:00Z")
+        let full = PolicyEngine(policy: policy).shortDates(
+            DayPresence.days(checkIns: try store.checkIns(in: span), signs: try store.latestSigns(in: span), policy: policy, now: now))
+        let summed = DayPresence.shortDates(try store.daySigns(in: span), policy: policy, now: now)
+        #expect(!full.isEmpty)
+        #expect(summed == full)
+        #expect(try store.daySigns(in: span).count == Set(try store.checkIns(in: span).map(\.date)).count)
+    }
+
     @Test func schemaRefusesValuesOutsideTheEnums() throws {
         for sql in [
             "INSERT INTO checkin (date, source, at) VALUES ('2026-05-04', 'manual', 'x')",

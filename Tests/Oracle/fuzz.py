@@ -203,6 +203,19 @@ def gen_case(rng: random.Random):
     hist = {"manual": manual, "manual_written": written, "imports": imports, "events": events,
             "ops": ops, "sources": srcs}
     other = (today + dt.timedelta(days=rng.randint(-400, 200))).isoformat()
+    # docs/policy.md "The day's start" and "Time on site", drawn last so that
+    # every earlier draw of a seed stays as it was. No zone of TZS changes
+    # its clocks at these times of day.
+    cfg["day_starts_at"] = rng.choice(["00:00"] * 4 + ["04:00", "06:15", "11:59"])
+    cfg["min_hours"] = rng.choice([0] * 4 + [1, 4, 7.5])
+    leaves = []
+    for at, src in zip(events, srcs):
+        if src in ("wifi", "gps", "external") and rng.random() < 0.5:
+            t = dt.datetime.fromisoformat(at.replace("Z", "+00:00")) + dt.timedelta(minutes=rng.randint(1, 900))
+            leaves.append(t.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        else:
+            leaves.append(None)
+    hist["leaves"] = leaves
     return cfg, hist, today.isoformat(), other
 
 
@@ -212,7 +225,8 @@ def toml(cfg):
          f'week_start = "{cfg["week_start"]}"', f'period = "{cfg["period"]}"',
          f'fiscal_year_start_month = {cfg["fiscal_year_start_month"]}',
          f'rolling_weeks = {cfg["rolling_weeks"]}',
-         f'count_non_workdays = {"true" if cfg["count_non_workdays"] else "false"}', "",
+         f'count_non_workdays = {"true" if cfg["count_non_workdays"] else "false"}',
+         f'day_starts_at = "{cfg.get("day_starts_at", "00:00")}"', f'min_hours = {cfg.get("min_hours", 0)}', "",
          "[policy.target]"]
     t = cfg["target"]
     L.append(f'kind = "{t["kind"]}"')
@@ -237,7 +251,8 @@ def config_line(cfg):
     return (f"{zone}; workdays={','.join(cfg['workdays'])}; week_start={cfg['week_start']}; "
             f"period={cfg['period']}; fiscal_year_start_month={cfg['fiscal_year_start_month']}; "
             f"rolling_weeks={cfg['rolling_weeks']}; count_non_workdays={str(cfg['count_non_workdays']).lower()}; "
-            f"target: {target}; counts={cfg['counts'] or 'defaults'}; holidays={cfg['holidays'] or 'none'}")
+            f"target: {target}; counts={cfg['counts'] or 'defaults'}; holidays={cfg['holidays'] or 'none'}; "
+            f"day_starts_at={cfg.get('day_starts_at', '00:00')}; min_hours={cfg.get('min_hours', 0)}")
 
 
 # ------------------------------------------------------------ running the CLI
@@ -280,6 +295,12 @@ def setup(case: Case, cfg, hist, today):
         # more than a day after "now", and the history has some after today.
         written = max(T, oracle.D(at[:10]) + dt.timedelta(days=1)).isoformat()
         cmds.append(["event", "--source", src, "--at", at, "--today", written])
+    # Departures (event --leave), after every arrival.
+    for at, src in zip(hist.get("leaves", []), hist["sources"]):
+        if at is None:
+            continue
+        written = max(T, oracle.D(at[:10]) + dt.timedelta(days=1)).isoformat()
+        cmds.append(["event", "--source", src, "--at", at, "--leave", "--today", written])
     for op in hist["ops"]:
         wt = (T + dt.timedelta(days=op[-1])).isoformat()
         if op[0] == "one":

@@ -37,7 +37,12 @@ Input model (plain Python data):
     "imports": [{"rows": [(date, status), ...], "written": days}, ...],
                                          # `deskdays import` files in the order imported
     "events": ["2026-11-16T08:30:00Z", ...],  # automatic check-ins (RFC 3339)
+    "sources": ["nfc", ...],             # the source of each event
+    "leaves": ["2026-11-16T17:30:00Z" | None, ...],  # a departure of that event's source, or None
   }
+  cfg may also hold "day_starts_at" ("HH:MM") and "min_hours" (docs/policy.md
+  "The day's start", "Time on site"); that part was added by the helper who
+  built the Swift side, from docs/policy.md's text.
 compute(cfg, history, today, period_arg) -> dict shaped like `report --json`.
 
 Licence: Apache-2.0, as the rest of DeskDays (see LICENSE at the package root).
@@ -72,6 +77,8 @@ def defaults(cfg):
     c.setdefault("fiscal_year_start_month", 1)
     c.setdefault("rolling_weeks", 12)
     c.setdefault("count_non_workdays", False)
+    c.setdefault("day_starts_at", "00:00")
+    c.setdefault("min_hours", 0)
     t = dict(c.get("target", {}))
     t.setdefault("kind", "percent")
     t.setdefault("value", "60")
@@ -178,10 +185,23 @@ def latest_imports(files):
     return {d: max(recs)[2] for d, recs in stored.items()}
 
 
+INSTANT = {"nfc", "qr"}  # taps: arrivals only, never present
+
+
 class Resolver:
-    def __init__(self, cfg, history):
+    def __init__(self, cfg, history, today=None):
         self.cfg = cfg
         tz = ZoneInfo(cfg["timezone"])
+        h, m = (int(x) for x in cfg.get("day_starts_at", "00:00").split(":"))
+        dsa = h * 60 + m
+
+        def day_of(t):
+            # docs/policy.md "The day's start": before day_starts_at is the day before.
+            local = t.astimezone(tz)
+            return local.date() - ONE if local.hour * 60 + local.minute < dsa else local.date()
+
+        def start_of(d):
+            return dt.datetime.combine(d, dt.time(h, m), tz)
         self.manual, self.auto = {}, set()
         # README: "latest" = written last (the day written), ties by the order written.
         man = history.get("manual", [])
@@ -189,14 +209,46 @@ class Resolver:
         for _, (d, s) in sorted(enumerate(man), key=lambda x: (wd[x[0]], x[0])):
             self.manual[D(d)] = s
         self.imported = latest_imports(history.get("imports", []))
-        for at in history.get("events", []):
+        events = history.get("events", [])
+        sources = history.get("sources", ["nfc"] * len(events))
+        first, latest = {}, {}  # (date, source) -> earliest arrival; -> (latest sign, 1 if a departure)
+        for at, src in zip(events, sources):
             t = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
-            self.auto.add(t.astimezone(tz).date())
+            d = day_of(t)
+            self.auto.add(d)
+            first[(d, src)] = min(first.get((d, src), t), t)
+            latest[(d, src)] = max(latest.get((d, src), (t, 0)), (t, 0))
+        for at, src in zip(history.get("leaves", []), sources):
+            if at is None:
+                continue
+            t = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+            key = (day_of(t), src)
+            latest[key] = max(latest.get(key, (t, 1)), (t, 1))  # a departure written after an equal arrival wins
+        # docs/policy.md "Time on site": per date, first arrival to the last
+        # sign, the end of the date while a source is still present, or "now"
+        # (12:00 on today, what --today means) for today and later.
+        self.short = set()
+        hours = Fraction(str(cfg.get("min_hours", 0)))
+        if today is not None and hours > 0:
+            now = dt.datetime.combine(today, dt.time(12), tz)
+            for d in self.auto:
+                end = start_of(d + ONE)
+                stop = end if d < today else min(now, end)
+                arrived = min(t for (dd, _), t in first.items() if dd == d)
+                last = arrived
+                for (dd, src), (t, leaving) in latest.items():
+                    if dd != d:
+                        continue
+                    last = max(last, t)
+                    if not leaving and src not in INSTANT:
+                        last = max(last, stop)
+                if Fraction(int((last - arrived).total_seconds())) < hours * 3600:
+                    self.short.add(d)
 
     def status(self, d):
         if d in self.manual:
             return self.manual[d], "manual"
-        if d in self.auto:
+        if d in self.auto and d not in self.short:
             return "office", "automatic"
         if d in self.imported:
             return self.imported[d], "import"
@@ -274,7 +326,7 @@ def fmt_ratio(num, den):
 def compute(cfg, history, today, period_arg=None):
     cfg = defaults(cfg)
     T = D(today)
-    r = Resolver(cfg, history)
+    r = Resolver(cfg, history, T)
     kind, start, end, label = select_period(cfg, T, period_arg)
     tgt = cfg["target"]
     tk = tgt["kind"]
@@ -289,6 +341,9 @@ def compute(cfg, history, today, period_arg=None):
     for k in ("workdays", "excused", "eligible", "office", "remote", "unrecorded",
               "elapsed", "pending", "planned_office"):
         out[k] = c[k]
+    if Fraction(str(cfg["min_hours"])) > 0:
+        # docs/policy.md: the period's workdays before today whose presence was short.
+        out["short_days"] = sum(1 for d in dates(start, end) if d < T and r.is_workday(d) and d in r.short)
 
     def weeks_meeting(a, b):
         w = week_start_of(a, cfg)
@@ -416,7 +471,7 @@ SPEC_KEYS = {
     "best_weeks": ["required", "remaining_required", "status", "office_all", "weeks"],
 }
 COMMON = ["today", "period", "target", "workdays", "excused", "eligible", "office",
-          "remote", "unrecorded", "elapsed", "pending", "planned_office", "compliance_to_date"]
+          "remote", "unrecorded", "elapsed", "pending", "planned_office", "compliance_to_date", "short_days"]
 
 
 def compare(expected, actual, tk):

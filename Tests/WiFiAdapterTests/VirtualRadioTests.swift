@@ -59,6 +59,17 @@ import Testing
         #expect(try Self.run.get().results["flap"] == [1, 1])
     }
 
+    @Test("disconnecting is a departure, the return after a flap an arrival: the latest sign follows the link", enabled)
+    func departures() throws {
+        let run = try Self.run.get()
+        // After the flap the latest sign is the return; after a disconnect, a departure.
+        #expect(run.results["leave"] == [1, 1, 1])
+        // explain names the departure; days --json has first_seen and last_seen.
+        #expect(run.results["leave-seen"] == [1, 1, 1])
+        // Stopping the agent while connected records the departure.
+        #expect(run.results["stop-leaves"] == [1, 1])
+    }
+
     @Test("agent started while already connected → one check-in", enabled)
     func alreadyConnected() throws {
         #expect(try Self.run.get().results["already"] == [1, 1])

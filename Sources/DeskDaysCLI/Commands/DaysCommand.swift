@@ -21,35 +21,69 @@ struct DaysCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try Session(global)
-        let days = try DaysCommand.resolvedDays(session, from: from, to: to)
+        let (days, presence) = try DaysCommand.resolvedDaysWithPresence(session, from: from, to: to)
+        let policy = session.policy
         if json {
-            print(try Render.json(days))
+            print(try Render.json(days.map { DayRow(day: $0, presence: presence[$0.date], policy: policy) }))
             return
         }
         for day in days {
             let status = day.status?.rawValue ?? (day.workday ? "-" : "")
-            let detail = day.origin.map { "\($0.rawValue): " + day.sources.map(\.rawValue).joined(separator: ", ") } ?? ""
+            var detail = day.origin.map { "\($0.rawValue): " + day.sources.map(\.rawValue).joined(separator: ", ") } ?? ""
+            if let seen = presence[day.date] {
+                // Time on site, when the date has an arrival.
+                detail += "  \(policy.clockTime(of: seen.firstSeen))–\(policy.clockTime(of: seen.lastSeen)) \(seen.hours) h"
+                    + (seen.isShort(minHours: policy.minHours) ? " (short of \(Self.hoursText(policy.minHours)) h)" : "")
+            }
             print("\(day.date)  \(day.date.weekday.key)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(detail)"
                   .trimmingCharacters(in: .whitespaces))
         }
     }
 
+    /// `4`, `4.5`: min_hours as written.
+    static func hoursText(_ hours: Double) -> String {
+        hours == hours.rounded() ? String(Int(hours)) : String(hours)
+    }
+
+    /// A `days --json` row: the export's keys, then time on site
+    /// (`first_seen`, `last_seen` as local `HH:MM`, `hours`), null without an arrival.
+    struct DayRow: Encodable {
+        var day: ExchangeDay
+        var presence: DayPresence?
+        var policy: Policy
+
+        enum Keys: String, CodingKey { case firstSeen = "first_seen", lastSeen = "last_seen", hours }
+
+        func encode(to encoder: Encoder) throws {
+            try day.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(presence.map { policy.clockTime(of: $0.firstSeen) }, forKey: .firstSeen)
+            try container.encode(presence.map { policy.clockTime(of: $0.lastSeen) }, forKey: .lastSeen)
+            try container.encode(presence?.hours, forKey: .hours)
+        }
+    }
+
     /// The days of a range (defaults: the current period), resolved.
     static func resolvedDays(_ session: Session, from: String?, to: String?) throws -> [ExchangeDay] {
+        try resolvedDaysWithPresence(session, from: from, to: to).days
+    }
+
+    /// The days of a range and their time on site.
+    static func resolvedDaysWithPresence(_ session: Session, from: String?, to: String?) throws
+        -> (days: [ExchangeDay], presence: [LocalDate: DayPresence]) {
         let period = session.policy.reportPeriod(.current, today: session.today)
         let first = try from.map { try Session.date($0, option: "--from") } ?? period.start
         let last = try to.map { try Session.date($0, option: "--to") } ?? period.end
         guard first <= last else { throw CLIError("--from \(first) is after --to \(last); swap them.") }
         guard first.days(to: last) <= 366 * 50 else { throw CLIError("The range \(first) to \(last) is longer than 50 years; narrow it.") }
         let span = DateSpan(first, last)
-        let store = try session.readStore()
-        let records = try store.records(in: span)
-        let resolved = Resolver.resolve(span, records: records, checkIns: try store.checkIns(in: span))
-        let notes = Dictionary(records.compactMap { r in r.note.map { (r.date, $0) } }, uniquingKeysWith: { _, last in last })
-        return span.map { date in
-            let day = resolved[date]
+        let evidence = try session.evidence(span, store: try session.readStore())
+        let notes = Dictionary(evidence.records.compactMap { r in r.note.map { (r.date, $0) } }, uniquingKeysWith: { _, last in last })
+        let days = span.map { date in
+            let day = evidence.resolved[date]
             return ExchangeDay(date: date, workday: session.policy.isWorkday(date), status: day?.status,
                                origin: day?.origin, sources: day?.sources ?? [], note: notes[date])
         }
+        return (days, evidence.presence)
     }
 }

@@ -22,6 +22,9 @@ struct EventCommand: AsyncParsableCommand {
     @Option(help: "The name of the rule that matched (never an identifier).")
     var rule: String?
 
+    @Flag(help: "A departure: the user left at that time (time on site, docs/policy.md).")
+    var leave = false
+
     func run() async throws {
         guard let time = parseRFC3339(at) else {
             throw CLIError("--at \(at) is not an RFC 3339 time; write it like 2026-11-18T08:55:00Z.")
@@ -30,9 +33,14 @@ struct EventCommand: AsyncParsableCommand {
         if let rule, let problem = session.configuration.ruleNameProblem(rule) {
             throw CLIError("--rule: \(problem).")
         }
-        let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time)
+        let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time,
+                                 kind: leave ? .departure : .arrival)
         // Through the running agent when there is one, else straight into the database.
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
+        if leave {
+            print("Noted a \(source.rawValue) departure on \(outcome.date).")
+            return
+        }
         switch outcome {
         case .stored(let date): print("Stored a \(source.rawValue) check-in for \(date).")
         case .duplicate(let date): print("\(date) already has a \(source.rawValue) check-in; kept the first.")

@@ -17,9 +17,10 @@ struct ExplainCommand: AsyncParsableCommand {
         let day = try Session.date(date, option: "date")
         let store = try session.readStore()
         let span = DateSpan(day, day)
-        let records = try store.records(in: span)
-        let checkIns = try store.checkIns(in: span)
-        let resolved = Resolver.resolve(day, records: records, checkIns: checkIns)
+        let evidence = try session.evidence(span, store: store)
+        let records = evidence.records, checkIns = evidence.checkIns
+        let presence = evidence.presence[day]
+        let resolved = evidence.resolved[day] ?? ResolvedDay(date: day, status: nil, origin: nil, sources: [])
         let policy = session.policy
         var lines: [String] = []
         let workday = policy.isWorkday(day)
@@ -47,10 +48,43 @@ struct ExplainCommand: AsyncParsableCommand {
             lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(local(checkIn.at))\(rule)")
         }
         if records.isEmpty && checkIns.isEmpty { lines.append("  nothing is stored for this date.") }
+        if let presence {
+            lines.append(contentsOf: Self.presenceLines(presence, policy: policy, today: session.today))
+        }
         for removal in try store.removals(in: span) {
             lines.append("  removed   \(removal.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(removal.entry) (on \(local(removal.removedAt)))")
         }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// Time on site and the arrivals and departures that decided it (docs/policy.md "Time on site").
+    static func presenceLines(_ presence: DayPresence, policy: Policy, today: LocalDate) -> [String] {
+        let first = policy.clockTime(of: presence.firstSeen), last = policy.clockTime(of: presence.lastSeen)
+        var lines = ["Time on site: \(first)–\(last), \(presence.hours) h"
+                     + (policy.dayStartMinutes == 0 ? "" : " (the day starts at \(policy.dayStartText))") + "."]
+        for part in presence.parts {
+            let name = part.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+            var words: [String] = []
+            if let arrival = part.firstArrival { words.append("first arrival \(policy.clockTime(of: arrival))") }
+            if part.present {
+                words.append(presence.date == today && part.last < policy.start(of: presence.date.adding(days: 1))
+                             ? "still present now (\(policy.clockTime(of: part.last)))"
+                             : "present until the day ended (\(policy.clockTime(of: part.last)))")
+            } else if part.source.isInstant {
+                if part.last != part.firstArrival { words.append("last tap \(policy.clockTime(of: part.last))") }
+            } else if part.last != part.firstArrival {
+                words.append(part.firstArrival == nil ? "left \(policy.clockTime(of: part.last)) (arrived on an earlier day)"
+                                                      : "left \(policy.clockTime(of: part.last))")
+            }
+            lines.append("  \(part.source.isInstant ? "tap" : "presence")  \(name) " + words.joined(separator: ", "))
+        }
+        if policy.minHours > 0 {
+            let hours = DaysCommand.hoursText(policy.minHours)
+            lines.append(presence.isShort(minHours: policy.minHours)
+                ? "Shorter than min_hours = \(hours): the check-ins do not make it an office day (a manual record still can)."
+                : "At least min_hours = \(hours): the check-ins make it an office day.")
+        }
+        return lines
     }
 
     /// How a date counts, in words (docs/policy.md, "Counting a period").

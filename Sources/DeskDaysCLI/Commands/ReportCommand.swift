@@ -42,7 +42,7 @@ struct ReportCommand: AsyncParsableCommand {
             return writeOutput(output)
         }
         let session = try Session(global)
-        let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today)
+        let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today, now: session.now)
         if let html {
             let page = HTMLReport(data: data, locale: session.reportLocale).html()
             try writeUserFile(expandTilde(html), contents: Data(page.utf8))

@@ -33,7 +33,7 @@ struct StatusCommand: AsyncParsableCommand {
             return writeOutput(output)
         }
         let session = try Session(global)
-        writeOutput(try session.answers.status(format, store: try session.readStore(), today: session.today))
+        writeOutput(try session.answers.status(format, store: try session.readStore(), today: session.today, now: session.now))
     }
 
     /// `--follow`: subscribe to the agent and print, as it is pushed (no

@@ -10,7 +10,19 @@ extension Session {
 
     /// The report for `selector`, each date's resolved day and the streaks (`Answers.reportData`).
     func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil) throws -> ReportData {
-        try answers.reportData(selector, covering: covering, store: try readStore(), today: today)
+        try answers.reportData(selector, covering: covering, store: try readStore(), today: today, now: now)
+    }
+
+    /// Everything stored about the dates of `span`, resolved with time on
+    /// site (docs/policy.md): what `days`, `explain`, `reconcile` and
+    /// `evidence` show.
+    func evidence(_ span: DateSpan, store: AttendanceStore) throws -> SpanEvidence {
+        let records = try store.records(in: span)
+        let checkIns = try store.checkIns(in: span)
+        let presence = try answers.presence(store: store, span: span, checkIns: checkIns, now: now)
+        let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,
+                                        short: engine.shortDates(presence))
+        return SpanEvidence(records: records, checkIns: checkIns, presence: presence, resolved: resolved)
     }
 
     /// Human output follows the user's locale (`LC_ALL`, `LC_TIME`, `LC_NUMERIC`, `LANG`).
@@ -51,4 +63,12 @@ func writeUserFile(_ path: String, contents: Data) throws {
         unlink(temporary)
         throw failure(code)
     }
+}
+
+/// The stored facts of a span of dates and how they resolve.
+struct SpanEvidence {
+    var records: [DayRecord]
+    var checkIns: [AutomaticCheckIn]
+    var presence: [LocalDate: DayPresence]
+    var resolved: [LocalDate: ResolvedDay]
 }

@@ -90,7 +90,7 @@ package struct Session {
 
     /// The report for `selector` from the stored data.
     func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
-        try answers.report(selector, store: try store ?? readStore(), today: today)
+        try answers.report(selector, store: try store ?? readStore(), today: today, now: now)
     }
 
     /// Parses a `--date`-style argument.

@@ -72,3 +72,26 @@ COMMIT;
 SQL
 chmod 0600 v2.sqlite
 echo "wrote $(pwd)/v2.sqlite"
+
+# v3: v2's rows, then the sign table with a latest sign of each kind.
+rm -f v3.sqlite v3.sqlite-wal v3.sqlite-shm
+cp v2.sqlite v3.sqlite
+sqlite3 v3.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE sign (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external')),
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('arrival', 'departure')),
+    UNIQUE (date, source)
+);
+PRAGMA user_version = 3;
+INSERT INTO grdb_migrations (identifier) VALUES ('v3');
+INSERT INTO sign (date, source, at, kind) VALUES
+    ('2026-03-02', 'nfc', '2026-03-02T16:40:00.000Z', 'arrival'),
+    ('2026-03-02', 'wifi', '2026-03-02T17:10:00.000Z', 'departure');
+COMMIT;
+SQL
+chmod 0600 v3.sqlite
+echo "wrote $(pwd)/v3.sqlite"

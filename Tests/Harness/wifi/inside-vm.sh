@@ -143,7 +143,22 @@ bssids = ["02:00:00:00:09:09"]'
     # flap: drop and rejoin within the window: still one stored, one arrival.
     disconnect && wait_links 0 3 && reconnect && wait_for "[ \$(grep -c 'links: 1 connected, 1 matching' '$log') -ge 2 ]" 300
     record flap
+    # leave: after the flap the latest sign is the return (an arrival, logged
+    # "back on network"); a disconnect is a departure (docs/policy.md "Time on site").
+    signs() { sqlite3 "$db" "SELECT count(*) FROM sign WHERE source = 'wifi' AND kind = '$1'"; }
+    wait_for '[ "$(signs arrival)" -ge 1 ]' 300
+    back=$(signs arrival)
+    disconnect && wait_for '[ "$(signs departure)" -ge 1 ]' 300
+    echo "leave $back $(signs departure) $(grep -c 'back on network' "$log")" >> "$share/results.txt"
+    # What the user sees: explain's presence line says wifi left; days --json has both times.
+    today=$(date +%F)
+    "$bin" explain "$today" --config "$work/$name.toml" --database "$db" > "$share/leave-explain.txt" 2>&1
+    "$bin" days --json --from "$today" --to "$today" --config "$work/$name.toml" --database "$db" > "$share/leave-days.json" 2>&1
+    echo "leave-seen $(grep -c 'presence  wifi .*left ' "$share/leave-explain.txt") $(grep -c '"first_seen" : "[0-9][0-9]:[0-9][0-9]"' "$share/leave-days.json") $(grep -c '"last_seen" : "[0-9][0-9]:[0-9][0-9]"' "$share/leave-days.json")" >> "$share/results.txt"
+    reconnect && wait_for '[ "$(signs arrival)" -ge 1 ]' 300
     stop_agent
+    # The agent stopped while connected: that moment is the day's last sign, a departure.
+    echo "stop-leaves $(signs departure) $(grep -c 'the agent stopped: departure recorded for wifi' "$log")" >> "$share/results.txt"
     tracer=
     # already: an agent started while connected.
     start_agent already ''

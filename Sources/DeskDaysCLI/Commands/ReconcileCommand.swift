@@ -1,0 +1,172 @@
+import ArgumentParser
+import DeskDaysCore
+import DeskDaysExchange
+import DeskDaysReports
+import Foundation
+
+/// `deskdays reconcile FILE`: the employer's export beside DeskDays' own
+/// evidence, day by day (docs/cli.md).
+struct ReconcileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reconcile",
+        abstract: "Compare the employer's attendance export (CSV) with DeskDays, day by day.",
+        discussion: """
+        The CSV needs a header row; the date column is found by its name (Date, Day, Swipe time, …) \
+        or named with --date-column. Each row puts the person in on its date (one row per swipe or \
+        per day). Every workday of the range up to today is compared (and any other day either side \
+        has in the office); each disagreement is printed with DeskDays' evidence.
+        """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The employer's export, CSV with a header row.")
+    var file: String
+
+    @Option(name: .customLong("date-column"), help: "The header of the column holding the date (default: found by name).")
+    var dateColumn: String?
+
+    @Option(help: "First date, YYYY-MM-DD (default: the current period's start).")
+    var from: String?
+
+    @Option(help: "Last date, YYYY-MM-DD (default: the current period's end; never past today).")
+    var to: String?
+
+    @Flag(help: "Print JSON (docs/cli.md).")
+    var json = false
+
+    /// One date as both sides see it.
+    struct Row: Encodable {
+        struct Ours: Encodable {
+            var status: AttendanceStatus?
+            var origin: Origin?
+            var sources: [Source]
+            var firstSeen: String?
+            var lastSeen: String?
+            var note: String?
+
+            enum CodingKeys: String, CodingKey {
+                case status, origin, sources, firstSeen = "first_seen", lastSeen = "last_seen", note
+            }
+
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(status, forKey: .status)
+                try c.encode(origin, forKey: .origin)
+                try c.encode(sources, forKey: .sources)
+                try c.encode(firstSeen, forKey: .firstSeen)
+                try c.encode(lastSeen, forKey: .lastSeen)
+                try c.encode(note, forKey: .note)
+            }
+        }
+
+        var date: LocalDate
+        var employer: String
+        var ours: Ours
+        /// Not encoded: what the text output needs.
+        var agree: Bool
+        var hours: Double?
+
+        enum CodingKeys: String, CodingKey { case date, employer, ours }
+    }
+
+    struct Summary: Encodable {
+        var agree = 0
+        var employerOnly = 0
+        var oursOnly = 0
+
+        enum CodingKeys: String, CodingKey { case agree, employerOnly = "employer_only", oursOnly = "ours_only" }
+    }
+
+    struct Output: Encodable {
+        var summary: Summary
+        var days: [Row]
+    }
+
+    func run() async throws {
+        let session = try Session(global)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CLIError("Cannot read \(file); check the path and that you may read it.")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CLIError("\(file) is not UTF-8 text; save the export as UTF-8 CSV.")
+        }
+        let export: EmployerExport
+        do {
+            export = try EmployerExport.parse(text, file: file, dateColumn: dateColumn, policy: session.policy)
+        } catch {
+            // One sentence naming the line; nothing is written by reconcile, so no "nothing was imported".
+            throw CLIError(error.description + (error.description.hasSuffix(".") ? "" : "."))
+        }
+        let (rows, summary, span) = try Self.compare(export, session: session, from: from, to: to)
+        let disagreements = rows.filter { !$0.agree }
+        if json {
+            print(try Render.json(Output(summary: summary, days: disagreements)))
+            return
+        }
+        print("\(span.start) to \(span.end), the employer's \"\(export.column)\" column against DeskDays: "
+              + "\(summary.agree) day\(summary.agree == 1 ? "" : "s") agree, "
+              + "\(summary.employerOnly) only the employer has in, \(summary.oursOnly) only DeskDays has in.")
+        let outside = export.rows.keys.filter { !span.contains($0) }
+        if let first = outside.min(), let last = outside.max() {
+            // The file covers more than the range: say so, so a wrong range is noticed.
+            print("The file also has \(outside.count) date\(outside.count == 1 ? "" : "s") outside the range (\(first) to \(last)); "
+                  + "compare them with --from and --to.")
+        }
+        for row in disagreements {
+            print(Self.line(row))
+        }
+    }
+
+    /// "2026-03-14 Sat  employer: absent  DeskDays: office (automatic: nfc, wifi) on site 08:52–17:40 (8.8 h)".
+    static func line(_ row: Row) -> String {
+        var text = "\(row.date) \(row.date.weekday.key.capitalized)  employer: \(row.employer == "in" ? "in    " : "absent")  DeskDays: "
+        if let status = row.ours.status, let origin = row.ours.origin {
+            // The sources beyond the deciding record's own ("office (manual)", "office (automatic: nfc, wifi)").
+            let others = row.ours.sources.filter { $0 != Source(origin: origin) }.map(\.rawValue)
+            text += "\(status.rawValue) (\(origin.rawValue)" + (others.isEmpty ? "" : ": " + others.joined(separator: ", ")) + ")"
+        } else {
+            text += "no record" + (row.ours.sources.isEmpty ? "" : " (\(row.ours.sources.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if let first = row.ours.firstSeen, let last = row.ours.lastSeen {
+            text += " on site \(first)–\(last)" + (row.hours.map { " (\($0) h)" } ?? "")
+        }
+        if let note = row.ours.note { text += " — \"\(note)\"" }
+        return text
+    }
+
+    /// Both sides for each date compared: the workdays of the range up to
+    /// today, and any other date one side has in. "In" for DeskDays is a
+    /// resolved `office` status (travel is not on site).
+    static func compare(_ export: EmployerExport, session: Session, from: String?, to: String?) throws
+        -> (rows: [Row], summary: Summary, span: DateSpan) {
+        let policy = session.policy
+        let period = policy.reportPeriod(.current, today: session.today)
+        let first = try from.map { try Session.date($0, option: "--from") } ?? period.start
+        var last = try to.map { try Session.date($0, option: "--to") } ?? period.end
+        last = min(last, session.today)
+        guard first <= last else {
+            throw CLIError("--from \(first) is after \(last) (the last date compared: --to, never past today); fix the range.")
+        }
+        guard first.days(to: last) <= 366 * 50 else { throw CLIError("The range \(first) to \(last) is longer than 50 years; narrow it.") }
+        let span = DateSpan(first, last)
+        let evidence = try session.evidence(span, store: try session.readStore())
+        var notes: [LocalDate: String] = [:]
+        for record in evidence.records { if let note = record.note { notes[record.date] = note } }
+        var rows: [Row] = []
+        var summary = Summary()
+        for date in span {
+            let resolved = evidence.resolved[date]
+            let employerIn = (export.rows[date] ?? 0) > 0
+            let oursIn = resolved?.status == .office
+            guard policy.isWorkday(date) || employerIn || oursIn else { continue }
+            let presence = evidence.presence[date]
+            let ours = Row.Ours(status: resolved?.status, origin: resolved?.origin, sources: resolved?.sources ?? [],
+                                firstSeen: presence.map { policy.clockTime(of: $0.firstSeen) },
+                                lastSeen: presence.map { policy.clockTime(of: $0.lastSeen) }, note: notes[date])
+            let agree = employerIn == oursIn
+            if agree { summary.agree += 1 } else if employerIn { summary.employerOnly += 1 } else { summary.oursOnly += 1 }
+            rows.append(Row(date: date, employer: employerIn ? "in" : "absent", ours: ours, agree: agree, hours: presence?.hours))
+        }
+        return (rows, summary, span)
+    }
+}

@@ -1,0 +1,241 @@
+import DeskDaysCore
+import Foundation
+
+/// `deskdays evidence`: one printable, self-contained page for a dispute
+/// (docs/cli.md): the policy in force, every date of the period with its
+/// status, origin, sources and their local first/last times, notes, every
+/// record written for those dates and every removal, with when. A SHA-256
+/// digest of the day table is printed on the page (and by the command), so
+/// a printed copy can be matched with the file. No rule names, networks,
+/// tags, places or coordinates: only kinds of check-in and times.
+public struct EvidencePage: Sendable {
+    /// An entry the user removed (`deskdays clear`), as the store lists it.
+    public struct Removal: Sendable {
+        public var date: LocalDate
+        public var origin: Origin
+        public var entry: String
+        public var removedAt: Date
+
+        public init(date: LocalDate, origin: Origin, entry: String, removedAt: Date) {
+            self.date = date
+            self.origin = origin
+            self.entry = entry
+            self.removedAt = removedAt
+        }
+    }
+
+    public var policy: Policy
+    public var report: Report
+    public var resolved: [LocalDate: ResolvedDay]
+    public var presence: [LocalDate: DayPresence]
+    public var records: [DayRecord]
+    public var removals: [Removal]
+    /// Lines of the configuration beyond `policy` that decided days (the fallback).
+    public var settings: [(String, String)]
+    /// When the page was made.
+    public var generated: Date
+
+    public init(policy: Policy, report: Report, resolved: [LocalDate: ResolvedDay], presence: [LocalDate: DayPresence],
+                records: [DayRecord], removals: [Removal], settings: [(String, String)], generated: Date) {
+        self.policy = policy
+        self.report = report
+        self.resolved = resolved
+        self.presence = presence
+        self.records = records
+        self.removals = removals
+        self.settings = settings
+        self.generated = generated
+    }
+
+    /// The columns of the day table; the digest is over these texts.
+    public static let columns = ["date", "weekday", "day", "status", "origin", "sources", "first_seen", "last_seen", "hours", "note"]
+
+    /// The day table: one row per date of the period, each cell as printed.
+    public func dayRows() -> [[String]] {
+        report.period.span.map { date in
+            let day = resolved[date]
+            let seen = presence[date]
+            let kind = policy.holidays[date].map { "holiday: \($0)" } ?? (policy.isWorkday(date) ? "workday" : "non-workday")
+            // The note of the latest record that has one.
+            let note = records.filter { $0.date == date && $0.note != nil }
+                .max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }?.note ?? ""
+            return [date.description, date.weekday.key, kind, day?.status?.rawValue ?? "", day?.origin?.rawValue ?? "",
+                    sourcesText(date, day: day, seen: seen),
+                    seen.map { policy.clockTime(of: $0.firstSeen) } ?? "", seen.map { policy.clockTime(of: $0.lastSeen) } ?? "",
+                    seen.map { String($0.hours) } ?? "", note]
+                .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+                    .replacingOccurrences(of: "\r", with: " ") }
+        }
+    }
+
+    /// "nfc 08:52; wifi 08:55–17:40": each source with its local times.
+    func sourcesText(_ date: LocalDate, day: ResolvedDay?, seen: DayPresence?) -> String {
+        var parts: [String] = []
+        let timed = Dictionary(uniqueKeysWithValues: (seen?.parts ?? []).map { ($0.source, $0) })
+        for source in day?.sources ?? [] {
+            guard let part = timed[source] else {
+                parts.append(source.rawValue)
+                continue
+            }
+            let first = part.firstArrival.map { policy.clockTime(of: $0) }
+            let last = policy.clockTime(of: part.last)
+            var text = source.rawValue
+            if source.isInstant {
+                text += " " + (first ?? last) + (first != nil && part.last != part.firstArrival ? ", last tap \(last)" : "")
+            } else if let first {
+                text += " \(first)–\(last)"
+                if part.present { text += date == report.today ? " (still present)" : " (present at the day's end)" }
+            } else {
+                text += " left \(last)"
+            }
+            parts.append(text)
+        }
+        // Departures of sources that arrived on an earlier day still end this one.
+        for part in seen?.parts ?? [] where !(day?.sources ?? []).contains(part.source) {
+            parts.append("\(part.source.rawValue) left \(policy.clockTime(of: part.last))")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The text the digest is taken over: the header and every row, cells
+    /// separated by tabs, lines ended by a newline, UTF-8.
+    public func tableText() -> String {
+        ([Self.columns] + dayRows()).map { $0.joined(separator: "\t") + "\n" }.joined()
+    }
+
+    /// SHA-256 of `tableText()`, hexadecimal.
+    public func digest() -> String { SHA256.hex(tableText()) }
+
+    /// `2026-03-14 08:52 +00:00`: an instant in the policy's zone, with its offset.
+    func stamp(_ instant: Date) -> String {
+        let (date, minutes) = policy.wallClock(of: instant)
+        let offset = policy.timeZone.secondsFromGMT(for: instant) / 60
+        return String(format: "%@ %02d:%02d %@%02d:%02d", date.description, minutes / 60, minutes % 60,
+                      offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60)
+    }
+
+    public func html() -> String {
+        let period = report.period
+        let title = "Attendance evidence — \(period.label)"
+        let digest = digest()
+        var out = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <title>\(SVG.escape(title))</title>
+        <style>
+        \(Self.style)</style>
+        </head>
+        <body>
+        <h1>\(SVG.escape(title))</h1>
+        <p class="sub">\(SVG.escape("\(period.start) to \(period.end), as of \(report.today); page made \(stamp(generated))"))</p>
+
+        """
+        out += section("Policy in force", rows: policyRows() + settings)
+        var figures: [(String, String)] = [
+            ("Status", report.standingWords), ("Office days", "\(report.office)"), ("Required", "\(report.required)"),
+            ("Eligible workdays", "\(report.eligible)"), ("Remote", "\(report.remote)"), ("Unrecorded", "\(report.unrecorded)"),
+            ("Excused", "\(report.excused)"),
+        ]
+        if let short = report.shortDays { figures.append(("Short days", "\(short)")) }
+        out += section("Figures", rows: figures)
+
+        out += "<section>\n<h2>Days</h2>\n<table class=\"days\">\n<colgroup>"
+        for width in [12, 5, 9, 7, 9, 20, 6, 6, 5, 21] { out += "<col style=\"width:\(width)%\">" }
+        out += "</colgroup>\n<thead><tr>"
+        for name in Self.columns { out += "<th>\(SVG.escape(name))</th>" }
+        out += "</tr></thead>\n<tbody>\n"
+        for row in dayRows() {
+            let workday = policy.isWorkday(LocalDate(row[0])!)
+            out += "<tr\(workday ? "" : " class=\"off\"")>" + row.map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n"
+        }
+        out += "</tbody>\n</table>\n"
+        out += "<p class=\"digest\">SHA-256 of the day table (its header and rows as printed, cells separated by tabs, "
+            + "one line each, UTF-8): <code>\(digest)</code></p>\n</section>\n"
+
+        out += "<section>\n<h2>Records written and removed</h2>\n"
+        let written = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+        if written.isEmpty && removals.isEmpty {
+            out += "<p>No record was written or removed for these dates: every status above comes from check-ins or nothing.</p>\n"
+        } else {
+            out += "<table class=\"log\">\n<colgroup><col style=\"width:12%\"><col style=\"width:22%\"><col style=\"width:12%\">"
+                + "<col style=\"width:20%\"><col style=\"width:34%\"></colgroup>\n"
+                + "<thead><tr><th>date</th><th>entry</th><th>origin</th><th>when</th><th>note</th></tr></thead>\n<tbody>\n"
+            var lines: [(Date, String)] = written.map { record in
+                (record.recordedAt, "<tr><td>\(record.date)</td><td>\(SVG.escape(record.status.rawValue)) record written</td>"
+                 + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.recordedAt)))</td>"
+                 + "<td>\(SVG.escape(record.note ?? ""))</td></tr>\n")
+            }
+            lines += removals.map { removal in
+                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td>removed: \(SVG.escape(removal.entry))</td>"
+                 + "<td>\(removal.origin.rawValue)</td><td>\(SVG.escape(stamp(removal.removedAt)))</td><td></td></tr>\n")
+            }
+            out += lines.sorted { $0.0 < $1.0 }.map(\.1).joined() + "</tbody>\n</table>\n"
+        }
+        out += "</section>\n"
+        out += """
+        <footer>Made by DeskDays from the attendance database on the user's own computer. Automatic check-ins are \
+        listed by kind (nfc, qr, wifi, gps, external) with local times in \(SVG.escape(policy.timeZone.identifier)); \
+        no places, networks, tag identifiers or rule names are kept or shown. Precedence: manual &gt; automatic \
+        &gt; imported &gt; fallback.</footer>
+        </body>
+        </html>
+
+        """
+        return out
+    }
+
+    func policyRows() -> [(String, String)] {
+        let target = policy.target
+        var rows: [(String, String)] = [
+            ("Time zone", policy.timeZone.identifier),
+            ("Workdays", policy.workdays.sorted().map(\.key).joined(separator: ", ")),
+            ("Week starts", policy.weekStart.key),
+            ("Period", "\(policy.period.rawValue) (\(report.period.label))"),
+            ("Target", target.words(value: target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value))),
+            ("Counts", [AttendanceStatus.travel, .sick, .vacation, .leave]
+                .map { "\($0.rawValue) as \(policy.treatment(of: $0).rawValue)" }.joined(separator: ", ")),
+            ("Weekend and holiday office days", policy.countNonWorkdays ? "counted" : "not counted"),
+            ("Day starts at", policy.dayStartText),
+            ("Minimum time on site", policy.minHours > 0 ? "\(TerminalCalendar.hours(policy.minHours)) h" : "none"),
+        ]
+        let holidays = report.period.span.compactMap { date in policy.holidays[date].map { "\(date) \($0)" } }
+        rows.append(("Holidays in the period", holidays.isEmpty ? "none" : holidays.joined(separator: "; ")))
+        return rows
+    }
+
+    func section(_ title: String, rows: [(String, String)]) -> String {
+        var out = "<section>\n<h2>\(SVG.escape(title))</h2>\n<table class=\"pairs\">\n"
+        for (name, value) in rows {
+            out += "<tr><th scope=\"row\">\(SVG.escape(name))</th><td>\(SVG.escape(value))</td></tr>\n"
+        }
+        return out + "</table>\n</section>\n"
+    }
+
+    /// Screen and print: tables of fixed layout whose cells wrap anywhere,
+    /// so nothing runs past the page's right edge; header rows repeat.
+    static let style = """
+    @page{size:A4;margin:12mm}
+    body{margin:0 auto;max-width:960px;padding:16px;color:#000;background:#fff;font:10pt/1.35 system-ui,sans-serif}
+    h1{font-size:16pt;margin:0 0 4px}
+    h2{font-size:12pt;margin:16px 0 6px}
+    .sub{color:#444;margin:0}
+    table{border-collapse:collapse;width:100%;table-layout:fixed}
+    th,td{padding:2px 4px;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
+    .pairs th{width:30%;font-weight:normal;color:#444}
+    .days,.log{font-size:8pt}
+    .days th,.days td,.log th,.log td{border-bottom:1px solid #bbb}
+    .days tr.off{color:#666}
+    .log tr.removed{font-style:italic}
+    thead{display:table-header-group}
+    tr{break-inside:avoid}
+    .digest{font-size:9pt}
+    .digest code{font-size:9pt;overflow-wrap:anywhere}
+    footer{margin-top:16px;color:#444;font-size:8pt}
+    @media print{body{padding:0;max-width:none}}
+
+    """
+}

@@ -51,11 +51,21 @@ let package = Package(
         // MARK: - Stopping threads that block in C (every adapter, the agent's bus threads)
         .target(name: "DeviceThread"),
 
-        // MARK: - GPS: pure NMEA + geofence, and the serial adapter
+        // MARK: - sd-bus (libsystemd): the one place its calls are wrapped (BusSupport)
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "SystemBus", dependencies: ["CSystemd"]),
+
+        // MARK: - GPS: pure NMEA + geofence, the adapter and its serial source; gpsd and ModemManager over the system bus
+        // GPSAdapter links no C library (deskdays-cli uses it for `enroll gps`); GPSBus adds the bus sources for the agent.
         .target(name: "NMEA", dependencies: ["DeskDaysCore"]),
         .target(name: "GPSAdapter", dependencies: [
             "DeviceThread",
             "NMEA", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "GPSBus", dependencies: [
+            "DeviceThread", "SystemBus", "CSystemd",
+            "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -99,15 +109,14 @@ let package = Package(
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
         // MARK: - The agent: adapters → pipeline, supervised
-        // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
         .target(name: "DeskDaysAgent", dependencies: [
             "DeviceThread",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
-            "DeskDaysReports", "GPSAdapter", "NFCAdapter",
+            "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
             "WiFiAdapter",
             "QRAdapter",
-            "CSystemd",
+            "CSystemd", "SystemBus",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -158,7 +167,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
-        .testTarget(name: "GPSAdapterTests", dependencies: ["TestSupport", "GPSAdapter", "NMEA"]),
+        .testTarget(name: "GPSAdapterTests", dependencies: ["TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCAdapterTests", dependencies: [
             "TestSupport",
@@ -171,7 +180,7 @@ let package = Package(
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
     ]
 )

@@ -32,6 +32,7 @@ final class SimulatedGPS {
         """
         [gps]
         enabled = true
+        source = "serial"
         device = "\(device)"
         baud = 9600
 
@@ -56,6 +57,15 @@ final class SimulatedGPS {
                 writer.write(Data((lines[chunk..<min(chunk + 10, lines.count)].joined(separator: "\r\n") + "\r\n").utf8))
                 usleep(20_000)
             }
+        }
+    }
+
+    /// Writes `fixes` (each a cycle's sentences), one cycle every 10 ms.
+    func write(_ fixes: [[String]]) throws {
+        let writer = try #require(FileHandle(forWritingAtPath: feed))
+        for sentences in fixes {
+            writer.write(Data((sentences.joined(separator: "\r\n") + "\r\n").utf8))
+            usleep(10_000)
         }
     }
 

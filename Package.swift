@@ -131,10 +131,10 @@ let package = Package(
         // Three executables (docs/cli.md, "Executables"): `deskdays`, a
         // launcher that only asks the agent; `deskdays-cli`, the command tree,
         // which links no hardware library; `deskdays-hardware`, the commands
-        // that need one (agent, doctor, enroll nfc|wifi|qr, qr), with their own tree.
+        // that need one (agent, doctor, enroll gps|nfc|wifi|qr, qr), with their own tree.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "GPSAdapter",
+            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
-            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter",
+            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

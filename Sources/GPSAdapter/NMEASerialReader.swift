@@ -50,20 +50,6 @@ public struct NMEASerialReader: FixSource {
         return stream
     }
 
-    /// Only the fixes.
-    public func fixes() -> AsyncStream<Fix> {
-        let events = self.events()
-        return AsyncStream { continuation in
-            let task = Task {
-                for await event in events {
-                    if case .fix(let fix) = event { continuation.yield(fix) }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
     private func loop(stop: StopSignal, report: (GPSEvent) -> Void) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }

@@ -180,7 +180,7 @@ let package = Package(
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "SystemBus"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
     ]
 )

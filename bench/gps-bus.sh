@@ -3,7 +3,7 @@
 # pty and broadcasts each fix as its org.gpsd `fix` signal on a private
 # dbus-daemon; the agent follows it with `[gps] source = "gpsd"`.
 #  - window 1: FIXES (default 600) cycles written at 10 Hz (RMC+GGA+GSA,
-#    receiver time 0.1 s apart, at the geofence). The agent's CPU time per
+#    receiver time 0.1 s apart, at the geofence: one arrival after its 30 s dwell). The agent's CPU time per
 #    fix (schedstat ns of every thread, and utime+stime) beside, from the
 #    same window, gpsd's own CPU per fix (it parses the NMEA and sends the
 #    signal: the baseline) and the bus daemon's.
@@ -77,7 +77,7 @@ name = "hq"
 latitude = 48.8584
 longitude = 2.2945
 radius_m = 150
-dwell_s = 120
+dwell_s = 30
 CONFIG
 DESKDAYS_LOG=info HOME="$WORK" DBUS_SESSION_BUS_ADDRESS="" XDG_RUNTIME_DIR="$WORK" \
     "$BIN" agent --config "$WORK/config/config.toml" --database "$WORK/data/deskdays.sqlite" \

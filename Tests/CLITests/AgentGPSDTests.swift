@@ -97,6 +97,45 @@ import Glibc
         #expect(internet.isEmpty, "internet sockets created: \(internet)")
     }
 
+    /// `doctor` asks the same bus: auto's choice and why, then gpsd silent (no receiver data) and gpsd sending.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func doctorSaysAutoChoseGpsdAndWhetherItSendsFixes() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let gps = try SimulatedGPS(in: cli.folder)
+        try cli.writeConfig("""
+            [gps]
+            enabled = true
+            device = "/dev/deskdays-no-such-gps"
+
+            \(GPSTracks.fence(name: "office"))
+            """)
+        let bus = try PrivateSystemBus(in: cli.folder)
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+        let arguments = ["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path]
+        var doctor = try cli.run(arguments, environment: environment)
+        #expect(doctor.stdout.contains("source auto chose serial: neither gpsd nor ModemManager is on the system bus; waiting for the serial device"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("PROBLEM /dev/deskdays-no-such-gps does not exist"), "\(doctor.stdout)")
+
+        let monitor = try FixSignalMonitor(address: bus.address, in: cli.folder)
+        let gpsd = try SimulatedGPSD(device: gps.device, address: bus.address, in: cli.folder)
+        defer { gpsd.stop() }
+        doctor = try cli.run(arguments, environment: environment)
+        #expect(doctor.stdout.contains("source auto chose gpsd: gpsd is on the system bus"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("warning gpsd is on the system bus but sent no fix with a position in 2 s"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("/dev/deskdays-no-such-gps"), "the serial device is not needed: \(doctor.stdout)")
+
+        // With the receiver talking (fixes written while doctor listens), gpsd is fine.
+        try monitor.prime(gps, from: 0)
+        let feed = gps.feed
+        let writer = Thread { try? SimulatedGPS.write(GPSTracks.sentences(Array(repeating: (east: 0, north: 0), count: 400), start: 300), to: feed) }
+        writer.start()
+        doctor = try cli.run(arguments, environment: environment)
+        #expect(doctor.stdout.contains("ok      gpsd is on the system bus and sends fixes"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("48.85"), "no coordinates in the output")
+        #expect(waitUntil { writer.isFinished }, "the writer finished")
+    }
+
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func aForgedFixFromAnotherUserIsIgnored() throws {
         let cli = try CLIRunner()

@@ -62,6 +62,11 @@ final class SimulatedGPS {
 
     /// Writes `fixes` (each a cycle's sentences), one cycle every 10 ms.
     func write(_ fixes: [[String]]) throws {
+        try Self.write(fixes, to: feed)
+    }
+
+    /// The same into the feed end at `feed` (from another thread).
+    static func write(_ fixes: [[String]], to feed: String) throws {
         let writer = try #require(FileHandle(forWritingAtPath: feed))
         for sentences in fixes {
             writer.write(Data((sentences.joined(separator: "\r\n") + "\r\n").utf8))

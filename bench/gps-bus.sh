@@ -52,15 +52,15 @@ cat > "$WORK/bus.conf" <<BUSCONF
 </busconfig>
 BUSCONF
 dbus-daemon --config-file="$WORK/bus.conf" --nofork 2>/dev/null &
-BUS_PID=$!; PIDS+=("$BUS_PID")
+BUS_PID=$!; PIDS+=("$BUS_PID"); disown "$BUS_PID"  # stopped by PID in cleanup; no job notice
 socat pty,raw,echo=0,link="$WORK/gps" pty,raw,echo=0,link="$WORK/feed" &
-PIDS+=("$!")
+PIDS+=("$!"); disown "$!"
 for _ in $(seq 100); do [ -S "$WORK/bus" ] && [ -e "$WORK/gps" ] && break; sleep 0.05; done
 export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$WORK/bus"
 # gpsd always listens on TCP as well: a free port of its own (gpsd's socket, not the agent's).
 PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 /usr/sbin/gpsd -N -n -b -S "$PORT" -F "$WORK/gpsd.sock" "$WORK/gps" 2>/dev/null &
-GPSD_PID=$!; PIDS+=("$GPSD_PID")
+GPSD_PID=$!; PIDS+=("$GPSD_PID"); disown "$GPSD_PID"
 for _ in $(seq 100); do [ -S "$WORK/gpsd.sock" ] && break; sleep 0.05; done
 
 mkdir -p "$WORK/config" "$WORK/data"
@@ -82,7 +82,7 @@ CONFIG
 DESKDAYS_LOG=info HOME="$WORK" DBUS_SESSION_BUS_ADDRESS="" XDG_RUNTIME_DIR="$WORK" \
     "$BIN" agent --config "$WORK/config/config.toml" --database "$WORK/data/deskdays.sqlite" \
     --socket "$WORK/agent.sock" >"$WORK/agent.log" 2>&1 &
-AGENT_PID=$!; PIDS+=("$AGENT_PID")
+AGENT_PID=$!; PIDS+=("$AGENT_PID"); disown "$AGENT_PID"
 for _ in $(seq 200); do grep -q "following gpsd's fix signal" "$WORK/agent.log" && break; sleep 0.1; done
 grep -q "following gpsd's fix signal" "$WORK/agent.log" || { echo "gps-bus: the agent did not follow gpsd:" >&2; cat "$WORK/agent.log" >&2; exit 1; }
 RUNNING=$AGENT_PID

@@ -24,7 +24,7 @@ import Glibc
     }()
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func modemManagerFixesCheckInOnceForTheEntryNotThePassBy() throws {
+    func modemManagerFixesCheckInOnceForTheEntryNotThePassByAcrossARestart() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("""
@@ -35,13 +35,20 @@ import Glibc
             \(GPSTracks.fence(name: "office"))
             """)
         let bus = try PrivateSystemBus(in: cli.folder)
-        let modem = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
+        var modem = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
         let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         defer { agent.kill9() }
         #expect(agent.waitForLog("GPS source auto: modemmanager (ModemManager's modem 0 has its GPS enabled)"), "\(agent.logText)")
         try #require(agent.waitForLog("following the GPS NMEA location of modem 0"), "\(agent.logText)")
-
         for cycle in GPSTracks.sentences(GPSTracks.passBy) { try modem.locate(cycle) }
+
+        // ModemManager restarts: gone (its name lost), then back with the modem; the walk in comes from the new one.
+        let setupCalls = modem.setupCalls
+        modem.kill()
+        #expect(agent.waitForLog("GPS source ModemManager: no modem with a Location interface"), "\(agent.logText)")
+        modem = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
+        #expect(waitUntil { agent.logText.components(separatedBy: "following the GPS NMEA location of modem 0").count == 3 },
+                "followed again after the restart: \(agent.logText)")
         for cycle in GPSTracks.sentences(GPSTracks.entry, start: 1000) { try modem.locate(cycle) }
         var sources: [String] = []
         #expect(waitUntil {
@@ -57,7 +64,7 @@ import Glibc
         let log = agent.logText
         #expect(log.components(separatedBy: "GPS: arrived at geofence").count == 2, "one arrival: \(log)")
         #expect(!log.contains("warning") && !log.contains("48.8"), "\(log)")
-        #expect(modem.setupCalls.isEmpty, "the agent never changes the modem's set-up")
+        #expect(setupCalls.isEmpty && modem.setupCalls.isEmpty, "the agent never changes the modem's set-up")
         #expect(agent.stop() == 0)
     }
 
@@ -242,8 +249,11 @@ final class FakeModemManager {
     /// The Setup calls received: [sources, signal_location].
     var setupCalls: [[Int]] { lines.compactMap { $0["setup"] as? [Int] } }
 
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
+    /// Gone at once, as a crashed or restarted ModemManager.
+    func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitForExit()
     }
+
+    deinit { kill() }
 }

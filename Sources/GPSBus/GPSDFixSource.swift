@@ -36,16 +36,19 @@ public struct GPSDFixSource: FixSource {
     public let address: String
     private let backoff: Backoff
     private let logger: Logger
+    /// Whether subscribing is logged as the GPS source (false while `auto` only watches for gpsd).
+    private let announce: Bool
 
     public init(address: String, backoff: Backoff = Backoff(initialSeconds: 5, maximumSeconds: 300),
-                logger: Logger = Logger(label: "deskdays.gps")) {
+                logger: Logger = Logger(label: "deskdays.gps"), announce: Bool = true) {
         self.address = address
         self.backoff = backoff
         self.logger = logger
+        self.announce = announce
     }
 
     public func events() -> AsyncStream<GPSEvent> {
-        let logger = self.logger
+        let logger = self.logger, announce = self.announce
         return BusFixThread.events(name: "gpsd", address: address, backoff: backoff, logger: logger) { bus, stop, report in
             let context = Context(logger: logger, bus: bus)
             var slot: OpaquePointer?
@@ -56,7 +59,7 @@ public struct GPSDFixSource: FixSource {
             }, Unmanaged.passUnretained(context).toOpaque())
             guard result >= 0 else { return .lost("cannot ask for gpsd's fix signal: " + BusSupport.describe(result)) }
             defer { sd_bus_slot_unref(slot) }
-            logger.info("GPS source gpsd: following gpsd's fix signal on the system bus")
+            if announce { logger.info("GPS source gpsd: following gpsd's fix signal on the system bus") }
             report(.connected)
             return withoutActuallyEscaping(report) { report in
                 context.report = { report($0) }

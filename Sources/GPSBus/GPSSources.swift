@@ -137,9 +137,12 @@ public struct GPSSourceProbe: Sendable {
     }
 }
 
-/// `source = "auto"`: asks the bus once each time the adapter starts (agent
+/// `source = "auto"`: asks the bus each time the adapter starts (agent
 /// start, a resume, a restart after a failure), logs the choice and why, and
-/// reads the chosen source.
+/// reads the chosen source. When that is not gpsd but the bus is there, it
+/// also listens (without wake-ups) for gpsd's fix signal: a gpsd started
+/// later (a receiver plugged in, which Debian's gpsd takes on hot-plug) wins
+/// at its first believed fix, and the other source is let go.
 public struct AutoFixSource: FixSource {
     let settings: GPSSettings
     let address: String
@@ -165,9 +168,25 @@ public struct AutoFixSource: FixSource {
             logger.info("GPS source auto: \(choice.rawValue) (\(reason))")
             var chosen = settings
             chosen.source = GPSSettings.Source(rawValue: choice.rawValue) ?? .serial
-            for await event in GPSSources.fixSource(for: chosen, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], logger: logger).events() {
-                continuation.yield(event)
+            let primary = GPSSources.fixSource(for: chosen, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], logger: logger)
+            guard choice != .gpsd, probe.busProblem == nil else {
+                for await event in primary.events() { continuation.yield(event) }
+                return continuation.finish()
             }
+            let reading = Task {
+                for await event in primary.events() { continuation.yield(event) }
+            }
+            var switched = false
+            for await event in GPSDFixSource(address: address, logger: logger, announce: false).events() {
+                if !switched, case .fix = event {
+                    switched = true
+                    reading.cancel()
+                    logger.info("GPS source auto: gpsd joined the system bus; following it instead of \(choice.rawValue)")
+                }
+                if switched { continuation.yield(event) }
+            }
+            reading.cancel()
+            await reading.value
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }

@@ -97,6 +97,48 @@ import Glibc
         #expect(internet.isEmpty, "internet sockets created: \(internet)")
     }
 
+    /// `auto` on a receiver of its own, then gpsd starts (a second receiver
+    /// plugged in, taken by gpsd): gpsd's first fix wins, the serial device
+    /// is let go, and the walk in through gpsd is the one check-in.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func autoTakesAGpsdThatStartsLater() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let own = try SimulatedGPS(in: cli.folder)
+        let otherFolder = cli.folder.appendingPathComponent("other", isDirectory: true)
+        try FileManager.default.createDirectory(at: otherFolder, withIntermediateDirectories: true)
+        let taken = try SimulatedGPS(in: otherFolder)
+        try cli.writeConfig("""
+            [gps]
+            enabled = true
+            device = "\(own.device)"
+
+            \(GPSTracks.fence(name: "office"))
+            """)
+        let bus = try PrivateSystemBus(in: cli.folder)
+        let monitor = try FixSignalMonitor(address: bus.address, in: cli.folder)
+        let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        defer { agent.kill9() }
+        #expect(agent.waitForLog("GPS source auto: serial (neither gpsd nor ModemManager is on the system bus; the serial device exists)"), "\(agent.logText)")
+        try #require(agent.waitForLog("GPS receiver \(own.device) opened"), "\(agent.logText)")
+
+        let gpsd = try SimulatedGPSD(device: taken.device, address: bus.address, in: cli.folder)
+        defer { gpsd.stop() }
+        try monitor.prime(taken, from: 700)
+        #expect(agent.waitForLog("GPS source auto: gpsd joined the system bus; following it instead of serial"), "\(agent.logText)")
+        try taken.write(GPSTracks.sentences(GPSTracks.entry, start: 1000))
+        #expect(agent.waitForLog("GPS: arrived at geofence office"), "\(agent.logText)")
+        let explain = try cli.run(["explain", AgentProcess.fixedDay])
+        #expect(explain.stdout.components(separatedBy: "check-in  gps").count == 2, "\(explain.stdout)")
+        // The serial device was let go: nothing holds it any more.
+        let holders = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(agent.process.processIdentifier)/fd").filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(agent.process.processIdentifier)/fd/\($0)"))
+                == URL(fileURLWithPath: own.device).resolvingSymlinksInPath().path
+        }
+        #expect(holders.isEmpty, "the agent still holds \(own.device)")
+        #expect(agent.stop() == 0)
+    }
+
     /// `doctor` asks the same bus: auto's choice and why, then gpsd silent (no receiver data) and gpsd sending.
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func doctorSaysAutoChoseGpsdAndWhetherItSendsFixes() throws {

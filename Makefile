@@ -72,7 +72,7 @@ clean:
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 # deskdays-cli (the command tree) and deskdays-hardware (the agent, doctor,
-# enroll nfc|wifi|qr, qr): the `deskdays` launcher finds them in ../libexec/deskdays.
+# enroll gps|nfc|wifi|qr, qr): the `deskdays` launcher finds them in ../libexec/deskdays.
 LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
 UNITDIR ?= $(HOME)/.config/systemd/user

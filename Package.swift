@@ -51,11 +51,21 @@ let package = Package(
         // MARK: - Stopping threads that block in C (every adapter, the agent's bus threads)
         .target(name: "DeviceThread"),
 
-        // MARK: - GPS: pure NMEA + geofence, and the serial adapter
+        // MARK: - sd-bus (libsystemd): the one place its calls are wrapped (BusSupport)
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "SystemBus", dependencies: ["CSystemd"]),
+
+        // MARK: - GPS: pure NMEA + geofence, the adapter and its serial source; gpsd and ModemManager over the system bus
+        // GPSAdapter links no C library (deskdays-cli uses it for `enroll gps`); GPSBus adds the bus sources for the agent.
         .target(name: "NMEA", dependencies: ["DeskDaysCore"]),
         .target(name: "GPSAdapter", dependencies: [
             "DeviceThread",
             "NMEA", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "GPSBus", dependencies: [
+            "DeviceThread", "SystemBus", "CSystemd",
+            "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -99,15 +109,14 @@ let package = Package(
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
         // MARK: - The agent: adapters → pipeline, supervised
-        // sd-bus for logind's PrepareForSleep only; nothing else links libsystemd.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
         .target(name: "DeskDaysAgent", dependencies: [
             "DeviceThread",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
-            "DeskDaysReports", "GPSAdapter", "NFCAdapter",
+            "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
             "WiFiAdapter",
             "QRAdapter",
-            "CSystemd",
+            "CSystemd", "SystemBus",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -124,10 +133,10 @@ let package = Package(
         // Three executables (docs/cli.md, "Executables"): `deskdays`, a
         // launcher that only asks the agent; `deskdays-cli`, the command tree,
         // which links no hardware library; `deskdays-hardware`, the commands
-        // that need one (agent, doctor, enroll nfc|wifi|qr, qr), with their own tree.
+        // that need one (agent, doctor, enroll gps|nfc|wifi|qr, qr), with their own tree.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "GPSAdapter",
+            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -142,7 +151,7 @@ let package = Package(
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
-            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter",
+            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -160,7 +169,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
-        .testTarget(name: "GPSAdapterTests", dependencies: ["TestSupport", "GPSAdapter", "NMEA"]),
+        .testTarget(name: "GPSAdapterTests", dependencies: ["TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCAdapterTests", dependencies: [
             "TestSupport",
@@ -173,7 +182,7 @@ let package = Package(
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
     ]
 )

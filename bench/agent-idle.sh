@@ -67,6 +67,7 @@ uid = "04A2246A2F6E80"
 
 [gps]
 enabled = true
+source = "serial"
 device = "$WORK/gps"
 baud = 9600
 

@@ -2,6 +2,7 @@ import DeskDaysConfig
 import DeskDaysCore
 import Foundation
 import GPSAdapter
+import GPSBus
 import Logging
 import NFCAdapter
 import QRAdapter
@@ -25,7 +26,9 @@ public enum AdapterRegistry {
                 settings: configuration.nfc, logger: Logger(label: "deskdays.nfc"), now: now)))
         }
         if configuration.gps.enabled {
-            enabled.append(Entry(name: "gps", adapter: GPSAdapter(settings: configuration.gps, now: now)))
+            // `[gps] source`: a serial receiver, gpsd or ModemManager (or `auto`); the geofence is the same.
+            enabled.append(Entry(name: "gps", adapter: GPSAdapter(settings: configuration.gps,
+                                                                  fixes: GPSSources.fixSource(for: configuration.gps), now: now)))
         }
         if configuration.qr.enabled {
             enabled.append(Entry(name: "qr", adapter: QRCheckInAdapter(

@@ -6,6 +6,7 @@ import CSystemd
 import Foundation
 import Logging
 import Synchronization
+import SystemBus
 
 /// Desktop notifications through the freedesktop Notifications D-Bus
 /// interface (`org.freedesktop.Notifications.Notify` on the session bus),

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import GPSBus
 import NFCAdapter
 import Foundation
 
@@ -7,8 +8,10 @@ import Foundation
 ///
 /// Everything is read through a `SystemView`, so the checks run against a
 /// scratch `/proc` and `/sys` in tests. Nothing here opens a device: diagnosing
-/// must not disturb a running agent. The one question asked of a daemon is
-/// pcscd's list of readers (read-only; injected, so tests give the answer).
+/// must not disturb a running agent. The questions asked of daemons are
+/// read-only and injected, so tests give the answers: pcscd's list of
+/// readers, and what the system bus says about gpsd and ModemManager (plus,
+/// when gpsd is there, whether it sends a fix within a moment).
 public struct Doctor: Sendable {
     /// One observation.
     public struct Finding: Sendable, Equatable {
@@ -52,10 +55,18 @@ public struct Doctor: Sendable {
     let system: SystemView
     /// What pcscd answers when asked for its readers.
     let pcscReaders: @Sendable () -> NFCTagReader.PCSCAnswer
+    /// What the system bus says about the GPS services for `[gps]`; nil when not asked (then only the serial device is checked).
+    let gpsProbe: @Sendable (GPSSettings) -> GPSSourceProbe?
+    /// Whether gpsd sends a fix with a position within a moment.
+    let gpsdSendsFixes: @Sendable () -> Bool
 
-    public init(system: SystemView = SystemView(), pcscReaders: @escaping @Sendable () -> NFCTagReader.PCSCAnswer = { .unreachable }) {
+    public init(system: SystemView = SystemView(), pcscReaders: @escaping @Sendable () -> NFCTagReader.PCSCAnswer = { .unreachable },
+                gpsProbe: @escaping @Sendable (GPSSettings) -> GPSSourceProbe? = { _ in nil },
+                gpsdSendsFixes: @escaping @Sendable () -> Bool = { false }) {
         self.system = system
         self.pcscReaders = pcscReaders
+        self.gpsProbe = gpsProbe
+        self.gpsdSendsFixes = gpsdSendsFixes
     }
 
     /// Whether any finding means an enabled method cannot work.
@@ -168,6 +179,22 @@ public struct Doctor: Sendable {
         } else {
             findings.append(Finding(.ok, "\(settings.geofences.count) geofence\(settings.geofences.count == 1 ? "" : "s")"))
         }
+        // Which source feeds the geofence: the configured one, or what `auto` takes from the bus now.
+        let probe = gpsProbe(settings)
+        var source = settings.source
+        if let probe {
+            let choice = probe.choice
+            if settings.source == .auto {
+                source = GPSSettings.Source(rawValue: choice.source.rawValue) ?? .serial
+                findings.append(Finding(.ok, "source auto chose \(choice.source.rawValue): \(choice.reason)"))
+            }
+            findings += gpsServices(probe, source: source, configured: settings.source)
+        } else if source == .auto {
+            source = .serial
+        }
+        guard source == .serial else {
+            return Section(name: "gps", summary: "enabled (source \(source.rawValue)\(settings.source == .auto ? ", by auto" : ""))", findings: findings)
+        }
         findings += serialDevice(settings.device, purpose: "GPS receiver", rule: "udev/70-deskdays-gps.rules")
         let modemManager = system.processes(named: "ModemManager")
         if !modemManager.isEmpty {
@@ -175,6 +202,45 @@ public struct Doctor: Sendable {
                                     fix: "install udev/70-deskdays-gps.rules (sets ID_MM_DEVICE_IGNORE) or `sudo systemctl disable --now ModemManager`"))
         }
         return Section(name: "gps", summary: "enabled (\(settings.device), \(settings.baud) baud)", findings: findings)
+    }
+
+    /// gpsd and ModemManager as the bus shows them, for the `source` in use.
+    func gpsServices(_ probe: GPSSourceProbe, source: GPSSettings.Source, configured: GPSSettings.Source) -> [Finding] {
+        var findings: [Finding] = []
+        if let problem = probe.busProblem, source != .serial {
+            findings.append(Finding(.problem, "no system bus (\(problem)): gpsd's and ModemManager's fixes come over it",
+                                    fix: "check DBUS_SYSTEM_BUS_ADDRESS, or `systemctl status dbus`"))
+            return findings
+        }
+        switch source {
+        case .gpsd:
+            if !probe.gpsdOnBus {
+                findings.append(Finding(.problem, "gpsd is not on the system bus",
+                                        fix: "`sudo systemctl start gpsd` (Debian's gpsd sends its fixes over D-Bus), or set [gps] source = \"auto\""))
+            } else if gpsdSendsFixes() {
+                findings.append(Finding(.ok, "gpsd is on the system bus and sends fixes"))
+            } else {
+                findings.append(Finding(.warning, "gpsd is on the system bus but sent no fix with a position in 2 s",
+                                        fix: "give the receiver a view of the sky; `gpsmon` or `cgps` (package gpsd-clients) show what gpsd reads, `gpsctl` which devices it has"))
+            }
+        case .modemmanager:
+            if !probe.modemManagerRunning {
+                findings.append(Finding(.problem, "ModemManager is not running", fix: "`sudo systemctl start ModemManager`, or set [gps] source = \"auto\""))
+            } else if let usable = probe.modems.first(where: \.isUsable) {
+                findings.append(Finding(.ok, "ModemManager's modem \(usable.number) gives GPS NMEA locations and signals them"))
+            } else if let capable = probe.modems.first(where: \.hasGPS), let problem = capable.problem {
+                findings.append(Finding(.problem, problem, fix: "`deskdays enroll gps --source modemmanager` (asks ModemManager, which asks polkit)"))
+            } else {
+                findings.append(Finding(.problem, "ModemManager is running but has no modem that can give GPS positions",
+                                        fix: "`mmcli -L` lists the modems; a WWAN modem's GNSS needs the modem enabled and its SIM unlocked; else set [gps] source = \"serial\""))
+            }
+        case .serial, .auto:
+            break
+        }
+        if configured == .auto, source != .modemmanager, probe.modemManagerRunning, !probe.modems.contains(where: \.hasGPS) {
+            findings.append(Finding(.note, "ModemManager is running with no location-capable modem"))
+        }
+        return findings
     }
 
     /// Existence, kind, permission and other holders of a serial device.
@@ -194,9 +260,15 @@ public struct Doctor: Sendable {
                                         fix: "install \(rule) (gives the logged-in user access) or `sudo usermod -aG dialout $USER` and log in again"))
             }
             let holders = system.holders(of: path)
-            if !holders.isEmpty {
+            if holders.contains(where: { $0.hasPrefix("gpsd ") }) {
+                findings.append(Finding(.warning, "\(path) is open in \(holders.joined(separator: ", ")): gpsd owns the receiver, and a second reader gets nothing or garbage",
+                                        fix: "set [gps] source = \"gpsd\" (or \"auto\") to read gpsd's fixes over the system bus"))
+            } else if holders.contains(where: { $0.hasPrefix("ModemManager ") }) {
+                findings.append(Finding(.warning, "\(path) is open in \(holders.joined(separator: ", ")): ModemManager took the port",
+                                        fix: "install udev/70-deskdays-gps.rules (ID_MM_DEVICE_IGNORE), or, if it is the modem's own GNSS port, set [gps] source = \"modemmanager\""))
+            } else if !holders.isEmpty {
                 findings.append(Finding(.warning, "\(path) is open in \(holders.joined(separator: ", "))",
-                                        fix: "stop that program (gpsd? ModemManager?) or give it another device"))
+                                        fix: "stop that program or give it another device"))
             }
             return findings
         }

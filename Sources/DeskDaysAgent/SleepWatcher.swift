@@ -7,6 +7,7 @@ import DeskDaysCore
 import Foundation
 import Logging
 import Synchronization
+import SystemBus
 
 /// Watches logind's `PrepareForSleep(b)` signal on the system bus (true:
 /// the machine is about to suspend or hibernate; false: it has resumed).
@@ -33,13 +34,12 @@ final class SleepWatcher: Sendable {
     static let objectPath = "/org/freedesktop/login1"
     static let interface = "org.freedesktop.login1.Manager"
     static let member = "PrepareForSleep"
-    static let defaultAddress = "unix:path=/run/dbus/system_bus_socket"
 
     let address: String
     private let logger: Logger
 
     init(environment: [String: String], logger: Logger) {
-        address = environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultAddress
+        address = BusSupport.systemAddress(environment: environment)
         self.logger = logger
     }
 
@@ -151,21 +151,16 @@ final class SleepWatcher: Sendable {
         }, Unmanaged.passUnretained(context).toOpaque())
         guard result >= 0 else { return .lost("cannot ask for PrepareForSleep: " + BusSupport.describe(result)) }
         defer { sd_bus_slot_unref(slot) }
-        while true {
-            let processed = sd_bus_process(bus, nil)
-            if processed < 0 { return .lost(BusSupport.describe(processed)) }
-            if let refusal = context.matchAnswer.withLock({ $0 }), !refusal.isEmpty { return .refused(refusal) }
-            if processed > 0 { continue }
-            let fd = sd_bus_get_fd(bus), events = sd_bus_get_events(bus)
-            guard fd >= 0, events >= 0 else { return .lost(BusSupport.describe(min(fd, events))) }
-            var deadline: UInt64 = .max
-            _ = sd_bus_get_timeout(bus, &deadline)
-            var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
-                       pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, BusSupport.pollTimeout(until: deadline)) < 0, errno != EINTR {
-                return .lost(String(cString: strerror(errno)))
-            }
-            if fds[1].revents != 0 { return .stopped }
+        var refusal: String?
+        let end = BusSupport.dispatch(bus, stop: stop.descriptor) {
+            refusal = context.matchAnswer.withLock { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+            return refusal != nil
+        }
+        switch end {
+        case .stopped: return .stopped
+        case .done: return .refused(refusal ?? "no reason given")
+        case .lost(let reason): return .lost(reason)
+        case .timedOut: return .stopped  // no deadline was given
         }
     }
 }

@@ -19,6 +19,7 @@ package enum Hardware {
     package static let commands: [(path: [String], abstract: String)] = [
         (["agent"], "Run the agent: watch the enabled check-in methods and store arrivals."),
         (["doctor"], "Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong."),
+        (["enroll", "gps"], "Add a geofence at the current GPS position (serial receiver, gpsd or ModemManager)."),
         (["enroll", "nfc"], "Add a rule for the next NFC tag presented to the reader."),
         (["enroll", "qr"], "Add a QR code, from the camera or an image, as a check-in rule."),
         (["enroll", "wifi"], "Add the Wi-Fi network you are connected to as a check-in rule."),
@@ -69,6 +70,11 @@ struct DoctorEntry: HandedOver {
 
 struct QREntry: HandedOver {
     static let configuration = CommandConfiguration(commandName: "qr", abstract: Hardware.abstract("qr"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct EnrollGPSEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "gps", abstract: Hardware.abstract("enroll", "gps"))
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 }
 

@@ -383,6 +383,7 @@ public enum ConfigLoader {
         reader.read(table, path: "gps") { reader, key, value, path in
             switch key {
             case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "source": reader.choice(value, path) { settings.source = $0 }
             case "device": if let text = reader.string(value, path) { settings.device = text }
             case "baud":
                 if let baud = reader.int(value, path, in: 1...Int.max, unit: "baud") {

@@ -92,6 +92,7 @@ extension Configuration {
 
         let gpsTable = TOMLTable()
         gpsTable["enabled"] = gps.enabled
+        gpsTable["source"] = gps.source.rawValue
         gpsTable["device"] = gps.device
         gpsTable["baud"] = gps.baud
         let fences = TOMLArray()

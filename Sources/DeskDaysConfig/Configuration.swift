@@ -128,7 +128,15 @@ public struct GPSSettings: Sendable, Equatable {
             self.leaveRadiusM = leaveRadiusM
         }
     }
+    /// Where fixes come from (docs/cli.md, hardware-notes.md). `auto`: gpsd's
+    /// D-Bus `fix` signal when gpsd is on the system bus, else ModemManager
+    /// when a modem can give GPS locations, else the serial `device`. With
+    /// `gpsd` or `modemmanager`, `device` and `baud` are not used.
+    public enum Source: String, Sendable, CaseIterable {
+        case auto, serial, gpsd, modemmanager
+    }
     public var enabled = false
+    public var source: Source = .auto
     public var device = "/dev/ttyACM0"
     public var baud = 9600
     public var geofences: [Geofence] = []

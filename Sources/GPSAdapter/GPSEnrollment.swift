@@ -1,8 +1,9 @@
 import Foundation
 import NMEA
 
-/// `deskdays enroll gps` minus the command line: average the receiver's
-/// fixes for a while and turn the result into a `[[gps.geofences]]` block.
+/// `deskdays enroll gps` minus the command line: average a source's fixes
+/// (a serial receiver, gpsd, ModemManager) for a while and turn the result
+/// into a `[[gps.geofences]]` block.
 public enum GPSEnrollment {
     /// The averaged position and how it was obtained.
     public struct Result: Sendable {
@@ -21,12 +22,13 @@ public enum GPSEnrollment {
     /// Collects valid fixes until they cover `seconds` of receiver time, or
     /// until `deadline` wall-clock seconds have passed (a receiver without a
     /// fix). Returns nil when no valid fix arrived at all.
-    public static func average(reader: NMEASerialReader, seconds: Double,
+    public static func average(fixes source: any FixSource, seconds: Double,
                                deadline: Double) async -> Result? {
         let averager = await withTaskGroup(of: PositionAverager?.self) { group in
             group.addTask {
                 var averager = PositionAverager()
-                for await fix in reader.fixes() {
+                for await event in source.events() {
+                    guard case .fix(let fix) = event else { continue }
                     averager.add(fix)
                     if averager.count > 0, averager.spanSeconds >= seconds { break }
                     if Task.isCancelled { break }

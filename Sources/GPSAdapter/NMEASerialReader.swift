@@ -19,7 +19,7 @@ import Synchronization
 /// receiver that returns under a new `/dev/ttyACMn` behind the same udev
 /// symlink is picked up. An outage is logged once, not at every retry.
 /// Positions are never logged.
-public struct NMEASerialReader: Sendable {
+public struct NMEASerialReader: FixSource {
     public let path: String
     public let baud: Int
     public let backoff: Backoff
@@ -35,8 +35,8 @@ public struct NMEASerialReader: Sendable {
 
     /// Starts the reader thread. It stops when the stream's consumer stops
     /// iterating (task cancelled, stream dropped).
-    public func events() -> AsyncStream<SerialEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SerialEvent.self,
+    public func events() -> AsyncStream<GPSEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self,
                                                             bufferingPolicy: .bufferingNewest(4096))
         let stop = StopSignal()
         continuation.onTermination = { _ in stop.stop() }
@@ -50,21 +50,7 @@ public struct NMEASerialReader: Sendable {
         return stream
     }
 
-    /// Only the fixes.
-    public func fixes() -> AsyncStream<Fix> {
-        let events = self.events()
-        return AsyncStream { continuation in
-            let task = Task {
-                for await event in events {
-                    if case .fix(let fix) = event { continuation.yield(fix) }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    private func loop(stop: StopSignal, report: (SerialEvent) -> Void) {
+    private func loop(stop: StopSignal, report: (GPSEvent) -> Void) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
         var delay = backoff

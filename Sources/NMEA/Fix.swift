@@ -19,9 +19,14 @@ public struct Fix: Sendable, Hashable {
     public var hdop: Double?
     /// Satellites used in the solution (GGA or GNS).
     public var satellites: Int?
+    /// The source's own estimate of the horizontal error, in metres (gpsd's
+    /// `eph`); nil from NMEA, where the geofence uses HDOP × a typical
+    /// range error instead (`GeofenceMonitor.uereM`).
+    public var horizontalErrorM: Double?
 
     public init(date: UTCDate? = nil, time: UTCTime? = nil, mode: Mode, latitude: Double? = nil,
-                longitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil) {
+                longitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil,
+                horizontalErrorM: Double? = nil) {
         self.date = date
         self.time = time
         self.mode = mode
@@ -29,6 +34,20 @@ public struct Fix: Sendable, Hashable {
         self.longitude = longitude
         self.hdop = hdop
         self.satellites = satellites
+        self.horizontalErrorM = horizontalErrorM
+    }
+
+    /// The fix for an instant given as seconds since 1970-01-01 UTC (gpsd's
+    /// time), to the millisecond; nil for a time before 1970 or not finite.
+    public init?(unixSeconds: Double, mode: Mode, latitude: Double?, longitude: Double?,
+                 horizontalErrorM: Double?) {
+        guard unixSeconds.isFinite, unixSeconds > 0 else { return nil }
+        let milliseconds = Int((unixSeconds * 1000).rounded())
+        let day = milliseconds / 86_400_000, within = milliseconds % 86_400_000
+        self.init(date: UTCDate(dayNumber: day),
+                  time: UTCTime(hour: within / 3_600_000, minute: within / 60_000 % 60,
+                                second: within / 1000 % 60, millisecond: within % 1000),
+                  mode: mode, latitude: latitude, longitude: longitude, horizontalErrorM: horizontalErrorM)
     }
 
     /// True when the fix has a usable position (2D or 3D).

@@ -4,20 +4,23 @@
 ///
 /// Per fence:
 /// - outside → dwelling: a *good* fix within `radiusM`. A good fix is 2D
-///   or 3D with a known HDOP whose error estimate, HDOP × `uereM` (5 m, a
-///   typical user-equivalent range error for a consumer receiver), is at
-///   most `accuracyFraction` (½) of the radius: HDOP ≤ 15 for a 150 m
-///   fence. A fix without HDOP (RMC-only receivers) is never good: its
-///   accuracy is unknown.
-/// - dwelling → inside (one `GeofenceEntry`): a good fix within the radius
+///   or 3D with a known horizontal error estimate of at most
+///   `accuracyFraction` (½) of the radius. The estimate is the source's own
+///   when it gives one (gpsd's `eph`, `Fix.horizontalErrorM`), else HDOP ×
+///   `uereM` (5 m, a typical user-equivalent range error for a consumer
+///   receiver): HDOP ≤ 15 for a 150 m fence. A fix with neither (RMC-only
+///   receivers) is never good: its accuracy is unknown.
+/// - dwelling → inside (one `.entered` event): a good fix within the radius
 ///   at least `dwellS` of receiver time after the first one. A good fix
 ///   beyond the radius first (a pass-by, or jitter across the edge) sends
 ///   it back outside; so does a stretch longer than `maximumDwellGapS`
 ///   with no good fix.
 /// - inside → outside: only a good fix beyond `leaveRadiusM` (hysteresis),
-///   or no good fix at all for `presenceTimeoutS` (the laptop slept in the
-///   office overnight: the next morning is a new arrival). Losing the fix
-///   indoors does not end a presence.
+///   which is a departure (one `.left` event, docs/policy.md "Time on
+///   site"), or no good fix at all for `presenceTimeoutS` (the laptop slept
+///   in the office overnight: the next morning is a new arrival), which is
+///   not: nothing was seen leaving. Losing the fix indoors does not end a
+///   presence.
 ///
 /// Without a date in the fixes (GLL-only receivers) receiver time is the
 /// time of day, unwrapped across UTC midnight.
@@ -50,10 +53,10 @@ public struct GeofenceMonitor: Sendable {
         }
     }
 
-    /// Feeds one fix; returns the fences entered with it (usually none).
-    public mutating func update(_ fix: Fix) -> [GeofenceEntry] {
+    /// Feeds one fix; returns the fences entered or left with it (usually none).
+    public mutating func update(_ fix: Fix) -> [GeofenceEvent] {
         guard let now = receiverSeconds(fix) else { return [] }
-        var entries: [GeofenceEntry] = []
+        var entries: [GeofenceEvent] = []
         for index in fences.indices {
             let fence = fences[index]
             let distance: Double? = isGood(fix, for: fence)
@@ -66,16 +69,17 @@ public struct GeofenceMonitor: Sendable {
     }
 
     private func isGood(_ fix: Fix, for fence: Geofence) -> Bool {
-        guard fix.hasPosition, let hdop = fix.hdop else { return false }
-        return hdop * GeofenceMonitor.uereM <= fence.radiusM * GeofenceMonitor.accuracyFraction
+        guard fix.hasPosition,
+              let error = fix.horizontalErrorM ?? fix.hdop.map({ $0 * GeofenceMonitor.uereM }) else { return false }
+        return error <= fence.radiusM * GeofenceMonitor.accuracyFraction
     }
 
     /// One fence's transition; nil means "unchanged".
     private func step(_ state: Presence, fence: Geofence, distance: Double?, now: Double,
-                      entered: inout [GeofenceEntry]) -> Presence? {
+                      entered: inout [GeofenceEvent]) -> Presence? {
         func arrive() -> Presence {
             if fence.dwellS <= 0 {
-                entered.append(GeofenceEntry(name: fence.name))
+                entered.append(GeofenceEvent(name: fence.name, kind: .entered))
                 return .inside(lastGood: now)
             }
             return .dwelling(since: now, lastGood: now)
@@ -93,7 +97,7 @@ public struct GeofenceMonitor: Sendable {
             guard let distance else { return nil }
             if distance > fence.radiusM { return .outside }
             if now - since >= fence.dwellS {
-                entered.append(GeofenceEntry(name: fence.name))
+                entered.append(GeofenceEvent(name: fence.name, kind: .entered))
                 return .inside(lastGood: now)
             }
             return .dwelling(since: since, lastGood: now)
@@ -102,7 +106,10 @@ public struct GeofenceMonitor: Sendable {
                 return within ? arrive() : .outside
             }
             guard let distance else { return nil }
-            if distance > fence.leaveRadiusM { return .outside }
+            if distance > fence.leaveRadiusM {
+                entered.append(GeofenceEvent(name: fence.name, kind: .left))
+                return .outside
+            }
             return .inside(lastGood: max(lastGood, now))
         }
     }
@@ -123,11 +130,18 @@ public struct GeofenceMonitor: Sendable {
     }
 }
 
-/// The user arrived inside a geofence: only its name, never a position.
-public struct GeofenceEntry: Sendable, Hashable {
-    public let name: String
+/// The user arrived inside a geofence (its dwell completed) or left it
+/// (beyond its leave radius): only its name, never a position.
+public struct GeofenceEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case entered, left
+    }
 
-    public init(name: String) {
+    public let name: String
+    public let kind: Kind
+
+    public init(name: String, kind: Kind) {
         self.name = name
+        self.kind = kind
     }
 }

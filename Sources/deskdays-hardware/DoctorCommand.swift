@@ -4,6 +4,8 @@ import DeskDaysCLI
 import DeskDaysConfig
 import DeskDaysStore
 import Foundation
+import GPSBus
+import SystemBus
 import Logging
 import NFCAdapter
 
@@ -40,7 +42,10 @@ extension DoctorCommand {
             report(sections)
             throw ExitCode(1)
         }
-        sections += Doctor(pcscReaders: NFCTagReader.pcscAnswer).diagnose(configuration)
+        let bus = BusSupport.systemAddress()
+        sections += Doctor(pcscReaders: NFCTagReader.pcscAnswer,
+                           gpsProbe: { GPSSourceProbe.run(address: bus, serialDevice: $0.device) },
+                           gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) }).diagnose(configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

@@ -10,6 +10,7 @@ struct DoctorCLITests {
         try cli.writeConfig("""
         [gps]
         enabled = true
+        source = "serial"
         device = "/dev/deskdays-no-such-gps"
 
         [[gps.geofences]]
@@ -42,6 +43,7 @@ struct DoctorCLITests {
         try cli.writeConfig("""
         [gps]
         enabled = true
+        source = "serial"
         device = "/dev/null"
 
         [[gps.geofences]]

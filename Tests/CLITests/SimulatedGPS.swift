@@ -32,6 +32,7 @@ final class SimulatedGPS {
         """
         [gps]
         enabled = true
+        source = "serial"
         device = "\(device)"
         baud = 9600
 
@@ -80,6 +81,20 @@ final class SimulatedGPS {
         for chunk in stride(from: 0, to: sentences.count, by: 10) {
             writer.write(Data((sentences[chunk..<min(chunk + 10, sentences.count)].joined(separator: "\r\n") + "\r\n").utf8))
             usleep(20_000)
+        }
+    }
+
+    /// Writes `fixes` (each a cycle's sentences), one cycle every 10 ms.
+    func write(_ fixes: [[String]]) throws {
+        try Self.write(fixes, to: feed)
+    }
+
+    /// The same into the feed end at `feed` (from another thread).
+    static func write(_ fixes: [[String]], to feed: String) throws {
+        let writer = try #require(FileHandle(forWritingAtPath: feed))
+        for sentences in fixes {
+            writer.write(Data((sentences.joined(separator: "\r\n") + "\r\n").utf8))
+            usleep(10_000)
         }
     }
 

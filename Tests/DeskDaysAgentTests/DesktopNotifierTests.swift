@@ -1,5 +1,6 @@
 @testable import DeskDaysAgent
 import Foundation
+import SystemBus
 import Testing
 
 /// Which session bus the notifier would use, and what `deskdays doctor` is told, without a bus.

@@ -1,5 +1,6 @@
 import DeskDaysConfig
 import Foundation
+import GPSBus
 import Testing
 @testable import DeskDaysAgent
 
@@ -193,6 +194,63 @@ struct DoctorTests {
         #expect(gps.findings.contains(Doctor.Finding(.ok, "/dev/null is present and readable")))
         #expect(gps.findings.contains { $0.level == .warning && $0.text.contains("gpsd (pid 321)") })
         #expect(!Doctor.failed(sections), "a holder is a warning: it may be intended")
+    }
+
+    static func gpsConfig(_ source: GPSSettings.Source, device: String = "/dev/deskdays-no-such-gps") -> Configuration {
+        var configuration = Configuration()
+        configuration.gps.enabled = true
+        configuration.gps.source = source
+        configuration.gps.device = device
+        configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
+        return configuration
+    }
+
+    @Test func autoSaysWhichSourceItChoseAndWhyAndGpsdWithoutAFixIsAWarning() throws {
+        let fake = try FakeSystem()
+        var probe = GPSSourceProbe()
+        probe.gpsdOnBus = true
+        let sections = Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }, gpsdSendsFixes: { false }).diagnose(Self.gpsConfig(.auto))
+        let gps = Self.section(sections, "gps")
+        #expect(gps.summary == "enabled (source gpsd, by auto)")
+        #expect(gps.findings.contains(Doctor.Finding(.ok, "source auto chose gpsd: gpsd is on the system bus")))
+        #expect(gps.findings.contains { $0.level == .warning && $0.text == "gpsd is on the system bus but sent no fix with a position in 2 s" })
+        #expect(!gps.findings.contains { $0.text.contains("does not exist") }, "the serial device is not needed: \(gps.findings)")
+        #expect(!Doctor.failed(sections))
+        let fixing = Self.section(Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }, gpsdSendsFixes: { true }).diagnose(Self.gpsConfig(.gpsd)), "gps")
+        #expect(fixing.findings.contains(Doctor.Finding(.ok, "gpsd is on the system bus and sends fixes")))
+        let absent = Doctor(system: fake.view, gpsProbe: { _ in GPSSourceProbe() }).diagnose(Self.gpsConfig(.gpsd))
+        #expect(Self.section(absent, "gps").findings.contains { $0.level == .problem && $0.text == "gpsd is not on the system bus" })
+    }
+
+    @Test func modemManagerWithoutALocationCapableModem() throws {
+        let fake = try FakeSystem()
+        var probe = GPSSourceProbe()
+        probe.modemManagerRunning = true
+        var sections = Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.modemmanager))
+        #expect(Self.section(sections, "gps").findings.contains { $0.level == .problem && $0.text == "ModemManager is running but has no modem that can give GPS positions" })
+        #expect(Doctor.failed(sections))
+        // With auto it is only a note, and the serial device is what counts.
+        sections = Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.auto))
+        let gps = Self.section(sections, "gps")
+        #expect(gps.findings.contains(Doctor.Finding(.note, "ModemManager is running with no location-capable modem")))
+        #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
+        // A modem whose NMEA source is off: the problem names the command that turns it on.
+        var modem = ModemManagerBus.Modem(path: "/org/freedesktop/ModemManager1/Modem/3")
+        modem.capabilities = ModemManagerBus.gpsRaw | ModemManagerBus.gpsNMEA
+        probe.modems = [modem]
+        let off = Self.section(Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.auto)), "gps")
+        #expect(off.findings.contains(Doctor.Finding(.ok, "source auto chose modemmanager: ModemManager's modem 3 can give GPS positions, and the serial device does not exist")))
+        #expect(off.findings.contains { $0.level == .problem && $0.text.contains("mmcli -m 3 --location-enable-gps-nmea") })
+    }
+
+    @Test func aSerialDeviceHeldByGpsdPointsAtTheGpsdSource() throws {
+        let fake = try FakeSystem()
+        try fake.process(321, "gpsd", holding: ["/dev/null"])
+        try fake.process(322, "ModemManager", holding: ["/dev/zero"])
+        let held = Self.section(Doctor(system: fake.view, gpsProbe: { _ in GPSSourceProbe() }).diagnose(Self.gpsConfig(.serial, device: "/dev/null")), "gps")
+        #expect(held.findings.contains { $0.level == .warning && $0.text.contains("gpsd owns the receiver") && $0.fix?.contains("source = \"gpsd\"") == true })
+        let taken = Self.section(Doctor(system: fake.view).diagnose(Self.gpsConfig(.serial, device: "/dev/zero")), "gps")
+        #expect(taken.findings.contains { $0.level == .warning && $0.text.contains("ModemManager took the port") && $0.fix?.contains("ID_MM_DEVICE_IGNORE") == true })
     }
 
     @Test func wifiWithoutAWirelessInterfaceAndQRWithoutACamera() throws {

@@ -1,5 +1,6 @@
 @testable import DeskDaysAgent
 import Foundation
+import SystemBus
 import Testing
 
 /// The pieces of suspend/resume handling that need no bus: which bus
@@ -20,9 +21,9 @@ struct SleepWatcherTests {
     }
 
     @Test func withoutTheVariableTheStandardSocketIsUsed() {
-        #expect(SleepWatcher(environment: [:], logger: .init(label: "test")).address == SleepWatcher.defaultAddress)
+        #expect(SleepWatcher(environment: [:], logger: .init(label: "test")).address == BusSupport.defaultSystemAddress)
         #expect(SleepWatcher(environment: ["DBUS_SYSTEM_BUS_ADDRESS": ""], logger: .init(label: "test")).address
-                == SleepWatcher.defaultAddress)
+                == BusSupport.defaultSystemAddress)
     }
 
     @Test func noDeadlineWaitsForeverAndAPassedOneNotAtAll() {

@@ -63,6 +63,7 @@ import Testing
 
     [gps]
     enabled = true
+    source = "modemmanager"
     device = "/dev/gps0"
     baud = 4800
 
@@ -88,7 +89,16 @@ import Testing
     #expect(config.wifi.networks.first?.bssids == ["aa:bb:cc:dd:ee:ff"])
     #expect(config.wifi.networks.first?.name == "wifi-1")
     #expect(config.gps.baud == 4800)
+    #expect(config.gps.source == .modemmanager)
     #expect(config.gps.geofences.first?.name == "hq")
+    #expect(Configuration().gps.source == .auto, "auto by default")
+}
+
+@Test func anUnknownGPSSourceNamesTheChoices() {
+    let (_, problems) = ConfigLoader.parse("[gps]\nsource = \"tcp\"\n", file: "f")
+    #expect(problems.count == 1)
+    #expect(problems.first?.line == 2)
+    #expect(problems.first?.message.contains("\"auto\", \"serial\", \"gpsd\", \"modemmanager\"") == true, "\(problems)")
 }
 
 /// `config check` reports every problem at once, each on the line it is on.

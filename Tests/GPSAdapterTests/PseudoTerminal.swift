@@ -80,12 +80,12 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
 
 /// Collects a reader's events from its stream, for assertions.
 final class EventLog: Sendable {
-    private let events = Mutex<[SerialEvent]>([])
+    private let events = Mutex<[GPSEvent]>([])
 
-    func append(_ event: SerialEvent) { events.withLock { $0.append(event) } }
-    var all: [SerialEvent] { events.withLock { $0 } }
+    func append(_ event: GPSEvent) { events.withLock { $0.append(event) } }
+    var all: [GPSEvent] { events.withLock { $0 } }
     var fixes: [Fix] { all.compactMap { if case .fix(let fix) = $0 { fix } else { nil } } }
-    func count(_ event: SerialEvent) -> Int { all.filter { $0 == event }.count }
+    func count(_ event: GPSEvent) -> Int { all.filter { $0 == event }.count }
 
     /// Waits (bounded) until `condition` holds; returns whether it did.
     func wait(seconds: Double = 15, until condition: (EventLog) -> Bool) async -> Bool {

@@ -33,16 +33,22 @@ import Testing
     /// Runs a track; returns the receiver second of each entry.
     static func run(_ track: [Point], start: Int = 36_000, step: Int = 1, withDate: Bool = true,
                     fence: Geofence = fence) -> [Int] {
+        events(track, start: start, step: step, withDate: withDate, fence: fence).filter { $0.kind == .entered }.map(\.second)
+    }
+
+    /// Runs a track; returns every entry and departure with its receiver second.
+    static func events(_ track: [Point], start: Int = 36_000, step: Int = 1, withDate: Bool = true,
+                       fence: Geofence = fence) -> [(second: Int, kind: GeofenceEvent.Kind)] {
         var monitor = GeofenceMonitor(fences: [fence])
-        var entries: [Int] = []
+        var events: [(second: Int, kind: GeofenceEvent.Kind)] = []
         for (index, point) in track.enumerated() {
             let seconds = start + index * step
-            for entry in monitor.update(fix(point, at: seconds, withDate: withDate)) {
-                #expect(entry.name == "hq")
-                entries.append(seconds)
+            for event in monitor.update(fix(point, at: seconds, withDate: withDate)) {
+                #expect(event.name == "hq")
+                events.append((seconds, event.kind))
             }
         }
-        return entries
+        return events
     }
 
     static func stay(_ seconds: Int, at point: Point = Point(east: 0, north: 0)) -> [Point] {
@@ -87,12 +93,49 @@ import Testing
         let edge = (0..<3600).map { Point(east: $0 % 2 == 0 ? 210 : 120, north: 0) }
         let track = GeofenceTests.stay(200) + edge + GeofenceTests.stay(600)
         #expect(GeofenceTests.run(track).count == 1)
+        // 210 m is inside the 225 m leave radius: no departure either.
+        #expect(!GeofenceTests.events(track).contains { $0.kind == .left })
     }
 
     @Test func leavingAndComingBackIsANewPresence() {
         let away = GeofenceTests.stay(600, at: Point(east: 0, north: 400))
         let track = GeofenceTests.stay(200) + away + GeofenceTests.stay(200)
         #expect(GeofenceTests.run(track) == [36_120, 36_000 + 800 + 120])
+        // The first good fix beyond the leave radius is the one departure.
+        let events = GeofenceTests.events(track)
+        #expect(events.map(\.second) == [36_120, 36_200, 36_920])
+        #expect(events.map(\.kind) == [.entered, .left, .entered])
+    }
+
+    @Test func aPassByAndADwellThatNeverCompletedLeaveNothing() {
+        // Inside for 60 s, then 400 m away: no arrival, so no departure.
+        let track = GeofenceTests.stay(60) + GeofenceTests.stay(300, at: Point(east: 0, north: 400))
+        #expect(GeofenceTests.events(track).isEmpty)
+    }
+
+    @Test func theSourcesOwnErrorEstimateWinsOverHDOP() {
+        // gpsd's eph: 80 m is more than half of the 150 m radius whatever the HDOP; 20 m is good without one.
+        func stay(_ seconds: Int, error: Double?, hdop: Double?) -> [Fix] {
+            (0..<seconds).map { second in
+                var fix = GeofenceTests.fix(Point(east: 0, north: 0, hdop: hdop), at: 36_000 + second)
+                fix.horizontalErrorM = error
+                return fix
+            }
+        }
+        var poor = GeofenceMonitor(fences: [GeofenceTests.fence])
+        #expect(stay(300, error: 80, hdop: 1).flatMap { poor.update($0) }.isEmpty)
+        var good = GeofenceMonitor(fences: [GeofenceTests.fence])
+        #expect(stay(300, error: 20, hdop: nil).flatMap { good.update($0) } == [GeofenceEvent(name: "hq", kind: .entered)])
+    }
+
+    @Test func unixSecondsMakeTheSameReceiverTime() throws {
+        // 2026-03-10T08:00:00.250Z, as gpsd sends it.
+        let fix = try #require(Fix(unixSeconds: 1_773_129_600.25, mode: .threeD, latitude: 1, longitude: 2, horizontalErrorM: 9))
+        #expect(fix.date == UTCDate(year: 2026, month: 3, day: 10))
+        #expect(fix.time == UTCTime(hour: 8, minute: 0, second: 0, millisecond: 250))
+        #expect(fix.receiverSeconds == 1_773_129_600.25)
+        #expect(Fix(unixSeconds: 0, mode: .threeD, latitude: 1, longitude: 2, horizontalErrorM: 9) == nil)
+        #expect(Fix(unixSeconds: .nan, mode: .threeD, latitude: 1, longitude: 2, horizontalErrorM: 9) == nil)
     }
 
     @Test func lossOfFixInsideKeepsThePresence() {
@@ -107,7 +150,7 @@ import Testing
         var entries = 0
         for second in 0..<200 { entries += monitor.update(GeofenceTests.fix(Point(east: 0, north: 0), at: 60_000 + second)).count }
         for second in 0..<200 { entries += monitor.update(GeofenceTests.fix(Point(east: 0, north: 0), at: 110_400 + second)).count }
-        #expect(entries == 2)
+        #expect(entries == 2, "two arrivals and no departure: nothing was seen leaving")
     }
 
     @Test func lossOfFixDuringDwellRestartsIt() {
@@ -162,9 +205,9 @@ import Testing
 
     @Test func entryCarriesOnlyTheName() {
         var monitor = GeofenceMonitor(fences: [GeofenceTests.fence])
-        var entries: [GeofenceEntry] = []
+        var entries: [GeofenceEvent] = []
         for second in 0...120 { entries += monitor.update(GeofenceTests.fix(Point(east: 0, north: 0), at: second)) }
-        #expect(entries == [GeofenceEntry(name: "hq")])
+        #expect(entries == [GeofenceEvent(name: "hq", kind: .entered)])
         #expect(monitor.insideFences == ["hq"])
     }
 }

@@ -1,0 +1,74 @@
+import CSystemd
+import DeskDaysCore
+import DeviceThread
+import Foundation
+import GPSAdapter
+import Logging
+import SystemBus
+
+/// What gpsd's and ModemManager's sources share: one dedicated thread per
+/// stream (sd-bus objects belong to the thread that uses them), a stop pipe
+/// that ends its `poll()` at once, and reconnecting with backoff when the
+/// system bus goes away, logged once per outage. While connected, the thread
+/// sleeps in `poll()` on the bus alone: no wake-ups while no fix arrives.
+enum BusFixThread {
+    /// How one connection ended.
+    enum SessionEnd {
+        case stopped
+        /// The bus connection failed or the bus refused what we asked: why.
+        case lost(String)
+    }
+
+    /// Runs `session` on a connection to `address` until the stream's consumer
+    /// stops; a session that ends with `.lost` is retried after `backoff`.
+    static func events(name: String, address: String, backoff: Backoff, logger: Logger,
+                       session: @escaping @Sendable (OpaquePointer, StopSignal, (GPSEvent) -> Void) -> SessionEnd)
+        -> AsyncStream<GPSEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        let stop = StopSignal()
+        continuation.onTermination = { _ in stop.stop() }
+        guard BusSupport.isUnixOnly(address) else {
+            logger.warning("the system bus address is not a unix socket; GPS fixes from \(name) cannot be read")
+            continuation.finish()
+            return stream
+        }
+        let thread = Thread {
+            var delay = backoff
+            var inOutage = false
+            var connected = false
+            while !stop.isStopped {
+                switch BusSupport.connect(address) {
+                case .failure(let failure):
+                    if !inOutage {
+                        logger.warning("no system bus for \(name)'s GPS fixes (\(failure.reason)); retrying in the background")
+                        inOutage = true
+                    }
+                case .success(let bus):
+                    if inOutage { logger.info("the system bus is back; following \(name) again") }
+                    inOutage = false
+                    let end = session(bus, stop) { event in
+                        if event == .connected {
+                            connected = true
+                            delay.reset()
+                        }
+                        continuation.yield(event)
+                    }
+                    sd_bus_flush_close_unref(bus)
+                    if connected {
+                        connected = false
+                        continuation.yield(.disconnected)
+                    }
+                    if case .lost(let reason) = end, !stop.isStopped {
+                        logger.warning("lost \(name) on the system bus (\(reason)); retrying in the background")
+                        inOutage = true
+                    }
+                }
+                _ = stop.sleep(delay.next())
+            }
+            continuation.finish()
+        }
+        thread.name = "deskdays-gps-bus"
+        thread.start()
+        return stream
+    }
+}

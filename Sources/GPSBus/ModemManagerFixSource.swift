@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemd
+import DeskDaysCore
+import Foundation
+import GPSAdapter
+import Logging
+import NMEA
+import SystemBus
+
+/// Fixes from ModemManager: the GNSS of a WWAN modem (ThinkPads, Latitudes),
+/// read from the `Location` property of its
+/// `org.freedesktop.ModemManager1.Modem.Location` interface and followed
+/// through `PropertiesChanged` signals, on the system bus.
+///
+/// The NMEA source (`MM_MODEM_LOCATION_SOURCE_GPS_NMEA`, 4) is what is
+/// read: its GGA carries the HDOP the geofence needs, and its RMC the date.
+/// (The "GPS raw" dictionary has time and position but no accuracy, which
+/// the geofence cannot trust.) The modem's set-up is never changed here:
+/// when its NMEA source is off or it does not signal location changes, one
+/// line says so and how to change it (`deskdays enroll gps --source
+/// modemmanager` does, after asking). ModemManager is never started by
+/// bus activation: every call is made with auto-start off.
+///
+/// Modems coming and going (`InterfacesAdded`/`Removed`) and ModemManager
+/// restarting (`NameOwnerChanged`) make it look again; it follows the first
+/// usable modem (by object path). Between fixes the thread sleeps in `poll()`.
+public struct ModemManagerFixSource: FixSource {
+    public let address: String
+    private let backoff: Backoff
+    private let logger: Logger
+
+    public init(address: String, backoff: Backoff = Backoff(initialSeconds: 5, maximumSeconds: 300),
+                logger: Logger = Logger(label: "deskdays.gps")) {
+        self.address = address
+        self.backoff = backoff
+        self.logger = logger
+    }
+
+    public func events() -> AsyncStream<GPSEvent> {
+        let logger = self.logger
+        return BusFixThread.events(name: "ModemManager", address: address, backoff: backoff, logger: logger) { bus, stop, report in
+            withoutActuallyEscaping(report) { report in
+                let context = Context(logger: logger, report: { report($0) })
+                let userdata = Unmanaged.passUnretained(context).toOpaque()
+                var slots: [OpaquePointer?] = [nil, nil, nil, nil]
+                defer { for slot in slots { sd_bus_slot_unref(slot) } }
+                let service = ModemManagerBus.service
+                var result = sd_bus_match_signal(bus, &slots[0], service, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged", { message, userdata, _ in
+                    guard let message, let userdata else { return 0 }
+                    Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
+                    return 0
+                }, userdata)
+                let rescan: sd_bus_message_handler_t = { _, userdata, _ in
+                    guard let userdata else { return 0 }
+                    Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().needsScan = true
+                    return 0
+                }
+                if result >= 0 {
+                    result = sd_bus_match_signal(bus, &slots[1], service, ModemManagerBus.rootPath,
+                                                 "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", rescan, userdata)
+                }
+                if result >= 0 {
+                    result = sd_bus_match_signal(bus, &slots[2], service, ModemManagerBus.rootPath,
+                                                 "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved", rescan, userdata)
+                }
+                if result >= 0 {
+                    result = sd_bus_add_match(bus, &slots[3], "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'", rescan, userdata)
+                }
+                guard result >= 0 else { return .lost("cannot ask for ModemManager's signals: " + BusSupport.describe(result)) }
+                report(.connected)
+                while true {
+                    if context.needsScan {
+                        context.needsScan = false
+                        context.scan(bus)
+                    }
+                    switch BusSupport.dispatch(bus, stop: stop.descriptor, done: { context.needsScan }) {
+                    case .done: continue
+                    case .stopped, .timedOut: return .stopped
+                    case .lost(let reason): return .lost(reason)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The signal callbacks' state; touched only on the source's thread.
+    private final class Context {
+        let logger: Logger
+        let report: (GPSEvent) -> Void
+        var needsScan = true
+        var modems: [String: ModemManagerBus.Modem] = [:]
+        /// The modem followed now.
+        var followed: String?
+        /// The last situation logged, so each is logged once.
+        var said: String?
+
+        init(logger: Logger, report: @escaping (GPSEvent) -> Void) {
+            self.logger = logger
+            self.report = report
+        }
+
+        func say(_ text: String, warning: Bool = false) {
+            guard text != said else { return }
+            said = text
+            if warning { logger.warning("\(text)") } else { logger.info("\(text)") }
+        }
+
+        func scan(_ bus: OpaquePointer) {
+            guard ModemManagerBus.isRunning(bus) else {
+                modems = [:]
+                choose()
+                return
+            }
+            switch ModemManagerBus.modems(bus) {
+            case .success(let found):
+                modems = Dictionary(uniqueKeysWithValues: found.map { ($0.path, $0) })
+                choose()
+                // The current Location, when there is one (a fix at start rather than at the next change).
+                if let followed, let text = modems[followed]?.nmea { deliver(text) }
+            case .failure(let failure):
+                say("cannot ask ModemManager for its modems (\(failure.reason)); waiting for it to change", warning: true)
+            }
+        }
+
+        /// Picks the first usable modem, and says why when there is none.
+        func choose() {
+            let sorted = modems.values.sorted { $0.path < $1.path }
+            followed = sorted.first { $0.isUsable }?.path
+            if let followed, let modem = modems[followed] {
+                say("GPS source ModemManager: following the GPS NMEA location of modem \(modem.number)")
+            } else if modems.isEmpty {
+                say("GPS source ModemManager: no modem with a Location interface (is ModemManager running, the modem enabled, its SIM unlocked?); waiting for one")
+            } else if let capable = sorted.first(where: { $0.hasGPS }), let problem = capable.problem {
+                say("GPS source ModemManager: \(problem)", warning: true)
+            } else {
+                say("GPS source ModemManager: no modem can give GPS locations; waiting for one")
+            }
+        }
+
+        func propertiesChanged(_ message: OpaquePointer) {
+            guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }),
+                  BusSupport.readString(message) == ModemManagerBus.locationInterface else { return }
+            var modem = modems[path] ?? ModemManagerBus.Modem(path: path)
+            let before = modem.isUsable
+            modem.nmea = nil
+            ModemManagerBus.readProperties(message, into: &modem)
+            modems[path] = modem
+            if modem.isUsable != before || followed == nil { choose() }
+            if path == followed, let text = modem.nmea { deliver(text) }
+        }
+
+        func deliver(_ text: String) {
+            if let fix = ModemManagerBus.fix(fromNMEA: text) { report(.fix(fix)) }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import DeskDaysCLI
+import DeskDaysConfig
+import DeskDaysCore
+import Foundation
+import GPSAdapter
+import GPSBus
+import SystemBus
+
+/// `deskdays enroll gps`: average the fixes of a GPS source (the serial
+/// receiver, gpsd or ModemManager, as `[gps] source` or --source says) and
+/// add a geofence there. The position is shown on the user's own terminal
+/// (so they can check it) and written to their config; it is never logged.
+struct EnrollGPS: AsyncParsableCommand {
+    init() {}
+
+    static let configuration = CommandConfiguration(
+        commandName: "gps",
+        abstract: Hardware.abstract("enroll", "gps"),
+        discussion: """
+        Reads the GPS source of [gps] (or --source: serial, gpsd, modemmanager, auto) for \
+        --seconds of valid fixes, averages them and appends a [[gps.geofences]] block to the \
+        configuration file. With ModemManager, a modem whose GPS NMEA source is off is asked \
+        to turn it on (ModemManager asks polkit); nothing else about the modem is changed.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Where fixes come from: serial, gpsd, modemmanager or auto (default: [gps] source).")
+    var source: String?
+
+    @Option(help: "Serial device of the receiver (default: [gps] device).")
+    var device: String?
+
+    @Option(help: "Baud rate (default: [gps] baud).")
+    var baud: Int?
+
+    @Option(help: "Name of the geofence, reported in check-ins.")
+    var name = "office"
+
+    @Option(help: "Radius in metres.")
+    var radius: Double = 150
+
+    @Option(help: "Seconds to stay inside before checking in.")
+    var dwell: Double = 120
+
+    @Option(help: "Seconds of fixes to average.")
+    var seconds: Double = 60
+
+    func validate() throws {
+        if let problem = RuleName.problem(name) {
+            throw ValidationError("--name \(name): \(problem).")
+        }
+        if let source, GPSSettings.Source(rawValue: source) == nil {
+            throw ValidationError("--source \(source) is not one of serial, gpsd, modemmanager, auto.")
+        }
+        guard radius >= 10, radius <= 100_000 else {
+            throw ValidationError("--radius must be between 10 and 100000 metres.")
+        }
+        guard dwell >= 0 else { throw ValidationError("--dwell must not be negative.") }
+        guard seconds > 0, seconds <= 3600 else {
+            throw ValidationError("--seconds must be between 1 and 3600.")
+        }
+    }
+
+    func run() async throws {
+        let configuration = try ConfigLoader.load(path: global.configPath)
+        var settings = configuration.gps
+        if let source { settings.source = GPSSettings.Source(rawValue: source) ?? settings.source }
+        if let device { settings.device = device }
+        if let baud { settings.baud = baud }
+        let address = BusSupport.systemAddress()
+        let resolved = BusEnrollment.resolve(settings.source, serialDevice: settings.device, address: address)
+        settings.source = resolved.source
+        if let reason = resolved.reason { printError("GPS source: \(resolved.source.rawValue) (\(reason)).") }
+        let described: String
+        do {
+            switch settings.source {
+            case .serial, .auto:
+                settings.source = .serial
+                do {
+                    try GPSEnrollment.checkDevice(path: settings.device, baud: settings.baud)
+                } catch {
+                    throw CLIError("cannot open the GPS receiver \(settings.device) (\(error)); plug it in, check you may read it (udev rules), or pass --device.")
+                }
+                described = settings.device
+            case .gpsd:
+                try BusEnrollment.checkGPSD(address: address)
+                described = "gpsd"
+            case .modemmanager:
+                let modem = try BusEnrollment.prepareModem(address: address) { printError($0) }
+                described = "ModemManager's modem \(modem)"
+            }
+        } catch let refusal as BusEnrollment.Refusal {
+            throw CLIError(refusal.sentence)
+        }
+        printError("Reading \(described) for \(Int(seconds)) s of fixes…")
+        let fixes = GPSSources.fixSource(for: settings)
+        guard let result = await GPSEnrollment.average(fixes: fixes, seconds: seconds, deadline: seconds * 2 + 30) else {
+            throw CLIError("no position fix from \(described); put the receiver where it sees the sky and try again.")
+        }
+        print("Averaged \(result.fixes) fixes over \(Int(result.spanSeconds.rounded())) s: "
+              + String(format: "%.6f, %.6f", result.latitude, result.longitude))
+        let block = GPSEnrollment.geofenceBlock(name: name, latitude: result.latitude, longitude: result.longitude,
+                                                radiusM: radius, dwellS: dwell, quote: ConfigEditor.quoted)
+        try Enrollment.append(block, rule: "geofence \(ConfigEditor.quoted(name)) (radius \(Int(radius)) m)", to: global.configPath)
+        Enrollment.remindIfOff(configuration.gps.enabled, method: "GPS", section: "gps")
+    }
+}

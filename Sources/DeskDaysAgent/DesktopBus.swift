@@ -275,7 +275,8 @@ final class DesktopBus: @unchecked Sendable {
             slots = []
             shown = [:]
             self.bus = nil
-            sd_bus_flush_close_unref(bus)
+            // No flush: a hung notification daemon must not hold up a stop (the bus daemon releases the name on close).
+            sd_bus_close_unref(bus)
         }
         summary = try? hooks.summary()
         if ownName(bus) {

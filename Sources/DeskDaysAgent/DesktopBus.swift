@@ -190,7 +190,7 @@ final class DesktopBus: @unchecked Sendable {
             return
         }
         guard BusSupport.isUnixOnly(address) else {
-            logger.info("the session bus address is not a unix socket; no D-Bus interface or tray icon")
+            logger.info("no D-Bus interface or tray icon: the session bus address names no unix socket")
             return
         }
         let stop = StopSignal()

@@ -333,6 +333,13 @@ final class DesktopBus: @unchecked Sendable {
     private func apply(_ fresh: DesktopSummary) {
         let old = summary
         summary = fresh
+        // Answered some other way (the tray, the CLI, a tap): the reminder on screen has nothing left to ask.
+        if !fresh.todayStatus.isEmpty {
+            for (id, reminder) in shown where reminder.date == fresh.today && !reminder.answered {
+                shown[id]?.answered = true
+                withdraw(id)
+            }
+        }
         guard let bus, let main, old != fresh else { return }
         let changed = Self.propertyNames.filter { name in old.map { Self.value(name, $0) != Self.value(name, fresh) } ?? true }
         main.emitPropertiesChanged(on: bus, changed)
@@ -596,6 +603,17 @@ final class DesktopBus: @unchecked Sendable {
             }
         }
         if let failure { logger.info("the confirmation could not be shown (\(failure))") }
+    }
+
+    /// `CloseNotification` for a reminder answered some other way.
+    private func withdraw(_ id: UInt32) {
+        guard let bus else { return }
+        let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath, interface: Self.notifications,
+                                member: "CloseNotification", autoStart: false,
+                                build: { BusSupport.append($0, "u", id) }) { [self] reply in
+            if sd_bus_message_is_method_error(reply, nil) == 0 { logger.info("the reminder was withdrawn: today is answered") }
+        }
+        if let failure { logger.debug("cannot withdraw the reminder (\(failure))") }
     }
 
     /// Closed without an answer: it counts as ignored (`ReminderStreak`: no check-in that day after it).

@@ -48,7 +48,7 @@ import Glibc
         defer { agent.kill9() }
         #expect(agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
         #expect(agent.logText.contains("reminder shown as a desktop notification (id 7) with the answers office, remote and off"))
-        let notifies = server.records
+        let notifies = server.records.filter { $0["closed"] == nil }
         try #require(notifies.count == 2, "the reminder and its confirmation: \(notifies)")
         let reminder = notifies[0], confirmation = notifies[1]
         #expect(reminder["actions"] as? [String] == ["office", "In the office", "remote", "Remote", "off", "Day off"])
@@ -69,6 +69,27 @@ import Glibc
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aReminderAnsweredAnotherWayIsWithdrawnNotCountedAsIgnored() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.reminderConfig)
+        let bus = try PrivateSystemBus(in: cli.folder)
+        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "wait"], in: cli.folder)
+        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                        "DESKDAYS_NOW": "2026-11-18T10:29:58Z"])
+        defer { agent.kill9() }
+        #expect(agent.waitForLog("reminder shown as a desktop notification (id 7)"), "\(agent.logText)")
+        // Answered through the interface instead of the notification: the reminder is closed for us.
+        let reply = try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).CheckIn",
+                                    "2026-11-18", "office", ""])
+        #expect(reply.status == 0, "\(reply)")
+        #expect(waitUntil { server.records.contains { $0["closed"] as? Int == 7 } }, "\(server.records) \(agent.logText)")
+        #expect(agent.waitForLog("the reminder was withdrawn: today is answered"), "\(agent.logText)")
+        #expect(!agent.logText.contains("without an answer"), "\(agent.logText)")
+        #expect(agent.stop() == 0)
+    }
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func withoutActionsTheBodyNamesTheCommandAndClosedRemindersCountAsIgnored() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
@@ -83,7 +104,7 @@ import Glibc
             #expect(agent.logText.contains("the server takes no actions, so it names the command"))
             #expect(agent.stop() == 0)
             let notify = try #require(server.records.last)
-            #expect(server.records.count == index + 1)
+            #expect(server.records.count == index + 1, "\(server.records)")
             #expect((notify["actions"] as? [String])?.isEmpty == true)
             #expect((notify["body"] as? String)?.contains("`deskdays checkin`") == true, "\(notify)")
         }
@@ -336,7 +357,7 @@ import Glibc
         #expect(agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
         #expect(waitUntil { !watcher.records.isEmpty })
         #expect(try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).Report", ""]).status == 0)
-        #expect(server.records.count == 2)
+        #expect(server.records.filter { $0["closed"] == nil }.count == 2)
         let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
                                     encoding: .utf8)) ?? ""
         for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
@@ -443,7 +464,8 @@ final class BusStandIn {
 /// A notification server: `GetCapabilities` returns argv[2] (comma-separated);
 /// each new notification (ids from 7) is then answered as argv[3] says:
 /// `answer:KEY` invokes the action KEY twice (a server repeating itself) and
-/// closes it, `dismiss` closes it unanswered (reason 2).
+/// closes it, `dismiss` closes it unanswered (reason 2), `wait` leaves it on
+/// screen. `CloseNotification` is recorded as `{"closed": id}`.
 enum NotificationServer {
     static let script = """
         capabilities = sys.argv[2].split(",")
@@ -476,6 +498,11 @@ enum NotificationServer {
 
             @dbus.service.signal(INTERFACE, signature="uu")
             def NotificationClosed(self, nid, reason): pass
+
+            @dbus.service.method(INTERFACE, in_signature="u")
+            def CloseNotification(self, nid):
+                print(json.dumps({"closed": int(nid)}), flush=True)
+                self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(3))
 
             @dbus.service.method(INTERFACE, out_signature="as")
             def GetCapabilities(self):

@@ -60,7 +60,7 @@ struct DesktopSummary: Sendable, Equatable {
 /// there is one info line, and reminders go through `DesktopNotifier`
 /// (which logs why they cannot be shown). A bus lost later is reconnected
 /// with backoff.
-final class DesktopBus: @unchecked Sendable {
+public final class DesktopBus: @unchecked Sendable {
     static let name = "io.github.deskdays.DeskDays1"
     static let path = "/io/github/deskdays/DeskDays1"
     static let interface = "io.github.deskdays.DeskDays1"
@@ -966,5 +966,49 @@ enum DesktopOpener {
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0, errno == EINTR {}
         if status != 0 { logger.info("\(arguments[0]) ended with status \(status >> 8) opening the report") }
+    }
+}
+
+extension DesktopBus {
+    /// What `deskdays doctor` says about the desktop: whether the agent serves
+    /// its interface, whether the notification server takes actions (answers
+    /// from the reminder) and whether there is a tray. Read-only questions on
+    /// a connection of its own; nothing is started by activation.
+    public static func doctorFindings(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Doctor.Finding] {
+        guard let address = DesktopNotifier.sessionAddress(environment: environment), BusSupport.isUnixOnly(address),
+              case .success(let bus) = BusSupport.connect(address) else { return [] }
+        defer { sd_bus_close_unref(bus) }
+        func owned(_ name: String) -> Bool {
+            guard case .success(let reply) = BusSupport.call(bus, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                             interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                                             build: { BusSupport.append($0, string: name) }) else { return false }
+            defer { sd_bus_message_unref(reply) }
+            return (BusSupport.read(reply, "b", as: Int32.self, zero: 0) ?? 0) != 0
+        }
+        var findings: [Doctor.Finding] = []
+        findings.append(owned(name)
+            ? Doctor.Finding(.ok, "the agent serves \(name) on the session bus")
+            : Doctor.Finding(.note, "nothing serves \(name) on the session bus",
+                             fix: "start the agent in your desktop session (`systemctl --user start deskdays`)"))
+        if owned(notifications),
+           case .success(let reply) = BusSupport.call(bus, destination: notifications, path: notificationsPath,
+                                                      interface: notifications, member: "GetCapabilities") {
+            defer { sd_bus_message_unref(reply) }
+            var capabilities: [String] = []
+            if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
+                while let capability = BusSupport.readString(reply) { capabilities.append(capability) }
+                sd_bus_message_exit_container(reply)
+            }
+            findings.append(capabilities.contains("actions")
+                ? Doctor.Finding(.ok, "the notification server takes actions: the reminder can be answered from it")
+                : Doctor.Finding(.note, "the notification server shows no buttons (no `actions` capability): the reminder names the command instead"))
+        } else {
+            findings.append(Doctor.Finding(.note, "no notification server runs now (it may start when the reminder comes)"))
+        }
+        findings.append(owned(watcher)
+            ? Doctor.Finding(.ok, "the desktop has a tray (a StatusNotifierWatcher): the icon is shown unless [desktop] tray = false")
+            : Doctor.Finding(.note, "the desktop has no tray (no StatusNotifierWatcher): no icon",
+                             fix: "on GNOME, enable the AppIndicator extension; on sway or Hyprland, add waybar's \"tray\" module"))
+        return findings
     }
 }

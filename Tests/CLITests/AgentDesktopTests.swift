@@ -218,6 +218,12 @@ import Glibc
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"status"}"#)?["ok"] as? Bool == true, "the agent carries on")
 
+        // doctor asks the same bus what the desktop offers.
+        let doctor = try cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(doctor.stdout.contains("ok      the agent serves \(Self.name) on the session bus"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("note    no notification server runs now"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("note    the desktop has no tray (no StatusNotifierWatcher): no icon"), "\(doctor.stdout)")
+
         // No StatusNotifierWatcher on this bus: no icon, and nothing said about it above debug.
         #expect(!agent.logText.contains("StatusNotifier") && !agent.logText.contains("tray"), "\(agent.logText)")
         #expect(!agent.logText.contains("warning"), "\(agent.logText)")
@@ -330,6 +336,9 @@ import Glibc
         let unknown = try gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                       "99", "clicked", "<0>", "0"])
         #expect(unknown.status != 0 && unknown.stderr.contains("InvalidArgs"), "\(unknown)")
+
+        let doctor = try cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(doctor.stdout.contains("ok      the desktop has a tray (a StatusNotifierWatcher)"), "\(doctor.stdout)")
 
         // The watcher restarts (the panel crashed): the icon is registered with the new one.
         watcher.stop()

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import CSystemd
 import DeskDaysCore
+import DeskDaysReports
 import Foundation
 import Logging
 import Synchronization
@@ -26,8 +27,7 @@ extension DesktopBus {
             case "behind", "impossible": icon = "dialog-warning"
             default: icon = "x-office-calendar"
             }
-            let words = ["met": "target met", "on_track": "on track", "behind": "behind", "impossible": "target out of reach"]
-            title = "DeskDays: " + (words[summary.status] ?? summary.status)
+            title = "DeskDays: " + (Report.Status(rawValue: summary.status)?.words ?? summary.status)
             tooltip = "\(summary.office) of \(summary.required) office days in \(summary.period); \(summary.remaining) more needed. "
                 + "Today: \(summary.todayStatus.isEmpty ? "no answer yet" : summary.todayStatus)."
         }

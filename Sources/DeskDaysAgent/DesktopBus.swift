@@ -139,6 +139,8 @@ public final class DesktopBus: @unchecked Sendable {
     var shown: [UInt32: ShownReminder] = [:]
     var menuRevision: UInt32 = 1
     var pausedOn: LocalDate?
+    /// Whether this connection owns `name` (else it is queued behind another agent).
+    var ownsName = false
 
     struct ShownReminder {
         var date: LocalDate
@@ -274,18 +276,15 @@ public final class DesktopBus: @unchecked Sendable {
             slots.forEach { sd_bus_slot_unref($0) }
             slots = []
             shown = [:]
+            ownsName = false
             self.bus = nil
             // No flush: a hung notification daemon must not hold up a stop (the bus daemon releases the name on close).
             sd_bus_close_unref(bus)
         }
         summary = try? hooks.summary()
-        if ownName(bus) {
-            watchNotifications(bus)
-            if tray { showTray(bus) }
-        } else {
-            // Still the reminder's answers, on this connection; the interface and the icon are the owner's.
-            watchNotifications(bus)
-        }
+        // The reminder's answers come to this connection whether or not it owns the name.
+        watchNotifications(bus)
+        ownName(bus)
         shared.withLock { $0.accepting = true }
         wake.wake()
         let end = BusSupport.dispatch(bus, stop: stop.descriptor, wake: wake.descriptor) {
@@ -307,26 +306,40 @@ public final class DesktopBus: @unchecked Sendable {
         }
     }
 
-    /// Exports the interface and requests the name; false when another agent owns it.
-    private func ownName(_ bus: OpaquePointer) -> Bool {
+    /// Exports the interface and asks for the name, queued behind an agent
+    /// that owns it already (a second agent on another database, or the
+    /// previous one of a reload that the bus has not seen leave yet): the
+    /// bus hands the name over when that one goes (`NameAcquired`).
+    private func ownName(_ bus: OpaquePointer) {
         do {
             main = try BusObject(bus: bus, path: Self.path, interface: Self.interface, members: mainMembers())
         } catch {
             logger.warning("\(error.reason); no D-Bus interface")
-            return false
+            return
         }
-        let result = sd_bus_request_name(bus, Self.name, 0)
-        guard result >= 0 else {
-            main = nil
-            if result == -EEXIST {
-                logger.notice("another DeskDays agent owns \(Self.name) on the session bus; this one serves no D-Bus interface or tray icon")
-            } else {
-                logger.warning("cannot own \(Self.name) on the session bus (\(BusSupport.describe(result))); no D-Bus interface")
-            }
-            return false
+        var slot: OpaquePointer?
+        if sd_bus_match_signal_async(bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "NameAcquired", { message, userdata, _ in
+            guard let message, let userdata, BusSupport.readString(message) == DesktopBus.name else { return 0 }
+            Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue().nameAcquired()
+            return 0
+        }, nil, Unmanaged.passUnretained(self).toOpaque()) >= 0, let slot { slots.append(slot) }
+        let result = sd_bus_request_name(bus, Self.name, UInt64(SD_BUS_NAME_QUEUE))
+        if result > 0 {
+            nameAcquired()
+        } else if result == 0 {
+            logger.notice("another DeskDays agent owns \(Self.name) on the session bus; this one takes over its interface and tray icon when that one stops")
+        } else {
+            logger.warning("cannot own \(Self.name) on the session bus (\(BusSupport.describe(result))); no D-Bus interface")
         }
+    }
+
+    /// The name is ours (at once, or handed over later): serve, and show the tray icon.
+    private func nameAcquired() {
+        guard !ownsName, let bus else { return }
+        ownsName = true
         logger.info("serving \(Self.name) on the session bus")
-        return true
+        if tray { showTray(bus) }
     }
 
     /// A new summary: `PropertiesChanged` for the properties that changed, and the tray's signals.
@@ -340,7 +353,7 @@ public final class DesktopBus: @unchecked Sendable {
                 withdraw(id)
             }
         }
-        guard let bus, let main, old != fresh else { return }
+        guard let bus, let main, ownsName, old != fresh else { return }
         let changed = Self.propertyNames.filter { name in old.map { Self.value(name, $0) != Self.value(name, fresh) } ?? true }
         main.emitPropertiesChanged(on: bus, changed)
         if let item {

@@ -231,6 +231,28 @@ import Glibc
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aSecondAgentWaitsForTheNameAndTakesItOverWhenTheFirstStops() throws {
+        let first = try CLIRunner(), second = try CLIRunner()
+        defer { first.cleanup(); second.cleanup() }
+        // Different histories, so the interface shows whose answer it gives.
+        #expect(try first.run(["checkin", "--date", AgentProcess.fixedDay, "--status", "office", "--socket", "/nonexistent/agent.sock"]).status == 0)
+        #expect(try second.run(["checkin", "--date", AgentProcess.fixedDay, "--status", "remote", "--socket", "/nonexistent/agent.sock"]).status == 0)
+        let bus = try PrivateSystemBus(in: first.folder)
+        let owner = try AgentProcess(first, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        defer { owner.kill9() }
+        #expect(owner.waitForLog("serving \(Self.name) on the session bus"), "\(owner.logText)")
+        let queued = try AgentProcess(second, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        defer { queued.kill9() }
+        #expect(queued.waitForLog("another DeskDays agent owns \(Self.name) on the session bus; this one takes over"), "\(queued.logText)")
+        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"office\"\n")
+        // The first stops (or is reloaded): the bus hands the name to the second, which answers from its own database.
+        #expect(owner.stop() == 0)
+        #expect(queued.waitForLog("serving \(Self.name) on the session bus"), "\(queued.logText)")
+        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        #expect(queued.stop() == 0)
+    }
+
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func theFirstCallStartsTheAgentThroughTheServiceFile() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

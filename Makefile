@@ -96,6 +96,10 @@ install: deps-build
 	install -d $(UNITDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' config/deskdays.service > $(UNITDIR)/deskdays.service
 	chmod 644 $(UNITDIR)/deskdays.service
+	@# D-Bus activation: the first call to io.github.deskdays.DeskDays1 starts the agent (through systemd when it runs the session).
+	install -d $(DATADIR)/dbus-1/services
+	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' config/io.github.deskdays.DeskDays1.service > $(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service
+	chmod 644 $(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service
 	install -d $(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions $(DATADIR)/fish/vendor_completions.d
 	$(INSTALL_BIN) --generate-completion-script bash > $(DATADIR)/bash-completion/completions/deskdays
 	$(INSTALL_BIN) --generate-completion-script zsh > $(DATADIR)/zsh/site-functions/_deskdays
@@ -121,7 +125,8 @@ uninstall:
 	rm -f $(BINDIR)/deskdays $(UNITDIR)/deskdays.service
 	rm -rf $(LIBEXECDIR)/deskdays
 	rm -f $(DATADIR)/bash-completion/completions/deskdays $(DATADIR)/zsh/site-functions/_deskdays \
-		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1
+		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1 \
+		$(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service
 	rm -rf $(DATADIR)/doc/deskdays
 	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
 	@systemctl --user daemon-reload 2>/dev/null || true

@@ -34,6 +34,7 @@ extension Agent {
         if let interval = systemd.watchdogInterval {
             services.append(.init(service: WatchdogService(systemd: systemd, interval: interval), serviceName: "watchdog"))
         }
+        services.append(.init(service: DesktopService(agent: self), serviceName: "session bus"))
         services.append(.init(service: TimerService(agent: self), serviceName: "timers"))
         services.append(.init(service: SleepWatchService(agent: self), serviceName: "sleep watcher"))
         for entry in adapters {
@@ -93,6 +94,17 @@ struct WatchdogService: Service {
                 try? await Task.sleep(for: interval)
             }
         }
+    }
+}
+
+/// The session bus (`DesktopBus`): the D-Bus interface, the reminder's answers, the tray icon.
+struct DesktopService: Service {
+    let agent: Agent
+
+    func run() async {
+        await cancelWhenGracefulShutdown { [agent] in await agent.desktop.run() }
+        // Without a session bus the run ends at once; the service stays until told to stop.
+        try? await gracefulShutdown()
     }
 }
 

@@ -100,13 +100,19 @@ extension Agent {
                 return
             case nil: break
             }
+            if reminderPause.isPaused(date) {
+                logger.notice("reminder for \(date) not given: paused from the tray menu")
+                return
+            }
             let count = report.remainingRequired
-            let body = "\(count) more office day\(count == 1 ? "" : "s") needed in \(report.period.label). "
-                + "Check in with `deskdays checkin` (or --status remote)."
+            let needed = "\(count) more office day\(count == 1 ? "" : "s") needed in \(report.period.label). "
+            let body = needed + "Check in with `deskdays checkin` (or --status remote)."
             logger.notice("reminder for \(date): \(body)")
             streak.record(date)
             saveStreak(streak)
-            await notifier.notify(title: "DeskDays: no check-in yet today", body: body)
+            // With the server's `actions`, the notification asks instead and its buttons answer.
+            await desktop.remind(DesktopBus.Reminder(date: date, title: "DeskDays: no check-in yet today", plainBody: body,
+                                                     answerBody: needed + "Where are you working today?"))
         } catch {
             logger.error("could not decide on today's reminder: \(error)")
         }

@@ -30,6 +30,10 @@ public final class Agent: Sendable {
     /// What `status` and `report` print now, kept current (see `CurrentAnswer`).
     let answer: CurrentAnswer
     let notifier: DesktopNotifier
+    /// The session bus: the D-Bus interface, the reminder's answers, the tray icon.
+    let desktop: DesktopBus
+    /// The day the tray menu paused reminders for.
+    let reminderPause = ReminderPause()
     let systemd: SystemdNotify
     /// logind's suspend/resume signal; a resume re-arms every adapter and wakes the timers.
     let sleepWatcher: SleepWatcher
@@ -60,9 +64,11 @@ public final class Agent: Sendable {
         self.configuration = configuration
         self.store = store
         self.clock = clock
-        self.pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now)
+        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now)
+        self.pipeline = pipeline
         self.logger = logger
-        self.notifier = DesktopNotifier(logger: logger, environment: environment)
+        let notifier = DesktopNotifier(logger: logger, environment: environment)
+        self.notifier = notifier
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
         adapters = AdapterRegistry.adapters(for: configuration, now: clock.now)
@@ -70,6 +76,26 @@ public final class Agent: Sendable {
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
                                    configPath: configPath, logger: logger)
         self.answer = answer
+        let policy = configuration.policy, pause = reminderPause
+        desktop = DesktopBus(address: notifier.address, tray: configuration.desktop.tray, hooks: DesktopBus.Hooks(
+            summary: { try answer.desktopSummary() },
+            report: { answer.report($0) },
+            record: { date, status, note, via in
+                try await pipeline.recordManual(dates: [date], status: status, note: note)
+                logger.notice("manual \(status.rawValue) recorded for \(date) through \(via)")
+            },
+            today: { policy.localDate(of: clock.now()) },
+            openReport: {
+                do {
+                    DesktopOpener.open(try answer.writeHTMLReport(), environment: environment, logger: logger)
+                } catch {
+                    logger.warning("could not write the report to open it: \(error)")
+                }
+            },
+            pauseReminders: { day in
+                pause.pause(day)
+                logger.notice("reminders paused for \(day) from the tray menu")
+            }), notifier: notifier, logger: logger)
         if let socketPath {
             let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path,
                                   configuration: configuration,
@@ -204,9 +230,11 @@ extension Agent {
     /// Recomputes the current answer and, when it changed, pushes it to
     /// subscribers; on the publish queue, in order with the store's changes.
     func answerMayHaveChanged() {
-        let answer = self.answer, server = self.server
+        let answer = self.answer, server = self.server, desktop = self.desktop
         publishQueue.async {
             if answer.refresh() { server?.publish() }
+            // The session bus diffs and announces what changed (PropertiesChanged, the tray's signals).
+            if desktop.isServing, let summary = try? answer.desktopSummary() { desktop.update(summary) }
         }
     }
 

@@ -84,6 +84,43 @@ final class CurrentAnswer: @unchecked Sendable {
         return try answers.report(store: store, today: answers.policy.localDate(of: now), now: now)
     }
 
+    /// `report --json --period P`'s bytes: the kept answer for the current period, else computed now.
+    func report(_ selector: PeriodSelector) -> Result<String, ControlProtocol.Failure> {
+        if selector == .current { return report() }
+        do {
+            return .success(try answers.report(selector, json: true, store: store, today: answers.policy.localDate(of: clock.now())).output)
+        } catch {
+            return .failure(ControlProtocol.Failure(code: "failed", message: "cannot read the database: \(error)"))
+        }
+    }
+
+    /// What the session-bus interface shows: the current period's figures and today's status, read afresh.
+    func desktopSummary() throws -> DesktopSummary {
+        let today = answers.policy.localDate(of: clock.now())
+        let report = try answers.report(store: store, today: today)
+        let span = DateSpan(today, today)
+        let day = Resolver.resolve(today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+        return DesktopSummary(report: report, todayStatus: day.status, workday: answers.policy.isWorkday(today))
+    }
+
+    /// Writes the current period's HTML page (what `report --html` writes)
+    /// beside the control socket as report.html (0600, replaced atomically); its path.
+    func writeHTMLReport() throws -> String {
+        guard let folder else { throw ControlProtocol.Failure(code: "failed", message: "no runtime folder (the agent runs without a control socket)") }
+        let data = try answers.reportData(store: store, today: answers.policy.localDate(of: clock.now()))
+        let bytes = Array(HTMLReport(data: data, locale: answers.locale).html().utf8)
+        let path = folder + "/report.html", temporary = folder + "/.report.html.tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw ControlProtocol.Failure(code: "failed", message: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw ControlProtocol.Failure(code: "failed", message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        return path
+    }
+
     /// The reply line for a status request or a subscriber's push.
     func statusLine(_ format: StatusFormat) -> Data {
         reply(status(format))

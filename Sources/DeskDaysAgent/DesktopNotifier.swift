@@ -76,26 +76,27 @@ public final class DesktopNotifier: Sendable {
     /// Shows a notification; failures are logged (the first one as a warning), never thrown.
     public func notify(title: String, body: String) async {
         guard let address else {
-            complainOnce("cannot show desktop notifications: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)")
+            complain("cannot show desktop notifications: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)")
             return
         }
         guard BusSupport.isUnixOnly(address) else {
-            complainOnce("cannot show desktop notifications: the session bus address is not a unix socket")
+            complain("cannot show desktop notifications: the session bus address is not a unix socket")
             return
         }
         switch await Self.call(address: address, title: title, body: body) {
         case .shown(let id):
             logger.info("reminder shown as a desktop notification (id \(id))")
         case .noBus(let reason):
-            complainOnce("cannot show desktop notifications: no D-Bus session bus (\(reason))")
+            complain("cannot show desktop notifications: no D-Bus session bus (\(reason))")
         case .failed(let reason):
-            complainOnce("the desktop notification could not be shown (\(reason))")
+            complain("the desktop notification could not be shown (\(reason))")
         case .stopped:
             break
         }
     }
 
-    private func complainOnce(_ message: String) {
+    /// Logs why a notification was not shown: the first time as a warning, then at info.
+    func complain(_ message: String) {
         let first = warned.withLock { done in
             defer { done = true }
             return !done
@@ -195,9 +196,10 @@ public final class DesktopNotifier: Sendable {
         }
     }
 
-    /// The arguments, signature `susssasa{sv}i`: app name, replaces_id 0, icon, summary, body,
-    /// no actions, the hint urgency 1 (normal), expire -1 (the server's default).
-    static func appendNotify(to message: OpaquePointer, title: String, body: String) -> Int32 {
+    /// The arguments, signature `susssasa{sv}i`: app name, `replaces` (0: a new one), icon, summary, body,
+    /// `actions` (key, label, key, label…), the hint urgency 1 (normal), expire -1 (the server's default).
+    static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
+                             replaces: UInt32 = 0) -> Int32 {
         func string(_ value: String) -> Int32 {
             value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
         }
@@ -208,8 +210,10 @@ public final class DesktopNotifier: Sendable {
             sd_bus_message_open_container(message, CChar(type.asciiValue!), contents)
         }
         let steps: [() -> Int32] = [
-            { string("DeskDays") }, { basic("u", UInt32(0)) }, { string(icon) }, { string(title) }, { string(body) },
-            { open("a", "s") }, { sd_bus_message_close_container(message) },
+            { string("DeskDays") }, { basic("u", replaces) }, { string(icon) }, { string(title) }, { string(body) },
+            { open("a", "s") },
+        ] + actions.map { action in { string(action) } } + [
+            { sd_bus_message_close_container(message) },
             { open("a", "{sv}") },
             { open("e", "sv") }, { string("urgency") },
             { open("v", "y") }, { basic("y", UInt8(1)) }, { sd_bus_message_close_container(message) },

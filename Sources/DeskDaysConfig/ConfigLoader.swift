@@ -63,6 +63,7 @@ public enum ConfigLoader {
             case "qr": reader.table(value, path) { readQR(&$0, $1, &configuration.qr) }
             case "wifi": reader.table(value, path) { readWiFi(&$0, $1, &configuration.wifi) }
             case "gps": reader.table(value, path) { readGPS(&$0, $1, &configuration.gps) }
+            case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             default: return false
             }
             return true
@@ -250,6 +251,16 @@ public enum ConfigLoader {
             if let date { policy.holidays[date] = name } else if table["date"] == nil {
                 reader.problem(itemPath, "a holiday needs a date (YYYY-MM-DD)")
             }
+        }
+    }
+
+    static func readDesktop(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout DesktopSettings) {
+        reader.read(table, path: "desktop") { reader, key, value, path in
+            switch key {
+            case "tray": if let flag = reader.bool(value, path) { settings.tray = flag }
+            default: return false
+            }
+            return true
         }
     }
 

@@ -104,6 +104,10 @@ extension Configuration {
         }
         if !fences.isEmpty { gpsTable["geofences"] = fences }
         root["gps"] = gpsTable
+
+        let desktopTable = TOMLTable()
+        desktopTable["tray"] = desktop.tray
+        root["desktop"] = desktopTable
         return root.convert(to: .toml) + "\n"
     }
 }

@@ -10,6 +10,7 @@ public struct Configuration: Sendable, Equatable {
     public var qr = QRSettings()
     public var wifi = WiFiSettings()
     public var gps = GPSSettings()
+    public var desktop = DesktopSettings()
     /// The iCalendar files read for holidays (`policy.holidays_ics`), as
     /// resolved paths: with the configuration file itself, every file the
     /// configuration depends on (`deskdays status` remembers their state).
@@ -48,6 +49,14 @@ public struct CheckinSettings: Sendable, Equatable {
     public var fallbackTime: TimeOfDay? = TimeOfDay(hour: 20, minute: 0)
     /// nil means `"none"`: no fallback record is written.
     public var fallbackStatus: AttendanceStatus? = .remote
+    public init() {}
+}
+
+/// `[desktop]`: the session-bus side of the agent.
+public struct DesktopSettings: Sendable, Equatable {
+    /// A StatusNotifierItem tray icon, shown whenever a StatusNotifierWatcher
+    /// (the desktop's tray) is on the session bus; nothing is shown without one.
+    public var tray = true
     public init() {}
 }
 

@@ -101,6 +101,8 @@ extension DoctorCommand {
         if let reason = DesktopNotifier(logger: Logger(label: "deskdays.doctor")).unavailableReason() {
             findings.append(Doctor.Finding(.note, "reminders cannot be shown from here: \(reason)",
                                            fix: "run the agent inside your desktop session (the systemd user unit does)"))
+        } else {
+            findings += DesktopBus.doctorFindings()
         }
         return Doctor.Section(name: "agent", summary: running ? "running" : "not running", findings: findings)
     }

@@ -41,6 +41,10 @@ final class AgentProcess {
         // may depend on the time of day or the date it runs at.
         env["DESKDAYS_NOW"] = AgentProcess.fixedNow
         env["DESKDAYS_TODAY"] = nil
+        // Never the developer's session bus (the agent would own its name and show a tray icon there):
+        // tests that want one start a private dbus-daemon and name it.
+        env["DBUS_SESSION_BUS_ADDRESS"] = ""
+        env["XDG_RUNTIME_DIR"] = "/nonexistent"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         try process.spawn()

@@ -117,13 +117,16 @@ final class PrivateSystemBus {
     let socketPath: String
     private let daemon = Process()
 
-    init(in folder: URL) throws {
+    /// - Parameter services: a folder of D-Bus service files the bus activates itself (Exec=), as a session bus without systemd does.
+    init(in folder: URL, services: URL? = nil) throws {
         socketPath = folder.appendingPathComponent("system_bus_socket").path
+        let activation = services.map { "<type>session</type>\n  <servicedir>\($0.path)</servicedir>" } ?? ""
         let config = folder.appendingPathComponent("bus.conf")
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
+          \(activation)
           <listen>unix:path=\(socketPath)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">

@@ -1,0 +1,356 @@
+import DeviceThread
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemd
+import DeskDaysCore
+import DeskDaysReports
+import Foundation
+import Logging
+import Synchronization
+import SystemBus
+
+/// The tray icon: a StatusNotifierItem and its com.canonical.dbusmenu menu (see `DesktopBus`).
+extension DesktopBus {
+    /// How the icon looks for a summary (freedesktop icon names, so every theme has them).
+    struct TrayLook: Equatable {
+        var status: String
+        var icon: String
+        var title: String
+        var tooltip: String
+
+        init(_ summary: DesktopSummary) {
+            let unanswered = summary.workday && summary.todayStatus.isEmpty && summary.remaining > 0
+            status = unanswered ? "NeedsAttention" : "Active"
+            switch summary.status {
+            case "met": icon = "emblem-default"
+            case "behind", "impossible": icon = "dialog-warning"
+            default: icon = "x-office-calendar"
+            }
+            title = "DeskDays: " + (Report.Status(rawValue: summary.status)?.words ?? summary.status)
+            tooltip = "\(summary.office) of \(summary.required) office days in \(summary.period); \(summary.remaining) more needed. "
+                + "Today: \(summary.todayStatus.isEmpty ? "no answer yet" : summary.todayStatus)."
+        }
+    }
+
+    /// Exports the item and its menu, follows the watcher's name and registers with it.
+    func showTray(_ bus: OpaquePointer) {
+        do {
+            item = try BusObject(bus: bus, path: Self.itemPath, interface: Self.itemInterface, members: itemMembers())
+            menu = try BusObject(bus: bus, path: Self.menuPath, interface: Self.menuInterface, members: menuMembers())
+        } catch {
+            logger.info("\(error.reason); no tray icon")
+            item = nil
+            menu = nil
+            return
+        }
+        var slot: OpaquePointer?
+        let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.watcher)'"
+        if sd_bus_add_match_async(bus, &slot, rule, { message, userdata, _ in
+            guard let message, let userdata, let name = BusSupport.readString(message),
+                  BusSupport.readString(message) != nil, let owner = BusSupport.readString(message) else { return 0 }
+            let desktop = Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue()
+            if name == DesktopBus.watcher {
+                if owner.isEmpty { desktop.logger.debug("the StatusNotifierWatcher left the session bus") } else { desktop.registerTray() }
+            }
+            return 0
+        }, nil, Unmanaged.passUnretained(self).toOpaque()) >= 0, let slot { slots.append(slot) }
+        registerTray()
+    }
+
+    /// `RegisterStatusNotifierItem` with our unique name (the item is at /StatusNotifierItem); no watcher is logged at debug only.
+    func registerTray() {
+        guard let bus, item != nil else { return }
+        var unique: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &unique) >= 0, let unique else { return }
+        let service = String(cString: unique)
+        let failure = callAsync(bus, destination: Self.watcher, path: Self.watcherPath, interface: Self.watcher,
+                                member: "RegisterStatusNotifierItem", autoStart: false,
+                                build: { BusSupport.append($0, string: service) }) { [self] reply in
+            if sd_bus_message_is_method_error(reply, nil) != 0 {
+                let name = sd_bus_message_get_error(reply)?.pointee.name.map { String(cString: $0) } ?? ""
+                if name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+                    logger.debug("no StatusNotifierWatcher on the session bus; no tray icon until one comes")
+                } else {
+                    logger.info("the StatusNotifierWatcher refused the tray icon (\(BusSupport.errorText(reply)))")
+                }
+            } else {
+                logger.info("tray icon registered with the StatusNotifierWatcher")
+            }
+        }
+        if let failure { logger.debug("cannot register the tray icon (\(failure))") }
+    }
+
+    private func itemMembers() -> [BusObject.Member] {
+        func text(_ name: String, _ value: @escaping () -> String) -> BusObject.Member {
+            .property(name, signature: "s", emitsChange: false) { BusSupport.append($0, string: value()) }
+        }
+        func pixmaps(_ name: String) -> BusObject.Member {
+            .property(name, signature: "a(iiay)", emitsChange: false) { BusSupport.container($0, "a", "(iiay)") { 0 } }
+        }
+        let look: () -> TrayLook? = { [unowned self] in summary.map(TrayLook.init) }
+        let ignore: BusObject.Method = { message, _ in max(0, BusSupport.reply(to: message)) }
+        return [
+            text("Category") { "ApplicationStatus" },
+            text("Id") { "deskdays" },
+            text("Title") { "DeskDays" },
+            text("Status") { look()?.status ?? "Active" },
+            .property("WindowId", signature: "i", emitsChange: false) { BusSupport.append($0, "i", Int32(0)) },
+            text("IconName") { look()?.icon ?? "x-office-calendar" },
+            pixmaps("IconPixmap"),
+            text("OverlayIconName") { "" },
+            pixmaps("OverlayIconPixmap"),
+            text("AttentionIconName") { "appointment-soon" },
+            pixmaps("AttentionIconPixmap"),
+            text("AttentionMovieName") { "" },
+            .property("ToolTip", signature: "(sa(iiay)ss)", emitsChange: false) { reply in
+                let shown = look()
+                return BusSupport.container(reply, "r", "sa(iiay)ss") {
+                    BusSupport.steps([
+                        { BusSupport.append(reply, string: shown?.icon ?? "x-office-calendar") },
+                        { BusSupport.container(reply, "a", "(iiay)") { 0 } },
+                        { BusSupport.append(reply, string: shown?.title ?? "DeskDays") },
+                        { BusSupport.append(reply, string: shown?.tooltip ?? "") },
+                    ])
+                }
+            },
+            .property("ItemIsMenu", signature: "b", emitsChange: false) { BusSupport.append($0, "b", Int32(0)) },
+            .property("Menu", signature: "o", emitsChange: false) { reply in
+                Self.menuPath.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "o")), $0) }
+            },
+            .method("ContextMenu", input: "ii", output: "", names: ["x", "y"], ignore),
+            .method("Activate", input: "ii", output: "", names: ["x", "y"]) { [unowned self] message, _ in
+                perform(MenuItem.openReport.rawValue)
+                return max(0, BusSupport.reply(to: message))
+            },
+            .method("SecondaryActivate", input: "ii", output: "", names: ["x", "y"], ignore),
+            .method("Scroll", input: "is", output: "", names: ["delta", "orientation"], ignore),
+            .signal("NewTitle", signature: "", names: []),
+            .signal("NewIcon", signature: "", names: []),
+            .signal("NewAttentionIcon", signature: "", names: []),
+            .signal("NewOverlayIcon", signature: "", names: []),
+            .signal("NewToolTip", signature: "", names: []),
+            .signal("NewStatus", signature: "s", names: ["status"]),
+        ]
+    }
+
+    // MARK: - The menu (com.canonical.dbusmenu)
+
+    /// The menu's items; their ids are the dbusmenu ids (0 is the root).
+    enum MenuItem: Int32, CaseIterable {
+        case checkIn = 1, remoteToday, openReport, separator, pause
+
+        var label: String {
+            switch self {
+            case .checkIn: "Check in now"
+            case .remoteToday: "Remote today"
+            case .openReport: "Open report"
+            case .separator: ""
+            case .pause: "Pause reminders today"
+            }
+        }
+    }
+
+    /// An item's properties as (name, D-Bus type, append).
+    private func properties(of id: Int32) -> [(String, String, (OpaquePointer) -> Int32)]? {
+        if id == 0 { return [("children-display", "s", { BusSupport.append($0, string: "submenu") })] }
+        guard let item = MenuItem(rawValue: id) else { return nil }
+        if item == .separator { return [("type", "s", { BusSupport.append($0, string: "separator") })] }
+        let enabled = item != .pause || pausedOn != hooks.today()
+        return [("label", "s", { BusSupport.append($0, string: item.label) }),
+                ("enabled", "b", { BusSupport.append($0, "b", Int32(enabled ? 1 : 0)) }),
+                ("visible", "b", { BusSupport.append($0, "b", Int32(1)) })]
+    }
+
+    /// `a{sv}` of an item's properties.
+    private func appendProperties(_ message: OpaquePointer, _ id: Int32) -> Int32 {
+        BusSupport.container(message, "a", "{sv}") {
+            BusSupport.steps((properties(of: id) ?? []).map { name, type, value in
+                { BusSupport.container(message, "e", "sv") {
+                    BusSupport.steps([{ BusSupport.append(message, string: name) },
+                                      { BusSupport.container(message, "v", type) { value(message) } }])
+                } }
+            })
+        }
+    }
+
+    /// `(ia{sv}av)`: the item and, for the root when `children`, every item below it.
+    private func appendLayout(_ message: OpaquePointer, _ id: Int32, children: Bool) -> Int32 {
+        BusSupport.container(message, "r", "ia{sv}av") {
+            BusSupport.steps([
+                { BusSupport.append(message, "i", id) },
+                { self.appendProperties(message, id) },
+                { BusSupport.container(message, "a", "v") {
+                    BusSupport.steps((id == 0 && children ? MenuItem.allCases.map(\.rawValue) : []).map { child in
+                        { BusSupport.container(message, "v", "(ia{sv}av)") { self.appendLayout(message, child, children: false) } }
+                    })
+                } },
+            ])
+        }
+    }
+
+    private func menuMembers() -> [BusObject.Member] {
+        let invalid = "org.freedesktop.DBus.Error.InvalidArgs"
+        return [
+            .property("Version", signature: "u", emitsChange: false) { BusSupport.append($0, "u", UInt32(3)) },
+            .property("TextDirection", signature: "s", emitsChange: false) { BusSupport.append($0, string: "ltr") },
+            .property("Status", signature: "s", emitsChange: false) { BusSupport.append($0, string: "normal") },
+            .property("IconThemePath", signature: "as", emitsChange: false) { BusSupport.container($0, "a", "s") { 0 } },
+            .method("GetLayout", input: "iias", output: "u(ia{sv}av)",
+                    names: ["parentId", "recursionDepth", "propertyNames", "revision", "layout"]) { [unowned self] message, error in
+                let parent = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? 0
+                let depth = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
+                guard properties(of: parent) != nil else {
+                    return BusSupport.fail(error, name: invalid, message: "there is no menu item \(parent)")
+                }
+                return max(0, BusSupport.reply(to: message) { reply in
+                    BusSupport.steps([{ BusSupport.append(reply, "u", self.menuRevision) },
+                                      { self.appendLayout(reply, parent, children: depth != 0) }])
+                })
+            },
+            .method("GetGroupProperties", input: "aias", output: "a(ia{sv})",
+                    names: ["ids", "propertyNames", "properties"]) { [unowned self] message, _ in
+                var ids: [Int32] = []
+                if sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "i") > 0 {
+                    while let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) { ids.append(id) }
+                    sd_bus_message_exit_container(message)
+                }
+                if ids.isEmpty { ids = [0] + MenuItem.allCases.map(\.rawValue) }
+                let known = ids.filter { properties(of: $0) != nil }
+                return max(0, BusSupport.reply(to: message) { reply in
+                    BusSupport.container(reply, "a", "(ia{sv})") {
+                        BusSupport.steps(known.map { id in
+                            { BusSupport.container(reply, "r", "ia{sv}") {
+                                BusSupport.steps([{ BusSupport.append(reply, "i", id) }, { self.appendProperties(reply, id) }])
+                            } }
+                        })
+                    }
+                })
+            },
+            .method("GetProperty", input: "is", output: "v", names: ["id", "name", "value"]) { [unowned self] message, error in
+                let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
+                let name = BusSupport.readString(message) ?? ""
+                guard let property = properties(of: id)?.first(where: { $0.0 == name }) else {
+                    return BusSupport.fail(error, name: invalid, message: "menu item \(id) has no property \(name.prefix(40))")
+                }
+                return max(0, BusSupport.reply(to: message) { reply in
+                    BusSupport.container(reply, "v", property.1) { property.2(reply) }
+                })
+            },
+            .method("Event", input: "isvu", output: "", names: ["id", "eventId", "data", "timestamp"]) { [unowned self] message, error in
+                let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
+                let event = BusSupport.readString(message) ?? ""
+                guard properties(of: id) != nil else {
+                    return BusSupport.fail(error, name: invalid, message: "there is no menu item \(id)")
+                }
+                if event == "clicked" { perform(id) }
+                return max(0, BusSupport.reply(to: message))
+            },
+            .method("EventGroup", input: "a(isvu)", output: "ai", names: ["events", "idErrors"]) { [unowned self] message, _ in
+                var unknown: [Int32] = []
+                if sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "(isvu)") > 0 {
+                    while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "r")), "isvu") > 0 {
+                        let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
+                        let event = BusSupport.readString(message) ?? ""
+                        sd_bus_message_skip(message, "vu")
+                        sd_bus_message_exit_container(message)
+                        if properties(of: id) == nil { unknown.append(id) } else if event == "clicked" { perform(id) }
+                    }
+                    sd_bus_message_exit_container(message)
+                }
+                return max(0, BusSupport.reply(to: message) { reply in
+                    BusSupport.container(reply, "a", "i") { BusSupport.steps(unknown.map { id in { BusSupport.append(reply, "i", id) } }) }
+                })
+            },
+            .method("AboutToShow", input: "i", output: "b", names: ["id", "needUpdate"]) { message, _ in
+                max(0, BusSupport.reply(to: message) { BusSupport.append($0, "b", Int32(0)) })
+            },
+            .method("AboutToShowGroup", input: "ai", output: "aiai", names: ["ids", "updatesNeeded", "idErrors"]) { message, _ in
+                max(0, BusSupport.reply(to: message) { reply in
+                    BusSupport.steps([{ BusSupport.container(reply, "a", "i") { 0 } }, { BusSupport.container(reply, "a", "i") { 0 } }])
+                })
+            },
+            .signal("ItemsPropertiesUpdated", signature: "a(ia{sv})a(ias)", names: ["updatedProps", "removedProps"]),
+            .signal("LayoutUpdated", signature: "ui", names: ["revision", "parent"]),
+            .signal("ItemActivationRequested", signature: "iu", names: ["id", "timestamp"]),
+        ]
+    }
+
+    /// What a menu item (or a click on the icon) does.
+    private func perform(_ id: Int32) {
+        guard let item = MenuItem(rawValue: id) else { return }
+        let hooks = self.hooks, logger = self.logger
+        switch item {
+        case .checkIn, .remoteToday:
+            let status: AttendanceStatus = item == .checkIn ? .office : .remote
+            Task {
+                do {
+                    try await hooks.record(hooks.today(), status, nil, "the tray menu")
+                } catch {
+                    logger.error("could not record \(status.rawValue) from the tray menu: \(error)")
+                }
+            }
+        case .openReport:
+            Thread.detachNewThread { hooks.openReport() }
+        case .pause:
+            let today = hooks.today()
+            hooks.pauseReminders(today)
+            pausedOn = today
+            menuChanged()
+        case .separator:
+            break
+        }
+    }
+
+    /// The layout changed (an item was enabled or disabled): a new revision and `LayoutUpdated`.
+    func menuChanged() {
+        menuRevision += 1
+        guard let bus, let menu else { return }
+        let revision = menuRevision
+        menu.emit(on: bus, signal: "LayoutUpdated") { message in
+            BusSupport.steps([{ BusSupport.append(message, "u", revision) }, { BusSupport.append(message, "i", Int32(0)) }])
+        }
+    }
+}
+
+/// The day the tray menu's "Pause reminders today" was chosen for (kept in
+/// memory: a restarted agent has already given or not given that day's reminder).
+final class ReminderPause: Sendable {
+    private let day = Mutex<LocalDate?>(nil)
+
+    func pause(_ date: LocalDate) { day.withLock { $0 = date } }
+
+    func isPaused(_ date: LocalDate) -> Bool { day.withLock { $0 == date } }
+}
+
+/// Opens a file with the desktop's default application: `xdg-open FILE`.
+/// Under systemd (`INVOCATION_ID` set) it goes through `systemd-run --user
+/// --collect --quiet`, so the browser runs in a unit of its own instead of
+/// inheriting the agent's sandbox (MemoryDenyWriteExecute would kill a JIT
+/// browser, and RestrictAddressFamilies would cut it off the network).
+enum DesktopOpener {
+    static func open(_ path: String, environment: [String: String], logger: Logger) {
+        let underSystemd = !(environment["INVOCATION_ID"] ?? "").isEmpty
+        let arguments = (underSystemd ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + ["xdg-open", path]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawnp(&child, arguments[0], &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            logger.warning("cannot open the report: \(arguments[0]) could not be started (\(String(cString: strerror(spawned)))); install xdg-utils")
+            return
+        }
+        logger.info("report written to \(path) and opened with \(arguments[0])")
+        // Reaped on this (detached) thread, so no zombie stays behind.
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        if status != 0 { logger.info("\(arguments[0]) ended with status \(status >> 8) opening the report") }
+    }
+}

@@ -1,0 +1,531 @@
+import DeviceThread
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSystemd
+import DeskDaysControl
+import DeskDaysCore
+import Foundation
+import Logging
+import Synchronization
+import SystemBus
+
+/// What the session-bus interface and the tray show: the current period's
+/// figures and today's status.
+struct DesktopSummary: Sendable, Equatable {
+    var today: LocalDate
+    var period: String
+    /// `met`, `on_track`, `behind` or `impossible`, as `report --json` writes it.
+    var status: String
+    var office: Int
+    var required: Int
+    var remaining: Int
+    /// `office / elapsed`; -1 while no workday of the period has elapsed.
+    var compliance: Double
+    /// Today's resolved status; "" while nothing is recorded.
+    var todayStatus: String
+    var workday: Bool
+
+    init(report: Report, todayStatus: AttendanceStatus?, workday: Bool) {
+        today = report.today
+        period = report.period.label
+        status = report.status.rawValue
+        office = report.office
+        required = report.required
+        remaining = report.remainingRequired
+        compliance = report.complianceToDate.map { ($0 * 10_000).rounded() / 10_000 } ?? -1
+        self.todayStatus = todayStatus?.rawValue ?? ""
+        self.workday = workday
+    }
+}
+
+/// The agent on the session bus, over one long-lived sd-bus connection on a
+/// thread of its own (sd-bus objects belong to one thread; other threads
+/// hand it work through `post`, which wakes its `poll`):
+///
+/// - the interface `io.github.deskdays.DeskDays1` at
+///   `/io/github/deskdays/DeskDays1` under the well-known name of the same
+///   spelling (docs/cli.md, "The D-Bus interface"): read-only properties
+///   announced with `PropertiesChanged` when the current answer changes
+///   (`Agent.answerMayHaveChanged`, the same change notification that feeds
+///   the socket's subscribers, never a poll), `CheckIn(sss)` and `Report(s)`;
+/// - the reminder as a notification whose actions answer it, when the
+///   notification server lists the `actions` capability, else naming the
+///   command (see `showReminder`);
+/// - a StatusNotifierItem tray icon with a com.canonical.dbusmenu menu, when
+///   `[desktop] tray` is on and a StatusNotifierWatcher is (or later comes) on
+///   the bus; registered again whenever the watcher restarts.
+///
+/// Only unix-socket session-bus addresses are used. Without a session bus
+/// there is one info line, and reminders go through `DesktopNotifier`
+/// (which logs why they cannot be shown). A bus lost later is reconnected
+/// with backoff.
+public final class DesktopBus: @unchecked Sendable {
+    static let name = "io.github.deskdays.DeskDays1"
+    static let path = "/io/github/deskdays/DeskDays1"
+    static let interface = "io.github.deskdays.DeskDays1"
+    /// Error names: `…Error.InvalidDate`, `InvalidStatus`, `InvalidPeriod`, `Failed`.
+    static let errorPrefix = "io.github.deskdays.DeskDays1.Error."
+
+    static let notifications = "org.freedesktop.Notifications"
+    static let notificationsPath = "/org/freedesktop/Notifications"
+    static let watcher = "org.kde.StatusNotifierWatcher"
+    static let watcherPath = "/StatusNotifierWatcher"
+    static let itemPath = "/StatusNotifierItem"
+    static let itemInterface = "org.kde.StatusNotifierItem"
+    static let menuPath = "/MenuBar"
+    static let menuInterface = "com.canonical.dbusmenu"
+
+    /// The reminder's answers: action keys (never translated) and their statuses and labels.
+    static let answers: [(key: String, status: AttendanceStatus, label: String)] = [
+        ("office", .office, "In the office"), ("remote", .remote, "Remote"), ("off", .vacation, "Day off"),
+    ]
+
+    /// What the bus side needs from the agent; each is safe to call from any thread.
+    struct Hooks: Sendable {
+        /// The figures now (read from the store).
+        var summary: @Sendable () throws -> DesktopSummary
+        /// `report --json --period P`'s bytes.
+        var report: @Sendable (PeriodSelector) -> Result<String, ControlProtocol.Failure>
+        /// Records a manual status through the pipeline; `via` names the way in for the log.
+        var record: @Sendable (_ date: LocalDate, _ status: AttendanceStatus, _ note: String?, _ via: String) async throws -> Void
+        /// The agent's today.
+        var today: @Sendable () -> LocalDate
+        /// Writes the HTML report and opens it (logs what happened).
+        var openReport: @Sendable () -> Void
+        /// No reminder today.
+        var pauseReminders: @Sendable (LocalDate) -> Void
+    }
+
+    /// A reminder to show.
+    struct Reminder: Sendable {
+        var date: LocalDate
+        var title: String
+        /// Without the `actions` capability: names the command.
+        var plainBody: String
+        /// With it: asks the question the actions answer.
+        var answerBody: String
+    }
+
+    enum Command: Sendable {
+        case run(@Sendable (DesktopBus) -> Void)
+        case remind(Reminder)
+    }
+
+    /// What other threads share with the bus thread.
+    private struct Shared {
+        /// Whether commands are taken: from the start until a connection fails, and again once one works.
+        var accepting: Bool
+        var queue: [Command] = []
+    }
+
+    let address: String?
+    let tray: Bool
+    let hooks: Hooks
+    let notifier: DesktopNotifier
+    let logger: Logger
+    private let shared: Mutex<Shared>
+    private let wake = BusWake()
+
+    // MARK: Bus thread only
+
+    var bus: OpaquePointer?
+    var main: BusObject?
+    var item: BusObject?
+    var menu: BusObject?
+    var slots: [OpaquePointer] = []
+    var summary: DesktopSummary?
+    /// The reminders on screen, by notification id.
+    var shown: [UInt32: ShownReminder] = [:]
+    var menuRevision: UInt32 = 1
+    var pausedOn: LocalDate?
+    /// Whether this connection owns `name` (else it is queued behind another agent).
+    var ownsName = false
+
+    struct ShownReminder {
+        var date: LocalDate
+        var answered = false
+    }
+
+    init(address: String?, tray: Bool, hooks: Hooks, notifier: DesktopNotifier, logger: Logger) {
+        self.address = address
+        self.tray = tray
+        self.hooks = hooks
+        self.notifier = notifier
+        self.logger = logger
+        shared = Mutex(Shared(accepting: address.map(BusSupport.isUnixOnly) ?? false))
+    }
+
+    // MARK: - From other threads
+
+    /// Shows the day's reminder: on this connection (with answers where the
+    /// server takes actions), or through `DesktopNotifier` when there is no bus.
+    func remind(_ reminder: Reminder) async {
+        if !post(.remind(reminder)) {
+            await notifier.notify(title: reminder.title, body: reminder.plainBody)
+        }
+    }
+
+    /// Whether a connection takes work (else there is nothing to announce to).
+    var isServing: Bool { shared.withLock { $0.accepting } }
+
+    /// The current answer may have changed: announce what did.
+    func update(_ summary: DesktopSummary) {
+        _ = post(.run { $0.apply(summary) })
+    }
+
+    /// Queues work for the bus thread; false when there is no connection to do it on.
+    func post(_ command: Command) -> Bool {
+        let accepted = shared.withLock { shared -> Bool in
+            guard shared.accepting else { return false }
+            shared.queue.append(command)
+            return true
+        }
+        if accepted { wake.wake() }
+        return accepted
+    }
+
+    /// Serves the session bus until the calling task is cancelled, or at once when there is none.
+    func run() async {
+        guard let address else {
+            logger.info("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset); no D-Bus interface or tray icon")
+            return
+        }
+        guard BusSupport.isUnixOnly(address) else {
+            logger.info("no D-Bus interface or tray icon: the session bus address names no unix socket")
+            return
+        }
+        let stop = StopSignal()
+        guard stop.descriptor >= 0, wake.descriptor >= 0 else {
+            logger.info("cannot create a pipe (\(String(cString: strerror(errno)))); no D-Bus interface or tray icon")
+            stopAccepting(stopped: false)
+            return
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    self.loop(address: address, stop: stop)
+                    done.resume()
+                }
+                thread.name = "deskdays-desktop"
+                thread.start()
+            }
+        } onCancel: {
+            stop.stop()
+        }
+    }
+
+    /// No more commands; reminders still queued go to `DesktopNotifier` (unless the agent is stopping).
+    private func stopAccepting(stopped: Bool) {
+        let left = shared.withLock { shared -> [Command] in
+            shared.accepting = false
+            defer { shared.queue = [] }
+            return shared.queue
+        }
+        guard !stopped else { return }
+        for case .remind(let reminder) in left {
+            let notifier = self.notifier
+            Task { await notifier.notify(title: reminder.title, body: reminder.plainBody) }
+        }
+    }
+
+    // MARK: - The bus thread
+
+    private enum Outcome {
+        case stopped
+        case noBus(String)
+        case lost(String)
+    }
+
+    private func loop(address: String, stop: StopSignal) {
+        var delay = Backoff(initialSeconds: 5, maximumSeconds: 300)
+        var everConnected = false
+        while true {
+            let outcome = serve(address: address, stop: stop) { everConnected = true; delay.reset() }
+            if case .stopped = outcome {
+                stopAccepting(stopped: true)
+                return
+            }
+            stopAccepting(stopped: false)
+            switch outcome {
+            case .stopped: return
+            case .noBus(let reason) where !everConnected:
+                logger.info("no D-Bus session bus (\(reason)); no D-Bus interface or tray icon")
+                return
+            case .noBus: break
+            case .lost(let reason):
+                logger.info("lost the session bus (\(reason)); reconnecting in the background")
+            }
+            guard stop.sleep(delay.next()) else { return }
+        }
+    }
+
+    /// One connection: export, own the name, watch the notification server and the tray, dispatch until stopped or lost.
+    private func serve(address: String, stop: StopSignal, connected: () -> Void) -> Outcome {
+        let bus: OpaquePointer
+        switch BusSupport.connect(address) {
+        case .success(let started): bus = started
+        case .failure(let failure): return .noBus(failure.reason)
+        }
+        connected()
+        self.bus = bus
+        defer {
+            main = nil
+            item = nil
+            menu = nil
+            slots.forEach { sd_bus_slot_unref($0) }
+            slots = []
+            shown = [:]
+            ownsName = false
+            self.bus = nil
+            // No flush: a hung notification daemon must not hold up a stop (the bus daemon releases the name on close).
+            sd_bus_close_unref(bus)
+        }
+        summary = try? hooks.summary()
+        // The reminder's answers come to this connection whether or not it owns the name.
+        watchNotifications(bus)
+        ownName(bus)
+        shared.withLock { $0.accepting = true }
+        wake.wake()
+        let end = BusSupport.dispatch(bus, stop: stop.descriptor, wake: wake.descriptor) {
+            wake.drain()
+            let commands = shared.withLock { shared -> [Command] in
+                defer { shared.queue = [] }
+                return shared.queue
+            }
+            for command in commands {
+                switch command {
+                case .run(let body): body(self)
+                case .remind(let reminder): showReminder(reminder)
+                }
+            }
+        }
+        switch end {
+        case .stopped, .done, .timedOut: return .stopped
+        case .lost(let reason): return .lost(reason)
+        }
+    }
+
+    /// Exports the interface and asks for the name, queued behind an agent
+    /// that owns it already (a second agent on another database, or the
+    /// previous one of a reload that the bus has not seen leave yet): the
+    /// bus hands the name over when that one goes (`NameAcquired`).
+    private func ownName(_ bus: OpaquePointer) {
+        do {
+            main = try BusObject(bus: bus, path: Self.path, interface: Self.interface, members: mainMembers())
+        } catch {
+            logger.warning("\(error.reason); no D-Bus interface")
+            return
+        }
+        var slot: OpaquePointer?
+        if sd_bus_match_signal_async(bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "NameAcquired", { message, userdata, _ in
+            guard let message, let userdata, BusSupport.readString(message) == DesktopBus.name else { return 0 }
+            Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue().nameAcquired()
+            return 0
+        }, nil, Unmanaged.passUnretained(self).toOpaque()) >= 0, let slot { slots.append(slot) }
+        let result = sd_bus_request_name(bus, Self.name, UInt64(SD_BUS_NAME_QUEUE))
+        if result > 0 {
+            nameAcquired()
+        } else if result == 0 {
+            logger.notice("another DeskDays agent owns \(Self.name) on the session bus; this one takes over its interface and tray icon when that one stops")
+        } else {
+            logger.warning("cannot own \(Self.name) on the session bus (\(BusSupport.describe(result))); no D-Bus interface")
+        }
+    }
+
+    /// The name is ours (at once, or handed over later): serve, and show the tray icon.
+    private func nameAcquired() {
+        guard !ownsName, let bus else { return }
+        ownsName = true
+        logger.info("serving \(Self.name) on the session bus")
+        if tray { showTray(bus) }
+    }
+
+    /// A new summary: `PropertiesChanged` for the properties that changed, and the tray's signals.
+    private func apply(_ fresh: DesktopSummary) {
+        let old = summary
+        summary = fresh
+        // Answered some other way (the tray, the CLI, a tap): the reminder on screen has nothing left to ask.
+        if !fresh.todayStatus.isEmpty {
+            for (id, reminder) in shown where reminder.date == fresh.today && !reminder.answered {
+                shown[id]?.answered = true
+                withdraw(id)
+            }
+        }
+        guard let bus, let main, ownsName, old != fresh else { return }
+        let changed = Self.propertyNames.filter { name in old.map { Self.value(name, $0) != Self.value(name, fresh) } ?? true }
+        main.emitPropertiesChanged(on: bus, changed)
+        if let item {
+            let before = old.map(TrayLook.init), after = TrayLook(fresh)
+            if before?.icon != after.icon { item.emit(on: bus, signal: "NewIcon") }
+            if before?.tooltip != after.tooltip || before?.title != after.title { item.emit(on: bus, signal: "NewToolTip") }
+            if before?.status != after.status {
+                item.emit(on: bus, signal: "NewStatus") { BusSupport.append($0, string: after.status) }
+            }
+        }
+        if old?.today != fresh.today, pausedOn != nil {
+            pausedOn = nil
+            menuChanged()
+        }
+    }
+
+    // MARK: - io.github.deskdays.DeskDays1
+
+    static let propertyNames = ["Today", "Period", "Status", "Office", "Required", "Remaining", "Compliance", "TodayStatus"]
+
+    /// A property's value as text, to see which changed.
+    private static func value(_ name: String, _ summary: DesktopSummary) -> String {
+        switch name {
+        case "Today": return summary.today.description
+        case "Period": return summary.period
+        case "Status": return summary.status
+        case "Office": return "\(summary.office)"
+        case "Required": return "\(summary.required)"
+        case "Remaining": return "\(summary.remaining)"
+        case "Compliance": return "\(summary.compliance)"
+        default: return summary.todayStatus
+        }
+    }
+
+    private func mainMembers() -> [BusObject.Member] {
+        func text(_ name: String, _ value: @escaping (DesktopSummary) -> String) -> BusObject.Member {
+            .property(name, signature: "s", emitsChange: true) { [unowned self] reply in
+                BusSupport.append(reply, string: summary.map(value) ?? "")
+            }
+        }
+        func count(_ name: String, _ value: @escaping (DesktopSummary) -> Int) -> BusObject.Member {
+            .property(name, signature: "u", emitsChange: true) { [unowned self] reply in
+                BusSupport.append(reply, "u", UInt32(clamping: summary.map(value) ?? 0))
+            }
+        }
+        return [
+            text("Today") { $0.today.description },
+            text("Period", \.period),
+            text("Status", \.status),
+            count("Office", \.office),
+            count("Required", \.required),
+            count("Remaining", \.remaining),
+            .property("Compliance", signature: "d", emitsChange: true) { [unowned self] reply in
+                BusSupport.append(reply, "d", summary?.compliance ?? -1)
+            },
+            text("TodayStatus", \.todayStatus),
+            .method("CheckIn", input: "sss", output: "", names: ["date", "status", "note"]) { [unowned self] message, error in
+                checkIn(message, error)
+            },
+            .method("Report", input: "s", output: "s", names: ["period", "json"]) { [unowned self] message, error in
+                report(message, error)
+            },
+        ]
+    }
+
+    /// An sd-bus message kept for a later reply.
+    struct PendingCall: @unchecked Sendable {
+        let message: OpaquePointer
+    }
+
+    /// `CheckIn(date, status, note)`: checked here, recorded through the pipeline, answered once committed.
+    private func checkIn(_ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let dateText = BusSupport.readString(message) ?? "", statusText = BusSupport.readString(message) ?? ""
+        let note = BusSupport.readString(message) ?? ""
+        guard let date = LocalDate(dateText) else {
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidDate",
+                                   message: "\"\(dateText.prefix(40))\" is not a date; write it YYYY-MM-DD")
+        }
+        guard date.isSupported else {
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidDate", message: "\(dateText) is \(LocalDate.unsupportedPhrase)")
+        }
+        guard let status = AttendanceStatus(named: statusText) else {
+            let known = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidStatus",
+                                   message: "\"\(statusText.prefix(40))\" is not a status; use one of \(known)")
+        }
+        guard note.utf8.count <= 1000 else {
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidNote", message: "the note is longer than 1000 bytes; shorten it")
+        }
+        sd_bus_message_ref(message)
+        let call = PendingCall(message: message), hooks = self.hooks
+        Task {
+            var failure: String?
+            do {
+                try await hooks.record(date, status, note.isEmpty ? nil : note, "the D-Bus interface")
+            } catch {
+                failure = "\(error)"
+            }
+            let outcome = failure
+            let posted = post(.run { _ in
+                if let failure = outcome {
+                    BusSupport.replyError(to: call.message, name: Self.errorPrefix + "Failed", message: failure)
+                } else {
+                    BusSupport.reply(to: call.message)
+                }
+                sd_bus_message_unref(call.message)
+            })
+            if !posted { logger.info("the bus went away before CheckIn could be answered") }
+        }
+        return 1
+    }
+
+    /// `Report(period)`: `report --json --period P`'s bytes ("" is the current period).
+    private func report(_ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let text = BusSupport.readString(message) ?? ""
+        guard let selector = text.isEmpty ? .current : PeriodSelector(text) else {
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidPeriod",
+                                   message: "\"\(text.prefix(40))\" is not current, previous or a date written YYYY-MM-DD")
+        }
+        if case .containing(let date) = selector, !date.isSupported {
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidPeriod", message: "\(text) is \(LocalDate.unsupportedPhrase)")
+        }
+        switch hooks.report(selector) {
+        case .success(let json):
+            return max(0, BusSupport.reply(to: message) { BusSupport.append($0, string: json) })
+        case .failure(let failure):
+            return BusSupport.fail(error, name: Self.errorPrefix + "Failed", message: failure.message)
+        }
+    }
+
+}
+
+extension DesktopBus {
+    /// What `deskdays doctor` says about the desktop: whether the agent serves
+    /// its interface, whether the notification server takes actions (answers
+    /// from the reminder) and whether there is a tray. Read-only questions on
+    /// a connection of its own; nothing is started by activation.
+    public static func doctorFindings(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Doctor.Finding] {
+        guard let address = DesktopNotifier.sessionAddress(environment: environment), BusSupport.isUnixOnly(address),
+              case .success(let bus) = BusSupport.connect(address) else { return [] }
+        defer { sd_bus_close_unref(bus) }
+        func owned(_ name: String) -> Bool {
+            guard case .success(let reply) = BusSupport.call(bus, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                             interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                                             build: { BusSupport.append($0, string: name) }) else { return false }
+            defer { sd_bus_message_unref(reply) }
+            return (BusSupport.read(reply, "b", as: Int32.self, zero: 0) ?? 0) != 0
+        }
+        var findings: [Doctor.Finding] = []
+        findings.append(owned(name)
+            ? Doctor.Finding(.ok, "the agent serves \(name) on the session bus")
+            : Doctor.Finding(.note, "nothing serves \(name) on the session bus",
+                             fix: "start the agent in your desktop session (`systemctl --user start deskdays`)"))
+        if owned(notifications),
+           case .success(let reply) = BusSupport.call(bus, destination: notifications, path: notificationsPath,
+                                                      interface: notifications, member: "GetCapabilities") {
+            defer { sd_bus_message_unref(reply) }
+            var capabilities: [String] = []
+            if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
+                while let capability = BusSupport.readString(reply) { capabilities.append(capability) }
+                sd_bus_message_exit_container(reply)
+            }
+            findings.append(capabilities.contains("actions")
+                ? Doctor.Finding(.ok, "the notification server takes actions: the reminder can be answered from it")
+                : Doctor.Finding(.note, "the notification server shows no buttons (no `actions` capability): the reminder names the command instead"))
+        } else {
+            findings.append(Doctor.Finding(.note, "no notification server runs now (it may start when the reminder comes)"))
+        }
+        findings.append(owned(watcher)
+            ? Doctor.Finding(.ok, "the desktop has a tray (a StatusNotifierWatcher): the icon is shown unless [desktop] tray = false")
+            : Doctor.Finding(.note, "the desktop has no tray (no StatusNotifierWatcher): no icon",
+                             fix: "on GNOME, enable the AppIndicator extension; on sway or Hyprland, add waybar's \"tray\" module"))
+        return findings
+    }
+}

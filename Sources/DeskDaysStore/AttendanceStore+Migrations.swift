@@ -60,6 +60,25 @@ extension AttendanceStore {
                 PRAGMA user_version = 2;
                 """)
         }
+        // v3: the `wired` source (the default gateway's MAC, docs/cli.md).
+        // SQLite cannot change a CHECK constraint in place: the table is
+        // rebuilt with the same columns, rows and ids.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE checkin_v3 (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external')),
+                    rule TEXT,
+                    at TEXT NOT NULL,
+                    UNIQUE (date, source)
+                );
+                INSERT INTO checkin_v3 (id, date, source, rule, at) SELECT id, date, source, rule, at FROM checkin;
+                DROP TABLE checkin;
+                ALTER TABLE checkin_v3 RENAME TO checkin;
+                PRAGMA user_version = 3;
+                """)
+        }
         return migrator
     }()
 }

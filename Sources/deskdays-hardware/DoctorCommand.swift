@@ -6,6 +6,7 @@ import DeskDaysStore
 import Foundation
 import Logging
 import NFCAdapter
+import WiredAdapter
 
 /// `deskdays doctor`: hardware and permission diagnosis, with remedies.
 struct DoctorCommand: AsyncParsableCommand {
@@ -40,7 +41,8 @@ extension DoctorCommand {
             report(sections)
             throw ExitCode(1)
         }
-        sections += Doctor(pcscReaders: NFCTagReader.pcscReaderNames).diagnose(configuration)
+        sections += Doctor(pcscReaders: NFCTagReader.pcscReaderNames, defaultGateways: { try? WiredGateways.current() })
+            .diagnose(configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

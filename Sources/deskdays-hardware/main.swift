@@ -12,12 +12,12 @@ struct HardwareCommands: AsyncParsableCommand {
         version: DeskDays.version,
         subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self])
 
-    /// `deskdays enroll nfc|qr|wifi` (`enroll gps` is `deskdays`' own).
+    /// `deskdays enroll nfc|qr|wifi|wired` (`enroll gps` is `deskdays`' own).
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "enroll",
             abstract: "Learn a check-in rule from the hardware and add it to the configuration.",
-            subcommands: [EnrollNFC.self, EnrollQR.self, EnrollWiFi.self])
+            subcommands: [EnrollNFC.self, EnrollQR.self, EnrollWiFi.self, EnrollWired.self])
     }
 }
 

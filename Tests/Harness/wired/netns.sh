@@ -17,6 +17,7 @@
 #   netns.sh static PREFIX GW_MAC the gateway's neighbour entry written by hand (permanent)
 #   netns.sh down PREFIX          deletes both namespaces (and the veth pair with them)
 set -eu
+PATH=/usr/sbin:/sbin:/usr/bin:/bin:$PATH
 command=$1
 prefix=$2
 gw="$prefix-gw"

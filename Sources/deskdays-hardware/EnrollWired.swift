@@ -51,7 +51,6 @@ extension EnrollWired {
         }
         let gateways = try chosen(all)
         let interfaceName = gateways[0].interfaceName
-        let families = Set(gateways.map(\.family)).sorted { $0 == .ipv4 && $1 == .ipv6 }.map(\.description).joined(separator: " and ")
         var macs: [String] = []
         for mac in gateways.compactMap(\.mac) where !macs.contains(mac.description) { macs.append(mac.description) }
         guard !macs.isEmpty else {
@@ -63,10 +62,21 @@ extension EnrollWired {
             Enrollment.remindIfOff(configuration.wired.enabled, method: "Wired", section: "wired")
             return
         }
-        print("Docked on \(interfaceName): the default gateway (\(families)), \(macs.count) hardware address\(macs.count == 1 ? "" : "es").")
+        let resolved = Self.families(gateways.filter { $0.mac != nil })
+        print("Docked on \(interfaceName): the \(resolved) gateway, \(macs.count) hardware address\(macs.count == 1 ? "" : "es").")
+        let waiting = gateways.filter { $0.mac == nil }
+        if !waiting.isEmpty {
+            // Usually the same router; if not, its address can be added to the block by hand once known.
+            print("The \(Self.families(waiting)) gateway is not resolved yet, so it is not in the rule.")
+        }
         let block = "[[wired.networks]]\nname = \(ConfigEditor.quoted(name))\ngateway_mac = [\(macs.map(ConfigEditor.quoted).joined(separator: ", "))]\n"
         try Enrollment.append(block, rule: "wired network \(ConfigEditor.quoted(name))", to: global.configPath)
         Enrollment.remindIfOff(configuration.wired.enabled, method: "Wired", section: "wired")
+    }
+
+    /// "IPv4", "IPv6" or "IPv4 and IPv6".
+    static func families(_ gateways: [Gateway]) -> String {
+        Set(gateways.map(\.family)).sorted { $0 == .ipv4 && $1 == .ipv6 }.map(\.description).joined(separator: " and ")
     }
 
     /// The gateways of one interface: the one asked for, else the only one,

@@ -177,6 +177,23 @@ import Glibc
         #expect(agent.stop() == 0)
     }
 
+    @Test("an IPv6 router advertisement alone (the route and the router's MAC from it, the laptop sending nothing) checks in",
+          .enabled(if: usable && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), skipReason))
+    func routerAdvertisementChecksIn() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let dock = try Dock()
+        defer { dock.remove() }
+        try cli.writeConfig(Self.config)
+        let agent = try AgentProcess(cli, launcher: dock.exec)
+        defer { agent.kill9() }
+        #expect(agent.waitForLog("wired gateways: none"), "\(agent.logText)")
+        try dock.run("ra")
+        #expect(agent.waitForLog("wired check-in stored"), "\(agent.logText)")
+        #expect(agent.logText.contains("wired gateways: eth0 IPv6: hq"), "\(agent.logText)")
+        #expect(agent.stop() == 0)
+    }
+
     @Test("enroll wired writes the gateway's MAC to the configuration only; a second run adds nothing",
           .enabled(if: usable, skipReason))
     func enrollWiredLearnsTheGateway() throws {

@@ -104,6 +104,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Wired: pure gateway logic, libnl-route-3 adapter (the default gateway's MAC over rtnetlink)
+        .target(name: "Wired", dependencies: ["NL80211", "DeskDaysConfig"]),
+        .systemLibrary(name: "CNetlinkRoute", pkgConfig: "libnl-route-3.0",
+                       providers: [.apt(["libnl-route-3-dev", "libnl-3-dev"])]),
+        .target(name: "WiredAdapter", dependencies: [
+            "DeviceThread",
+            "Wired", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - The control socket: paths, trust and AF_UNIX calls without Foundation (the launcher links only this), then the protocol and client
         .target(name: "AgentSocket"),
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
@@ -114,7 +124,7 @@ let package = Package(
             "DeviceThread",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
-            "WiFiAdapter",
+            "WiFiAdapter", "Wired", "WiredAdapter",
             "QRAdapter",
             "CSystemd", "SystemBus",
             .product(name: "Logging", package: "swift-log"),
@@ -151,7 +161,7 @@ let package = Package(
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
-            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
+            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -182,7 +192,8 @@ let package = Package(
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
+        .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
     ]
 )

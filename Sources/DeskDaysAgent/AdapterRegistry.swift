@@ -7,6 +7,7 @@ import Logging
 import NFCAdapter
 import QRAdapter
 import WiFiAdapter
+import WiredAdapter
 
 /// The one table of adapters (docs/design.md, habit 6, after gpsd's driver table): which
 /// methods exist, and how each is built from its configuration section.
@@ -36,6 +37,9 @@ public enum AdapterRegistry {
         }
         if configuration.wifi.enabled {
             enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi, now: now)))
+        }
+        if configuration.wired.enabled {
+            enabled.append(Entry(name: "wired", adapter: WiredCheckInAdapter(settings: configuration.wired, now: now)))
         }
         return enabled
     }

@@ -2,6 +2,7 @@ import DeskDaysConfig
 import GPSBus
 import NFCAdapter
 import Foundation
+import Wired
 
 /// `deskdays doctor`: for each enabled method, what the machine offers and
 /// what stands in the way, each problem with its remedy.
@@ -59,14 +60,18 @@ public struct Doctor: Sendable {
     let gpsProbe: @Sendable (GPSSettings) -> GPSSourceProbe?
     /// Whether gpsd sends a fix with a position within a moment.
     let gpsdSendsFixes: @Sendable () -> Bool
+    /// The default gateways now (rtnetlink, read-only); nil when they cannot be read.
+    let defaultGateways: @Sendable () -> [Gateway]?
 
     public init(system: SystemView = SystemView(), pcscReaders: @escaping @Sendable () -> NFCTagReader.PCSCAnswer = { .unreachable },
                 gpsProbe: @escaping @Sendable (GPSSettings) -> GPSSourceProbe? = { _ in nil },
-                gpsdSendsFixes: @escaping @Sendable () -> Bool = { false }) {
+                gpsdSendsFixes: @escaping @Sendable () -> Bool = { false },
+                defaultGateways: @escaping @Sendable () -> [Gateway]? = { nil }) {
         self.system = system
         self.pcscReaders = pcscReaders
         self.gpsProbe = gpsProbe
         self.gpsdSendsFixes = gpsdSendsFixes
+        self.defaultGateways = defaultGateways
     }
 
     /// Whether any finding means an enabled method cannot work.
@@ -80,7 +85,9 @@ public struct Doctor: Sendable {
         sections.append(gps(configuration.gps))
         sections.append(qr(configuration.qr))
         sections.append(wifi(configuration.wifi))
-        if !configuration.nfc.enabled, !configuration.gps.enabled, !configuration.qr.enabled, !configuration.wifi.enabled {
+        sections.append(wired(configuration.wired))
+        if !configuration.nfc.enabled, !configuration.gps.enabled, !configuration.qr.enabled, !configuration.wifi.enabled,
+           !configuration.wired.enabled {
             sections.append(Section(name: "methods", summary: "none enabled", findings: [
                 Finding(.note, "no check-in method is enabled: only manual check-ins, reminders and the fallback work",
                         fix: "enable one in the configuration, e.g. `deskdays enroll nfc` or `deskdays enroll gps`, then `enabled = true` in its section"),
@@ -322,5 +329,41 @@ public struct Doctor: Sendable {
             findings.append(Finding(.ok, "wireless interface\(interfaces.count == 1 ? "" : "s"): \(interfaces.joined(separator: ", "))"))
         }
         return Section(name: "wifi", summary: "enabled", findings: findings)
+    }
+
+    // MARK: - Wired
+
+    /// Whether the gateway the machine routes through now is one of the
+    /// `[[wired.networks]]`, named by the rule only: the MAC is never printed.
+    func wired(_ settings: WiredSettings) -> Section {
+        guard settings.enabled else { return Section(name: "wired", summary: "disabled", findings: []) }
+        var findings: [Finding] = []
+        if settings.networks.isEmpty {
+            findings.append(Finding(.problem, "no [[wired.networks]]: no gateway would match",
+                                    fix: "docked at the office, run `deskdays enroll wired`"))
+        } else {
+            findings.append(Finding(.ok, "\(settings.networks.count) wired network\(settings.networks.count == 1 ? "" : "s")"))
+        }
+        guard let gateways = defaultGateways() else {
+            findings.append(Finding(.problem, "the routing table cannot be read over rtnetlink",
+                                    fix: "run doctor outside any sandbox that refuses AF_NETLINK; the agent needs it too"))
+            return Section(name: "wired", summary: "enabled", findings: findings)
+        }
+        if gateways.isEmpty {
+            findings.append(Finding(.note, "no default gateway now (not docked, or the link is down): nothing to match until there is one"))
+        }
+        let matcher = GatewayMatcher(settings)
+        for gateway in gateways {
+            let route = "the default gateway on \(gateway.interfaceName) (\(gateway.family))"
+            if gateway.mac == nil {
+                findings.append(Finding(.note, "\(route) is not resolved yet: the kernel learns its address when the machine first talks to it, and the agent waits for that"))
+            } else if let rule = matcher.rule(for: gateway) {
+                findings.append(Finding(.ok, "\(route) is the office network \"\(rule)\""))
+            } else {
+                findings.append(Finding(.note, "\(route) is none of the configured networks (not at the office now?)",
+                                        fix: "docked at the office, `deskdays enroll wired` adds its gateway"))
+            }
+        }
+        return Section(name: "wired", summary: "enabled", findings: findings)
     }
 }

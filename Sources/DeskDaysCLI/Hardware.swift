@@ -23,6 +23,7 @@ package enum Hardware {
         (["enroll", "nfc"], "Add a rule for the next NFC tag presented to the reader."),
         (["enroll", "qr"], "Add a QR code, from the camera or an image, as a check-in rule."),
         (["enroll", "wifi"], "Add the Wi-Fi network you are connected to as a check-in rule."),
+        (["enroll", "wired"], "Add the network you are docked on (its default gateway) as a check-in rule."),
         (["qr"], "Make and read QR codes for QR check-in."),
     ]
 
@@ -90,5 +91,10 @@ struct EnrollQREntry: HandedOver {
 
 struct EnrollWiFiEntry: HandedOver {
     static let configuration = CommandConfiguration(commandName: "wifi", abstract: Hardware.abstract("enroll", "wifi"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct EnrollWiredEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "wired", abstract: Hardware.abstract("enroll", "wired"))
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 }

@@ -62,6 +62,7 @@ public enum ConfigLoader {
             case "nfc": reader.table(value, path) { readNFC(&$0, $1, &configuration.nfc) }
             case "qr": reader.table(value, path) { readQR(&$0, $1, &configuration.qr) }
             case "wifi": reader.table(value, path) { readWiFi(&$0, $1, &configuration.wifi) }
+            case "wired": reader.table(value, path) { readWired(&$0, $1, &configuration.wired) }
             case "gps": reader.table(value, path) { readGPS(&$0, $1, &configuration.gps) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             default: return false
@@ -388,6 +389,55 @@ public enum ConfigLoader {
             }
             return true
         }
+    }
+
+    static func readWired(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiredSettings) {
+        reader.read(table, path: "wired") { reader, key, value, path in
+            switch key {
+            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "networks":
+                var index = 0
+                reader.tables(value, path) { reader, table, path in
+                    index += 1
+                    var name: String?, macs: [String] = [], given = false
+                    reader.read(table, path: path) { reader, key, value, path in
+                        switch key {
+                        case "name":
+                            name = reader.string(value, path)
+                            if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
+                        case "gateway_mac":
+                            given = true
+                            guard let texts = reader.strings(value, path) else { break }
+                            if texts.isEmpty { reader.problem(path, "gateway_mac is empty; list the gateway's address, e.g. [\"aa:bb:cc:dd:ee:ff\"] (`deskdays enroll wired` learns it)") }
+                            for text in texts {
+                                if isMAC(text) {
+                                    macs.append(text.lowercased())
+                                } else {
+                                    reader.problem(path, "gateway_mac \"\(text)\" is not a MAC address; write it as aa:bb:cc:dd:ee:ff")
+                                }
+                            }
+                        default: return false
+                        }
+                        return true
+                    }
+                    guard given else {
+                        reader.problem(path, "a wired network needs gateway_mac (the default gateway's address; `deskdays enroll wired` learns it)")
+                        return
+                    }
+                    // Every address wrong: reported above; a rule that can never match is not kept.
+                    guard !macs.isEmpty else { return }
+                    settings.networks.append(.init(name: name ?? "wired-\(index)", gatewayMACs: macs))
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    /// `aa:bb:cc:dd:ee:ff`, six pairs of hex digits separated by colons, either case.
+    static func isMAC(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isHexDigit } }
     }
 
     static func readGPS(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout GPSSettings) {

@@ -90,6 +90,16 @@ extension Configuration {
         if !networks.isEmpty { wifiTable["networks"] = networks }
         root["wifi"] = wifiTable
 
+        let wiredTable = TOMLTable()
+        wiredTable["enabled"] = wired.enabled
+        let wiredNetworks = TOMLArray()
+        for network in wired.networks {
+            wiredNetworks.append(TOMLTable(["name": network.name, "gateway_mac": TOMLArray(network.gatewayMACs)] as [String: TOMLValueConvertible],
+                                           inline: false))
+        }
+        if !wiredNetworks.isEmpty { wiredTable["networks"] = wiredNetworks }
+        root["wired"] = wiredTable
+
         let gpsTable = TOMLTable()
         gpsTable["enabled"] = gps.enabled
         gpsTable["source"] = gps.source.rawValue

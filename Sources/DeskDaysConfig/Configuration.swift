@@ -9,6 +9,7 @@ public struct Configuration: Sendable, Equatable {
     public var nfc = NFCSettings()
     public var qr = QRSettings()
     public var wifi = WiFiSettings()
+    public var wired = WiredSettings()
     public var gps = GPSSettings()
     public var desktop = DesktopSettings()
     /// The iCalendar files read for holidays (`policy.holidays_ics`), as
@@ -117,6 +118,25 @@ public struct WiFiSettings: Sendable, Equatable {
     public init() {}
 }
 
+/// `[wired]` and `[[wired.networks]]`: the office recognised by the
+/// hardware address of the default gateway (docs/cli.md).
+public struct WiredSettings: Sendable, Equatable {
+    public struct Network: Sendable, Equatable {
+        /// The rule name reported in check-ins (defaults to "wired-N").
+        public var name: String
+        /// The gateway's MAC addresses (lower case, `aa:bb:cc:dd:ee:ff`): one
+        /// router, or several (IPv4 and IPv6 routers, a redundant pair).
+        public var gatewayMACs: [String]
+        public init(name: String, gatewayMACs: [String]) {
+            self.name = name
+            self.gatewayMACs = gatewayMACs
+        }
+    }
+    public var enabled = false
+    public var networks: [Network] = []
+    public init() {}
+}
+
 /// `[gps]` and `[[gps.geofences]]`.
 public struct GPSSettings: Sendable, Equatable {
     public struct Geofence: Sendable, Equatable {
@@ -154,11 +174,12 @@ public struct GPSSettings: Sendable, Equatable {
 
 extension Configuration {
     /// The identifiers this configuration holds so that nothing else has to
-    /// (SSIDs, BSSIDs, tag UIDs, NDEF texts, QR payloads and prefixes), in
+    /// (SSIDs, BSSIDs, gateway MACs, tag UIDs, NDEF texts, QR payloads and prefixes), in
     /// the form `ruleNameProblem` compares.
     public var identifiers: Set<String> {
         var all = nfc.tags.flatMap { [$0.uid, $0.ndef].compactMap { $0 } }
         all += wifi.networks.flatMap { [$0.ssid] + $0.bssids }
+        all += wired.networks.flatMap(\.gatewayMACs)
         all += qr.payloads + qr.prefixes
         return Set(all.map(Self.comparable))
     }

@@ -36,10 +36,10 @@ public enum Treatment: String, CaseIterable, Sendable, Codable {
 /// Where a check-in or record came from. Stored as its raw value; never
 /// accompanied by the identifier that triggered it (docs/design.md, privacy).
 public enum Source: String, CaseIterable, Sendable, Codable, Comparable {
-    case nfc, qr, wifi, gps, external, manual, `import`, fallback
+    case nfc, qr, wifi, gps, wired, external, manual, `import`, fallback
 
     /// The sources that produce automatic check-ins (precedence level 2).
-    public static let automatic: [Source] = [.nfc, .qr, .wifi, .gps, .external]
+    public static let automatic: [Source] = [.nfc, .qr, .wifi, .gps, .wired, .external]
 
     public var isAutomatic: Bool { Source.automatic.contains(self) }
 

@@ -67,6 +67,7 @@ extension Source {
         case .qr: return "QR code"
         case .wifi: return "Wi-Fi"
         case .gps: return "GPS"
+        case .wired: return "wired network"
         case .external: return "external event"
         case .manual: return "manual entry"
         case .import: return "import"

@@ -63,8 +63,6 @@ extension AttendanceStore {
         // v3: time on site (docs/policy.md). Per (date, source) the latest
         // sign, arrival or departure, beside the first arrival in `checkin`:
         // what first_seen and last_seen need, never a trail of positions.
-        // 'wired' is allowed ahead of its adapter, so that adapter needs no
-        // migration of this table.
         migrator.registerMigration("v3") { db in
             try db.execute(sql: """
                 CREATE TABLE sign (
@@ -76,6 +74,25 @@ extension AttendanceStore {
                     UNIQUE (date, source)
                 );
                 PRAGMA user_version = 3;
+                """)
+        }
+        // v4: the `wired` source (the default gateway's MAC, docs/cli.md).
+        // SQLite cannot change a CHECK constraint in place: the table is
+        // rebuilt with the same columns, rows and ids.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE checkin_v4 (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external')),
+                    rule TEXT,
+                    at TEXT NOT NULL,
+                    UNIQUE (date, source)
+                );
+                INSERT INTO checkin_v4 (id, date, source, rule, at) SELECT id, date, source, rule, at FROM checkin;
+                DROP TABLE checkin;
+                ALTER TABLE checkin_v4 RENAME TO checkin;
+                PRAGMA user_version = 4;
                 """)
         }
         return migrator

@@ -8,6 +8,7 @@ import GPSBus
 import SystemBus
 import Logging
 import NFCAdapter
+import WiredAdapter
 
 /// `deskdays doctor`: hardware and permission diagnosis, with remedies.
 struct DoctorCommand: AsyncParsableCommand {
@@ -45,7 +46,8 @@ extension DoctorCommand {
         let bus = BusSupport.systemAddress()
         sections += Doctor(pcscReaders: NFCTagReader.pcscAnswer,
                            gpsProbe: { GPSSourceProbe.run(address: bus, serialDevice: $0.device) },
-                           gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) }).diagnose(configuration)
+                           gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) },
+                           defaultGateways: { try? WiredGateways.current() }).diagnose(configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

@@ -12,12 +12,12 @@ struct HardwareCommands: AsyncParsableCommand {
         version: DeskDays.version,
         subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self])
 
-    /// `deskdays enroll gps|nfc|qr|wifi`.
+    /// `deskdays enroll gps|nfc|qr|wifi|wired`.
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "enroll",
             abstract: "Learn a check-in rule from the hardware and add it to the configuration.",
-            subcommands: [EnrollGPS.self, EnrollNFC.self, EnrollQR.self, EnrollWiFi.self])
+            subcommands: [EnrollGPS.self, EnrollNFC.self, EnrollQR.self, EnrollWiFi.self, EnrollWired.self])
     }
 }
 

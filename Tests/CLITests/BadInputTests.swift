@@ -185,4 +185,18 @@ import Testing
         #expect(reply?["ok"] as? Bool == false && (reply?["error"] as? String)?.contains("identifier") == true, "\(String(describing: reply))")
         #expect(!agent.logText.lowercased().contains("corp-wifi"), "nor logged")
     }
+
+    /// A `gateway_mac` that is not a MAC is one located sentence naming the key;
+    /// a configured gateway MAC is refused as a rule like any identifier.
+    @Test func aBadGatewayMACIsOneLineAndAGatewayMACIsNoRule() throws {
+        let (cli, before) = try Self.seeded()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[wired]\nenabled = true\n\n[[wired.networks]]\nname = \"hq\"\ngateway_mac = [\"aa:bb:cc:dd:ee\"]\n")
+        Self.expectOneLine(try cli.run(["config", "check"]), code: 1, mentions: "config.toml:6: gateway_mac \"aa:bb:cc:dd:ee\" is not a MAC address")
+        try cli.writeConfig("[wired]\nenabled = true\n\n[[wired.networks]]\nname = \"hq\"\ngateway_mac = [\"02:00:00:00:0a:01\"]\n")
+        let result = try cli.run(["event", "--source", "wired", "--at", "2026-11-16T08:00:00Z", "--rule", "02-00-00-00-0A-01", "--today", "2026-11-18"])
+        Self.expectOneLine(result, code: 1, mentions: "identifier from the configuration")
+        #expect(!result.stderr.lowercased().contains("02-00-00-00-0a-01"), "the identifier is not echoed: \(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
+    }
 }

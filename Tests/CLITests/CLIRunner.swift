@@ -34,14 +34,21 @@ struct CLIRunner {
         return ".build/debug/deskdays"
     }
 
-    /// Runs `deskdays args…` with this runner's config and database unless given.
+    /// Runs `deskdays args…` with this runner's config and database unless
+    /// given; `launcher` goes in front (`ip netns exec NAME`).
     @discardableResult
-    func run(_ arguments: [String], paths: Bool = true, environment: [String: String] = [:]) throws -> Result {
+    func run(_ arguments: [String], paths: Bool = true, environment: [String: String] = [:],
+             launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
         var args = arguments
         if paths { args += ["--config", config, "--database", database] }
-        process.arguments = args
+        if launcher.isEmpty {
+            process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+            process.arguments = args
+        } else {
+            process.executableURL = URL(fileURLWithPath: launcher[0])
+            process.arguments = Array(launcher.dropFirst()) + [CLIRunner.binary] + args
+        }
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = folder.path
         env["XDG_CONFIG_HOME"] = folder.appendingPathComponent("xdg-config").path

@@ -126,6 +126,37 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup-v2-") }.count == 1)
     }
 
+    @Test func fixtureV4KeepsItsWiredCheckIn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 4, to: path)
+        let store = try AttendanceStore(path: path)
+        let wired = try store.checkIns(in: nil).filter { $0.source == .wired }
+        #expect(wired.map { "\($0.date) \($0.rule ?? "-")" } == ["2026-03-03 hq"])
+        #expect(try store.checkIns(in: nil).count == 5)
+        #expect(try store.latestSigns(in: nil).count == 2)
+        #expect(try store.removals(in: nil).count == 2)
+    }
+
+    /// v4 rebuilt the checkin table: a v3 file keeps every row and id, and takes wired check-ins afterwards.
+    @Test func aV3DatabaseTakesWiredCheckInsOnceMigrated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 3, to: path)
+        let before = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: "SELECT * FROM checkin ORDER BY id") }
+        let store = try AttendanceStore(path: path)
+        let after = try store.dbQueue.read { try Row.fetchAll($0, sql: "SELECT * FROM checkin ORDER BY id") }
+        #expect(before == after)
+        let stored = try store.insertCheckIn(AutomaticCheckIn(date: day("2026-03-03"), source: .wired, rule: "hq",
+                                                              at: instant("2026-03-03T08:40:00Z")))
+        #expect(stored)
+        #expect(try store.checkIns(in: nil).contains { $0.source == .wired && $0.rule == "hq" })
+        #expect(try store.integrityCheck())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup-v3-") }.count == 1)
+    }
+
     @Test func existingDatabaseIsCopiedBeforeAMigration() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -6,6 +6,6 @@ struct EnrollCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enroll",
         abstract: "Learn a check-in rule from the hardware and add it to the configuration.",
-        subcommands: [EnrollGPSEntry.self, EnrollNFCEntry.self, EnrollQREntry.self, EnrollWiFiEntry.self]
+        subcommands: [EnrollGPSEntry.self, EnrollNFCEntry.self, EnrollQREntry.self, EnrollWiFiEntry.self, EnrollWiredEntry.self]
     )
 }

@@ -8,12 +8,12 @@ struct EventCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "event", abstract: "Feed one automatic check-in into the pipeline (for scripts and dispatchers).")
 
-    enum EventSource: String, ExpressibleByArgument, CaseIterable { case nfc, qr, wifi, gps, external }
+    enum EventSource: String, ExpressibleByArgument, CaseIterable { case nfc, qr, wifi, gps, wired, external }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
 
-    @Option(help: "nfc, qr, wifi, gps or external.")
+    @Option(help: "nfc, qr, wifi, gps, wired or external.")
     var source: EventSource
 
     @Option(help: "When, in RFC 3339 (e.g. 2026-11-18T08:55:00+01:00).")

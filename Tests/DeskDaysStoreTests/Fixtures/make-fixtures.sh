@@ -95,3 +95,28 @@ COMMIT;
 SQL
 chmod 0600 v3.sqlite
 echo "wrote $(pwd)/v3.sqlite"
+
+# v4: v3's rows, the checkin table rebuilt to allow the `wired` source, and one wired check-in.
+rm -f v4.sqlite v4.sqlite-wal v4.sqlite-shm
+cp v3.sqlite v4.sqlite
+sqlite3 v4.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE checkin_v4 (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external')),
+    rule TEXT,
+    at TEXT NOT NULL,
+    UNIQUE (date, source)
+);
+INSERT INTO checkin_v4 (id, date, source, rule, at) SELECT id, date, source, rule, at FROM checkin;
+DROP TABLE checkin;
+ALTER TABLE checkin_v4 RENAME TO checkin;
+PRAGMA user_version = 4;
+INSERT INTO grdb_migrations (identifier) VALUES ('v4');
+INSERT INTO checkin (date, source, rule, at) VALUES
+    ('2026-03-03', 'wired', 'hq', '2026-03-03T08:40:00.000Z');
+COMMIT;
+SQL
+chmod 0600 v4.sqlite
+echo "wrote $(pwd)/v4.sqlite"

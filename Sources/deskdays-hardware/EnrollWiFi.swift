@@ -7,8 +7,8 @@ import NL80211
 import WiFiAdapter
 
 /// `deskdays enroll wifi`: add the network this machine is connected to now
-/// as a `[[wifi.networks]]` rule (with `--pin`, only its current access
-/// point). The SSID is shown on the user's own terminal, escaped, and
+/// as a `[[wifi.networks]]` rule pinned to the network's access points in
+/// the last scan (`--no-pin`: by its name alone). The SSID is shown on the user's own terminal, escaped, and
 /// written to their config; it is never logged.
 struct EnrollWiFi: AsyncParsableCommand {
     init() {}
@@ -18,10 +18,10 @@ struct EnrollWiFi: AsyncParsableCommand {
         abstract: Hardware.abstract("enroll", "wifi"),
         discussion: """
         Reads the current link of every Wi-Fi station interface over nl80211 and appends a \
-        [[wifi.networks]] block for it. With --pin the rule also lists the BSSIDs of the \
-        network's access points in the last scan (the connected one and the rest of a mesh \
-        or building), so the same network name elsewhere (at home, a corporate remote \
-        access point) does not count.
+        [[wifi.networks]] block for it. The rule also lists the BSSIDs of the network's \
+        access points in the last scan (the connected one and the rest of a mesh or \
+        building), so the same network name elsewhere (at home, a corporate remote access \
+        point) does not count; --no-pin matches the network by its name alone.
         """
     )
 
@@ -30,8 +30,10 @@ struct EnrollWiFi: AsyncParsableCommand {
     @Option(help: "Name of the rule, reported in check-ins.")
     var name = "office"
 
-    @Flag(help: "Also require the current access point (its BSSID).")
-    var pin = false
+    /// On by default: an unpinned office network counts wherever its name
+    /// is seen (a corporate remote access point at home, a café).
+    @Flag(inversion: .prefixedNo, help: "Require the network's access points seen in the last scan (their BSSIDs).")
+    var pin = true
 
     @Option(help: "Only check in when the signal is at least this strong (dBm, e.g. -70).")
     var minSignal: Int?
@@ -72,16 +74,17 @@ extension EnrollWiFi {
         guard let ssid = link.ssid.utf8String else {
             throw CLIError("the network name \(link.ssid) is not UTF-8, which the configuration file cannot hold; this network cannot be enrolled.")
         }
-        if pin && link.bssid == nil {
-            throw CLIError("the access point's BSSID is not known on \(link.interfaceName); enroll without --pin.")
-        }
         print("Connected on \(link.interfaceName) to \"\(link.ssid)\""
               + (link.bssid.map { " via \($0)" } ?? "") + (link.signalDBm.map { ", signal \($0) dBm" } ?? ""))
         var block = "[[wifi.networks]]\nname = \(ConfigEditor.quoted(name))\nssid = \(ConfigEditor.quoted(ssid))\n"
         if pin {
             let bssids = link.networkBSSIDs.isEmpty ? link.bssid.map { [$0] } ?? [] : link.networkBSSIDs
-            if bssids.count > 1 { print("Pinning \(bssids.count) access points of this network (the last scan's).") }
-            block += "bssids = [\(bssids.map { ConfigEditor.quoted($0.description) }.joined(separator: ", "))]\n"
+            if bssids.isEmpty {
+                printError("note: no access point of this network is known on \(link.interfaceName); the rule matches the network name alone (enroll again once connected to pin it).")
+            } else {
+                if bssids.count > 1 { print("Pinning \(bssids.count) access points of this network (the last scan's).") }
+                block += "bssids = [\(bssids.map { ConfigEditor.quoted($0.description) }.joined(separator: ", "))]\n"
+            }
         }
         if let minSignal { block += "min_signal_dbm = \(minSignal)\n" }
         try Enrollment.append(block, rule: "Wi-Fi network \(ConfigEditor.quoted(name))", to: global.configPath)

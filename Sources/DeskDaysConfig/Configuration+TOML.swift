@@ -103,6 +103,13 @@ extension Configuration {
         }
         if !fences.isEmpty { gpsTable["geofences"] = fences }
         root["gps"] = gpsTable
+
+        if let sync {
+            let syncTable = TOMLTable()
+            syncTable["folder"] = sync.folder
+            syncTable["device_name"] = sync.deviceName
+            root["sync"] = syncTable
+        }
         return root.convert(to: .toml) + "\n"
     }
 }

@@ -65,6 +65,8 @@ package struct Session {
     /// A database the user named must exist to be read; only the default
     /// may be absent (a first run); one out of reach is always an error.
     func readStore() throws -> AttendanceStore {
+        // With [sync], every command merges the folder before it answers.
+        if let synced = try synchronizer() { return synced.store }
         let path = options.databasePath
         switch PathCheck.reach(path) {
         case .present:
@@ -85,7 +87,28 @@ package struct Session {
 
     func pipeline() throws -> CheckInPipeline {
         let instant = now
+        if let synced = try synchronizer() {
+            return CheckInPipeline(store: synced.store, policy: policy, now: { instant }, sync: synced)
+        }
         return CheckInPipeline(store: try writeStore(), policy: policy, now: { instant })
+    }
+
+    /// With `[sync] folder` set: the database for writing, made a syncing
+    /// device (history journaled once), its own journal brought up to date
+    /// in the folder and every other device's merged; problems go to stderr
+    /// as warnings and the command goes on. Nil without `[sync]`.
+    package func synchronizer() throws -> Synchronizer? {
+        guard let settings = configuration.sync else { return nil }
+        let store = try writeStore()
+        do {
+            let sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: now)
+            try sync.publish()
+            let report = try sync.merge()
+            for warning in report.warnings { printError("deskdays: sync: \(warning).") }
+            return sync
+        } catch let failure as Synchronizer.SyncFailure {
+            throw CLIError(failure.description.prefix(1).uppercased() + failure.description.dropFirst() + ".")
+        }
     }
 
     /// The report for `selector` from the stored data.

@@ -95,3 +95,45 @@ COMMIT;
 SQL
 chmod 0600 v3.sqlite
 echo "wrote $(pwd)/v3.sqlite"
+
+# v4: v3's rows, then the sync tables with this device, one other device and
+# one line of each (docs/design.md "Sync").
+rm -f v4.sqlite v4.sqlite-wal v4.sqlite-shm
+cp v3.sqlite v4.sqlite
+sqlite3 v4.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE sync_device (
+    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 32),
+    name TEXT NOT NULL,
+    self INTEGER NOT NULL DEFAULT 0,
+    forgotten INTEGER NOT NULL DEFAULT 0,
+    mergedBytes INTEGER NOT NULL DEFAULT 0,
+    lines INTEGER NOT NULL DEFAULT 0,
+    lastSeq INTEGER NOT NULL DEFAULT 0,
+    lastChange TEXT,
+    lastClock TEXT
+);
+CREATE UNIQUE INDEX sync_device_self ON sync_device (self) WHERE self = 1;
+CREATE TABLE sync_op (
+    device TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    wall INTEGER NOT NULL,
+    counter INTEGER NOT NULL,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    line TEXT NOT NULL,
+    PRIMARY KEY (device, seq)
+) WITHOUT ROWID;
+CREATE INDEX sync_op_date ON sync_op (date, wall, counter, device, seq);
+CREATE INDEX sync_op_clock ON sync_op (wall, counter);
+PRAGMA user_version = 4;
+INSERT INTO grdb_migrations (identifier) VALUES ('v4');
+INSERT INTO sync_device (id, name, self, lines, lastSeq, lastChange) VALUES
+    ('0123456789abcdef0123456789abcdef', 'laptop', 1, 1, 1, '2026-03-02T08:15:00.000Z'),
+    ('fedcba9876543210fedcba9876543210', 'desk', 0, 0, 0, NULL);
+INSERT INTO sync_op (device, seq, wall, counter, date, line) VALUES
+    ('0123456789abcdef0123456789abcdef', 1, 1772439300000, 0, '2026-03-02',
+     '{"date":"2026-03-02","device":"0123456789abcdef0123456789abcdef","hlc":1772439300000,"n":0,"name":"laptop","note":"client visit","op":"record","origin":"manual","seq":1,"status":"office","v":1}');
+COMMIT;
+SQL
+chmod 0600 v4.sqlite
+echo "wrote $(pwd)/v4.sqlite"

@@ -1,0 +1,191 @@
+import DeskDaysCore
+import Foundation
+
+/// A hybrid logical clock time (Kulkarni et al., 2014): wall-clock
+/// milliseconds, and a counter that orders changes within one millisecond
+/// or while the wall clock lags a time already seen.
+///
+/// Every change a device journals gets a time greater than every change it
+/// has seen (its own and every merged one), so "latest" means the same on
+/// every device: the order is (wall, counter), then the device id.
+/// Pure: the wall clock is an argument.
+public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var wall: Int64
+    public var counter: Int64
+
+    public init(wall: Int64, counter: Int64) {
+        self.wall = wall
+        self.counter = counter
+    }
+
+    /// The time of a new change: `physical` (milliseconds) when it is past
+    /// every time seen, else the latest time seen with the counter raised.
+    public static func next(after latest: HLC?, physical: Int64) -> HLC {
+        guard let latest, latest.wall >= physical else { return HLC(wall: physical, counter: 0) }
+        return HLC(wall: latest.wall, counter: latest.counter + 1)
+    }
+
+    /// Milliseconds since 1970 of `date`.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(wall) / 1000) }
+
+    public static func < (a: HLC, b: HLC) -> Bool { (a.wall, a.counter) < (b.wall, b.counter) }
+
+    public var description: String { "\(UTCTimestamp.string(from: date))+\(counter)" }
+}
+
+/// One change, as a device journals it (docs/cli.md "Journal format").
+public enum JournalChange: Sendable, Equatable {
+    /// An automatic sign (arrival or departure) of a source on a date.
+    case sign(LatestSign, rule: String?)
+    /// A manual, imported or fallback record; `ifEmpty`: a fallback, written
+    /// only when the date has no record and no check-in when it is replayed.
+    case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool)
+    /// `deskdays clear`: the date's entries of these origins go, each leaving a removal.
+    case clear(date: LocalDate, origins: Set<Origin>)
+    /// A removal from before sync was enabled (history), as explain lists it.
+    case removed(date: LocalDate, origin: Origin, entry: String)
+
+    public var date: LocalDate {
+        switch self {
+        case .sign(let sign, _): sign.date
+        case .record(let date, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
+        }
+    }
+}
+
+/// A journal line (JSON, one per line, keys sorted): the change, who wrote
+/// it, its sequence number on that device and its clock time. Only what
+/// the database itself may hold: dates, statuses, sources, rule names,
+/// notes and times (docs/design.md "Privacy").
+public struct JournalEntry: Codable, Sendable, Equatable {
+    /// The format this build writes; a line with a greater `v` is from a
+    /// newer DeskDays, and its file is skipped with a warning.
+    public static let version = 1
+
+    public var v: Int
+    public var device: String
+    public var name: String
+    public var seq: Int64
+    /// The HLC: wall milliseconds and counter.
+    public var hlc: Int64
+    public var n: Int64
+    /// The writer's own wall clock when it wrote the line (UTC text): the
+    /// clock skew `sync status` reports. Absent in history lines.
+    public var clock: String?
+    public var op: String
+    public var date: String
+    public var source: String?
+    public var rule: String?
+    public var at: String?
+    public var kind: String?
+    public var status: String?
+    public var origin: String?
+    public var note: String?
+    public var ifEmpty: Bool?
+    public var origins: [String]?
+    public var entry: String?
+
+    public var time: HLC { HLC(wall: hlc, counter: n) }
+
+    /// The line without its newline.
+    public func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers cannot fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Decodes one line; nil when it is not a journal line.
+    public static func decode(_ line: some DataProtocol) -> JournalEntry? {
+        try? JSONDecoder().decode(JournalEntry.self, from: Data(line))
+    }
+
+    init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange) {
+        v = Self.version
+        self.device = device
+        self.name = name
+        self.seq = seq
+        hlc = time.wall
+        n = time.counter
+        self.clock = clock.map(UTCTimestamp.string(from:))
+        date = change.date.description
+        switch change {
+        case .sign(let sign, let rule):
+            op = "sign"
+            source = sign.source.rawValue
+            self.rule = rule
+            at = UTCTimestamp.string(from: sign.at)
+            kind = sign.kind.rawValue
+        case .record(_, let status, let origin, let note, let ifEmpty):
+            op = "record"
+            self.status = status.rawValue
+            self.origin = origin.rawValue
+            self.note = note
+            self.ifEmpty = ifEmpty ? true : nil
+        case .clear(_, let origins):
+            op = "clear"
+            self.origins = origins.map(\.rawValue).sorted()
+        case .removed(_, let origin, let entry):
+            op = "removed"
+            self.origin = origin.rawValue
+            self.entry = entry
+        }
+    }
+
+    /// The change this line carries; nil when it names something this build
+    /// does not know (a newer source or status): the line is kept, not applied.
+    public var change: JournalChange? {
+        guard let day = LocalDate(date) else { return nil }
+        switch op {
+        case "sign":
+            guard let source = source.flatMap(Source.init(rawValue:)), source.isAutomatic,
+                  let at = at.flatMap(UTCTimestamp.date(from:)),
+                  let kind = kind.flatMap(CheckInEvent.Kind.init(rawValue:)) else { return nil }
+            return .sign(LatestSign(date: day, source: source, at: at, kind: kind), rule: rule)
+        case "record":
+            guard let status = status.flatMap(AttendanceStatus.init(rawValue:)),
+                  let origin = origin.flatMap(Origin.init(rawValue:)), origin != .automatic else { return nil }
+            return .record(date: day, status: status, origin: origin, note: note, ifEmpty: ifEmpty ?? false)
+        case "clear":
+            let list = (origins ?? []).compactMap(Origin.init(rawValue:))
+            guard !list.isEmpty, list.count == origins?.count else { return nil }
+            return .clear(date: day, origins: Set(list))
+        case "removed":
+            guard let origin = origin.flatMap(Origin.init(rawValue:)), let entry else { return nil }
+            return .removed(date: day, origin: origin, entry: entry)
+        default:
+            return nil
+        }
+    }
+}
+
+/// A device that syncs, as this database knows it.
+public struct SyncDevice: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var isSelf: Bool
+    public var forgotten: Bool
+    /// Bytes of its journal file merged so far.
+    public var mergedBytes: Int64
+    /// Lines of its journal held here.
+    public var lines: Int
+    public var lastSeq: Int64
+    /// The clock time of its latest change.
+    public var lastChange: Date?
+    /// Its own wall clock when it wrote its latest line.
+    public var lastClock: Date?
+}
+
+/// What one journaled change did here.
+public enum JournalOutcome: Sendable, Equatable {
+    /// A sign: whether it added a check-in (the first arrival of its source that date).
+    case sign(addedCheckIn: Bool)
+    /// A record: whether it was written (a fallback is not, on a date with entries).
+    case record(written: Bool)
+    case clear([Removal])
+    case removed
+}

@@ -42,10 +42,17 @@ extension AttendanceStore {
                 history.append((record.recordedAt, 0, .record(date: record.date, status: record.status, origin: record.origin,
                                                              note: record.note, ifEmpty: false)))
             }
-            for row in try CheckInRow.fetchAll(db, sql: "SELECT id, date, source, rule, at FROM checkin ORDER BY at, id") {
-                guard let checkIn = row.automaticCheckIn else { continue }
-                history.append((checkIn.at, 1, .sign(LatestSign(date: checkIn.date, source: checkIn.source, at: checkIn.at, kind: .arrival),
-                                                     rule: checkIn.rule)))
+            // A check-in with a latest sign is an arrival; one from before
+            // signs were kept (schema v2) is a check-in alone, as it was.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT c.id, c.date, c.source, c.rule, c.at, EXISTS (SELECT 1 FROM sign s WHERE s.date = c.date AND s.source = c.source)
+                FROM checkin c ORDER BY c.at, c.id
+                """) {
+                guard let checkIn = try CheckInRow(row: row).automaticCheckIn else { continue }
+                let hasSign: Bool = row[5]
+                history.append((checkIn.at, 1, hasSign
+                    ? .sign(LatestSign(date: checkIn.date, source: checkIn.source, at: checkIn.at, kind: .arrival), rule: checkIn.rule)
+                    : .checkIn(checkIn)))
             }
             for row in try Row.fetchAll(db, sql: "SELECT date, source, at, kind FROM sign ORDER BY at, id") {
                 guard let date = LocalDate(row[0] as String), let source = Source(rawValue: row[1]),
@@ -264,6 +271,13 @@ extension AttendanceStore {
         switch change {
         case .sign(let sign, let rule):
             return .sign(addedCheckIn: try applySign(db, sign, rule: rule))
+        case .checkIn(let checkIn):
+            try db.cachedStatement(sql: """
+                INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, rule = excluded.rule WHERE excluded.at < checkin.at
+                """).execute(arguments: [checkIn.date.description, checkIn.source.rawValue, checkIn.rule,
+                                         UTCTimestamp.string(from: checkIn.at)])
+            return .sign(addedCheckIn: db.changesCount > 0)
         case .record(let date, let status, let origin, let note, let ifEmpty):
             if ifEmpty, try !isEmpty(db, date) { return .record(written: false) }
             var row = RecordRow(DayRecord(date: date, status: status, origin: origin, note: note, recordedAt: time.date))

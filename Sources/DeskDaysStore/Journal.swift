@@ -46,12 +46,16 @@ public enum JournalChange: Sendable, Equatable {
     case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool)
     /// `deskdays clear`: the date's entries of these origins go, each leaving a removal.
     case clear(date: LocalDate, origins: Set<Origin>)
+    /// A check-in from before time on site kept signs (history): the
+    /// (date, source)'s first arrival, with no latest sign.
+    case checkIn(AutomaticCheckIn)
     /// A removal from before sync was enabled (history), as explain lists it.
     case removed(date: LocalDate, origin: Origin, entry: String)
 
     public var date: LocalDate {
         switch self {
         case .sign(let sign, _): sign.date
+        case .checkIn(let checkIn): checkIn.date
         case .record(let date, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
         }
     }
@@ -126,6 +130,11 @@ public struct JournalEntry: Codable, Sendable, Equatable {
             self.origin = origin.rawValue
             self.note = note
             self.ifEmpty = ifEmpty ? true : nil
+        case .checkIn(let checkIn):
+            op = "checkin"
+            source = checkIn.source.rawValue
+            rule = checkIn.rule
+            at = UTCTimestamp.string(from: checkIn.at)
         case .clear(_, let origins):
             op = "clear"
             self.origins = origins.map(\.rawValue).sorted()
@@ -146,6 +155,10 @@ public struct JournalEntry: Codable, Sendable, Equatable {
                   let at = at.flatMap(UTCTimestamp.date(from:)),
                   let kind = kind.flatMap(CheckInEvent.Kind.init(rawValue:)) else { return nil }
             return .sign(LatestSign(date: day, source: source, at: at, kind: kind), rule: rule)
+        case "checkin":
+            guard let source = source.flatMap(Source.init(rawValue:)), source.isAutomatic,
+                  let at = at.flatMap(UTCTimestamp.date(from:)) else { return nil }
+            return .checkIn(AutomaticCheckIn(date: day, source: source, rule: rule, at: at))
         case "record":
             guard let status = status.flatMap(AttendanceStatus.init(rawValue:)),
                   let origin = origin.flatMap(Origin.init(rawValue:)), origin != .automatic else { return nil }
@@ -182,7 +195,7 @@ public struct SyncDevice: Sendable, Equatable {
 
 /// What one journaled change did here.
 public enum JournalOutcome: Sendable, Equatable {
-    /// A sign: whether it added a check-in (the first arrival of its source that date).
+    /// A sign or a check-in: whether it added a check-in (the first arrival of its source that date).
     case sign(addedCheckIn: Bool)
     /// A record: whether it was written (a fallback is not, on a date with entries).
     case record(written: Bool)

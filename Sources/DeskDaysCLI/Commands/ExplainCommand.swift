@@ -54,7 +54,7 @@ struct ExplainCommand: AsyncParsableCommand {
         for checkIn in checkIns.sorted(by: { $0.at < $1.at }) {
             let rule = checkIn.rule.map { " rule \"\($0)\"" } ?? ""
             lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(local(checkIn.at))\(rule)"
-                         + from { $0.op == "sign" && $0.kind == "arrival" && $0.source == checkIn.source.rawValue
+                         + from { ($0.op == "checkin" || $0.op == "sign" && $0.kind == "arrival") && $0.source == checkIn.source.rawValue
                                   && $0.at.flatMap(parseRFC3339).map(HLC.milliseconds) == HLC.milliseconds(checkIn.at) })
         }
         if records.isEmpty && checkIns.isEmpty { lines.append("  nothing is stored for this date.") }

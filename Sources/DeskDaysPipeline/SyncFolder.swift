@@ -34,6 +34,37 @@ public final class Synchronizer: Sendable {
         self.folder = folder
         self.deviceName = deviceName
         deviceID = try store.enableSync(name: deviceName, now: now)
+        // Before any change is numbered: lines of its own in the file that
+        // the database lacks (restored from a backup) come back first.
+        let fd = open(ownFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd >= 0 {
+            defer { close(fd) }
+            let end = Self.tail(fd)
+            try recoverOwnLines(fd, size: end.complete, fileSeq: end.lastSeq)
+        }
+    }
+
+    /// The end of a journal file: the bytes up to its last newline and the
+    /// seq of its last complete line (0 when none can be read).
+    static func tail(_ fd: Int32) -> (size: Int64, complete: Int64, lastSeq: Int64) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return (0, 0, 0) }
+        let size = Int64(info.st_size)
+        guard size > 0 else { return (0, 0, 0) }
+        let start = max(0, size - 65_536)
+        let tail = readBytes(fd, from: start, to: size)
+        guard let lastNewline = tail.lastIndex(of: UInt8(ascii: "\n")) else { return (size, 0, 0) }
+        let body = tail[..<lastNewline]
+        let lineStart = body.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? body.startIndex
+        return (size, start + Int64(lastNewline) + 1, JournalEntry.decode(body[lineStart...]).map(\.seq) ?? 0)
+    }
+
+    /// Merges this device's own lines from its file when the file is ahead of the database.
+    private func recoverOwnLines(_ fd: Int32, size: Int64, fileSeq: Int64) throws {
+        let ownSeq = try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0
+        guard fileSeq > ownSeq else { return }
+        let entries = Self.lines(Self.readBytes(fd, from: 0, to: size)).compactMap { JournalEntry.decode($0) }
+        try store.merge(device: deviceID, entries: entries.filter { $0.device == deviceID }, mergedBytes: 0)
     }
 
     /// Creates the folder (0700) when missing.
@@ -79,32 +110,12 @@ public final class Synchronizer: Sendable {
         defer { close(fd) }
         // One writer at a time (the agent and a command may both publish).
         while flock(fd, LOCK_EX) != 0, errno == EINTR {}
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SyncFailure(description: "cannot read \(path) (\(String(cString: strerror(errno))))") }
-        var size = Int64(info.st_size)
-        var fileSeq: Int64 = 0
-        if size > 0 {
-            let start = max(0, size - 65_536)
-            let tail = Self.readBytes(fd, from: start, to: size)
-            if let lastNewline = tail.lastIndex(of: UInt8(ascii: "\n")) {
-                let complete = start + Int64(lastNewline) + 1
-                if complete < size {
-                    _ = ftruncate(fd, off_t(complete))
-                    size = complete
-                }
-                let body = tail[..<lastNewline]
-                let lineStart = body.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? body.startIndex
-                fileSeq = JournalEntry.decode(body[lineStart...]).map(\.seq) ?? 0
-            } else if start == 0 {
-                _ = ftruncate(fd, 0)
-                size = 0
-            }
-        }
-        let ownSeq = try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0
-        if fileSeq > ownSeq {
-            let entries = Self.lines(Self.readBytes(fd, from: 0, to: size)).compactMap { JournalEntry.decode($0) }
-            try store.merge(device: deviceID, entries: entries.filter { $0.device == deviceID }, mergedBytes: 0)
-        }
+        let end = Self.tail(fd)
+        let size = end.complete
+        // A torn last line of its own (a crash mid-write) is cut.
+        if end.complete < end.size { _ = ftruncate(fd, off_t(end.complete)) }
+        let fileSeq = end.lastSeq
+        try recoverOwnLines(fd, size: size, fileSeq: fileSeq)
         let lines = try store.ownLines(after: fileSeq)
         guard !lines.isEmpty else { return }
         var bytes = [UInt8]()
@@ -220,8 +231,9 @@ public final class Synchronizer: Sendable {
             guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
             var entries: [JournalEntry] = []
             var newer = false, bad = 0
-            for line in Self.lines(bytes[...lastNewline]) where !line.isEmpty {
-                guard let entry = JournalEntry.decode(line) else {
+            let lines = Self.lines(bytes[...lastNewline])
+            for (line, decoded) in zip(lines, JournalEntry.decode(lines: lines)) {
+                guard let entry = decoded else {
                     if let version = Self.version(of: line), version > JournalEntry.version {
                         newer = true
                         break

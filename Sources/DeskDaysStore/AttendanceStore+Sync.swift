@@ -104,7 +104,9 @@ extension AttendanceStore {
                 latest = time
                 seq += 1
                 written += 1
-                try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change))
+                guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change)) else {
+                    throw StoreError.corrupt(path: path, detail: "journal line \(seq) of this device is already held")
+                }
                 outcomes.append(try Self.apply(db, change, time: time))
             }
             if written > 0 {
@@ -161,10 +163,10 @@ extension AttendanceStore {
                 var replay: Set<String> = []
                 for entry in entries where entry.device == device {
                     if latestOfDate[entry.date] == nil, !replay.contains(entry.date),
-                       let row = try Row.fetchOne(db, sql: """
+                       let row = try Row.fetchOne(db.cachedStatement(sql: """
                         SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
                         ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
-                        """, arguments: [entry.date]) {
+                        """), arguments: [entry.date]) {
                         latestOfDate[entry.date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
                     }
                     guard try Self.insertOp(db, entry) else { continue }
@@ -226,6 +228,20 @@ extension AttendanceStore {
         }
     }
 
+    /// Per date in `span`, the names of the devices whose lines touch it, sorted.
+    public func deviceNames(in span: DateSpan) throws -> [LocalDate: [String]] {
+        try read { db in
+            var names: [LocalDate: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT DISTINCT o.date, d.name FROM sync_op o JOIN sync_device d ON d.id = o.device
+                WHERE o.date BETWEEN ? AND ? ORDER BY o.date, d.name
+                """, arguments: Self.bounds(span)) {
+                if let date = LocalDate(row[0] as String) { names[date, default: []].append(row[1]) }
+            }
+            return names
+        }
+    }
+
     // MARK: - Applying lines
 
     /// Keeps a line; false when (device, seq) is already held.
@@ -234,7 +250,7 @@ extension AttendanceStore {
         try db.cachedStatement(sql: """
             INSERT INTO sync_op (device, seq, wall, counter, date, line) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (device, seq) DO NOTHING
-            """).execute(arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.encoded()])
+            """).execute(arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.raw ?? entry.encoded()])
         return db.changesCount > 0
     }
 

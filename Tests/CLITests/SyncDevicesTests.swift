@@ -70,6 +70,8 @@ import Testing
         _ = try c.ok(["checkin", "--date", "2026-11-18", "--status", "sick", "--note", "flu"], now: "2026-11-18T07:05:00Z")
 
         let answers = try [a, b, c].map(Self.answers)
+        // days --json names the devices behind each date (Monday: all three).
+        #expect(answers[0].contains("\"devices\" : [\n      \"desk\",\n      \"home\",\n      \"laptop\"\n    ]"), "\(answers[0])")
         #expect(answers[0] == answers[1] && answers[1] == answers[2], "laptop:\n\(answers[0])\ndesk:\n\(answers[1])\nhome:\n\(answers[2])")
         let days = try a.ok(["days", "--from", "2026-11-16", "--to", "2026-11-20"])
         let statuses = days.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.map(String.init) ?? "" }
@@ -179,6 +181,17 @@ import Testing
         #expect(try a.run(["sync", "forget", "laptop"], now: "2026-11-20T17:00:00Z").status == 1)
     }
 
+    @Test func syncCommandsWithoutSyncSayHowToTurnItOn() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let result = try cli.run(["sync", "status"])
+        #expect(result.status == 1 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("[sync] folder"),
+                "\(result.stderr)")
+        try cli.writeConfig("[sync]\nfolder = \"\(cli.folder.path)/sync\"\n")
+        let unknown = try cli.run(["sync", "forget", "nowhere"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no device named nowhere"), "\(unknown.stderr)")
+    }
+
     /// A device with history turns sync on: the history is written into its
     /// journal once, and another device ends up with the same answers.
     @Test func historyIsJournaledOnce() throws {
@@ -190,9 +203,13 @@ import Testing
         _ = try a.ok(["checkin", "--from", "2026-11-16", "--to", "2026-11-18", "--status", "office"], now: "2026-11-16T09:00:00Z")
         _ = try a.ok(["event", "--source", "wifi", "--rule", "hq", "--at", "2026-11-19T08:00:00Z"], now: "2026-11-19T08:00:00Z")
         _ = try a.ok(["clear", "--date", "2026-11-18"], now: "2026-11-19T09:00:00Z")
-        let before = try Self.answers(a)
+        // (days --json gains `devices` with sync: compare the text listing.)
+        func answers(_ device: Device) throws -> String {
+            try device.ok(["report", "--json"]) + device.ok(["days", "--from", "2026-11-16", "--to", "2026-11-22"])
+        }
+        let before = try answers(a)
         try a.cli.writeConfig("[sync]\nfolder = \"\(folder)\"\ndevice_name = \"laptop\"\n")
-        #expect(try Self.answers(a) == before)
+        #expect(try answers(a) == before)
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
         let count = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: "\n").count
         #expect(count == 2 + 2 + 1, "2 records left, an arrival with its latest sign, a removal")
@@ -200,7 +217,7 @@ import Testing
         #expect(try String(contentsOfFile: folder + "/" + file, encoding: .utf8).split(separator: "\n").count == count)
         let b = try Device("desk", folder: folder)
         defer { b.cli.cleanup() }
-        #expect(try Self.answers(b) == before)
+        #expect(try answers(b) == before)
     }
 
     /// The agent merges a file change on its own: a check-in on another

@@ -3,6 +3,7 @@ import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
+import Synchronization
 
 /// What one command invocation works with: the configuration, "now", and
 /// (opened on demand) the store and the pipeline.
@@ -104,7 +105,10 @@ package struct Session {
             let sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: now)
             try sync.publish()
             let report = try sync.merge()
-            for warning in report.warnings { printError("deskdays: sync: \(warning).") }
+            // Each warning once per command, however often it merges.
+            for warning in report.warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
+                printError("deskdays: sync: \(warning).")
+            }
             return sync
         } catch let failure as Synchronizer.SyncFailure {
             throw CLIError(failure.description.prefix(1).uppercased() + failure.description.dropFirst() + ".")
@@ -115,6 +119,9 @@ package struct Session {
     func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
         try answers.report(selector, store: try store ?? readStore(), today: today, now: now)
     }
+
+    /// The sync warnings this process has printed.
+    static let warned = Mutex(Set<String>())
 
     /// Parses a `--date`-style argument.
     static func date(_ text: String, option: String) throws -> LocalDate {

@@ -155,6 +155,12 @@ extension AttendanceStore {
                                arguments: [device, entries.last?.name ?? String(device.prefix(8))])
             }
             let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
+            // A long journal (a device's history) in one transaction: a
+            // page cache that holds it all writes each page once.
+            if entries.count > 1_000 {
+                try db.execute(sql: "PRAGMA cache_size = -262144")
+            }
+            defer { if entries.count > 1_000 { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
             var added = 0
             var lastSeq: Int64 = 0
             if !forgotten {

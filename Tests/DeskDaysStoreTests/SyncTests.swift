@@ -64,6 +64,38 @@ import Testing
         #expect(lines.map { JournalEntry.decode(Data($0.utf8))?.seq } == [1, 2, 3])
     }
 
+    /// The fast line reader agrees with Foundation's decoder on every line
+    /// DeskDays writes (notes with quotes, backslashes, newlines, emoji) and
+    /// hands anything else to it.
+    @Test func theFastReaderAgreesWithJSONDecoder() async throws {
+        let notes = ["plain", "say \"hi\"", "back\\slash", "two\nlines", "tab\there", "caf\u{e9} \u{1F3E2}", "", "\u{7}bell"]
+        await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SplitMix(seed: UInt64(seed))
+            let store = try? AttendanceStore.inMemory()
+            _ = try? store?.enableSync(name: notes.randomElement(using: &rng)!.isEmpty ? "x" : "dev \"\(seed % 7)\"", now: Date())
+            let change: JournalChange = switch Int.random(in: 0..<4, using: &rng) {
+            case 0: .record(date: day("2026-05-04"), status: .sick, origin: .manual, note: notes.randomElement(using: &rng), ifEmpty: Bool.random(using: &rng))
+            case 1: .sign(LatestSign(date: day("2026-05-04"), source: .gps, at: instant("2026-05-04T08:00:00Z"), kind: .departure), rule: "hq")
+            case 2: .clear(date: day("2026-05-04"), origins: [.manual, .automatic])
+            default: .removed(date: day("2026-05-04"), origin: .automatic, entry: "gps check-in, rule \"hq\"")
+            }
+            guard let store, let _ = try? store.journal([change], now: Date(timeIntervalSince1970: Double(seed % 1_000_000))),
+                  let line = try? store.ownLines(after: 0).last else {
+                Issue.record("could not journal")
+                return
+            }
+            let fast = JournalEntry.fastDecode(ArraySlice(Array(line.utf8)))
+            var slow = try? JSONDecoder().decode(JournalEntry.self, from: Data(line.utf8))
+            slow?.raw = line
+            #expect(fast != nil && fast == slow, "\(line)")
+            #expect(fast?.change == change)
+        }
+        // Not ours: a nested object, a fraction, a missing field: Foundation decides.
+        #expect(JournalEntry.fastDecode(ArraySlice(Array(#"{"v":1,"x":{"a":1}}"#.utf8))) == nil)
+        #expect(JournalEntry.fastDecode(ArraySlice(Array(#"{"v":1.5,"device":"d","name":"n","seq":1,"hlc":1,"n":0,"op":"clear","date":"2026-05-04"}"#.utf8))) == nil)
+        #expect(JournalEntry.decode(Data(#"{"v":1,"device":"d","name":"n","seq":1}"#.utf8)) == nil)
+    }
+
     // MARK: - History
 
     /// Enabling sync journals the history once; replaying every date from

@@ -29,6 +29,13 @@ final class FolderWatcher: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let thread = Thread {
+                    // The name `top -H` and /proc show (Foundation does not pass
+                    // it on, and pthread_setname_np is not visible from Swift).
+                    let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                    if comm >= 0 {
+                        _ = write(comm, "deskdays-sync", 13)
+                        close(comm)
+                    }
                     self.loop(stop: stop, onChange: onChange)
                     done.resume()
                 }

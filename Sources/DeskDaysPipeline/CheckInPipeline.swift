@@ -47,7 +47,8 @@ public actor CheckInPipeline {
             try sync.publish()
         } catch {
             // Committed in the database: the next publish writes the line.
-            logger.warning("\(error)")
+            // (A command has already warned about the folder.)
+            logger.notice("\(error)")
         }
         return outcomes
     }

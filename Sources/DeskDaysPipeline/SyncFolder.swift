@@ -154,11 +154,16 @@ public final class Synchronizer: Sendable {
     /// Lists the folder: journal files by name, conflict copies of them;
     /// temporary files of synchronisers and anything else are left alone.
     public func scan() throws -> Scan {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            throw SyncFailure(description: "cannot list the sync folder \(folder) (\(Self.reason(error))); check [sync] folder")
+        guard let directory = opendir(folder) else {
+            throw SyncFailure(description: "cannot list the sync folder \(folder) (\(String(cString: strerror(errno)))); check [sync] folder")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
         }
         var scan = Scan()
         for name in names.sorted() {

@@ -190,6 +190,15 @@ import Testing
         try cli.writeConfig("[sync]\nfolder = \"\(cli.folder.path)/sync\"\n")
         let unknown = try cli.run(["sync", "forget", "nowhere"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no device named nowhere"), "\(unknown.stderr)")
+        // A folder out of reach (here a file in its place) delays the files, never an answer.
+        let file = cli.folder.appendingPathComponent("not-a-folder").path
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        try cli.writeConfig("[sync]\nfolder = \"\(file)\"\n")
+        let recorded = try cli.run(["checkin", "--date", "2026-11-16"], environment: ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"])
+        #expect(recorded.status == 0 && recorded.stderr.contains("is not a folder"), "\(recorded.stderr)")
+        let report = try cli.run(["report", "--json"], environment: ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"])
+        #expect(report.status == 0 && report.stdout.contains("\"office\" : 1"), "\(report.stderr)")
+        #expect(try cli.run(["sync", "status"]).status == 1)
     }
 
     /// A device with history turns sync on: the history is written into its

@@ -100,19 +100,21 @@ package struct Session {
     /// as warnings and the command goes on. Nil without `[sync]`.
     package func synchronizer() throws -> Synchronizer? {
         guard let settings = configuration.sync else { return nil }
-        let store = try writeStore()
+        let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName, now: now)
+        // The folder out of reach (unmounted, permissions) delays the files,
+        // never an answer: warn, and answer from this device's database.
+        var warnings: [String] = []
         do {
-            let sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: now)
             try sync.publish()
-            let report = try sync.merge()
-            // Each warning once per command, however often it merges.
-            for warning in report.warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
-                printError("deskdays: sync: \(warning).")
-            }
-            return sync
-        } catch let failure as Synchronizer.SyncFailure {
-            throw CLIError(failure.description.prefix(1).uppercased() + failure.description.dropFirst() + ".")
+            warnings += try sync.merge().warnings
+        } catch {
+            warnings.append("\(error)")
         }
+        // Each warning once per command, however often it merges.
+        for warning in warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
+            printError("deskdays: sync: \(warning).")
+        }
+        return sync
     }
 
     /// The report for `selector` from the stored data.

@@ -82,7 +82,8 @@ extension AttendanceStore {
         // change of a device that syncs is a journal line: `sync_op` keeps
         // each line seen, this device's and every other's, keyed by
         // (device, seq), with its hybrid logical clock (wall milliseconds,
-        // counter); `record`, `checkin`, `sign` and `removal` are then what
+        // counter) and its fields as columns (a third of the bytes of the
+        // JSON text; `origins` comma-separated); `record`, `checkin`, `sign` and `removal` are then what
         // replaying a date's lines in clock order gives. `sync_device` names
         // this device (self = 1) and every other seen, with how far its
         // journal file has been merged. Only new tables: the v1–v3 tables
@@ -107,7 +108,20 @@ extension AttendanceStore {
                     wall INTEGER NOT NULL,
                     counter INTEGER NOT NULL,
                     date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    line TEXT NOT NULL,
+                    v INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    op TEXT NOT NULL,
+                    clock TEXT,
+                    source TEXT,
+                    rule TEXT,
+                    at TEXT,
+                    kind TEXT,
+                    status TEXT,
+                    origin TEXT,
+                    note TEXT,
+                    ifEmpty INTEGER,
+                    origins TEXT,
+                    entry TEXT,
                     PRIMARY KEY (device, seq)
                 ) WITHOUT ROWID;
                 CREATE INDEX sync_op_date ON sync_op (date, wall, counter, device, seq);

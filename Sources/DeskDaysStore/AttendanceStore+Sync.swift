@@ -122,9 +122,9 @@ extension AttendanceStore {
     /// This device's journal lines with a seq above `seq`, in order.
     public func ownLines(after seq: Int64) throws -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: """
-                SELECT line FROM sync_op WHERE device = (SELECT id FROM sync_device WHERE self = 1) AND seq > ? ORDER BY seq
-                """, arguments: [seq])
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns) FROM sync_op WHERE device = (SELECT id FROM sync_device WHERE self = 1) AND seq > ? ORDER BY seq
+                """, arguments: [seq]).map { Self.entry($0).encoded() }
         }
     }
 
@@ -226,11 +226,9 @@ extension AttendanceStore {
     public func journalLines(on date: LocalDate) throws -> [(device: String, entry: JournalEntry)] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT d.name, o.line FROM sync_op o JOIN sync_device d ON d.id = o.device
-                WHERE o.date = ? ORDER BY o.wall, o.counter, o.device, o.seq
-                """, arguments: [date.description]).compactMap { row in
-                JournalEntry.decode(Data((row[1] as String).utf8)).map { (row[0], $0) }
-            }
+                SELECT \(Self.opColumns), d.name FROM sync_op JOIN sync_device d ON d.id = sync_op.device
+                WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, sync_op.device, sync_op.seq
+                """, arguments: [date.description]).map { row in (row[19], Self.entry(row)) }
         }
     }
 
@@ -250,13 +248,41 @@ extension AttendanceStore {
 
     // MARK: - Applying lines
 
+    /// `sync_op`'s columns in the order `entry(_:)` reads them.
+    static let opColumns = """
+        sync_op.device, sync_op.seq, sync_op.wall, sync_op.counter, sync_op.date, sync_op.v, sync_op.name, sync_op.op,
+        sync_op.clock, sync_op.source, sync_op.rule, sync_op.at, sync_op.kind, sync_op.status, sync_op.origin, sync_op.note,
+        sync_op.ifEmpty, sync_op.origins, sync_op.entry
+        """
+
+    /// A kept line, back from its columns.
+    static func entry(_ row: Row) -> JournalEntry {
+        var entry = JournalEntry(v: row[5], device: row[0], name: row[6], seq: row[1], hlc: row[2], n: row[3], op: row[7], date: row[4])
+        entry.clock = row[8]
+        entry.source = row[9]
+        entry.rule = row[10]
+        entry.at = row[11]
+        entry.kind = row[12]
+        entry.status = row[13]
+        entry.origin = row[14]
+        entry.note = row[15]
+        entry.ifEmpty = row[16]
+        entry.origins = (row[17] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }
+        entry.entry = row[18]
+        return entry
+    }
+
     /// Keeps a line; false when (device, seq) is already held.
     @discardableResult
     static func insertOp(_ db: Database, _ entry: JournalEntry) throws -> Bool {
         try db.cachedStatement(sql: """
-            INSERT INTO sync_op (device, seq, wall, counter, date, line) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+                                 note, ifEmpty, origins, entry)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (device, seq) DO NOTHING
-            """).execute(arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.raw ?? entry.encoded()])
+            """).execute(arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.name, entry.op,
+                                     entry.clock, entry.source, entry.rule, entry.at, entry.kind, entry.status, entry.origin,
+                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
         return db.changesCount > 0
     }
 
@@ -279,10 +305,11 @@ extension AttendanceStore {
             try db.execute(sql: "DELETE FROM \(table) WHERE date = ?", arguments: [date])
         }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT line FROM sync_op WHERE date = ? ORDER BY wall, counter, device, seq
+            SELECT \(opColumns) FROM sync_op WHERE date = ? ORDER BY wall, counter, device, seq
             """, arguments: [date])
         for row in rows {
-            guard let entry = JournalEntry.decode(Data((row[0] as String).utf8)), let change = entry.change else { continue }
+            let entry = entry(row)
+            guard let change = entry.change else { continue }
             _ = try apply(db, change, time: entry.time)
         }
     }

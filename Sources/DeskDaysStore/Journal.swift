@@ -93,9 +93,6 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public var origins: [String]?
     public var entry: String?
 
-    /// The line as read from a file, kept byte for byte (not encoded).
-    public var raw: String?
-
     enum CodingKeys: String, CodingKey {
         case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry
     }
@@ -114,9 +111,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public static func decode(_ line: some DataProtocol) -> JournalEntry? {
         if let slice = line as? ArraySlice<UInt8>, let entry = fastDecode(slice) { return entry }
         let data = Data(line)
-        guard var entry = try? JSONDecoder().decode(JournalEntry.self, from: data) else { return nil }
-        entry.raw = String(decoding: data, as: UTF8.self)
-        return entry
+        return try? JSONDecoder().decode(JournalEntry.self, from: data)
     }
 
     /// Decodes many lines (a journal file's); nil for a line that is not a
@@ -260,12 +255,11 @@ extension JournalEntry {
             }
         } while reader.take(UInt8(ascii: ","))
         guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen == 255 else { return nil }
-        entry.raw = String(decoding: line, as: UTF8.self)
         return entry
     }
 
-    /// For `fastDecode`: every field, the optional ones nil.
-    private init(v: Int, device: String, name: String, seq: Int64, hlc: Int64, n: Int64, op: String, date: String) {
+    /// Every required field, the optional ones nil.
+    init(v: Int, device: String, name: String, seq: Int64, hlc: Int64, n: Int64, op: String, date: String) {
         self.v = v
         self.device = device
         self.name = name

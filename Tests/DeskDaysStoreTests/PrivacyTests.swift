@@ -22,7 +22,8 @@ import Testing
         // Sync: a device is a random id and the name the user gave it; a
         // journal line holds what the tables above hold (SyncTests checks its keys).
         #expect(device == ["id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock"])
-        #expect(op == ["device", "seq", "wall", "counter", "date", "line"])
+        #expect(op == ["device", "seq", "wall", "counter", "date", "v", "name", "op", "clock", "source", "rule", "at", "kind",
+                       "status", "origin", "note", "ifEmpty", "origins", "entry"])
         // Time on site keeps a source's latest sign: its kind and instant, no place, no identifier.
         #expect(sign == ["id", "date", "source", "at", "kind"])
         // A removal names what went in words made of a status or a source and a rule name.

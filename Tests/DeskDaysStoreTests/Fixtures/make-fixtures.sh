@@ -120,7 +120,20 @@ CREATE TABLE sync_op (
     wall INTEGER NOT NULL,
     counter INTEGER NOT NULL,
     date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-    line TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    op TEXT NOT NULL,
+    clock TEXT,
+    source TEXT,
+    rule TEXT,
+    at TEXT,
+    kind TEXT,
+    status TEXT,
+    origin TEXT,
+    note TEXT,
+    ifEmpty INTEGER,
+    origins TEXT,
+    entry TEXT,
     PRIMARY KEY (device, seq)
 ) WITHOUT ROWID;
 CREATE INDEX sync_op_date ON sync_op (date, wall, counter, device, seq);
@@ -130,9 +143,8 @@ INSERT INTO grdb_migrations (identifier) VALUES ('v4');
 INSERT INTO sync_device (id, name, self, lines, lastSeq, lastChange) VALUES
     ('0123456789abcdef0123456789abcdef', 'laptop', 1, 1, 1, '2026-03-02T08:15:00.000Z'),
     ('fedcba9876543210fedcba9876543210', 'desk', 0, 0, 0, NULL);
-INSERT INTO sync_op (device, seq, wall, counter, date, line) VALUES
-    ('0123456789abcdef0123456789abcdef', 1, 1772439300000, 0, '2026-03-02',
-     '{"date":"2026-03-02","device":"0123456789abcdef0123456789abcdef","hlc":1772439300000,"n":0,"name":"laptop","note":"client visit","op":"record","origin":"manual","seq":1,"status":"office","v":1}');
+INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, status, origin, note) VALUES
+    ('0123456789abcdef0123456789abcdef', 1, 1772439300000, 0, '2026-03-02', 1, 'laptop', 'record', 'office', 'manual', 'client visit');
 COMMIT;
 SQL
 chmod 0600 v4.sqlite

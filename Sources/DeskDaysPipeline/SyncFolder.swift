@@ -29,11 +29,11 @@ public final class Synchronizer: Sendable {
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
     /// reach delays the files, never a change.
-    public init(store: AttendanceStore, folder: String, deviceName: String, now: Date) throws {
+    public init(store: AttendanceStore, folder: String, deviceName: String) throws {
         self.store = store
         self.folder = folder
         self.deviceName = deviceName
-        deviceID = try store.enableSync(name: deviceName, now: now)
+        deviceID = try store.enableSync(name: deviceName)
         // Before any change is numbered: lines of its own in the file that
         // the database lacks (restored from a backup) come back first.
         let fd = open(ownFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)

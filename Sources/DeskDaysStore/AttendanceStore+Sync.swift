@@ -22,7 +22,7 @@ extension AttendanceStore {
     /// records, check-ins, latest signs and removals, in time order.
     /// Later calls only follow a new name. Returns the id.
     @discardableResult
-    public func enableSync(name: String, now: Date) throws -> String {
+    public func enableSync(name: String) throws -> String {
         try write { db in
             if let id = try String.fetchOne(db, sql: "SELECT id FROM sync_device WHERE self = 1") {
                 try db.execute(sql: "UPDATE sync_device SET name = ? WHERE id = ?", arguments: [name, id])
@@ -77,7 +77,6 @@ extension AttendanceStore {
             }
             try db.execute(sql: "UPDATE sync_device SET lastSeq = ?, lines = ?, lastChange = ? WHERE id = ?",
                            arguments: [seq, seq, latest.map { UTCTimestamp.string(from: $0.date) }, id])
-            _ = now
             return id
         }
     }

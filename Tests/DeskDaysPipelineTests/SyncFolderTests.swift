@@ -29,7 +29,7 @@ import Testing
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path + "/deskdays", deviceName: "laptop", now: instant("2026-05-04T08:00:00Z"))
+        let sync = try Synchronizer(store: store, folder: folder.path + "/deskdays", deviceName: "laptop")
         let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
         #expect(try lines(sync.ownFile) == [try store.ownLines(after: 0)[0], try store.ownLines(after: 0)[1], ""])
@@ -48,7 +48,7 @@ import Testing
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: instant("2026-05-04T08:00:00Z"))
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
         let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: sync.ownFile))
@@ -70,7 +70,7 @@ import Testing
         let journal = folder.path + "/sync"
         do {
             let store = try AttendanceStore(path: path)
-            let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop", now: instant("2026-05-04T08:00:00Z"))
+            let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop")
             let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
             try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
             try store.backUp(to: folder.path + "/backup.sqlite")
@@ -80,7 +80,7 @@ import Testing
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         try FileManager.default.moveItem(atPath: folder.path + "/backup.sqlite", toPath: path)
         let store = try AttendanceStore(path: path)
-        let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop", now: instant("2026-05-06T08:00:00Z"))
+        let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop")
         let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-06T08:00:00Z") }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-05-06")], status: .remote, note: nil)
         #expect(try store.records(in: nil).map(\.status) == [.office, .sick, .remote])
@@ -92,8 +92,8 @@ import Testing
         let folder = try Folder()
         defer { folder.remove() }
         let (a, b) = (try AttendanceStore.inMemory(), try AttendanceStore.inMemory())
-        let syncA = try Synchronizer(store: a, folder: folder.path, deviceName: "a", now: instant("2026-05-04T08:00:00Z"))
-        let syncB = try Synchronizer(store: b, folder: folder.path, deviceName: "b", now: instant("2026-05-04T08:00:00Z"))
+        let syncA = try Synchronizer(store: a, folder: folder.path, deviceName: "a")
+        let syncB = try Synchronizer(store: b, folder: folder.path, deviceName: "b")
         let pipelineB = CheckInPipeline(store: b, policy: Self.utc, now: { instant("2026-05-04T09:00:00Z") }, sync: syncB)
         try await pipelineB.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
         #expect(try syncA.merge().merged == 2)

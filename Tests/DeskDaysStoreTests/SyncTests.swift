@@ -44,7 +44,7 @@ import Testing
 
     @Test func aLineHoldsOnlyTheDatabasesKindsOfValue() throws {
         let store = try AttendanceStore.inMemory()
-        try store.enableSync(name: "laptop", now: instant("2026-05-04T08:00:00Z"))
+        try store.enableSync(name: "laptop")
         _ = try store.journal([
             .sign(LatestSign(date: day("2026-05-04"), source: .wifi, at: instant("2026-05-04T08:00:00Z"), kind: .arrival), rule: "hq"),
             .record(date: day("2026-05-05"), status: .remote, origin: .manual, note: "dentist", ifEmpty: false),
@@ -72,7 +72,7 @@ import Testing
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
             var rng = SplitMix(seed: UInt64(seed))
             let store = try? AttendanceStore.inMemory()
-            _ = try? store?.enableSync(name: notes.randomElement(using: &rng)!.isEmpty ? "x" : "dev \"\(seed % 7)\"", now: Date())
+            _ = try? store?.enableSync(name: notes.randomElement(using: &rng)!.isEmpty ? "x" : "dev \"\(seed % 7)\"")
             let change: JournalChange = switch Int.random(in: 0..<4, using: &rng) {
             case 0: .record(date: day("2026-05-04"), status: .sick, origin: .manual, note: notes.randomElement(using: &rng), ifEmpty: Bool.random(using: &rng))
             case 1: .sign(LatestSign(date: day("2026-05-04"), source: .gps, at: instant("2026-05-04T08:00:00Z"), kind: .departure), rule: "hq")
@@ -107,8 +107,8 @@ import Testing
         try Fixtures.copy(version: 3, to: path)
         let store = try AttendanceStore(path: path)
         let before = try Snapshot(store)
-        let id = try store.enableSync(name: "desk", now: instant("2026-04-01T00:00:00Z"))
-        #expect(try store.enableSync(name: "desk", now: instant("2026-04-02T00:00:00Z")) == id)
+        let id = try store.enableSync(name: "desk")
+        #expect(try store.enableSync(name: "desk") == id)
         let lines = try store.ownLines(after: 0)
         #expect(lines.count == 4 + 4 + 2 + 2)
         try store.dbQueue.write { db in
@@ -120,7 +120,7 @@ import Testing
         #expect(after == before, "\(after)\n---\n\(before)")
         // A second device merging them holds the same rows.
         let other = try AttendanceStore.inMemory()
-        try other.enableSync(name: "laptop", now: instant("2026-04-01T00:00:00Z"))
+        try other.enableSync(name: "laptop")
         try other.merge(device: id, entries: lines.compactMap { JournalEntry.decode(Data($0.utf8)) }, mergedBytes: 0)
         #expect(try Snapshot(other) == before)
     }
@@ -141,8 +141,8 @@ import Testing
 
     @Test func mergingTwiceChangesNothingAndForgetTakesADeviceOut() throws {
         let (a, b) = (try AttendanceStore.inMemory(), try AttendanceStore.inMemory())
-        let idA = try a.enableSync(name: "a", now: instant("2026-05-04T08:00:00Z"))
-        let idB = try b.enableSync(name: "b", now: instant("2026-05-04T08:00:00Z"))
+        let idA = try a.enableSync(name: "a")
+        let idB = try b.enableSync(name: "b")
         _ = try a.journal([.record(date: day("2026-05-04"), status: .office, origin: .manual, note: nil, ifEmpty: false)],
                           now: instant("2026-05-04T08:00:00Z"))
         _ = try b.journal([.record(date: day("2026-05-04"), status: .remote, origin: .manual, note: nil, ifEmpty: false)],
@@ -174,14 +174,14 @@ import Testing
                 let world = try World(devices: 3, steps: Int.random(in: 5...40, using: &rng), rng: &rng)
                 let all = try world.allLines()
                 let reference = try AttendanceStore.inMemory()
-                try reference.enableSync(name: "reference", now: Date(timeIntervalSince1970: 0))
+                try reference.enableSync(name: "reference")
                 for entry in all.sorted(by: { ($0.time, $0.device, $0.seq) < ($1.time, $1.device, $1.seq) }) {
                     try reference.merge(device: entry.device, entries: [entry], mergedBytes: 0)
                 }
                 let expected = try Snapshot(reference)
                 for _ in 0..<10 {
                     let store = try AttendanceStore.inMemory()
-                    try store.enableSync(name: "fresh", now: Date(timeIntervalSince1970: 0))
+                    try store.enableSync(name: "fresh")
                     var pending = Dictionary(grouping: all, by: \.device).mapValues { lines in
                         Bool.random(using: &rng) ? lines.shuffled(using: &rng) : lines
                     }
@@ -220,7 +220,7 @@ struct World {
         let skews = (0..<devices).map { index in index == 2 ? Double(Int.random(in: -86_400...86_400, using: &rng)) : 0 }
         for index in 0..<devices {
             let store = try AttendanceStore.inMemory()
-            ids.append(try store.enableSync(name: "device-\(index)", now: start))
+            ids.append(try store.enableSync(name: "device-\(index)"))
             stores.append(store)
         }
         let dates = [day("2026-05-04"), day("2026-05-05"), day("2026-05-06")]

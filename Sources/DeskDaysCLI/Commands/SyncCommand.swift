@@ -30,7 +30,7 @@ struct SyncCommand: AsyncParsableCommand {
         let settings = try settings(session)
         do {
             let sync = try Synchronizer(store: try session.writeStore(), folder: settings.folder,
-                                        deviceName: settings.deviceName, now: session.now)
+                                        deviceName: settings.deviceName)
             try sync.publish()
             return (sync, try sync.merge())
         } catch let failure as Synchronizer.SyncFailure {

@@ -100,7 +100,7 @@ package struct Session {
     /// as warnings and the command goes on. Nil without `[sync]`.
     package func synchronizer() throws -> Synchronizer? {
         guard let settings = configuration.sync else { return nil }
-        let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName, now: now)
+        let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName)
         // The folder out of reach (unmounted, permissions) delays the files,
         // never an answer: warn, and answer from this device's database.
         var warnings: [String] = []

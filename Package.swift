@@ -175,7 +175,10 @@ let package = Package(
         ]),
         .testTarget(name: "DeskDaysConfigTests", dependencies: ["DeskDaysConfig"]),
         .testTarget(name: "DeskDaysExchangeTests", dependencies: ["DeskDaysExchange"]),
-        .testTarget(name: "DeskDaysStoreTests", dependencies: ["DeskDaysStore"],
+        .testTarget(name: "DeskDaysStoreTests", dependencies: [
+            "DeskDaysStore",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),

@@ -37,6 +37,9 @@ extension Agent {
         services.append(.init(service: DesktopService(agent: self), serviceName: "session bus"))
         services.append(.init(service: TimerService(agent: self), serviceName: "timers"))
         services.append(.init(service: SleepWatchService(agent: self), serviceName: "sleep watcher"))
+        if sync != nil {
+            services.append(.init(service: SyncWatchService(agent: self), serviceName: "sync folder watcher"))
+        }
         for entry in adapters {
             services.append(.init(service: AdapterService(agent: self, entry: entry),
                                   successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
@@ -124,6 +127,16 @@ struct SleepWatchService: Service {
     func run() async {
         await cancelWhenGracefulShutdown { [agent] in await agent.watchSleep() }
         // Without a system bus the watch ends at once; the service stays until told to stop (see above).
+        try? await gracefulShutdown()
+    }
+}
+
+/// The `[sync]` folder (`Agent.watchSyncFolder`): other devices' journals merged as they change.
+struct SyncWatchService: Service {
+    let agent: Agent
+
+    func run() async {
+        await cancelWhenGracefulShutdown { [agent] in await agent.watchSyncFolder() }
         try? await gracefulShutdown()
     }
 }

@@ -50,6 +50,8 @@ public final class Agent: Sendable {
     /// never NFC or QR, whose taps are instants), with their rule names: a
     /// stop or a suspend is their departure (docs/policy.md "Time on site").
     let present = Mutex([Source: String?]())
+    /// `[sync]`: this device's journal and the folder it merges (nil: sync off).
+    let sync: Synchronizer?
 
     /// - Parameters:
     ///   - socketPath: where to serve the control socket (nil: no socket); the
@@ -64,8 +66,16 @@ public final class Agent: Sendable {
         self.configuration = configuration
         self.store = store
         self.clock = clock
-        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now)
-        self.pipeline = pipeline
+        var sync: Synchronizer?
+        if let settings = configuration.sync {
+            do {
+                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName)
+            } catch {
+                logger.error("sync is off for this run: \(error)")
+            }
+        }
+        self.sync = sync
+        self.pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now, sync: sync)
         self.logger = logger
         let notifier = DesktopNotifier(logger: logger, environment: environment)
         self.notifier = notifier

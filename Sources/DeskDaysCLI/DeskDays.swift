@@ -50,6 +50,7 @@ package struct DeskDays: AsyncParsableCommand {
             ReconcileCommand.self,
             EvidenceCommand.self,
             BackupCommand.self,
+            SyncCommand.self,
             ConfigCommand.self,
             AgentEntry.self,
             DoctorEntry.self,

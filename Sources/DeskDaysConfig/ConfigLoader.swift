@@ -65,6 +65,7 @@ public enum ConfigLoader {
             case "wired": reader.table(value, path) { readWired(&$0, $1, &configuration.wired) }
             case "gps": reader.table(value, path) { readGPS(&$0, $1, &configuration.gps) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
+            case "sync": reader.table(value, path) { readSync(&$0, $1, &configuration.sync, baseDirectory: baseDirectory) }
             default: return false
             }
             return true
@@ -490,6 +491,39 @@ public enum ConfigLoader {
             default: return false
             }
             return true
+        }
+    }
+
+    static func readSync(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout SyncSettings?, baseDirectory: String) {
+        var folder: String?, name: String?
+        reader.read(table, path: "sync") { reader, key, value, path in
+            switch key {
+            case "folder":
+                guard let text = reader.string(value, path) else { break }
+                if text.isEmpty {
+                    reader.problem(path, "folder is empty; name the folder your synchroniser shares, e.g. \"~/Sync/deskdays\"")
+                } else if text == "~" || text.hasPrefix("~/") {
+                    folder = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + text.dropFirst()
+                } else {
+                    folder = text.hasPrefix("/") ? text : baseDirectory + "/" + text
+                }
+            case "device_name":
+                guard let text = reader.string(value, path) else { break }
+                // Shown by other devices: one line of plain text.
+                if text.trimmingCharacters(in: .whitespaces).isEmpty || text.count > 64
+                    || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    reader.problem(path, "device_name must be 1 to 64 characters on one line, e.g. \"laptop\"")
+                } else {
+                    name = text
+                }
+            default: return false
+            }
+            return true
+        }
+        if let folder {
+            settings = SyncSettings(folder: folder, deviceName: name)
+        } else if table["folder"] == nil {
+            reader.problem("sync", "[sync] needs folder, the folder your synchroniser shares (e.g. \"~/Sync/deskdays\")")
         }
     }
 }

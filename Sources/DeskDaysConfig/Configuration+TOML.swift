@@ -118,6 +118,12 @@ extension Configuration {
         let desktopTable = TOMLTable()
         desktopTable["tray"] = desktop.tray
         root["desktop"] = desktopTable
+        if let sync {
+            let syncTable = TOMLTable()
+            syncTable["folder"] = sync.folder
+            syncTable["device_name"] = sync.deviceName
+            root["sync"] = syncTable
+        }
         return root.convert(to: .toml) + "\n"
     }
 }

@@ -12,6 +12,8 @@ public struct Configuration: Sendable, Equatable {
     public var wired = WiredSettings()
     public var gps = GPSSettings()
     public var desktop = DesktopSettings()
+    /// `[sync]`: nil when absent (sync off).
+    public var sync: SyncSettings?
     /// The iCalendar files read for holidays (`policy.holidays_ics`), as
     /// resolved paths: with the configuration file itself, every file the
     /// configuration depends on (`deskdays status` remembers their state).
@@ -41,6 +43,27 @@ public struct TimeOfDay: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+}
+
+/// `[sync]`: several devices, one record (docs/cli.md "Sync").
+public struct SyncSettings: Sendable, Equatable {
+    /// The folder the user's synchroniser shares, `~` and relative paths resolved.
+    public var folder: String
+    /// This device's name in the other devices' `sync status` and `explain` (default: the host name).
+    public var deviceName: String
+
+    public init(folder: String, deviceName: String? = nil) {
+        self.folder = folder
+        self.deviceName = deviceName ?? Self.hostName()
+    }
+
+    /// The host name, as `uname -n` prints it.
+    public static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(cString: buffer)
+        return name.isEmpty ? "localhost" : name
     }
 }
 

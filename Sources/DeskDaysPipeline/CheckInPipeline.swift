@@ -21,13 +21,37 @@ public actor CheckInPipeline {
     private let policy: Policy
     private let now: @Sendable () -> Date
     private let logger: Logger
+    /// Sync (docs/design.md "Sync"): when set, every change is journaled
+    /// (`AttendanceStore.journal`) and a method returns only after its line
+    /// is in this device's file in the folder.
+    private let sync: Synchronizer?
+    /// Whether changes are journaled: with `sync`, and in a database that
+    /// synced once even while `[sync]` is off, so that turning it on again
+    /// sends every change made meanwhile.
+    private let journaled: Bool
 
     public init(store: AttendanceStore, policy: Policy, now: @escaping @Sendable () -> Date = Date.init,
-                logger: Logger = Logger(label: "deskdays.pipeline")) {
+                logger: Logger = Logger(label: "deskdays.pipeline"), sync: Synchronizer? = nil) {
         self.store = store
         self.policy = policy
         self.now = now
         self.logger = logger
+        self.sync = sync
+        journaled = sync != nil || ((try? store.syncIdentity()) ?? nil) != nil
+    }
+
+    /// Journals `changes` and writes their lines to the folder (sync only).
+    private func journal(_ changes: [JournalChange]) throws -> [JournalOutcome] {
+        let outcomes = try store.journal(changes, now: now())
+        guard let sync else { return outcomes }
+        do {
+            try sync.publish()
+        } catch {
+            // Committed in the database: the next publish writes the line.
+            // (A command has already warned about the folder.)
+            logger.notice("\(error)")
+        }
+        return outcomes
     }
 
     /// A check-in the pipeline refuses to store, as one sentence.
@@ -53,8 +77,13 @@ public actor CheckInPipeline {
         }
         // Departures feed time on site (docs/policy.md): the store keeps the
         // first arrival and the latest sign of each (date, source), no more.
-        let stored = try store.insertSign(LatestSign(date: date, source: event.source, at: event.time, kind: event.kind),
-                                          rule: event.rule)
+        let sign = LatestSign(date: date, source: event.source, at: event.time, kind: event.kind)
+        let stored: Bool
+        if journaled {
+            stored = try journal([.sign(sign, rule: event.rule)]) == [.sign(addedCheckIn: true)]
+        } else {
+            stored = try store.insertSign(sign, rule: event.rule)
+        }
         logger.debug(event.kind == .departure ? "departure noted"
                      : stored ? "check-in stored" : "check-in already recorded for the day",
                      metadata: ["source": "\(event.source.rawValue)", "date": "\(date)",
@@ -69,10 +98,14 @@ public actor CheckInPipeline {
         if let wrong = dates.first(where: { !$0.isSupported }) {
             throw Refusal(description: "\(wrong) is \(LocalDate.unsupportedPhrase)")
         }
-        let recordedAt = now()
-        try store.addRecords(dates.map {
-            DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt)
-        })
+        if journaled {
+            _ = try journal(dates.map { .record(date: $0, status: status, origin: .manual, note: note, ifEmpty: false) })
+        } else {
+            let recordedAt = now()
+            try store.addRecords(dates.map {
+                DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt)
+            })
+        }
         logger.info("manual record", metadata: ["status": "\(status.rawValue)", "dates": "\(dates.count)"])
     }
 
@@ -80,7 +113,13 @@ public actor CheckInPipeline {
     /// check-ins, manual, imported or fallback records), recording each
     /// removal (`explain` lists them); returns what was removed.
     public func clear(date: LocalDate, origins: Set<Origin>) throws -> [Removal] {
-        let removed = try store.remove(on: date, origins: origins, at: now())
+        let removed: [Removal]
+        if journaled {
+            guard case .clear(let list)? = try journal([.clear(date: date, origins: origins)]).first else { return [] }
+            removed = list
+        } else {
+            removed = try store.remove(on: date, origins: origins, at: now())
+        }
         logger.info("entries cleared", metadata: ["date": "\(date)", "removed": "\(removed.count)"])
         return removed
     }
@@ -114,7 +153,11 @@ public actor CheckInPipeline {
             guard let row = wanted[date], row != stored[date] else { return nil }
             return DayRecord(date: date, status: row.status, origin: .import, note: row.note, recordedAt: recordedAt)
         }
-        try store.addRecords(added)
+        if journaled {
+            _ = try journal(added.map { .record(date: $0.date, status: $0.status, origin: .import, note: $0.note, ifEmpty: false) })
+        } else {
+            try store.addRecords(added)
+        }
         logger.info("records imported", metadata: ["added": "\(added.count)", "skipped": "\(records.count - added.count)"])
         return added.count
     }
@@ -122,8 +165,14 @@ public actor CheckInPipeline {
     /// Writes the end-of-day fallback for `date`, only when the date has no
     /// record and no check-in at all; returns whether it did.
     public func writeFallback(date: LocalDate, status: AttendanceStatus) throws -> Bool {
-        let written = try store.addRecordIfDateIsEmpty(
-            DayRecord(date: date, status: status, origin: .fallback, recordedAt: now()))
+        let written: Bool
+        if journaled {
+            written = try journal([.record(date: date, status: status, origin: .fallback, note: nil, ifEmpty: true)])
+                == [.record(written: true)]
+        } else {
+            written = try store.addRecordIfDateIsEmpty(
+                DayRecord(date: date, status: status, origin: .fallback, recordedAt: now()))
+        }
         logger.info(written ? "fallback recorded" : "fallback not needed",
                     metadata: ["date": "\(date)", "status": "\(status.rawValue)"])
         return written

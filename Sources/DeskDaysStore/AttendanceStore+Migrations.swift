@@ -95,6 +95,57 @@ extension AttendanceStore {
                 PRAGMA user_version = 4;
                 """)
         }
+        // v5: several devices, one record (docs/design.md "Sync"). Every
+        // change of a device that syncs is a journal line: `sync_op` keeps
+        // each line seen, this device's and every other's, keyed by
+        // (device, seq), with its hybrid logical clock (wall milliseconds,
+        // counter) and its fields as columns (a third of the bytes of the
+        // JSON text; `origins` comma-separated); `record`, `checkin`, `sign` and `removal` are then what
+        // replaying a date's lines in clock order gives. `sync_device` names
+        // this device (self = 1) and every other seen, with how far its
+        // journal file has been merged. Only new tables: the v1–v4 tables
+        // are untouched.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_device (
+                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 32),
+                    name TEXT NOT NULL,
+                    self INTEGER NOT NULL DEFAULT 0,
+                    forgotten INTEGER NOT NULL DEFAULT 0,
+                    mergedBytes INTEGER NOT NULL DEFAULT 0,
+                    lines INTEGER NOT NULL DEFAULT 0,
+                    lastSeq INTEGER NOT NULL DEFAULT 0,
+                    lastChange TEXT,
+                    lastClock TEXT
+                );
+                CREATE UNIQUE INDEX sync_device_self ON sync_device (self) WHERE self = 1;
+                CREATE TABLE sync_op (
+                    device TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    wall INTEGER NOT NULL,
+                    counter INTEGER NOT NULL,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    v INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    op TEXT NOT NULL,
+                    clock TEXT,
+                    source TEXT,
+                    rule TEXT,
+                    at TEXT,
+                    kind TEXT,
+                    status TEXT,
+                    origin TEXT,
+                    note TEXT,
+                    ifEmpty INTEGER,
+                    origins TEXT,
+                    entry TEXT,
+                    PRIMARY KEY (device, seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_op_date ON sync_op (date, wall, counter, device, seq);
+                CREATE INDEX sync_op_clock ON sync_op (wall, counter);
+                PRAGMA user_version = 5;
+                """)
+        }
         return migrator
     }()
 }

@@ -58,30 +58,33 @@ extension AttendanceStore {
     /// (false for a departure, or a source already seen that date).
     @discardableResult
     public func insertSign(_ sign: LatestSign, rule: String?) throws -> Bool {
+        try write { db in try Self.applySign(db, sign, rule: rule) }
+    }
+
+    /// `insertSign`'s statements, inside a transaction (also a journal line's, AttendanceStore+Sync).
+    static func applySign(_ db: Database, _ sign: LatestSign, rule: String?) throws -> Bool {
         let day = sign.date.description
         let at = UTCTimestamp.string(from: sign.at)
-        return try write { db in
-            var added = false
-            if sign.kind == .arrival {
-                try db.cachedStatement(sql: """
-                    INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (date, source) DO NOTHING
-                    """).execute(arguments: [day, sign.source.rawValue, rule, at])
-                added = db.changesCount > 0
-                if !added {
-                    try db.cachedStatement(sql: """
-                        UPDATE checkin SET at = ?, rule = ? WHERE date = ? AND source = ? AND at > ?
-                        """).execute(arguments: [at, rule, day, sign.source.rawValue, at])
-                }
-            }
-            // Timestamps are fixed-width UTC text: they compare as strings.
+        var added = false
+        if sign.kind == .arrival {
             try db.cachedStatement(sql: """
-                INSERT INTO sign (date, source, at, kind) VALUES (?, ?, ?, ?)
-                ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, kind = excluded.kind
-                WHERE excluded.at >= sign.at
-                """).execute(arguments: [day, sign.source.rawValue, at, sign.kind.rawValue])
-            return added
+                INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (date, source) DO NOTHING
+                """).execute(arguments: [day, sign.source.rawValue, rule, at])
+            added = db.changesCount > 0
+            if !added {
+                try db.cachedStatement(sql: """
+                    UPDATE checkin SET at = ?, rule = ? WHERE date = ? AND source = ? AND at > ?
+                    """).execute(arguments: [at, rule, day, sign.source.rawValue, at])
+            }
         }
+        // Timestamps are fixed-width UTC text: they compare as strings.
+        try db.cachedStatement(sql: """
+            INSERT INTO sign (date, source, at, kind) VALUES (?, ?, ?, ?)
+            ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, kind = excluded.kind
+            WHERE excluded.at >= sign.at
+            """).execute(arguments: [day, sign.source.rawValue, at, sign.kind.rawValue])
+        return added
     }
 
     // MARK: - Reading

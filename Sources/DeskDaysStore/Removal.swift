@@ -18,7 +18,12 @@ extension AttendanceStore {
     /// its check-ins; the others: records of that origin) and writes a
     /// removal row for each, in one transaction. Returns what was removed.
     public func remove(on date: LocalDate, origins: Set<Origin>, at instant: Date) throws -> [Removal] {
-        try write { db in
+        try write { db in try Self.applyClear(db, date: date, origins: origins, at: instant) }
+    }
+
+    /// `remove`'s statements, inside a transaction (also a journal line's, AttendanceStore+Sync).
+    static func applyClear(_ db: Database, date: LocalDate, origins: Set<Origin>, at instant: Date) throws -> [Removal] {
+        do {
             var removed: [Removal] = []
             let day = date.description
             let recordOrigins = origins.subtracting([.automatic]).map(\.rawValue)

@@ -14,11 +14,11 @@ public final class StoreObservation: Sendable {
 }
 
 extension AttendanceStore {
-    /// Calls `onChange` after every commit that changed records or check-ins
+    /// Calls `onChange` after every commit that changed records, check-ins, signs or removals
     /// through this store (this process only: SQLite does not signal other
     /// processes' commits). Keep the returned value for as long as you want to be told.
     public func observeChanges(_ onChange: @escaping @Sendable () -> Void) -> StoreObservation {
-        let observation = DatabaseRegionObservation(tracking: Table("record"), Table("checkin"))
+        let observation = DatabaseRegionObservation(tracking: Table("record"), Table("checkin"), Table("sign"), Table("removal"))
         let cancellable = observation.start(in: dbQueue, onError: { _ in }, onChange: { _ in onChange() })
         return StoreObservation(cancellable)
     }

@@ -213,3 +213,23 @@ func badTargetValues(line: String, expected: String) {
     #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o640)
 }
 
+
+/// `[sync]` (docs/cli.md "Sync"): off when absent; `~` is the home folder,
+/// a relative folder is beside the configuration file; the device name
+/// defaults to the host name; a missing folder or a name that is not one
+/// line is a located problem.
+@Test func syncSection() {
+    #expect(ConfigLoader.parse("", file: "f").0.sync == nil)
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+    let (config, problems) = ConfigLoader.parse("[sync]\nfolder = \"~/Sync/deskdays\"\ndevice_name = \"laptop\"\n", file: "f")
+    #expect(problems.isEmpty, "\(problems)")
+    #expect(config.sync == SyncSettings(folder: home + "/Sync/deskdays", deviceName: "laptop"))
+    let shown = config.tomlText()
+    #expect(shown.contains("[sync]") && shown.contains("laptop") && shown.contains(home + "/Sync/deskdays"), "\(shown)")
+    let relative = ConfigLoader.parse("[sync]\nfolder = \"shared\"\n", file: "f", baseDirectory: "/etc/xdg/deskdays").0.sync
+    #expect(relative?.folder == "/etc/xdg/deskdays/shared")
+    #expect(relative?.deviceName == SyncSettings.hostName() && !(relative?.deviceName.isEmpty ?? true))
+    let (_, bad) = ConfigLoader.parse("[sync]\ndevice_name = \"a\\nb\"\n", file: "f")
+    #expect(bad.map(\.line) == [1, 2], "\(bad)")
+    #expect(bad.first?.message.contains("needs folder") == true && bad.last?.message.contains("one line") == true, "\(bad)")
+}

@@ -9,15 +9,21 @@ import Testing
 @Suite struct PrivacyTests {
     @Test func schemaHoldsOnlyTheAllowedColumns() throws {
         let store = try AttendanceStore.inMemory()
-        let (tables, record, checkin, migrations, removal, sign) = try store.dbQueue.read { db in
+        let (tables, record, checkin, migrations, removal, sign, device, op) = try store.dbQueue.read { db in
             (try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name
                 """),
              try db.columns(in: "record").map(\.name), try db.columns(in: "checkin").map(\.name),
              try db.columns(in: "grdb_migrations").map(\.name), try db.columns(in: "removal").map(\.name),
-             try db.columns(in: "sign").map(\.name))
+             try db.columns(in: "sign").map(\.name), try db.columns(in: "sync_device").map(\.name),
+             try db.columns(in: "sync_op").map(\.name))
         }
-        #expect(tables == ["checkin", "grdb_migrations", "record", "removal", "sign"])
+        #expect(tables == ["checkin", "grdb_migrations", "record", "removal", "sign", "sync_device", "sync_op"])
+        // Sync: a device is a random id and the name the user gave it; a
+        // journal line holds what the tables above hold (SyncTests checks its keys).
+        #expect(device == ["id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock"])
+        #expect(op == ["device", "seq", "wall", "counter", "date", "v", "name", "op", "clock", "source", "rule", "at", "kind",
+                       "status", "origin", "note", "ifEmpty", "origins", "entry"])
         // Time on site keeps a source's latest sign: its kind and instant, no place, no identifier.
         #expect(sign == ["id", "date", "source", "at", "kind"])
         // A removal names what went in words made of a status or a source and a rule name.

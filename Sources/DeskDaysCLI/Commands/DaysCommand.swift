@@ -2,6 +2,7 @@ import ArgumentParser
 import DeskDaysCore
 import DeskDaysReports
 import DeskDaysExchange
+import DeskDaysStore
 
 /// `deskdays days`: each date with its resolved status, origin and sources.
 struct DaysCommand: AsyncParsableCommand {
@@ -24,7 +25,14 @@ struct DaysCommand: AsyncParsableCommand {
         let (days, presence) = try DaysCommand.resolvedDaysWithPresence(session, from: from, to: to)
         let policy = session.policy
         if json {
-            print(try Render.json(days.map { DayRow(day: $0, presence: presence[$0.date], policy: policy) }))
+            // With sync, which devices' changes touched each date.
+            var devices: [LocalDate: [String]]?
+            if session.configuration.sync != nil, let first = days.first?.date, let last = days.last?.date {
+                devices = try session.readStore().deviceNames(in: DateSpan(first, last))
+            }
+            print(try Render.json(days.map { day in
+                DayRow(day: day, presence: presence[day.date], policy: policy, devices: devices.map { $0[day.date] ?? [] })
+            }))
             return
         }
         for day in days {
@@ -46,13 +54,16 @@ struct DaysCommand: AsyncParsableCommand {
     }
 
     /// A `days --json` row: the export's keys, then time on site
-    /// (`first_seen`, `last_seen` as local `HH:MM`, `hours`), null without an arrival.
+    /// (`first_seen`, `last_seen` as local `HH:MM`, `hours`), null without
+    /// an arrival; with sync, `devices`: the names of the devices whose
+    /// changes touched the date.
     struct DayRow: Encodable {
         var day: ExchangeDay
         var presence: DayPresence?
         var policy: Policy
+        var devices: [String]?
 
-        enum Keys: String, CodingKey { case firstSeen = "first_seen", lastSeen = "last_seen", hours }
+        enum Keys: String, CodingKey { case firstSeen = "first_seen", lastSeen = "last_seen", hours, devices }
 
         func encode(to encoder: Encoder) throws {
             try day.encode(to: encoder)
@@ -60,6 +71,7 @@ struct DaysCommand: AsyncParsableCommand {
             try container.encode(presence.map { policy.clockTime(of: $0.firstSeen) }, forKey: .firstSeen)
             try container.encode(presence.map { policy.clockTime(of: $0.lastSeen) }, forKey: .lastSeen)
             try container.encode(presence?.hours, forKey: .hours)
+            try container.encodeIfPresent(devices, forKey: .devices)
         }
     }
 

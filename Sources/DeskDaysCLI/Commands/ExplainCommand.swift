@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysCore
+import DeskDaysStore
 import Foundation
 
 /// `deskdays explain D`: why a date resolved as it did.
@@ -38,21 +39,31 @@ struct ExplainCommand: AsyncParsableCommand {
         // Times in the policy's time zone, the one the date is counted in.
         let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
         func local(_ instant: Date) -> String { instant.formatted(style) }
+        // With sync, the device behind each entry (its journal line).
+        let journal = try store.syncIdentity() == nil ? [] : try store.journalLines(on: day)
+        func from(_ matches: (JournalEntry) -> Bool) -> String {
+            journal.last(where: { matches($0.entry) }).map { " (from \($0.device))" } ?? ""
+        }
         let sorted = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         for record in sorted {
             let note = record.note.map { " — \"\($0)\"" } ?? ""
-            lines.append("  record    \(record.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(record.status.rawValue) (written \(local(record.recordedAt)))\(note)")
+            lines.append("  record    \(record.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(record.status.rawValue) (written \(local(record.recordedAt)))\(note)"
+                         + from { $0.op == "record" && $0.status == record.status.rawValue && $0.origin == record.origin.rawValue
+                                  && $0.hlc == HLC.milliseconds(record.recordedAt) })
         }
         for checkIn in checkIns.sorted(by: { $0.at < $1.at }) {
             let rule = checkIn.rule.map { " rule \"\($0)\"" } ?? ""
-            lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(local(checkIn.at))\(rule)")
+            lines.append("  check-in  \(checkIn.source.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) at \(local(checkIn.at))\(rule)"
+                         + from { ($0.op == "checkin" || $0.op == "sign" && $0.kind == "arrival") && $0.source == checkIn.source.rawValue
+                                  && $0.at.flatMap(parseRFC3339).map(HLC.milliseconds) == HLC.milliseconds(checkIn.at) })
         }
         if records.isEmpty && checkIns.isEmpty { lines.append("  nothing is stored for this date.") }
         if let presence {
             lines.append(contentsOf: Self.presenceLines(presence, policy: policy, today: session.today))
         }
         for removal in try store.removals(in: span) {
-            lines.append("  removed   \(removal.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(removal.entry) (on \(local(removal.removedAt)))")
+            lines.append("  removed   \(removal.origin.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(removal.entry) (on \(local(removal.removedAt)))"
+                         + from { ($0.op == "clear" || $0.op == "removed") && $0.hlc == HLC.milliseconds(removal.removedAt) })
         }
         print(lines.joined(separator: "\n"))
     }

@@ -3,6 +3,7 @@ import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
+import Synchronization
 
 /// What one command invocation works with: the configuration, "now", and
 /// (opened on demand) the store and the pipeline.
@@ -65,6 +66,8 @@ package struct Session {
     /// A database the user named must exist to be read; only the default
     /// may be absent (a first run); one out of reach is always an error.
     func readStore() throws -> AttendanceStore {
+        // With [sync], every command merges the folder before it answers.
+        if let synced = try synchronizer() { return synced.store }
         let path = options.databasePath
         switch PathCheck.reach(path) {
         case .present:
@@ -85,13 +88,42 @@ package struct Session {
 
     func pipeline() throws -> CheckInPipeline {
         let instant = now
+        if let synced = try synchronizer() {
+            return CheckInPipeline(store: synced.store, policy: policy, now: { instant }, sync: synced)
+        }
         return CheckInPipeline(store: try writeStore(), policy: policy, now: { instant })
+    }
+
+    /// With `[sync] folder` set: the database for writing, made a syncing
+    /// device (history journaled once), its own journal brought up to date
+    /// in the folder and every other device's merged; problems go to stderr
+    /// as warnings and the command goes on. Nil without `[sync]`.
+    package func synchronizer() throws -> Synchronizer? {
+        guard let settings = configuration.sync else { return nil }
+        let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName)
+        // The folder out of reach (unmounted, permissions) delays the files,
+        // never an answer: warn, and answer from this device's database.
+        var warnings: [String] = []
+        do {
+            try sync.publish()
+            warnings += try sync.merge().warnings
+        } catch {
+            warnings.append("\(error)")
+        }
+        // Each warning once per command, however often it merges.
+        for warning in warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
+            printError("deskdays: sync: \(warning).")
+        }
+        return sync
     }
 
     /// The report for `selector` from the stored data.
     func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
         try answers.report(selector, store: try store ?? readStore(), today: today, now: now)
     }
+
+    /// The sync warnings this process has printed.
+    static let warned = Mutex(Set<String>())
 
     /// Parses a `--date`-style argument.
     static func date(_ text: String, option: String) throws -> LocalDate {

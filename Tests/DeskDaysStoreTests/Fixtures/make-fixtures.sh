@@ -120,3 +120,57 @@ COMMIT;
 SQL
 chmod 0600 v4.sqlite
 echo "wrote $(pwd)/v4.sqlite"
+
+# v5: v4's rows, then the sync tables with this device, one other device and
+# one line of each (docs/design.md "Sync").
+rm -f v5.sqlite v5.sqlite-wal v5.sqlite-shm
+cp v4.sqlite v5.sqlite
+sqlite3 v5.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE sync_device (
+    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 32),
+    name TEXT NOT NULL,
+    self INTEGER NOT NULL DEFAULT 0,
+    forgotten INTEGER NOT NULL DEFAULT 0,
+    mergedBytes INTEGER NOT NULL DEFAULT 0,
+    lines INTEGER NOT NULL DEFAULT 0,
+    lastSeq INTEGER NOT NULL DEFAULT 0,
+    lastChange TEXT,
+    lastClock TEXT
+);
+CREATE UNIQUE INDEX sync_device_self ON sync_device (self) WHERE self = 1;
+CREATE TABLE sync_op (
+    device TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    wall INTEGER NOT NULL,
+    counter INTEGER NOT NULL,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    v INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    op TEXT NOT NULL,
+    clock TEXT,
+    source TEXT,
+    rule TEXT,
+    at TEXT,
+    kind TEXT,
+    status TEXT,
+    origin TEXT,
+    note TEXT,
+    ifEmpty INTEGER,
+    origins TEXT,
+    entry TEXT,
+    PRIMARY KEY (device, seq)
+) WITHOUT ROWID;
+CREATE INDEX sync_op_date ON sync_op (date, wall, counter, device, seq);
+CREATE INDEX sync_op_clock ON sync_op (wall, counter);
+PRAGMA user_version = 5;
+INSERT INTO grdb_migrations (identifier) VALUES ('v5');
+INSERT INTO sync_device (id, name, self, lines, lastSeq, lastChange) VALUES
+    ('0123456789abcdef0123456789abcdef', 'laptop', 1, 1, 1, '2026-03-02T08:15:00.000Z'),
+    ('fedcba9876543210fedcba9876543210', 'desk', 0, 0, 0, NULL);
+INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, status, origin, note) VALUES
+    ('0123456789abcdef0123456789abcdef', 1, 1772439300000, 0, '2026-03-02', 1, 'laptop', 'record', 'office', 'manual', 'client visit');
+COMMIT;
+SQL
+chmod 0600 v5.sqlite
+echo "wrote $(pwd)/v5.sqlite"

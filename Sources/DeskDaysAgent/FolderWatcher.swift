@@ -1,0 +1,157 @@
+import DeskDaysCore
+import DeskDaysPipeline
+import DeviceThread
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches the `[sync]` folder with inotify on a thread of its own (a
+/// blocking `poll` beside the `StopSignal`, like the other watchers) and
+/// calls `onChange` after each burst of changes to a file other than
+/// `ownName`: a synchroniser's rename into place, an append, a deletion.
+/// No timer: a quiet folder costs no wake-up.
+final class FolderWatcher: Sendable {
+    let folder: String
+    let ownName: String
+    private let logger: Logger
+
+    init(folder: String, ownName: String, logger: Logger) {
+        self.folder = folder
+        self.ownName = ownName
+        self.logger = logger
+    }
+
+    /// Runs until cancelled; `onChange` runs on the watcher's thread.
+    func run(onChange: @escaping @Sendable () -> Void) async {
+        let stop = StopSignal()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    // The name `top -H` and /proc show (Foundation does not pass
+                    // it on, and pthread_setname_np is not visible from Swift).
+                    let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                    if comm >= 0 {
+                        _ = write(comm, "deskdays-sync", 13)
+                        close(comm)
+                    }
+                    self.loop(stop: stop, onChange: onChange)
+                    done.resume()
+                }
+                thread.name = "deskdays-sync"
+                thread.start()
+            }
+        } onCancel: {
+            stop.stop()
+        }
+    }
+
+    private func loop(stop: StopSignal, onChange: @Sendable () -> Void) {
+        var delay = Backoff(initialSeconds: 1, maximumSeconds: 60)
+        while !stop.isStopped {
+            let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
+            guard fd >= 0 else {
+                logger.error("cannot watch the sync folder (inotify: \(String(cString: strerror(errno)))); it is merged by each command instead")
+                return
+            }
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+                              | IN_DELETE_SELF | IN_MOVE_SELF)
+            if inotify_add_watch(fd, folder, mask) < 0 {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                logger.warning("cannot watch the sync folder \(folder) (\(reason)); trying again")
+                guard stop.sleep(delay.next()) else { return }
+                continue
+            }
+            delay.reset()
+            logger.info("watching the sync folder \(folder)")
+            // What was written while nobody watched.
+            onChange()
+            let outcome = watch(fd, stop: stop, onChange: onChange)
+            close(fd)
+            if outcome { return }
+            logger.warning("the sync folder \(folder) went away; watching for it again")
+            guard stop.sleep(delay.next()) else { return }
+        }
+    }
+
+    /// Waits for events until stopped (true) or the folder is gone (false).
+    private func watch(_ fd: Int32, stop: StopSignal, onChange: @Sendable () -> Void) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
+        while !stop.isStopped {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if fds[1].revents != 0 || stop.isStopped { return true }
+            guard fds[0].revents != 0 else { continue }
+            var relevant = false, gone = false
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let (mask, length) = buffer.withUnsafeBytes { raw -> (UInt32, Int) in
+                        let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                        return (event.mask, Int(event.len))
+                    }
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    let nameBytes = buffer[nameStart..<min(count, nameStart + length)].prefix { $0 != 0 }
+                    let name = String(decoding: nameBytes, as: UTF8.self)
+                    if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { gone = true }
+                    // This device's own appends are not news.
+                    if !name.isEmpty, name != ownName { relevant = true }
+                    offset = nameStart + length
+                }
+            }
+            if relevant { onChange() }
+            if gone { return false }
+        }
+        return true
+    }
+}
+
+extension Agent {
+    /// Publishes this device's journal, merges the folder, then merges again
+    /// within moments of each change to another device's file, until
+    /// cancelled. A merge commits through the agent's own store, so the
+    /// answer, `status --follow` and the status files follow at once.
+    func watchSyncFolder() async {
+        guard let sync else { return }
+        do {
+            try sync.publish()
+        } catch {
+            logger.warning("\(error)")
+        }
+        let watcher = FolderWatcher(folder: sync.folder, ownName: Synchronizer.fileName(sync.deviceID), logger: logger)
+        let warned = LockedSet()
+        await watcher.run { [logger] in
+            do {
+                let report = try sync.merge()
+                if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
+                // Each problem once per run, not on every change.
+                for warning in report.warnings where warned.insert(warning) { logger.warning("sync: \(warning)") }
+            } catch {
+                logger.warning("sync: \(error)")
+            }
+        }
+    }
+}
+
+/// Strings seen, behind a lock.
+final class LockedSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: Set<String> = []
+
+    /// True when `item` is new.
+    func insert(_ item: String) -> Bool {
+        lock.withLock { items.insert(item).inserted }
+    }
+}

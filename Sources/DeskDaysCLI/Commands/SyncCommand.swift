@@ -1,0 +1,120 @@
+import ArgumentParser
+import DeskDaysConfig
+import DeskDaysCore
+import DeskDaysPipeline
+import DeskDaysStore
+import Foundation
+
+/// `deskdays sync status|forget`: several devices, one record (docs/cli.md "Sync").
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Show or tidy the devices that share your [sync] folder.",
+        discussion: """
+        With [sync] folder set, each device appends its changes to its own \
+        journal file in that folder and merges every other device's file; \
+        your file synchroniser (Syncthing, Nextcloud, a USB stick) carries \
+        the files, and decides who can read them.
+        """,
+        subcommands: [Status.self, Forget.self])
+
+    /// The settings, or the one sentence saying how to turn sync on.
+    static func settings(_ session: Session) throws -> SyncSettings {
+        guard let settings = session.configuration.sync else {
+            throw CLIError("sync is off: add [sync] folder = \"~/Sync/deskdays\" (a folder your synchroniser shares) to \(session.options.configPath).")
+        }
+        return settings
+    }
+
+    /// Opens the device and merges the folder, keeping the warnings.
+    static func open(_ session: Session) throws -> (Synchronizer, Synchronizer.MergeReport) {
+        let settings = try settings(session)
+        do {
+            let sync = try Synchronizer(store: try session.writeStore(), folder: settings.folder,
+                                        deviceName: settings.deviceName)
+            try sync.publish()
+            return (sync, try sync.merge())
+        } catch let failure as Synchronizer.SyncFailure {
+            throw CLIError(failure.description.prefix(1).uppercased() + failure.description.dropFirst() + ".")
+        }
+    }
+
+    /// `sync status`: the folder, this device, every device seen, problems.
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the folder, then list this device, every device seen and any problem.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let session = try Session(global)
+            let (sync, report) = try SyncCommand.open(session)
+            let devices = try sync.store.syncDevices()
+            let scan = try sync.scan()
+            let present = Dictionary(scan.journals.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
+            var lines = ["Folder: \(sync.folder)"]
+            var problems = report.warnings
+            if let me = devices.first(where: \.isSelf) {
+                lines.append("This device: \(me.name) (\(me.id)), \(me.lines) line\(me.lines == 1 ? "" : "s") in \(Synchronizer.fileName(me.id))")
+            }
+            let others = devices.filter { !$0.isSelf }
+            lines.append(others.isEmpty ? "Devices seen: none yet" : "Devices seen:")
+            for device in others {
+                let last = device.lastChange.map { "last change " + formatRFC3339($0) } ?? "no change yet"
+                var state = "\(last), \(device.lines) line\(device.lines == 1 ? "" : "s") merged"
+                if device.forgotten { state = "forgotten (its journal is ignored)" }
+                lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
+                guard !device.forgotten else { continue }
+                if let path = present[device.id] {
+                    if let bytes = FileManager.default.contents(atPath: path), let last = bytes.last, last != UInt8(ascii: "\n") {
+                        problems.append("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete")
+                    }
+                } else {
+                    problems.append("\(device.name)'s journal file is not in the folder; its \(device.lines) merged lines stay (`deskdays sync forget \(device.name)` removes them)")
+                }
+                if let clock = device.lastClock, clock.timeIntervalSince(session.now) > 3600 {
+                    let hours = Int((clock.timeIntervalSince(session.now) / 3600).rounded())
+                    problems.append("\(device.name)'s clock was \(hours) h ahead of this device's when it last wrote; check both clocks (NTP): the latest manual record is decided by these clocks")
+                }
+            }
+            lines.append(problems.isEmpty ? "Problems: none" : "Problems:")
+            lines += problems.map { "  - \($0)" }
+            print(lines.joined(separator: "\n"))
+        }
+    }
+
+    /// `sync forget DEVICE`: a retired device's entries leave this database.
+    struct Forget: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a retired device's entries from this database and ignore its journal from now on.",
+            discussion: """
+            DEVICE is its name or the start of its id (as `deskdays sync status` \
+            lists them). Only this database changes: run it on each device, and \
+            delete the retired device's journal file from the folder.
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The device's name or id.")
+        var device: String
+
+        func run() async throws {
+            let session = try Session(global)
+            let (sync, _) = try SyncCommand.open(session)
+            let devices = try sync.store.syncDevices()
+            let byID = devices.filter { device.count >= 4 && $0.id.hasPrefix(device.lowercased()) }
+            let matches = byID.isEmpty ? devices.filter { $0.name == device } : byID
+            guard let target = matches.first else {
+                throw CLIError("no device named \(device) has synced here; `deskdays sync status` lists them.")
+            }
+            guard matches.count == 1 else {
+                throw CLIError("\(matches.count) devices are named \(device); give the start of its id instead (`deskdays sync status` lists them).")
+            }
+            guard !target.isSelf else {
+                throw CLIError("\(device) is this device; forget it from another device, or remove [sync] here.")
+            }
+            let removed = try sync.store.forget(device: target.id)
+            print("Forgot \(target.name) (\(target.id)): \(removed) line\(removed == 1 ? "" : "s") removed; its journal is ignored from now on. "
+                  + "Delete \(Synchronizer.fileName(target.id)) from the folder, and forget it on your other devices too.")
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import DeskDaysCore
+import Foundation
+import GRDB
+
+/// Sync (docs/design.md "Sync"): once a device syncs, every change is a
+/// journal line kept in `sync_op`, and a date's records, check-ins, signs
+/// and removals are what its lines give when applied in clock order (HLC,
+/// then device id, then seq). A change made here has the greatest time
+/// seen, so it is applied at once; a merged line older than the date's
+/// latest makes the date be replayed from its lines. Either way every
+/// device that holds the same lines holds the same rows.
+extension AttendanceStore {
+    /// This device's id and name; nil until sync is enabled.
+    public func syncIdentity() throws -> (id: String, name: String)? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name FROM sync_device WHERE self = 1").map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// Makes this database a syncing device named `name` (a random id on
+    /// first use, kept here), writing its history, once, as journal lines:
+    /// records, check-ins, latest signs and removals, in time order.
+    /// Later calls only follow a new name. Returns the id.
+    @discardableResult
+    public func enableSync(name: String) throws -> String {
+        try write { db in
+            if let id = try String.fetchOne(db, sql: "SELECT id FROM sync_device WHERE self = 1") {
+                try db.execute(sql: "UPDATE sync_device SET name = ? WHERE id = ?", arguments: [name, id])
+                return id
+            }
+            var bytes = [UInt8](repeating: 0, count: 16)
+            var generator = SystemRandomNumberGenerator()
+            for index in bytes.indices { bytes[index] = generator.next() }
+            let id = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            try db.execute(sql: "INSERT INTO sync_device (id, name, self) VALUES (?, ?, 1)", arguments: [id, name])
+            // The history, in the order it was written: times become clock
+            // times (a counter keeps equal times apart), so replaying gives
+            // back exactly these rows. A fallback is kept unconditionally.
+            var history: [(Date, Int, JournalChange)] = []
+            for row in try RecordRow.fetchAll(db, sql: "SELECT id, date, status, origin, note, recordedAt FROM record ORDER BY recordedAt, id") {
+                guard let record = row.dayRecord else { continue }
+                history.append((record.recordedAt, 0, .record(date: record.date, status: record.status, origin: record.origin,
+                                                             note: record.note, ifEmpty: false)))
+            }
+            // A check-in with a latest sign is an arrival; one from before
+            // signs were kept (schema v2) is a check-in alone, as it was.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT c.id, c.date, c.source, c.rule, c.at, EXISTS (SELECT 1 FROM sign s WHERE s.date = c.date AND s.source = c.source)
+                FROM checkin c ORDER BY c.at, c.id
+                """) {
+                guard let checkIn = try CheckInRow(row: row).automaticCheckIn else { continue }
+                let hasSign: Bool = row[5]
+                history.append((checkIn.at, 1, hasSign
+                    ? .sign(LatestSign(date: checkIn.date, source: checkIn.source, at: checkIn.at, kind: .arrival), rule: checkIn.rule)
+                    : .checkIn(checkIn)))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT date, source, at, kind FROM sign ORDER BY at, id") {
+                guard let date = LocalDate(row[0] as String), let source = Source(rawValue: row[1]),
+                      let at = UTCTimestamp.date(from: row[2]), let kind = CheckInEvent.Kind(rawValue: row[3]) else { continue }
+                history.append((at, 2, .sign(LatestSign(date: date, source: source, at: at, kind: kind), rule: nil)))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT date, origin, entry, removedAt FROM removal ORDER BY removedAt, id") {
+                guard let date = LocalDate(row[0] as String), let origin = Origin(rawValue: row[1]),
+                      let at = UTCTimestamp.date(from: row[3]) else { continue }
+                history.append((at, 3, .removed(date: date, origin: origin, entry: row[2])))
+            }
+            // Stable: rows of one kind keep their order.
+            let ordered = history.enumerated().sorted { ($0.element.0, $0.element.1, $0.offset) < ($1.element.0, $1.element.1, $1.offset) }
+            var latest: HLC?
+            var seq: Int64 = 0
+            for (_, (at, _, change)) in ordered {
+                let time = HLC.next(after: latest, physical: HLC.milliseconds(at))
+                latest = time
+                seq += 1
+                let entry = JournalEntry(device: id, name: name, seq: seq, time: time, clock: nil, change: change)
+                try Self.insertOp(db, entry)
+            }
+            try db.execute(sql: "UPDATE sync_device SET lastSeq = ?, lines = ?, lastChange = ? WHERE id = ?",
+                           arguments: [seq, seq, latest.map { UTCTimestamp.string(from: $0.date) }, id])
+            return id
+        }
+    }
+
+    /// Journals `changes` as this device's next lines and applies each, in
+    /// one transaction: all or none. A fallback on a date that has entries
+    /// is neither journaled nor written.
+    public func journal(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
+        try write { db in
+            guard let me = try Row.fetchOne(db, sql: "SELECT id, name, lastSeq FROM sync_device WHERE self = 1") else {
+                throw StoreError.cannotOpen(path: path, detail: "sync is not enabled in this database")
+            }
+            let id: String = me[0], name: String = me[1]
+            var seq: Int64 = me[2]
+            var latest = try Self.latestTime(db)
+            var outcomes: [JournalOutcome] = []
+            var written = 0
+            for change in changes {
+                if case .record(let date, _, _, _, true) = change, try !Self.isEmpty(db, date) {
+                    outcomes.append(.record(written: false))
+                    continue
+                }
+                let time = HLC.next(after: latest, physical: HLC.milliseconds(now))
+                latest = time
+                seq += 1
+                written += 1
+                guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change)) else {
+                    throw StoreError.corrupt(path: path, detail: "journal line \(seq) of this device is already held")
+                }
+                outcomes.append(try Self.apply(db, change, time: time))
+            }
+            if written > 0 {
+                try db.execute(sql: """
+                    UPDATE sync_device SET lastSeq = ?, lines = lines + ?, lastChange = ?, lastClock = ? WHERE id = ?
+                    """, arguments: [seq, written, latest.map { UTCTimestamp.string(from: $0.date) },
+                                     UTCTimestamp.string(from: now), id])
+            }
+            return outcomes
+        }
+    }
+
+    /// This device's journal lines with a seq above `seq`, in order.
+    public func ownLines(after seq: Int64) throws -> [String] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns) FROM sync_op WHERE device = (SELECT id FROM sync_device WHERE self = 1) AND seq > ? ORDER BY seq
+                """, arguments: [seq]).map { Self.entry($0).encoded() }
+        }
+    }
+
+    /// Every device this database knows, this one first, then by name.
+    public func syncDevices() throws -> [SyncDevice] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, name, self, forgotten, mergedBytes, lines, lastSeq, lastChange, lastClock
+                FROM sync_device ORDER BY self DESC, name, id
+                """).map { row in
+                SyncDevice(id: row[0], name: row[1], isSelf: row[2], forgotten: row[3], mergedBytes: row[4], lines: row[5],
+                           lastSeq: row[6], lastChange: (row[7] as String?).flatMap(UTCTimestamp.date(from:)),
+                           lastClock: (row[8] as String?).flatMap(UTCTimestamp.date(from:)))
+            }
+        }
+    }
+
+    /// Merges lines of device `device`'s journal (already decoded, in file
+    /// order) read up to byte `mergedBytes` of its file: each line not held
+    /// yet is kept and applied (or its date replayed). A forgotten device's
+    /// lines are not taken. Returns the number of new lines.
+    @discardableResult
+    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
+        try write { db in
+            let known = try Row.fetchOne(db, sql: "SELECT forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
+            if known == nil {
+                try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
+                               arguments: [device, entries.last?.name ?? String(device.prefix(8))])
+            }
+            let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
+            // A long journal (a device's history) in one transaction: a
+            // page cache that holds it all writes each page once.
+            if entries.count > 1_000 {
+                try db.execute(sql: "PRAGMA cache_size = -262144")
+            }
+            defer { if entries.count > 1_000 { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
+            var added = 0
+            var lastSeq: Int64 = 0
+            if !forgotten {
+                // The latest line each touched date held before this merge.
+                var latestOfDate: [String: (HLC, String, Int64)] = [:]
+                var replay: Set<String> = []
+                for entry in entries where entry.device == device {
+                    if latestOfDate[entry.date] == nil, !replay.contains(entry.date),
+                       let row = try Row.fetchOne(db.cachedStatement(sql: """
+                        SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
+                        ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
+                        """), arguments: [entry.date]) {
+                        latestOfDate[entry.date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
+                    }
+                    guard try Self.insertOp(db, entry) else { continue }
+                    added += 1
+                    lastSeq = max(lastSeq, entry.seq)
+                    if replay.contains(entry.date) { continue }
+                    if let latest = latestOfDate[entry.date],
+                       (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
+                        replay.insert(entry.date)
+                        continue
+                    }
+                    latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
+                    if let change = entry.change { _ = try Self.apply(db, change, time: entry.time) }
+                }
+                for date in replay.sorted() { try Self.replay(db, date: date) }
+            }
+            // The device's latest line names it and dates its last change.
+            if let last = entries.last(where: { $0.device == device }), !isSelf {
+                try db.execute(sql: """
+                    UPDATE sync_device SET name = ?,
+                        lastChange = MAX(IFNULL(lastChange, ''), ?),
+                        lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END
+                    WHERE id = ?
+                    """, arguments: [last.name, UTCTimestamp.string(from: entries.map(\.time).max()!.date),
+                                     last.clock, last.clock, device])
+            }
+            try db.execute(sql: """
+                UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
+                """, arguments: isSelf ? [0, added, lastSeq, device] : [mergedBytes, added, lastSeq, device])
+            return added
+        }
+    }
+
+    /// Removes every line of `device` (not this one) and replays the dates
+    /// they touched; its journal file is ignored from now on. Returns the
+    /// number of lines removed.
+    public func forget(device: String) throws -> Int {
+        try write { db in
+            let dates = try String.fetchAll(db, sql: "SELECT DISTINCT date FROM sync_op WHERE device = ?", arguments: [device])
+            try db.execute(sql: "DELETE FROM sync_op WHERE device = ?", arguments: [device])
+            let removed = db.changesCount
+            try db.execute(sql: "UPDATE sync_device SET forgotten = 1, lines = 0, mergedBytes = 0 WHERE id = ? AND self = 0",
+                           arguments: [device])
+            for date in dates { try Self.replay(db, date: date) }
+            return removed
+        }
+    }
+
+    /// The device names behind a date's entries: for each of its journal
+    /// lines in clock order, the device name and the change.
+    public func journalLines(on date: LocalDate) throws -> [(device: String, entry: JournalEntry)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns), d.name FROM sync_op JOIN sync_device d ON d.id = sync_op.device
+                WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, sync_op.device, sync_op.seq
+                """, arguments: [date.description]).map { row in (row[19], Self.entry(row)) }
+        }
+    }
+
+    /// Per date in `span`, the names of the devices whose lines touch it, sorted.
+    public func deviceNames(in span: DateSpan) throws -> [LocalDate: [String]] {
+        try read { db in
+            var names: [LocalDate: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT DISTINCT o.date, d.name FROM sync_op o JOIN sync_device d ON d.id = o.device
+                WHERE o.date BETWEEN ? AND ? ORDER BY o.date, d.name
+                """, arguments: Self.bounds(span)) {
+                if let date = LocalDate(row[0] as String) { names[date, default: []].append(row[1]) }
+            }
+            return names
+        }
+    }
+
+    // MARK: - Applying lines
+
+    /// `sync_op`'s columns in the order `entry(_:)` reads them.
+    static let opColumns = """
+        sync_op.device, sync_op.seq, sync_op.wall, sync_op.counter, sync_op.date, sync_op.v, sync_op.name, sync_op.op,
+        sync_op.clock, sync_op.source, sync_op.rule, sync_op.at, sync_op.kind, sync_op.status, sync_op.origin, sync_op.note,
+        sync_op.ifEmpty, sync_op.origins, sync_op.entry
+        """
+
+    /// A kept line, back from its columns.
+    static func entry(_ row: Row) -> JournalEntry {
+        var entry = JournalEntry(v: row[5], device: row[0], name: row[6], seq: row[1], hlc: row[2], n: row[3], op: row[7], date: row[4])
+        entry.clock = row[8]
+        entry.source = row[9]
+        entry.rule = row[10]
+        entry.at = row[11]
+        entry.kind = row[12]
+        entry.status = row[13]
+        entry.origin = row[14]
+        entry.note = row[15]
+        entry.ifEmpty = row[16]
+        entry.origins = (row[17] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }
+        entry.entry = row[18]
+        return entry
+    }
+
+    /// Keeps a line; false when (device, seq) is already held.
+    @discardableResult
+    static func insertOp(_ db: Database, _ entry: JournalEntry) throws -> Bool {
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+                                 note, ifEmpty, origins, entry)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (device, seq) DO NOTHING
+            """).execute(arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.name, entry.op,
+                                     entry.clock, entry.source, entry.rule, entry.at, entry.kind, entry.status, entry.origin,
+                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
+        return db.changesCount > 0
+    }
+
+    /// The greatest clock time of any line held.
+    static func latestTime(_ db: Database) throws -> HLC? {
+        try Row.fetchOne(db, sql: "SELECT wall, counter FROM sync_op ORDER BY wall DESC, counter DESC LIMIT 1")
+            .map { HLC(wall: $0[0], counter: $0[1]) }
+    }
+
+    /// Whether `date` has no record and no check-in (a fallback's condition).
+    static func isEmpty(_ db: Database, _ date: LocalDate) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT NOT EXISTS (SELECT 1 FROM record WHERE date = ?1) AND NOT EXISTS (SELECT 1 FROM checkin WHERE date = ?1)
+            """, arguments: [date.description]) ?? true
+    }
+
+    /// Rebuilds a date's rows from its lines, in clock order.
+    static func replay(_ db: Database, date: String) throws {
+        for table in ["record", "checkin", "sign", "removal"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE date = ?", arguments: [date])
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(opColumns) FROM sync_op WHERE date = ? ORDER BY wall, counter, device, seq
+            """, arguments: [date])
+        for row in rows {
+            let entry = entry(row)
+            guard let change = entry.change else { continue }
+            _ = try apply(db, change, time: entry.time)
+        }
+    }
+
+    /// Applies one change as of clock time `time`: the same statements a
+    /// device without sync runs (`insertSign`, `addRecords`, `remove`).
+    static func apply(_ db: Database, _ change: JournalChange, time: HLC) throws -> JournalOutcome {
+        switch change {
+        case .sign(let sign, let rule):
+            return .sign(addedCheckIn: try applySign(db, sign, rule: rule))
+        case .checkIn(let checkIn):
+            try db.cachedStatement(sql: """
+                INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, rule = excluded.rule WHERE excluded.at < checkin.at
+                """).execute(arguments: [checkIn.date.description, checkIn.source.rawValue, checkIn.rule,
+                                         UTCTimestamp.string(from: checkIn.at)])
+            return .sign(addedCheckIn: db.changesCount > 0)
+        case .record(let date, let status, let origin, let note, let ifEmpty):
+            if ifEmpty, try !isEmpty(db, date) { return .record(written: false) }
+            var row = RecordRow(DayRecord(date: date, status: status, origin: origin, note: note, recordedAt: time.date))
+            try row.insert(db)
+            return .record(written: true)
+        case .clear(let date, let origins):
+            return .clear(try applyClear(db, date: date, origins: origins, at: time.date))
+        case .removed(let date, let origin, let entry):
+            try db.execute(sql: "INSERT INTO removal (date, origin, entry, removedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [date.description, origin.rawValue, entry, UTCTimestamp.string(from: time.date)])
+            return .removed
+        }
+    }
+}

@@ -1,0 +1,368 @@
+import DeskDaysCore
+import Foundation
+
+/// A hybrid logical clock time (Kulkarni et al., 2014): wall-clock
+/// milliseconds, and a counter that orders changes within one millisecond
+/// or while the wall clock lags a time already seen.
+///
+/// Every change a device journals gets a time greater than every change it
+/// has seen (its own and every merged one), so "latest" means the same on
+/// every device: the order is (wall, counter), then the device id.
+/// Pure: the wall clock is an argument.
+public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var wall: Int64
+    public var counter: Int64
+
+    public init(wall: Int64, counter: Int64) {
+        self.wall = wall
+        self.counter = counter
+    }
+
+    /// The time of a new change: `physical` (milliseconds) when it is past
+    /// every time seen, else the latest time seen with the counter raised.
+    public static func next(after latest: HLC?, physical: Int64) -> HLC {
+        guard let latest, latest.wall >= physical else { return HLC(wall: physical, counter: 0) }
+        return HLC(wall: latest.wall, counter: latest.counter + 1)
+    }
+
+    /// Milliseconds since 1970 of `date`.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(wall) / 1000) }
+
+    public static func < (a: HLC, b: HLC) -> Bool { (a.wall, a.counter) < (b.wall, b.counter) }
+
+    public var description: String { "\(UTCTimestamp.string(from: date))+\(counter)" }
+}
+
+/// One change, as a device journals it (docs/cli.md "Journal format").
+public enum JournalChange: Sendable, Equatable {
+    /// An automatic sign (arrival or departure) of a source on a date.
+    case sign(LatestSign, rule: String?)
+    /// A manual, imported or fallback record; `ifEmpty`: a fallback, written
+    /// only when the date has no record and no check-in when it is replayed.
+    case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool)
+    /// `deskdays clear`: the date's entries of these origins go, each leaving a removal.
+    case clear(date: LocalDate, origins: Set<Origin>)
+    /// A check-in from before time on site kept signs (history): the
+    /// (date, source)'s first arrival, with no latest sign.
+    case checkIn(AutomaticCheckIn)
+    /// A removal from before sync was enabled (history), as explain lists it.
+    case removed(date: LocalDate, origin: Origin, entry: String)
+
+    public var date: LocalDate {
+        switch self {
+        case .sign(let sign, _): sign.date
+        case .checkIn(let checkIn): checkIn.date
+        case .record(let date, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
+        }
+    }
+}
+
+/// A journal line (JSON, one per line, keys sorted): the change, who wrote
+/// it, its sequence number on that device and its clock time. Only what
+/// the database itself may hold: dates, statuses, sources, rule names,
+/// notes and times (docs/design.md "Privacy").
+public struct JournalEntry: Codable, Sendable, Equatable {
+    /// The format this build writes; a line with a greater `v` is from a
+    /// newer DeskDays, and its file is skipped with a warning.
+    public static let version = 1
+
+    public var v: Int
+    public var device: String
+    public var name: String
+    public var seq: Int64
+    /// The HLC: wall milliseconds and counter.
+    public var hlc: Int64
+    public var n: Int64
+    /// The writer's own wall clock when it wrote the line (UTC text): the
+    /// clock skew `sync status` reports. Absent in history lines.
+    public var clock: String?
+    public var op: String
+    public var date: String
+    public var source: String?
+    public var rule: String?
+    public var at: String?
+    public var kind: String?
+    public var status: String?
+    public var origin: String?
+    public var note: String?
+    public var ifEmpty: Bool?
+    public var origins: [String]?
+    public var entry: String?
+
+    enum CodingKeys: String, CodingKey {
+        case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry
+    }
+
+    public var time: HLC { HLC(wall: hlc, counter: n) }
+
+    /// The line without its newline.
+    public func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers cannot fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Decodes one line; nil when it is not a journal line.
+    public static func decode(_ line: some DataProtocol) -> JournalEntry? {
+        if let slice = line as? ArraySlice<UInt8>, let entry = fastDecode(slice) { return entry }
+        let data = Data(line)
+        return try? JSONDecoder().decode(JournalEntry.self, from: data)
+    }
+
+    /// Decodes many lines (a journal file's); nil for a line that is not a
+    /// journal line. The lines DeskDays writes take the fast reader.
+    public static func decode(lines: [ArraySlice<UInt8>]) -> [JournalEntry?] {
+        lines.map { line in fastDecode(line) ?? decode(line) }
+    }
+
+    init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange) {
+        v = Self.version
+        self.device = device
+        self.name = name
+        self.seq = seq
+        hlc = time.wall
+        n = time.counter
+        self.clock = clock.map(UTCTimestamp.string(from:))
+        date = change.date.description
+        switch change {
+        case .sign(let sign, let rule):
+            op = "sign"
+            source = sign.source.rawValue
+            self.rule = rule
+            at = UTCTimestamp.string(from: sign.at)
+            kind = sign.kind.rawValue
+        case .record(_, let status, let origin, let note, let ifEmpty):
+            op = "record"
+            self.status = status.rawValue
+            self.origin = origin.rawValue
+            self.note = note
+            self.ifEmpty = ifEmpty ? true : nil
+        case .checkIn(let checkIn):
+            op = "checkin"
+            source = checkIn.source.rawValue
+            rule = checkIn.rule
+            at = UTCTimestamp.string(from: checkIn.at)
+        case .clear(_, let origins):
+            op = "clear"
+            self.origins = origins.map(\.rawValue).sorted()
+        case .removed(_, let origin, let entry):
+            op = "removed"
+            self.origin = origin.rawValue
+            self.entry = entry
+        }
+    }
+
+    /// The change this line carries; nil when it names something this build
+    /// does not know (a newer source or status): the line is kept, not applied.
+    public var change: JournalChange? {
+        guard let day = LocalDate(date) else { return nil }
+        switch op {
+        case "sign":
+            guard let source = source.flatMap(Source.init(rawValue:)), source.isAutomatic,
+                  let at = at.flatMap(UTCTimestamp.date(from:)),
+                  let kind = kind.flatMap(CheckInEvent.Kind.init(rawValue:)) else { return nil }
+            return .sign(LatestSign(date: day, source: source, at: at, kind: kind), rule: rule)
+        case "checkin":
+            guard let source = source.flatMap(Source.init(rawValue:)), source.isAutomatic,
+                  let at = at.flatMap(UTCTimestamp.date(from:)) else { return nil }
+            return .checkIn(AutomaticCheckIn(date: day, source: source, rule: rule, at: at))
+        case "record":
+            guard let status = status.flatMap(AttendanceStatus.init(rawValue:)),
+                  let origin = origin.flatMap(Origin.init(rawValue:)), origin != .automatic else { return nil }
+            return .record(date: day, status: status, origin: origin, note: note, ifEmpty: ifEmpty ?? false)
+        case "clear":
+            let list = (origins ?? []).compactMap(Origin.init(rawValue:))
+            guard !list.isEmpty, list.count == origins?.count else { return nil }
+            return .clear(date: day, origins: Set(list))
+        case "removed":
+            guard let origin = origin.flatMap(Origin.init(rawValue:)), let entry else { return nil }
+            return .removed(date: day, origin: origin, entry: entry)
+        default:
+            return nil
+        }
+    }
+}
+
+/// A device that syncs, as this database knows it.
+public struct SyncDevice: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var isSelf: Bool
+    public var forgotten: Bool
+    /// Bytes of its journal file merged so far.
+    public var mergedBytes: Int64
+    /// Lines of its journal held here.
+    public var lines: Int
+    public var lastSeq: Int64
+    /// The clock time of its latest change.
+    public var lastChange: Date?
+    /// Its own wall clock when it wrote its latest line.
+    public var lastClock: Date?
+}
+
+/// What one journaled change did here.
+public enum JournalOutcome: Sendable, Equatable {
+    /// A sign or a check-in: whether it added a check-in (the first arrival of its source that date).
+    case sign(addedCheckIn: Bool)
+    /// A record: whether it was written (a fallback is not, on a date with entries).
+    case record(written: Bool)
+    case clear([Removal])
+    case removed
+}
+
+// MARK: - A fast reader for the lines DeskDays writes
+
+extension JournalEntry {
+    /// Reads a flat JSON object of strings, integers, booleans, nulls and
+    /// arrays of strings (what DeskDays writes) without Foundation's
+    /// decoder, which costs ten times more on a ten-year journal. Anything
+    /// else (a nested object, a fraction, a key of the wrong type) is nil,
+    /// and the caller falls back to `JSONDecoder`, which decides.
+    static func fastDecode(_ line: ArraySlice<UInt8>) -> JournalEntry? {
+        var reader = FlatJSON(bytes: line)
+        var entry = JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0, n: 0, op: "", date: "")
+        var seen = 0
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        if reader.take(UInt8(ascii: "}")) { return nil }
+        repeat {
+            guard let key = reader.string(), reader.take(UInt8(ascii: ":")) else { return nil }
+            switch key {
+            case "v": guard let value = reader.integer() else { return nil }; entry.v = Int(value); seen |= 1
+            case "device": guard let value = reader.string() else { return nil }; entry.device = value; seen |= 2
+            case "name": guard let value = reader.string() else { return nil }; entry.name = value; seen |= 4
+            case "seq": guard let value = reader.integer() else { return nil }; entry.seq = value; seen |= 8
+            case "hlc": guard let value = reader.integer() else { return nil }; entry.hlc = value; seen |= 16
+            case "n": guard let value = reader.integer() else { return nil }; entry.n = value; seen |= 32
+            case "op": guard let value = reader.string() else { return nil }; entry.op = value; seen |= 64
+            case "date": guard let value = reader.string() else { return nil }; entry.date = value; seen |= 128
+            case "clock": guard let value = reader.optionalString() else { return nil }; entry.clock = value
+            case "source": guard let value = reader.optionalString() else { return nil }; entry.source = value
+            case "rule": guard let value = reader.optionalString() else { return nil }; entry.rule = value
+            case "at": guard let value = reader.optionalString() else { return nil }; entry.at = value
+            case "kind": guard let value = reader.optionalString() else { return nil }; entry.kind = value
+            case "status": guard let value = reader.optionalString() else { return nil }; entry.status = value
+            case "origin": guard let value = reader.optionalString() else { return nil }; entry.origin = value
+            case "note": guard let value = reader.optionalString() else { return nil }; entry.note = value
+            case "entry": guard let value = reader.optionalString() else { return nil }; entry.entry = value
+            case "ifEmpty": guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value
+            case "origins": guard let value = reader.optionalStrings() else { return nil }; entry.origins = value
+            default: return nil
+            }
+        } while reader.take(UInt8(ascii: ","))
+        guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen == 255 else { return nil }
+        return entry
+    }
+
+    /// Every required field, the optional ones nil.
+    init(v: Int, device: String, name: String, seq: Int64, hlc: Int64, n: Int64, op: String, date: String) {
+        self.v = v
+        self.device = device
+        self.name = name
+        self.seq = seq
+        self.hlc = hlc
+        self.n = n
+        self.op = op
+        self.date = date
+    }
+}
+
+/// A cursor over one line of flat JSON (see `JournalEntry.fastDecode`).
+private struct FlatJSON {
+    let bytes: ArraySlice<UInt8>
+    var index: Int
+
+    init(bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
+
+    var atEnd: Bool {
+        mutating get { skipSpace(); return index == bytes.endIndex }
+    }
+
+    mutating func skipSpace() {
+        while index < bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D { index += 1 }
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipSpace()
+        guard index < bytes.endIndex, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func literal(_ word: StaticString) -> Bool {
+        skipSpace()
+        let count = word.utf8CodeUnitCount
+        guard bytes.endIndex - index >= count else { return false }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    mutating func integer() -> Int64? {
+        skipSpace()
+        var negative = false
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+        let start = index
+        var value: Int64 = 0
+        while index < bytes.endIndex, (48...57).contains(bytes[index]) {
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(bytes[index] - 48))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        guard index > start else { return nil }
+        // A fraction or an exponent is not ours: let the full decoder decide.
+        if index < bytes.endIndex, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        return negative ? -value : value
+    }
+
+    mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        var plain = true
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "\"") {
+            if bytes[index] < 0x20 { return nil }
+            if bytes[index] == UInt8(ascii: "\\") { plain = false; index += 1 }
+            index += 1
+        }
+        guard index < bytes.endIndex else { return nil }
+        defer { index += 1 }
+        if plain { return String(decoding: bytes[start..<index], as: UTF8.self) }
+        // Escapes: rare (a note with a quote); Foundation reads them.
+        let quoted = Array(bytes[(start - 1)...index])
+        return try? JSONDecoder().decode(String.self, from: Data(quoted))
+    }
+
+    mutating func optionalString() -> String?? {
+        if literal("null") { return .some(nil) }
+        return string().map { .some($0) }
+    }
+
+    mutating func optionalBool() -> Bool?? {
+        if literal("null") { return .some(nil) }
+        if literal("true") { return .some(true) }
+        if literal("false") { return .some(false) }
+        return nil
+    }
+
+    mutating func optionalStrings() -> [String]?? {
+        if literal("null") { return .some(nil) }
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var values: [String] = []
+        if take(UInt8(ascii: "]")) { return .some(values) }
+        repeat {
+            guard let value = string() else { return nil }
+            values.append(value)
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "]")) else { return nil }
+        return .some(values)
+    }
+}

@@ -1,0 +1,109 @@
+import DeskDaysCore
+import DeskDaysPipeline
+import DeskDaysStore
+import Foundation
+import Testing
+
+/// The journal files (docs/design.md "Sync"): the pipeline with a
+/// `Synchronizer` returns after its line is in its own file (0600); a torn
+/// tail of its own is cut; a database restored from an older backup takes
+/// its newer lines back from its file and numbers on after them; a file
+/// replaced under the same name is read again from its start.
+@Suite struct SyncFolderTests {
+    static let utc = Policy(timeZone: TimeZone(identifier: "UTC")!)
+
+    struct Folder {
+        let path: String
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-syncfolder-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    func lines(_ path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func aWriteReturnsWithItsLineInTheFolder() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let store = try AttendanceStore.inMemory()
+        let sync = try Synchronizer(store: store, folder: folder.path + "/deskdays", deviceName: "laptop")
+        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
+        try await pipeline.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
+        #expect(try lines(sync.ownFile) == [try store.ownLines(after: 0)[0], try store.ownLines(after: 0)[1], ""])
+        let mode = try FileManager.default.attributesOfItem(atPath: sync.ownFile)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        #expect(try await pipeline.submit(CheckInEvent(source: .wifi, rule: "hq", time: instant("2026-05-04T07:00:00Z")))
+            == .stored(day("2026-05-04")))
+        #expect(try await pipeline.submit(CheckInEvent(source: .wifi, rule: "hq", time: instant("2026-05-04T07:30:00Z")))
+            == .duplicate(day("2026-05-04")))
+        #expect(try await pipeline.writeFallback(date: day("2026-05-04"), status: .remote) == false)
+        #expect(try await pipeline.writeFallback(date: day("2026-05-06"), status: .remote) == true)
+        #expect(try lines(sync.ownFile).count == 5 + 1)
+    }
+
+    @Test func aTornTailOfItsOwnIsCutAndTheFileRewrittenWhenDeleted() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let store = try AttendanceStore.inMemory()
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
+        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
+        try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: sync.ownFile))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"v\":1,\"dev".utf8))
+        try handle.close()
+        try await pipeline.recordManual(dates: [day("2026-05-05")], status: .remote, note: nil)
+        let written = try lines(sync.ownFile)
+        #expect(written == (try store.ownLines(after: 0)) + [""], "\(written)")
+        try FileManager.default.removeItem(atPath: sync.ownFile)
+        try sync.publish()
+        #expect(try lines(sync.ownFile) == written)
+    }
+
+    @Test func aRestoredDatabaseTakesItsNewerLinesBackAndNumbersOn() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let path = folder.path + "/deskdays.sqlite"
+        let journal = folder.path + "/sync"
+        do {
+            let store = try AttendanceStore(path: path)
+            let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop")
+            let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
+            try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
+            try store.backUp(to: folder.path + "/backup.sqlite")
+            try await pipeline.recordManual(dates: [day("2026-05-05")], status: .sick, note: "flu")
+        }
+        // The backup, from before the second record, replaces the database.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try FileManager.default.moveItem(atPath: folder.path + "/backup.sqlite", toPath: path)
+        let store = try AttendanceStore(path: path)
+        let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop")
+        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-06T08:00:00Z") }, sync: sync)
+        try await pipeline.recordManual(dates: [day("2026-05-06")], status: .remote, note: nil)
+        #expect(try store.records(in: nil).map(\.status) == [.office, .sick, .remote])
+        let seqs = try lines(sync.ownFile).dropLast().compactMap { JournalEntry.decode(Data($0.utf8))?.seq }
+        #expect(seqs == [1, 2, 3])
+    }
+
+    @Test func aReplacedFileIsReadAgainFromItsStart() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (a, b) = (try AttendanceStore.inMemory(), try AttendanceStore.inMemory())
+        let syncA = try Synchronizer(store: a, folder: folder.path, deviceName: "a")
+        let syncB = try Synchronizer(store: b, folder: folder.path, deviceName: "b")
+        let pipelineB = CheckInPipeline(store: b, policy: Self.utc, now: { instant("2026-05-04T09:00:00Z") }, sync: syncB)
+        try await pipelineB.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
+        #expect(try syncA.merge().merged == 2)
+        // B's file is replaced by a copy that lacks its first line but has a new one (same size or more).
+        let all = try lines(syncB.ownFile).dropLast()
+        try await pipelineB.recordManual(dates: [day("2026-05-06")], status: .remote, note: "a longer note to pass the old size")
+        let newest = try lines(syncB.ownFile).dropLast().last!
+        try ([all.last!, newest].joined(separator: "\n") + "\n").write(toFile: syncB.ownFile, atomically: true, encoding: .utf8)
+        let report = try syncA.merge()
+        #expect(report.merged == 1 && report.warnings.isEmpty, "\(report.warnings)")
+        #expect(try a.records(in: nil).map(\.status) == [.office, .office, .remote])
+    }
+}

@@ -1,0 +1,309 @@
+@testable import DeskDaysStore
+import DeskDaysCore
+import Foundation
+import GRDB
+import PropertyBased
+import Testing
+
+/// docs/design.md "Sync": the hybrid logical clock, history journaled once
+/// and replayed into the same rows, and convergence: any order of merging
+/// the same journal lines gives the rows that applying them in clock order
+/// on one device gives.
+@Suite struct SyncTests {
+    // MARK: - The clock
+
+    @Test func clockTakesTheWallClockWhenItIsAhead() {
+        #expect(HLC.next(after: nil, physical: 1_000) == HLC(wall: 1_000, counter: 0))
+        #expect(HLC.next(after: HLC(wall: 900, counter: 7), physical: 1_000) == HLC(wall: 1_000, counter: 0))
+    }
+
+    @Test func clockCountsWhenTheWallClockLags() {
+        // A merged line from a device a day ahead: later changes here still come after it.
+        let ahead = HLC(wall: 1_000 + 86_400_000, counter: 2)
+        let next = HLC.next(after: ahead, physical: 1_000)
+        #expect(next == HLC(wall: ahead.wall, counter: 3))
+        #expect(next > ahead)
+        #expect(HLC.next(after: next, physical: 1_000) > next)
+    }
+
+    @Test func clockIsMonotonicWhateverTheWallClockDoes() async {
+        await propertyCheck(count: 500, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SplitMix(seed: UInt64(seed))
+            var latest: HLC?
+            for _ in 0..<50 {
+                let physical = Int64.random(in: 0...10_000, using: &rng)
+                let next = HLC.next(after: latest, physical: physical)
+                if let latest { #expect(next > latest) }
+                #expect(next.wall >= physical)
+                latest = next
+            }
+        }
+    }
+
+    // MARK: - Lines
+
+    @Test func aLineHoldsOnlyTheDatabasesKindsOfValue() throws {
+        let store = try AttendanceStore.inMemory()
+        try store.enableSync(name: "laptop")
+        _ = try store.journal([
+            .sign(LatestSign(date: day("2026-05-04"), source: .wifi, at: instant("2026-05-04T08:00:00Z"), kind: .arrival), rule: "hq"),
+            .record(date: day("2026-05-05"), status: .remote, origin: .manual, note: "dentist", ifEmpty: false),
+            .clear(date: day("2026-05-04"), origins: [.automatic]),
+        ], now: instant("2026-05-04T09:00:00Z"))
+        let lines = try store.ownLines(after: 0)
+        #expect(lines.count == 3)
+        let allowed: Set<String> = ["v", "device", "name", "seq", "hlc", "n", "clock", "op", "date", "source", "rule", "at",
+                                    "kind", "status", "origin", "note", "ifEmpty", "origins", "entry"]
+        for line in lines {
+            let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Set(object.keys).isSubset(of: allowed), "\(line)")
+            #expect(object["v"] as? Int == 1)
+            #expect(!line.contains("\n"))
+        }
+        #expect(lines[0].contains("\"rule\":\"hq\"") && lines[0].contains("\"source\":\"wifi\""))
+        #expect(lines.map { JournalEntry.decode(Data($0.utf8))?.seq } == [1, 2, 3])
+    }
+
+    /// The fast line reader agrees with Foundation's decoder on every line
+    /// DeskDays writes (notes with quotes, backslashes, newlines, emoji) and
+    /// hands anything else to it.
+    @Test func theFastReaderAgreesWithJSONDecoder() async throws {
+        let notes = ["plain", "say \"hi\"", "back\\slash", "two\nlines", "tab\there", "caf\u{e9} \u{1F3E2}", "", "\u{7}bell"]
+        await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SplitMix(seed: UInt64(seed))
+            let store = try? AttendanceStore.inMemory()
+            _ = try? store?.enableSync(name: notes.randomElement(using: &rng)!.isEmpty ? "x" : "dev \"\(seed % 7)\"")
+            let change: JournalChange = switch Int.random(in: 0..<4, using: &rng) {
+            case 0: .record(date: day("2026-05-04"), status: .sick, origin: .manual, note: notes.randomElement(using: &rng), ifEmpty: Bool.random(using: &rng))
+            case 1: .sign(LatestSign(date: day("2026-05-04"), source: .gps, at: instant("2026-05-04T08:00:00Z"), kind: .departure), rule: "hq")
+            case 2: .clear(date: day("2026-05-04"), origins: [.manual, .automatic])
+            default: .removed(date: day("2026-05-04"), origin: .automatic, entry: "gps check-in, rule \"hq\"")
+            }
+            guard let store, let _ = try? store.journal([change], now: Date(timeIntervalSince1970: Double(seed % 1_000_000))),
+                  let line = try? store.ownLines(after: 0).last else {
+                Issue.record("could not journal")
+                return
+            }
+            let fast = JournalEntry.fastDecode(ArraySlice(Array(line.utf8)))
+            let slow = try? JSONDecoder().decode(JournalEntry.self, from: Data(line.utf8))
+            #expect(fast != nil && fast == slow, "\(line)")
+            #expect(fast?.change == change)
+        }
+        // Not ours: a nested object, a fraction, a missing field: Foundation decides.
+        #expect(JournalEntry.fastDecode(ArraySlice(Array(#"{"v":1,"x":{"a":1}}"#.utf8))) == nil)
+        #expect(JournalEntry.fastDecode(ArraySlice(Array(#"{"v":1.5,"device":"d","name":"n","seq":1,"hlc":1,"n":0,"op":"clear","date":"2026-05-04"}"#.utf8))) == nil)
+        #expect(JournalEntry.decode(Data(#"{"v":1,"device":"d","name":"n","seq":1}"#.utf8)) == nil)
+    }
+
+    // MARK: - History
+
+    /// Enabling sync journals the history once; replaying every date from
+    /// those lines gives back the very rows (v4 fixture: records of every
+    /// origin, check-ins of every source, wired included, latest signs, removals).
+    @Test func historyReplaysIntoTheSameRows() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 4, to: path)
+        let store = try AttendanceStore(path: path)
+        let before = try Snapshot(store)
+        let id = try store.enableSync(name: "desk")
+        #expect(try store.enableSync(name: "desk") == id)
+        let lines = try store.ownLines(after: 0)
+        #expect(lines.count == 4 + 5 + 2 + 2)
+        try store.dbQueue.write { db in
+            for date in try String.fetchAll(db, sql: "SELECT DISTINCT date FROM sync_op") {
+                try AttendanceStore.replay(db, date: date)
+            }
+        }
+        let after = try Snapshot(store)
+        #expect(after == before, "\(after)\n---\n\(before)")
+        // A second device merging them holds the same rows.
+        let other = try AttendanceStore.inMemory()
+        try other.enableSync(name: "laptop")
+        try other.merge(device: id, entries: lines.compactMap { JournalEntry.decode(Data($0.utf8)) }, mergedBytes: 0)
+        #expect(try Snapshot(other) == before)
+    }
+
+    @Test func fixtureV5KeepsItsDevicesAndLines() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 5, to: path)
+        let store = try AttendanceStore(path: path)
+        #expect(try store.syncIdentity()?.name == "laptop")
+        #expect(try store.syncDevices().map(\.name) == ["laptop", "desk"])
+        #expect(try store.journalLines(on: day("2026-03-02")).map { "\($0.device) \($0.entry.op) \($0.entry.note ?? "")" }
+            == ["laptop record client visit"])
+    }
+
+    // MARK: - Merging
+
+    @Test func mergingTwiceChangesNothingAndForgetTakesADeviceOut() throws {
+        let (a, b) = (try AttendanceStore.inMemory(), try AttendanceStore.inMemory())
+        let idA = try a.enableSync(name: "a")
+        let idB = try b.enableSync(name: "b")
+        _ = try a.journal([.record(date: day("2026-05-04"), status: .office, origin: .manual, note: nil, ifEmpty: false)],
+                          now: instant("2026-05-04T08:00:00Z"))
+        _ = try b.journal([.record(date: day("2026-05-04"), status: .remote, origin: .manual, note: nil, ifEmpty: false)],
+                          now: instant("2026-05-04T09:00:00Z"))
+        let linesB = try b.ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
+        #expect(try a.merge(device: idB, entries: linesB, mergedBytes: 10) == 1)
+        let once = try Snapshot(a)
+        #expect(try a.merge(device: idB, entries: linesB + linesB, mergedBytes: 20) == 0)
+        #expect(try Snapshot(a) == once)
+        // b's record is the later: it wins.
+        #expect(try a.records(in: nil).last?.status == .remote)
+        #expect(try a.forget(device: idB) == 1)
+        #expect(try a.records(in: nil).map(\.status) == [.office])
+        // A forgotten device's lines are not taken again.
+        #expect(try a.merge(device: idB, entries: linesB, mergedBytes: 20) == 0)
+        #expect(try a.syncDevices().first { $0.id == idB }?.forgotten == true)
+        _ = idA
+    }
+
+    /// Property: devices working apart and merging now and then; every way
+    /// of merging all their lines afterwards (random order, chunks,
+    /// duplicates, a device's lines out of order) gives the rows of applying
+    /// them one by one in clock order; and so do the devices themselves.
+    @Test func anyMergeOrderConvergesToClockOrder() async throws {
+        var interleavings = 0
+        await propertyCheck(count: 100, input: Gen.int(in: 0...Int.max)) { seed in
+            do {
+                var rng = SplitMix(seed: UInt64(seed))
+                let world = try World(devices: 3, steps: Int.random(in: 5...40, using: &rng), rng: &rng)
+                let all = try world.allLines()
+                let reference = try AttendanceStore.inMemory()
+                try reference.enableSync(name: "reference")
+                for entry in all.sorted(by: { ($0.time, $0.device, $0.seq) < ($1.time, $1.device, $1.seq) }) {
+                    try reference.merge(device: entry.device, entries: [entry], mergedBytes: 0)
+                }
+                let expected = try Snapshot(reference)
+                for _ in 0..<10 {
+                    let store = try AttendanceStore.inMemory()
+                    try store.enableSync(name: "fresh")
+                    var pending = Dictionary(grouping: all, by: \.device).mapValues { lines in
+                        Bool.random(using: &rng) ? lines.shuffled(using: &rng) : lines
+                    }
+                    while let device = pending.keys.sorted().randomElement(using: &rng), let lines = pending[device] {
+                        let take = Int.random(in: 1...lines.count, using: &rng)
+                        var chunk = Array(lines.prefix(take))
+                        if Int.random(in: 0..<4, using: &rng) == 0 { chunk += chunk }
+                        try store.merge(device: device, entries: chunk, mergedBytes: 0)
+                        pending[device] = take == lines.count ? nil : Array(lines.dropFirst(take))
+                    }
+                    #expect(try Snapshot(store) == expected, "seed \(seed)")
+                    interleavings += 1
+                }
+                for (index, device) in world.stores.enumerated() {
+                    for (other, id) in world.ids.enumerated() where other != index {
+                        try device.merge(device: id, entries: try world.lines(of: other), mergedBytes: 0)
+                    }
+                    #expect(try Snapshot(device) == expected, "device \(index), seed \(seed)")
+                }
+            } catch {
+                Issue.record("seed \(seed): \(error)")
+            }
+        }
+        #expect(interleavings == 1_000)
+    }
+}
+
+/// Three devices doing random changes on a few dates, with clocks apart
+/// (one up to a day ahead) and merges from each other now and then.
+struct World {
+    var stores: [AttendanceStore] = []
+    var ids: [String] = []
+
+    init(devices: Int, steps: Int, rng: inout SplitMix) throws {
+        let start = instant("2026-05-04T07:00:00Z")
+        let skews = (0..<devices).map { index in index == 2 ? Double(Int.random(in: -86_400...86_400, using: &rng)) : 0 }
+        for index in 0..<devices {
+            let store = try AttendanceStore.inMemory()
+            ids.append(try store.enableSync(name: "device-\(index)"))
+            stores.append(store)
+        }
+        let dates = [day("2026-05-04"), day("2026-05-05"), day("2026-05-06")]
+        let statuses: [AttendanceStatus] = [.office, .remote, .sick, .travel]
+        for step in 0..<steps {
+            let index = Int.random(in: 0..<devices, using: &rng)
+            let now = start.addingTimeInterval(Double(step) * 60 + skews[index] + Double(Int.random(in: 0...2, using: &rng)))
+            let date = dates.randomElement(using: &rng)!
+            let change: JournalChange
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<3:
+                change = .record(date: date, status: statuses.randomElement(using: &rng)!, origin: .manual,
+                                 note: Bool.random(using: &rng) ? "n\(step)" : nil, ifEmpty: false)
+            case 3:
+                change = .record(date: date, status: statuses.randomElement(using: &rng)!, origin: .import, note: nil, ifEmpty: false)
+            case 4:
+                change = .record(date: date, status: .remote, origin: .fallback, note: nil, ifEmpty: true)
+            case 5..<8:
+                let at = LocalDate.midnight(date).addingTimeInterval(Double(Int.random(in: 6 * 3600...20 * 3600, using: &rng)))
+                change = .sign(LatestSign(date: date, source: [.wifi, .gps, .nfc].randomElement(using: &rng)!, at: at,
+                                          kind: Bool.random(using: &rng) ? .arrival : .departure),
+                               rule: ["hq", "desk", nil].randomElement(using: &rng)!)
+            case 8:
+                change = .clear(date: date, origins: Set([Origin.manual, .automatic, .import, .fallback].filter { _ in Bool.random(using: &rng) })
+                                    .union([[Origin.manual, .automatic].randomElement(using: &rng)!]))
+            default:
+                // A merge: this device takes what another has written so far.
+                let other = Int.random(in: 0..<devices, using: &rng)
+                if other != index { try stores[index].merge(device: ids[other], entries: try lines(of: other), mergedBytes: 0) }
+                continue
+            }
+            _ = try stores[index].journal([change], now: now)
+        }
+    }
+
+    func lines(of index: Int) throws -> [JournalEntry] {
+        try stores[index].ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
+    }
+
+    func allLines() throws -> [JournalEntry] {
+        try (0..<stores.count).flatMap { try lines(of: $0) }
+    }
+}
+
+/// Every row resolution and explain read, in the order they read them, without row ids.
+struct Snapshot: Equatable, CustomStringConvertible {
+    var rows: [String]
+
+    init(_ store: AttendanceStore) throws {
+        rows = try store.dbQueue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT 'record ' || date || ' ' || status || ' ' || origin || ' ' || IFNULL(note, '-') || ' ' || recordedAt
+                    FROM record ORDER BY date, recordedAt, id
+                """)
+            + String.fetchAll(db, sql: """
+                SELECT 'checkin ' || date || ' ' || source || ' ' || IFNULL(rule, '-') || ' ' || at FROM checkin ORDER BY date, source
+                """)
+            + String.fetchAll(db, sql: "SELECT 'sign ' || date || ' ' || source || ' ' || at || ' ' || kind FROM sign ORDER BY date, source")
+            + String.fetchAll(db, sql: """
+                SELECT 'removal ' || date || ' ' || origin || ' ' || entry || ' ' || removedAt FROM removal ORDER BY date, removedAt, id
+                """)
+        }
+    }
+
+    var description: String { rows.joined(separator: "\n") }
+}
+
+/// A small seeded generator (SplitMix64), so a failing seed replays.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension LocalDate {
+    /// 00:00 UTC of the date.
+    static func midnight(_ date: LocalDate) -> Date {
+        Date(timeIntervalSince1970: Double(date.dayNumber) * 86_400)
+    }
+}

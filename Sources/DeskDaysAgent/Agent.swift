@@ -75,7 +75,8 @@ public final class Agent: Sendable {
             }
         }
         self.sync = sync
-        self.pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now, sync: sync)
+        self.pipeline = pipeline
         self.logger = logger
         let notifier = DesktopNotifier(logger: logger, environment: environment)
         self.notifier = notifier

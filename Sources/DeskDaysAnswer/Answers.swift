@@ -90,9 +90,11 @@ public struct Answers: Sendable {
         let instant = now ?? policy.instant(of: today)
         let detailCheckIns = try store.checkIns(in: detail)
         var checkInDates = try store.checkInDates(in: history)
-        let presence: [LocalDate: DayPresence]
+        // Time on site shows in reports only with `min_hours` (ReportData.hours):
+        // without it, the signs are not read at all.
+        let presence = policy.minHours > 0
+            ? try self.presence(store: store, span: detail, checkIns: detailCheckIns, now: instant) : [:]
         var short: Set<LocalDate> = []
-        presence = try self.presence(store: store, span: detail, checkIns: detailCheckIns, now: instant)
         if policy.minHours > 0 {
             // A short day is no automatic office day in the history either
             // (summed up per date by the store: the same arithmetic, one row a day).

@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/deskdays
 
-.PHONY: all build run test deps-build deps-test fuzz bench clean
+.PHONY: all build run test deps-build deps-test fuzz bench clean catalogs po
 
 all: build
 
@@ -28,8 +28,22 @@ deps-build:
 deps-test: deps-build
 	$(call apt_install,deps/apt-test.txt)
 
-build: deps-build
+build: deps-build catalogs
 	$(SWIFT) build
+
+# Message catalogs (docs/cli.md, "Languages"): po/LANG.po compiled into
+# .build/share/locale, where a program under .build/debug finds them
+# ("share/locale beside the installation prefix"); `make install` copies them.
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+LOCALE_BUILD := .build/share/locale
+catalogs: deps-build
+	@for l in $(LANGUAGES); do install -d $(LOCALE_BUILD)/$$l/LC_MESSAGES && \
+		msgfmt --check -o $(LOCALE_BUILD)/$$l/LC_MESSAGES/deskdays.mo po/$$l.po || exit 1; done
+
+# After changing messages in the sources: the template, then every catalog merged with it.
+po:
+	python3 po/extract.py
+	@for l in $(LANGUAGES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching po/$$l.po po/deskdays.pot; done
 
 # The main job: build, show where you stand, then run the agent in the
 # foreground with your configuration (Ctrl-C stops it). With no configuration
@@ -45,9 +59,11 @@ run: build
 
 test: deps-test
 	@[ -n "$(BENCH_SUITES)" ] || { echo "make test: no suite is tagged .hardwareBench; the Makefile cannot split the run" >&2; exit 1; }
+	python3 po/extract.py --check
+	po/check.sh
 	$(SWIFT) build --build-tests
-	DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --skip '$(BENCH_SUITES)'
-	DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --no-parallel --filter '$(BENCH_SUITES)'
+	LC_ALL=C LANGUAGE= DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --skip '$(BENCH_SUITES)'
+	LC_ALL=C LANGUAGE= DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --no-parallel --filter '$(BENCH_SUITES)'
 
 # Suites tagged `.hardwareBench` (Tests/Support/Tags.swift) drive simulated
 # hardware in real time (pcscd polling, a PN532 on a pty, qemu VMs under TCG):
@@ -85,7 +101,7 @@ UDEV_RULES := $(wildcard udev/*.rules)
 
 .PHONY: install uninstall
 
-install: deps-build
+install: deps-build catalogs
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-cli
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-hardware
@@ -111,6 +127,7 @@ install: deps-build
 	   && [ -f $$out/deskdays.1 ]; then install -m644 $$out/deskdays.1 $(DATADIR)/man/man1/deskdays.1; echo "man page: $(DATADIR)/man/man1/deskdays.1"; \
 	else echo "note: the man page could not be generated (swift package generate-manual failed); skipped"; fi; rm -rf $$out
 	install -Dm644 config/config.toml $(DATADIR)/doc/deskdays/config.toml.sample
+	@for l in $(LANGUAGES); do install -Dm644 $(LOCALE_BUILD)/$$l/LC_MESSAGES/deskdays.mo $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done
 	@cfg=$${XDG_CONFIG_HOME:-$(HOME)/.config}/deskdays/config.toml; \
 	if [ ! -e $$cfg ]; then install -d -m700 $$(dirname $$cfg) && install -m600 config/config.toml $$cfg && echo "sample configuration: $$cfg"; fi
 	@if [ "$$(id -u)" = 0 ] && [ -n "$(UDEV_RULES)" ]; then \
@@ -128,6 +145,7 @@ uninstall:
 		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1 \
 		$(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service
 	rm -rf $(DATADIR)/doc/deskdays
+	@for l in $(LANGUAGES); do rm -f $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done
 	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
 	@systemctl --user daemon-reload 2>/dev/null || true
 	@echo "Uninstalled. Your data (~/.local/share/deskdays) and configuration (~/.config/deskdays) are kept."

@@ -25,8 +25,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // MARK: - Pure core
-        .target(name: "DeskDaysCore"),
+        // MARK: - Messages in the user's language: gettext from glibc (libintl.h, setlocale)
+        .systemLibrary(name: "CIntl"),
+        .target(name: "Localization", dependencies: ["CIntl"]),
+
+        // MARK: - Pure core (re-exports Localization: its words go through `tr`)
+        .target(name: "DeskDaysCore", dependencies: ["Localization"]),
         .target(name: "DeskDaysConfig", dependencies: [
             "DeskDaysCore",
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -156,7 +160,7 @@ let package = Package(
         // Linked fully static (no dynamic loader: it starts in about half a
         // millisecond, bench/core.sh), which only a program without
         // Foundation can be.
-        .executableTarget(name: "deskdays", dependencies: ["AgentSocket"],
+        .executableTarget(name: "deskdays", dependencies: ["AgentSocket", "Localization"],
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [

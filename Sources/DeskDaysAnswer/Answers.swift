@@ -27,7 +27,7 @@ public struct Answers: Sendable {
             let report = data.report
             var output = Render.statusLine(report) + " " + streakLine(data.streaks!, locale: locale) + "\n"
             if report.remainingRequired > 0 || report.status == .behind {
-                output += "Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.\n"
+                output += tr("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.") + "\n"
             }
             return output
         case .json:

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AgentSocket
+import Localization
 
 // `deskdays`: the launcher. A status bar or a script asking for the agent's
 // current answer (`status --format json|waybar|i3blocks [--follow]`,
@@ -118,7 +119,7 @@ func askAgent(_ ask: Ask) -> Bool {
     }
     if ask.follow {
         // As `deskdays-cli status --follow` ends.
-        let message = "deskdays: The agent stopped; status updates ended.\n"
+        let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
         _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         exit(1)
     }
@@ -142,11 +143,11 @@ if let ask = recognize(Array(CommandLine.arguments.dropFirst()), paths: .process
 }
 let (found, looked) = Companion.locate("deskdays-cli")
 guard let program = found else {
-    let message = "deskdays: deskdays-cli is not installed (looked for \(looked.joined(separator: " and "))); reinstall DeskDays with `make install`.\n"
+    let message = "deskdays: " + tr("deskdays-cli is not installed (looked for \(looked.joined(separator: " and "))); reinstall DeskDays with `make install`.") + "\n"
     _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     exit(1)
 }
 let reason = Companion.execute(program)
-let message = "deskdays: cannot start \(program) (\(reason)); reinstall DeskDays with `make install`.\n"
+let message = "deskdays: " + tr("cannot start \(program) (\(reason)); reinstall DeskDays with `make install`.") + "\n"
 _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 exit(1)

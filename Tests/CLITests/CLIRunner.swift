@@ -57,6 +57,9 @@ struct CLIRunner {
         env["DESKDAYS_NOW"] = nil
         env["DESKDAYS_TODAY"] = nil
         env["TZ"] = "UTC"
+        // English unless a test asks for a language (its `environment` sets LC_ALL/LANG/LANGUAGE).
+        env["LC_ALL"] = "C"
+        env["LANGUAGE"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe(), err = Pipe()

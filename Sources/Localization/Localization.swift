@@ -1,0 +1,215 @@
+import CIntl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Every sentence DeskDays shows a person goes through `tr` or `trn`, which
+// look it up in the gettext catalog of the user's language (docs/cli.md,
+// "Languages"). JSON, configuration keys, exit codes and log lines never do.
+//
+// A message is written as an ordinary Swift string with interpolations:
+//
+//     print(tr("Recorded \(date) as \(status)."))
+//
+// Its catalog key (msgid) is the literal text with each interpolation
+// replaced by its position, `Recorded {0} as {1}.`; a translation may move
+// the placeholders (`{1}: {0} gespeichert.`). `po/extract.py` finds the
+// same keys in the sources and writes `po/deskdays.pot`, so only literals
+// written directly inside `tr(…)`/`trn(…)` are translated.
+
+/// A message: its catalog key and the values of its placeholders.
+public struct Message: ExpressibleByStringInterpolation, Sendable {
+    public let key: String
+    public let arguments: [String]
+
+    public init(stringLiteral value: String) {
+        key = value
+        arguments = []
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        key = stringInterpolation.key
+        arguments = stringInterpolation.arguments
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var key = ""
+        var arguments: [String] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            key.reserveCapacity(literalCapacity + 3 * interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) { key += literal }
+
+        public mutating func appendInterpolation<T>(_ value: T) {
+            key += "{\(arguments.count)}"
+            arguments.append(String(describing: value))
+        }
+    }
+}
+
+/// The translation of `message` in the user's language (English when there is none).
+public func tr(_ message: Message) -> String {
+    Localization.fill(Localization.lookUp(message.key), message.arguments)
+}
+
+/// The translation of a message whose form depends on `count` ("1 day",
+/// "2 days"; Arabic has six forms). The plural's interpolations number the
+/// placeholders in both forms: write them in the same order.
+public func trn(_ singular: Message, _ plural: Message, _ count: Int) -> String {
+    Localization.setUpOnce()
+    let n = UInt(clamping: count.magnitude)
+    let text = dngettext(Localization.domain, singular.key, plural.key, n).map { String(cString: $0) }
+        ?? (count == 1 ? singular.key : plural.key)
+    return Localization.fill(text, plural.arguments.count >= singular.arguments.count ? plural.arguments : singular.arguments)
+}
+
+public enum Localization {
+    /// The gettext domain: catalogs are `LANG/LC_MESSAGES/deskdays.mo`.
+    public static let domain = "deskdays"
+
+    static func lookUp(_ key: String) -> String {
+        setUpOnce()
+        guard let translated = dgettext(domain, key) else { return key }
+        return String(cString: translated)
+    }
+
+    /// Replaces `{0}`, `{1}` … with `arguments`; any other brace is text.
+    static func fill(_ text: String, _ arguments: [String]) -> String {
+        guard !arguments.isEmpty, text.contains("{") else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16 * arguments.count)
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let index = Int(rest[afterOpen..<close]),
+               arguments.indices.contains(index) {
+                result += arguments[index]
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return result + rest
+    }
+
+    // MARK: - Choosing the language and the catalogs
+
+    /// Reads the environment (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`)
+    /// and binds the catalog folder, once per process, on the first message.
+    ///
+    /// Only `LC_MESSAGES` is set from the environment: dates and numbers
+    /// come from `ReportLocale` (ICU, from `LC_TIME`/`LC_NUMERIC`), and
+    /// leaving `LC_NUMERIC` at "C" keeps every C library's number parsing
+    /// (TOML, NMEA, SQLite) independent of the user's decimal comma.
+    static func setUpOnce() { _ = setUp }
+
+    private static let setUp: Void = {
+        let environment = Environment(asked)
+        let language = messageLocale(environment)
+        if setlocale(LC_MESSAGES, "") == nil {
+            // The locale is not installed (no `locale-gen`): messages are
+            // still read in that language. glibc's gettext follows
+            // `LANGUAGE` under any locale but "C", so C.UTF-8 plus the
+            // language the variables ask for gives the same choice.
+            if !isNeutral(language), setlocale(LC_MESSAGES, "C.UTF-8") != nil,
+               (environment["LANGUAGE"] ?? "").isEmpty {
+                setenv("LANGUAGE", language, 1)
+            }
+        }
+        if let folder = catalogFolder(environment: environment, executable: executablePath()) {
+            _ = bindtextdomain(domain, folder)
+        }
+        // Swift strings are UTF-8 whatever the locale's character set.
+        _ = bind_textdomain_codeset(domain, "UTF-8")
+    }()
+
+    /// The locale messages follow: `LC_ALL`, then `LC_MESSAGES`, then `LANG` ("C" when none is set).
+    public static func messageLocale(_ environment: Environment) -> String {
+        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+    }
+
+    static func isNeutral(_ locale: String) -> Bool {
+        locale == "C" || locale == "POSIX" || locale.hasPrefix("C.")
+    }
+
+    /// The languages asked for, most wanted first, as catalog folder names
+    /// ("de_DE.UTF-8" → "de_DE", "de"). `LANGUAGE` counts only when the
+    /// message locale is not "C" (as in glibc), so `LC_ALL=C` is English.
+    public static func languages(_ environment: Environment) -> [String] {
+        let locale = messageLocale(environment)
+        if locale == "C" || locale == "POSIX" { return [] }
+        var names = (environment["LANGUAGE"] ?? "").split(separator: ":").map(String.init)
+        if !isNeutral(locale) { names.append(locale) }
+        var folders: [String] = []
+        for name in names {
+            let base = String(name.prefix { $0 != "." && $0 != "@" })
+            let language = String(base.prefix { $0 != "_" })
+            for candidate in [base, language] where !candidate.isEmpty && !folders.contains(candidate) {
+                folders.append(candidate)
+            }
+        }
+        return folders
+    }
+
+    /// Where the compiled catalogs are read from, in this order:
+    /// `$DESKDAYS_LOCALEDIR`, then `share/locale` beside the installation
+    /// prefix (`PREFIX/bin/deskdays`, `PREFIX/libexec/deskdays/deskdays-cli`,
+    /// and `.build/debug/…` in a source tree, whose catalogs `make build`
+    /// compiles into `.build/share/locale`), then the system's (nil: gettext's
+    /// own default). The first folder holding a catalog for one of the
+    /// wanted languages, in the order they are wanted, is used.
+    public static func catalogFolder(environment: Environment, executable: String?) -> String? {
+        var folders: [String] = []
+        if let own = environment["DESKDAYS_LOCALEDIR"], !own.isEmpty { folders.append(own) }
+        if let executable, let slash = executable.lastIndex(of: "/") {
+            var directory = String(executable[..<slash])
+            for _ in 0..<2 {
+                guard let up = directory.lastIndex(of: "/") else { break }
+                directory = String(directory[..<up])
+                folders.append((directory.isEmpty ? "" : directory) + "/share/locale")
+            }
+        }
+        for language in languages(environment) {
+            for folder in folders where access(folder + "/" + language + "/LC_MESSAGES/" + domain + ".mo", R_OK) == 0 {
+                return folder
+            }
+        }
+        return nil
+    }
+
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// What the messages, dates and numbers of human output depend on: an
+    /// agent's text answer is used by a command only when both agree
+    /// (`status`, `report`, the launcher's status-bar formats).
+    public static var signature: String {
+        variables.map { asked[$0] ?? "" }.joined(separator: ":")
+    }
+
+    static let variables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_TIME", "LC_NUMERIC", "LANG", "DESKDAYS_LOCALEDIR"]
+
+    /// The variables as the process started with them (set-up may set `LANGUAGE`).
+    static let asked: [String: String] = {
+        var values: [String: String] = [:]
+        for name in variables { values[name] = Environment.process[name] }
+        return values
+    }()
+
+    /// The environment, read through a function (tests pass a dictionary).
+    public struct Environment: Sendable {
+        let read: @Sendable (String) -> String?
+        public init(_ read: @escaping @Sendable (String) -> String?) { self.read = read }
+        public init(_ dictionary: [String: String]) { self.read = { dictionary[$0] } }
+        public subscript(name: String) -> String? { read(name) }
+        public static let process = Environment { name in getenv(name).map { String(cString: $0) } }
+    }
+}

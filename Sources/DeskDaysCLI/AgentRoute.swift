@@ -73,6 +73,8 @@ enum AgentRoute {
               let reply = client.answer(request, database: global.databasePath),
               reply.ok, reply.clock == "system", let config = reply.config, config == AgentPaths.canonical(global.configPath)
         else { return nil }
+        // The status-bar formats carry words (a tooltip, a label): only in this process's language.
+        if case .status(let format) = request, format != .json, reply.locale != Localization.signature { return nil }
         Logger(label: "deskdays").info("answered by the agent at \(socket.socketPath)")
         return reply.output
     }

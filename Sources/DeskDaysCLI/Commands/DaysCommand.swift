@@ -41,7 +41,7 @@ struct DaysCommand: AsyncParsableCommand {
             let status = day.status.map(Words.status) ?? (day.workday ? "-" : "")
             var detail = ""
             if let origin = day.origin {
-                let sources = day.sources.map(\.rawValue).joined(separator: ", ")
+                let sources = day.sources.map(Words.source).joined(separator: ", ")
                 detail = tr("\(Words.origin(origin)): \(sources)")
             }
             if let seen = presence[day.date] {

@@ -68,7 +68,7 @@ struct ExplainCommand: AsyncParsableCommand {
         for checkIn in checkIns.sorted(by: { $0.at < $1.at }) {
             let rule = checkIn.rule.map { " " + tr("rule \"\($0)\"") } ?? ""
             let at = local(checkIn.at)
-            lines.append("  \(checkInLabel) \(Words.padded(checkIn.source.rawValue, 9)) " + tr("at \(at)") + rule
+            lines.append("  \(checkInLabel) \(Words.padded(Words.source(checkIn.source), 9)) " + tr("at \(at)") + rule
                          + from { ($0.op == "checkin" || $0.op == "sign" && $0.kind == "arrival") && $0.source == checkIn.source.rawValue
                                   && $0.at.flatMap(parseRFC3339).map(HLC.milliseconds) == HLC.milliseconds(checkIn.at) })
         }
@@ -92,7 +92,7 @@ struct ExplainCommand: AsyncParsableCommand {
                      ? tr("Time on site: \(first)–\(last), \(hours) h.")
                      : tr("Time on site: \(first)–\(last), \(hours) h (the day starts at \(policy.dayStartText)).")]
         for part in presence.parts {
-            let name = Words.padded(part.source.rawValue, 9)
+            let name = Words.padded(Words.source(part.source), 9)
             var words: [String] = []
             if let arrival = part.firstArrival { words.append(tr("first arrival \(policy.clockTime(of: arrival))")) }
             let lastTime = policy.clockTime(of: part.last)

@@ -131,11 +131,11 @@ struct ReconcileCommand: AsyncParsableCommand {
         var ours: String
         if let status = row.ours.status, let origin = row.ours.origin {
             // The sources beyond the deciding record's own ("office (manual)", "office (automatic: nfc, wifi)").
-            let others = row.ours.sources.filter { $0 != Source(origin: origin) }.map(\.rawValue)
+            let others = row.ours.sources.filter { $0 != Source(origin: origin) }.map(Words.source)
             let (word, from) = (Words.status(status), Words.origin(origin))
             ours = others.isEmpty ? tr("\(word) (\(from))") : tr("\(word) (\(from): \(others.joined(separator: ", ")))")
         } else {
-            let sources = row.ours.sources.map(\.rawValue).joined(separator: ", ")
+            let sources = row.ours.sources.map(Words.source).joined(separator: ", ")
             ours = sources.isEmpty ? tr("no record") : tr("no record (\(sources))")
         }
         if let first = row.ours.firstSeen, let last = row.ours.lastSeen {

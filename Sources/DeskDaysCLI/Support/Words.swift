@@ -28,6 +28,18 @@ enum Words {
         }
     }
 
+    /// A source as a word: the kinds of hardware keep their names (nfc,
+    /// qr, wifi, gps, wired); the others are words of the language.
+    static func source(_ source: Source) -> String {
+        switch source {
+        case .manual: tr("manual")
+        case .import: tr("import")
+        case .fallback: tr("fallback")
+        case .external: tr("external")
+        case .nfc, .qr, .wifi, .gps, .wired: source.rawValue
+        }
+    }
+
     /// `text` followed by spaces up to `width` characters; never cut (a
     /// translated word may be longer than the English column).
     static func padded(_ text: String, _ width: Int) -> String {

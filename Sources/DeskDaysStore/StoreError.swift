@@ -81,5 +81,5 @@ extension StoreError {
 
 extension DatabaseError {
     /// SQLite's message without the statement text, so no value can reach a message.
-    var plainMessage: String { message ?? "SQLite error \(extendedResultCode.rawValue)" }
+    var plainMessage: String { message ?? tr("SQLite error \(extendedResultCode.rawValue)") }
 }

@@ -60,8 +60,16 @@ public func tr(_ message: Message) -> String {
 public func trn(_ singular: Message, _ plural: Message, _ count: Int) -> String {
     Localization.setUpOnce()
     let n = UInt(clamping: count.magnitude)
-    let text = dngettext(Localization.domain, singular.key, plural.key, n).map { String(cString: $0) }
-        ?? (count == 1 ? singular.key : plural.key)
+    // Without a translation gettext returns the msgid's own pointer: Swift's
+    // temporary C string, valid only inside `withCString`.
+    let text = singular.key.withCString { one in
+        plural.key.withCString { many in
+            guard let found = dngettext(Localization.domain, one, many, n) else { return count == 1 ? singular.key : plural.key }
+            if UnsafePointer(found) == one { return singular.key }
+            if UnsafePointer(found) == many { return plural.key }
+            return String(cString: found)
+        }
+    }
     return Localization.fill(text, plural.arguments.count >= singular.arguments.count ? plural.arguments : singular.arguments)
 }
 
@@ -71,8 +79,13 @@ public enum Localization {
 
     static func lookUp(_ key: String) -> String {
         setUpOnce()
-        guard let translated = dgettext(domain, key) else { return key }
-        return String(cString: translated)
+        // Without a translation gettext returns the msgid's own pointer: Swift's
+        // temporary C string, valid only inside `withCString` (reading it after
+        // the call read freed memory).
+        return key.withCString { msgid in
+            guard let translated = dgettext(domain, msgid), UnsafePointer(translated) != msgid else { return key }
+            return String(cString: translated)
+        }
     }
 
     /// Replaces `{0}`, `{1}` … with `arguments`; any other brace is text.

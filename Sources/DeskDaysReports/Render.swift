@@ -53,7 +53,7 @@ public enum Render {
         if let officeAll = report.officeAll {
             lines.append(tr("Office days in the whole window: \(n(officeAll))"))
         }
-        lines.append(tr("Required \(n(report.required)), by now \(n(report.requiredToDate)), \(report.neededWords)"))
+        lines.append(tr("Required \(n(report.required)), by now \(n(report.requiredToDate)), \(report.neededWords(locale))"))
         if let compliance = report.complianceToDate {
             // The neutral locale keeps the figure as it always was ("58.8 %").
             let share = locale.isNeutral ? String(format: "%.1f %%", compliance * 100) : locale.percentage(compliance)

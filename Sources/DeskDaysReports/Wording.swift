@@ -15,10 +15,13 @@ extension Report {
     }
 
     /// "N still needed", or for a finished period "N short".
-    public var neededWords: String {
-        let count = remainingRequired
-        return isFinished ? trn("\(count) short", "\(count) short", count)
-            : trn("\(count) still needed", "\(count) still needed", count)
+    public var neededWords: String { neededWords(.process) }
+
+    /// The same with the figure in `locale`'s digits.
+    public func neededWords(_ locale: ReportLocale) -> String {
+        let count = remainingRequired, figure = locale.number(count)
+        return isFinished ? trn("\(figure) short", "\(figure) short", count)
+            : trn("\(figure) still needed", "\(figure) still needed", count)
     }
 }
 

@@ -114,4 +114,87 @@ import Testing
         let text = try cli.run(["report", "--today", "2026-11-18"])
         #expect(text.stdout.contains("Streak: 3 compliant weeks in a row (longest 3)."))
     }
+
+    /// A pseudo-language built from po/deskdays.pot: every message wrapped
+    /// in «…» (both plural forms), compiled by msgfmt into `folder/locale/de`.
+    static func pseudoCatalog(in folder: URL) throws -> URL {
+        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../po/deskdays.pot").standardized
+        var entries: [String] = []
+        for block in try String(contentsOf: template, encoding: .utf8).components(separatedBy: "\n\n") {
+            // Each key's escaped text, its quoted pieces joined.
+            var keys: [String: String] = [:], current = ""
+            for line in block.split(separator: "\n").map(String.init) where !line.hasPrefix("#") {
+                if let space = line.firstIndex(of: " "), !line.hasPrefix("\"") { current = String(line[..<space]) }
+                if let open = line.firstIndex(of: "\""), line.last == "\"" {
+                    keys[current, default: ""] += String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+                }
+            }
+            guard let id = keys["msgid"] else { continue }
+            if id.isEmpty {
+                entries.append("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\nLanguage: de\\nPlural-Forms: nplurals=2; plural=(n != 1);\\n\"")
+            } else if let plural = keys["msgid_plural"] {
+                entries.append("msgid \"\(id)\"\nmsgid_plural \"\(plural)\"\nmsgstr[0] \"«\(id)»\"\nmsgstr[1] \"«\(plural)»\"")
+            } else {
+                entries.append("msgid \"\(id)\"\nmsgstr \"«\(id)»\"")
+            }
+        }
+        let po = folder.appendingPathComponent("pseudo.po"), locale = folder.appendingPathComponent("locale")
+        let messages = locale.appendingPathComponent("de/LC_MESSAGES")
+        try FileManager.default.createDirectory(at: messages, withIntermediateDirectories: true)
+        try entries.joined(separator: "\n\n").write(to: po, atomically: true, encoding: .utf8)
+        let compiled = try runTool(["msgfmt", "-o", messages.appendingPathComponent("deskdays.mo").path, po.path])
+        #expect(compiled.status == 0, "msgfmt refused the pseudo catalog")
+        return locale
+    }
+
+    /// What is left of `text` once every «…» (nested ones too) is taken out:
+    /// any word of three letters or more is English that escaped translation.
+    /// Month and weekday names of the date locale (ICU's, not the catalog's), longest first.
+    static let germanNames: [String] = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "de_DE")
+        let names = [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols,
+                     formatter.shortStandaloneMonthSymbols, formatter.weekdaySymbols, formatter.shortWeekdaySymbols,
+                     formatter.shortStandaloneWeekdaySymbols].flatMap { $0 ?? [] }
+        return Set(names.map { $0.replacingOccurrences(of: ".", with: "") }).sorted { $0.count > $1.count }
+    }()
+
+    static func unwrapped(_ text: String) -> [String] {
+        var rest = text
+        while let range = rest.range(of: "«[^«»]*»", options: .regularExpression) { rest.replaceSubrange(range, with: " ") }
+        for name in germanNames { rest = rest.replacingOccurrences(of: name, with: " ") }
+        return rest.split(separator: "\n").map(String.init).filter { $0.range(of: "[A-Za-z]{3,}", options: .regularExpression) != nil }
+    }
+
+    /// The issue's pseudo-locale check over this area's human output:
+    /// `status` (text and i3blocks), `report`, `calendar` and the HTML page
+    /// say nothing in English outside the catalog's messages (dates and
+    /// numbers come from LC_TIME/LC_NUMERIC, German here); JSON is unchanged.
+    @Test(.enabled(if: toolExists("msgfmt"), "msgfmt not installed: apt-get install gettext"))
+    func everyReportWordComesFromTheCatalog() throws {
+        let cli = try seeded()
+        defer { cli.cleanup() }
+        let pseudo = ["LC_ALL": "", "LANG": "de_DE.UTF-8", "DESKDAYS_LOCALEDIR": try Self.pseudoCatalog(in: cli.folder).path]
+        let today = ["--today", "2026-11-18"]
+        for command in [["status"], ["status", "--format", "i3blocks"], ["report"], ["calendar", "--months", "2"]] {
+            let result = try cli.run(command + today, environment: pseudo)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("«"), "\(command): no message translated")
+            // i3blocks' short text and colour are figures, not words.
+            #expect(Self.unwrapped(result.stdout).filter { !$0.hasPrefix("#") }.isEmpty,
+                    "\(command) left English unwrapped: \(Self.unwrapped(result.stdout))")
+        }
+        let path = cli.folder.appendingPathComponent("pseudo.html").path
+        #expect(try cli.run(["report", "--html", path] + today, environment: pseudo).status == 0)
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(page.contains("<html lang=\"de\" dir=\"ltr\">"))
+        let body = page.replacingOccurrences(of: "<style>[^<]*</style>", with: "", options: .regularExpression)
+        let texts = body.split(separator: "<").compactMap { $0.split(separator: ">", maxSplits: 1).dropFirst().first }
+            .map { $0.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&") }
+        let english = texts.flatMap { Self.unwrapped($0) }
+        #expect(english.isEmpty, "the page left English unwrapped: \(english)")
+        let plain = try cli.run(["report", "--json"] + today), translated = try cli.run(["report", "--json"] + today, environment: pseudo)
+        #expect(plain.stdout == translated.stdout && plain.stdout.contains("\"label\" : \"Q4 2026\""))
+    }
 }

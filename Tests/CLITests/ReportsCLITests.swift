@@ -194,6 +194,15 @@ import Testing
             .map { $0.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&") }
         let english = texts.flatMap { Self.unwrapped($0) }
         #expect(english.isEmpty, "the page left English unwrapped: \(english)")
+        for kind in ["burndown", "weeks"] {
+            let svg = cli.folder.appendingPathComponent("\(kind).svg").path
+            #expect(try cli.run(["chart", kind, "--out", svg] + today, environment: pseudo).status == 0)
+            let chart = try String(contentsOfFile: svg, encoding: .utf8)
+                .replacingOccurrences(of: "<style>[^<]*</style>", with: "", options: .regularExpression)
+            let words = chart.split(separator: "<").compactMap { $0.split(separator: ">", maxSplits: 1).dropFirst().first }
+                .flatMap { Self.unwrapped(String($0).replacingOccurrences(of: "&#39;", with: "'")) }
+            #expect(words.isEmpty, "the \(kind) chart left English unwrapped: \(words)")
+        }
         let plain = try cli.run(["report", "--json"] + today), translated = try cli.run(["report", "--json"] + today, environment: pseudo)
         #expect(plain.stdout == translated.stdout && plain.stdout.contains("\"label\" : \"Q4 2026\""))
     }

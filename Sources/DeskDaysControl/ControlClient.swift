@@ -80,6 +80,7 @@ public final class ControlClient {
         public var output: String?
         public var config: String?
         public var clock: String?
+        public var locale: String?
     }
 
     /// Asks for the agent's current answer. Typed both ways (no

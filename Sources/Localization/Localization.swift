@@ -60,16 +60,13 @@ public func tr(_ message: Message) -> String {
 public func trn(_ singular: Message, _ plural: Message, _ count: Int) -> String {
     Localization.setUpOnce()
     let n = UInt(clamping: count.magnitude)
-    // Without a translation gettext returns the msgid's own pointer: Swift's
-    // temporary C string, valid only inside `withCString`.
+    // gettext returns its own argument when there is no translation: a
+    // pointer that is only valid inside `withCString`, so it is copied there.
     let text = singular.key.withCString { one in
         plural.key.withCString { many in
-            guard let found = dngettext(Localization.domain, one, many, n) else { return count == 1 ? singular.key : plural.key }
-            if UnsafePointer(found) == one { return singular.key }
-            if UnsafePointer(found) == many { return plural.key }
-            return String(cString: found)
+            dngettext(Localization.domain, one, many, n).map { $0 == one ? singular.key : $0 == many ? plural.key : String(cString: $0) }
         }
-    }
+    } ?? (count == 1 ? singular.key : plural.key)
     return Localization.fill(text, plural.arguments.count >= singular.arguments.count ? plural.arguments : singular.arguments)
 }
 
@@ -79,11 +76,11 @@ public enum Localization {
 
     static func lookUp(_ key: String) -> String {
         setUpOnce()
-        // Without a translation gettext returns the msgid's own pointer: Swift's
-        // temporary C string, valid only inside `withCString` (reading it after
-        // the call read freed memory).
-        return key.withCString { msgid in
-            guard let translated = dgettext(domain, msgid), UnsafePointer(translated) != msgid else { return key }
+        // gettext returns its argument when there is no translation: a
+        // pointer only valid inside `withCString` (a temporary copy for a
+        // small or bridged string), so the answer is read there.
+        return key.withCString { pointer in
+            guard let translated = dgettext(domain, pointer), translated != pointer else { return key }
             return String(cString: translated)
         }
     }

@@ -146,8 +146,27 @@ public struct ReportLocale: @unchecked Sendable {
         }
     }
 
-    /// "November 2026".
-    public func monthTitle(_ date: LocalDate) -> String { monthYear.string(from: instant(date)) }
+    /// "November 2026" (in the neutral locale, the month's name from the messages' language).
+    public func monthTitle(_ date: LocalDate) -> String {
+        isNeutral ? Self.monthName(date.month) + " " + String(date.year) : monthYear.string(from: instant(date))
+    }
+
+    static func monthName(_ month: Int) -> String {
+        switch month {
+        case 1: return tr("January")
+        case 2: return tr("February")
+        case 3: return tr("March")
+        case 4: return tr("April")
+        case 5: return tr("May")
+        case 6: return tr("June")
+        case 7: return tr("July")
+        case 8: return tr("August")
+        case 9: return tr("September")
+        case 10: return tr("October")
+        case 11: return tr("November")
+        default: return tr("December")
+        }
+    }
 
     /// "Nov".
     public func monthShort(_ date: LocalDate) -> String { shortMonth.string(from: instant(date)) }
@@ -155,8 +174,20 @@ public struct ReportLocale: @unchecked Sendable {
     /// "18 Nov".
     public func dayMonth(_ date: LocalDate) -> String { dayMonth.string(from: instant(date)) }
 
-    /// The weekday's short standalone name ("Mon", "Di").
+    /// The weekday's short standalone name ("Mon", "Di"). The neutral
+    /// locale has no names of its own: they come from the messages' language.
     public func weekdayName(_ weekday: Weekday) -> String {
+        if isNeutral {
+            switch weekday {
+            case .monday: return tr("Mon")
+            case .tuesday: return tr("Tue")
+            case .wednesday: return tr("Wed")
+            case .thursday: return tr("Thu")
+            case .friday: return tr("Fri")
+            case .saturday: return tr("Sat")
+            case .sunday: return tr("Sun")
+            }
+        }
         let symbols = mediumDate.shortStandaloneWeekdaySymbols ?? []
         // Foundation lists Sunday first.
         let index = weekday.rawValue % 7
@@ -165,7 +196,18 @@ public struct ReportLocale: @unchecked Sendable {
 
     /// A weekday abbreviated to at most two characters, for calendar headers.
     public func weekdayHeader(_ weekday: Weekday) -> String {
-        String(weekdayName(weekday).filter { $0 != "." }.prefix(2))
+        if isNeutral {
+            switch weekday {
+            case .monday: return tr("Mo")
+            case .tuesday: return tr("Tu")
+            case .wednesday: return tr("We")
+            case .thursday: return tr("Th")
+            case .friday: return tr("Fr")
+            case .saturday: return tr("Sa")
+            case .sunday: return tr("Su")
+            }
+        }
+        return String(weekdayName(weekday).filter { $0 != "." }.prefix(2))
     }
 
     /// A figure of the configuration (a target's value: `3`, `2.5`) as the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `calendar`, `chart` and `report --html` end to end, and the streak keys
 /// of `report --json` and `status --format json`.
@@ -115,41 +116,6 @@ import Testing
         #expect(text.stdout.contains("Streak: 3 compliant weeks in a row (longest 3)."))
     }
 
-    /// A pseudo-language built from po/deskdays.pot: every message wrapped
-    /// in «…» (both plural forms), compiled by msgfmt into `folder/locale/de`.
-    static func pseudoCatalog(in folder: URL) throws -> URL {
-        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../po/deskdays.pot").standardized
-        var entries: [String] = []
-        for block in try String(contentsOf: template, encoding: .utf8).components(separatedBy: "\n\n") {
-            // Each key's escaped text, its quoted pieces joined.
-            var keys: [String: String] = [:], current = ""
-            for line in block.split(separator: "\n").map(String.init) where !line.hasPrefix("#") {
-                if let space = line.firstIndex(of: " "), !line.hasPrefix("\"") { current = String(line[..<space]) }
-                if let open = line.firstIndex(of: "\""), line.last == "\"" {
-                    keys[current, default: ""] += String(line[line.index(after: open)..<line.index(before: line.endIndex)])
-                }
-            }
-            guard let id = keys["msgid"] else { continue }
-            if id.isEmpty {
-                entries.append("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\nLanguage: de\\nPlural-Forms: nplurals=2; plural=(n != 1);\\n\"")
-            } else if let plural = keys["msgid_plural"] {
-                entries.append("msgid \"\(id)\"\nmsgid_plural \"\(plural)\"\nmsgstr[0] \"«\(id)»\"\nmsgstr[1] \"«\(plural)»\"")
-            } else {
-                entries.append("msgid \"\(id)\"\nmsgstr \"«\(id)»\"")
-            }
-        }
-        let po = folder.appendingPathComponent("pseudo.po"), locale = folder.appendingPathComponent("locale")
-        let messages = locale.appendingPathComponent("de/LC_MESSAGES")
-        try FileManager.default.createDirectory(at: messages, withIntermediateDirectories: true)
-        try entries.joined(separator: "\n\n").write(to: po, atomically: true, encoding: .utf8)
-        let compiled = try runTool(["msgfmt", "-o", messages.appendingPathComponent("deskdays.mo").path, po.path])
-        #expect(compiled.status == 0, "msgfmt refused the pseudo catalog")
-        return locale
-    }
-
-    /// What is left of `text` once every «…» (nested ones too) is taken out:
-    /// any word of three letters or more is English that escaped translation.
     /// Month and weekday names of the date locale (ICU's, not the catalog's), longest first.
     static let germanNames: [String] = {
         let formatter = DateFormatter()
@@ -160,50 +126,44 @@ import Testing
         return Set(names.map { $0.replacingOccurrences(of: ".", with: "") }).sorted { $0.count > $1.count }
     }()
 
-    static func unwrapped(_ text: String) -> [String] {
-        var rest = text
-        while let range = rest.range(of: "«[^«»]*»", options: .regularExpression) { rest.replaceSubrange(range, with: " ") }
-        for name in germanNames { rest = rest.replacingOccurrences(of: name, with: " ") }
-        return rest.split(separator: "\n").map(String.init).filter { $0.range(of: "[A-Za-z]{3,}", options: .regularExpression) != nil }
+    /// The words left in the text nodes of an HTML page or an SVG once the
+    /// pseudo-locale's messages and the date locale's names are taken out:
+    /// any word of three letters or more is English that escaped the catalog.
+    static func englishWords(_ markup: String) -> [String] {
+        let body = markup.replacingOccurrences(of: "<style>[^<]*</style>", with: "", options: .regularExpression)
+        return body.split(separator: "<").compactMap { $0.split(separator: ">", maxSplits: 1).dropFirst().first }
+            .map { text -> String in
+                var rest = Catalogs.unwrapped(text.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&"))
+                for name in germanNames { rest = rest.replacingOccurrences(of: name, with: " ") }
+                return rest
+            }
+            .filter { $0.range(of: "[A-Za-z]{3,}", options: .regularExpression) != nil }
     }
 
-    /// The issue's pseudo-locale check over this area's human output:
-    /// `status` (text and i3blocks), `report`, `calendar` and the HTML page
-    /// say nothing in English outside the catalog's messages (dates and
-    /// numbers come from LC_TIME/LC_NUMERIC, German here); JSON is unchanged.
-    @Test(.enabled(if: toolExists("msgfmt"), "msgfmt not installed: apt-get install gettext"))
-    func everyReportWordComesFromTheCatalog() throws {
+    /// The files this area writes, in the pseudo-locale (docs/testing.md
+    /// "Languages"; LanguageTests checks every command's standard output):
+    /// the HTML report's and the charts' text nodes (titles, descriptions,
+    /// captions, headers, legends) all come from the catalog, with German
+    /// dates from LC_TIME; `<html lang>` is the catalog's language.
+    @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
+    func reportFilesTakeEveryWordFromTheCatalog() throws {
+        let locale = try Catalogs.compile([], pseudo: true)
+        defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try seeded()
         defer { cli.cleanup() }
-        let pseudo = ["LC_ALL": "", "LANG": "de_DE.UTF-8", "DESKDAYS_LOCALEDIR": try Self.pseudoCatalog(in: cli.folder).path]
+        let pseudo = ["LC_ALL": "", "LANG": "de_DE.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
         let today = ["--today", "2026-11-18"]
-        for command in [["status"], ["status", "--format", "i3blocks"], ["report"], ["calendar", "--months", "2"]] {
-            let result = try cli.run(command + today, environment: pseudo)
-            #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("«"), "\(command): no message translated")
-            // i3blocks' short text and colour are figures, not words.
-            #expect(Self.unwrapped(result.stdout).filter { !$0.hasPrefix("#") }.isEmpty,
-                    "\(command) left English unwrapped: \(Self.unwrapped(result.stdout))")
-        }
         let path = cli.folder.appendingPathComponent("pseudo.html").path
         #expect(try cli.run(["report", "--html", path] + today, environment: pseudo).status == 0)
         let page = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(page.contains("<html lang=\"de\" dir=\"ltr\">"))
-        let body = page.replacingOccurrences(of: "<style>[^<]*</style>", with: "", options: .regularExpression)
-        let texts = body.split(separator: "<").compactMap { $0.split(separator: ">", maxSplits: 1).dropFirst().first }
-            .map { $0.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&") }
-        let english = texts.flatMap { Self.unwrapped($0) }
-        #expect(english.isEmpty, "the page left English unwrapped: \(english)")
+        #expect(page.contains("<html lang=\"\(Catalogs.pseudo)\" dir=\"ltr\">"))
+        #expect(page.components(separatedBy: Catalogs.open).count > 100, "the pseudo-locale was not used")
+        #expect(Self.englishWords(page).isEmpty, "the page left English outside the catalog: \(Self.englishWords(page))")
         for kind in ["burndown", "weeks"] {
             let svg = cli.folder.appendingPathComponent("\(kind).svg").path
             #expect(try cli.run(["chart", kind, "--out", svg] + today, environment: pseudo).status == 0)
-            let chart = try String(contentsOfFile: svg, encoding: .utf8)
-                .replacingOccurrences(of: "<style>[^<]*</style>", with: "", options: .regularExpression)
-            let words = chart.split(separator: "<").compactMap { $0.split(separator: ">", maxSplits: 1).dropFirst().first }
-                .flatMap { Self.unwrapped(String($0).replacingOccurrences(of: "&#39;", with: "'")) }
-            #expect(words.isEmpty, "the \(kind) chart left English unwrapped: \(words)")
+            let words = Self.englishWords(try String(contentsOfFile: svg, encoding: .utf8))
+            #expect(words.isEmpty, "the \(kind) chart left English outside the catalog: \(words)")
         }
-        let plain = try cli.run(["report", "--json"] + today), translated = try cli.run(["report", "--json"] + today, environment: pseudo)
-        #expect(plain.stdout == translated.stdout && plain.stdout.contains("\"label\" : \"Q4 2026\""))
     }
 }

@@ -31,6 +31,20 @@ import Testing
         }
     }
 
+    /// The neutral locale's names are what ICU's English would say (so C
+    /// output keeps its bytes), but come from the catalog.
+    @Test func neutralNamesMatchICUEnglish() {
+        let icu = ReportLocale(identifier: "en_US")
+        for weekday in Weekday.allCases {
+            #expect(Self.neutral.weekdayName(weekday) == icu.weekdayName(weekday))
+            #expect(Self.neutral.weekdayHeader(weekday) == icu.weekdayHeader(weekday))
+        }
+        for month in 1...12 {
+            let date = LocalDate(year: 2026, month: month, day: 1)!
+            #expect(Self.neutral.monthTitle(date) == icu.monthTitle(date))
+        }
+    }
+
     @Test func periodNamesFollowLCTime() {
         let date = LocalDate("2026-10-14")!
         #expect(Self.german.periodLabel(Self.policy(.month).period(.month, containing: date)) == "Oktober 2026")

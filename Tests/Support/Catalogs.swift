@@ -109,8 +109,13 @@ public enum Catalogs {
     /// English left unwrapped in `text`: what remains of each line, once
     /// everything inside the marks is taken out (a message may span lines,
     /// as wrapped help does), that holds two words of two letters or more in a row.
-    public static func untranslated(_ text: String) -> [String] {
-        unwrapped(text).split(separator: "\n").map(String.init).filter { line in
+    /// `ignoring`: patterns taken out first (text a library writes).
+    public static func untranslated(_ text: String, ignoring: [String] = []) -> [String] {
+        var rest = unwrapped(text)
+        for pattern in ignoring {
+            rest = rest.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+        }
+        return rest.split(separator: "\n").map(String.init).filter { line in
             line.range(of: "[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}", options: .regularExpression) != nil
         }
     }

@@ -112,7 +112,7 @@ struct LanguageTests {
             #expect(result.status == 0, "\(command): \(result.stderr)")
             // Left: swift-argument-parser's own layout (USAGE, OPTIONS, -h), flag and option names.
             // and the "(values: …)"/"(default: …)" it adds after an option's help.
-            let library = [#"\((values|default): [^)]*\)"#, #"See 'deskdays help [a-z ]*<subcommand>' for detailed help\."#]
+            let library = [#"\((values|default):\s[^)]*\)"#, #"See 'deskdays help [a-z ]*<subcommand>' for detailed help\."#]
             for line in Catalogs.untranslated(result.stdout, ignoring: library) where !Self.frameworkLines.contains(where: line.contains)
                 && !line.trimmingCharacters(in: .whitespaces).hasPrefix("USAGE:") {
                 escaped.append("deskdays \(command.joined(separator: " ")) --help: \(line)")

@@ -25,7 +25,7 @@ public struct Answers: Sendable {
             // Streaks read the whole history; the status-bar formats below, polled often, skip them.
             let data = try reportData(store: store, today: today, now: now)
             let report = data.report
-            var output = Render.statusLine(report) + " " + streakLine(data.streaks!, locale: locale) + "\n"
+            var output = Render.statusLine(report, locale: locale) + " " + streakLine(data.streaks!, locale: locale) + "\n"
             if report.remainingRequired > 0 || report.status == .behind {
                 output += tr("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.") + "\n"
             }
@@ -34,8 +34,8 @@ public struct Answers: Sendable {
             // One line: `status --follow --format json` prints one per change.
             let data = try reportData(store: store, today: today, now: now)
             return try Render.jsonLine(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n"
-        case .waybar: return Render.waybar(try report(store: store, today: today, now: now)) + "\n"
-        case .i3blocks: return Render.i3blocks(try report(store: store, today: today, now: now)) + "\n"
+        case .waybar: return Render.waybar(try report(store: store, today: today, now: now), locale: locale) + "\n"
+        case .i3blocks: return Render.i3blocks(try report(store: store, today: today, now: now), locale: locale) + "\n"
         }
     }
 
@@ -45,7 +45,7 @@ public struct Answers: Sendable {
         let data = try reportData(selector, store: store, today: today, now: now)
         let streaks = data.streaks!
         let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
-                          : Render.text(data.report) + "\n" + streakLine(streaks, locale: locale)
+                          : Render.text(data.report, locale: locale) + "\n" + streakLine(streaks, locale: locale)
         return (output + "\n", data)
     }
 

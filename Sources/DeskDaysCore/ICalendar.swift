@@ -23,7 +23,7 @@ public enum ICalendar {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var line: Int
         public var message: String
-        public var description: String { "line \(line): \(message)" }
+        public var description: String { tr("line \(line): \(message)") }
     }
 
     /// Every date covered by an all-day event, expanding multi-day events and
@@ -57,7 +57,7 @@ public enum ICalendar {
                 let last = (end.map { $0.adding(days: -1) }).map { Swift.max($0, first) } ?? first
                 let length = first.days(to: last)
                 guard length < 366 else {
-                    throw ParseError(line: startLine, message: "an all-day event longer than a year")
+                    throw ParseError(line: startLine, message: tr("an all-day event longer than a year"))
                 }
                 for occurrence in try occurrences(of: first, rule: rule, horizon: horizon, line: startLine) {
                     for offset in 0...length {
@@ -70,7 +70,7 @@ public enum ICalendar {
                 } else if parseDate(String(value.prefix(8))) != nil {
                     isTimed = true
                 } else {
-                    throw ParseError(line: number, message: "DTSTART \(value) is not a date")
+                    throw ParseError(line: number, message: tr("DTSTART \(value) is not a date"))
                 }
             case "DTEND" where inEvent:
                 end = parseDate(String(value.prefix(8)))
@@ -86,14 +86,14 @@ public enum ICalendar {
             }
         }
         // A file with no calendar in it is a mistake, not a year without holidays.
-        guard isCalendar else { throw ParseError(line: 1, message: "this is not an iCalendar file (no BEGIN:VCALENDAR)") }
+        guard isCalendar else { throw ParseError(line: 1, message: tr("this is not an iCalendar file (no BEGIN:VCALENDAR)")) }
         return (events, timedEvents)
     }
 
     static func occurrences(of first: LocalDate, rule: [String: String], horizon: LocalDate, line: Int) throws -> [LocalDate] {
         guard let frequency = rule["FREQ"] else { return [first] }
         guard frequency.uppercased() == "YEARLY" else {
-            throw ParseError(line: line, message: "repetition FREQ=\(frequency) is not supported for all-day holidays (only YEARLY)")
+            throw ParseError(line: line, message: tr("repetition FREQ=\(frequency) is not supported for all-day holidays (only YEARLY)"))
         }
         let count = rule["COUNT"].flatMap { Int($0) } ?? Int.max
         let until = rule["UNTIL"].flatMap { parseDate(String($0.prefix(8))) } ?? horizon

@@ -152,6 +152,6 @@ extension LocalDate {
 
     /// "outside the dates DeskDays keeps (1990-01-01 to 2099-12-31)", for messages.
     public static var unsupportedPhrase: String {
-        "outside the dates DeskDays keeps (\(supported.lowerBound) to \(supported.upperBound))"
+        tr("outside the dates DeskDays keeps (\(supported.lowerBound) to \(supported.upperBound))")
     }
 }

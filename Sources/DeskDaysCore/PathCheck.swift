@@ -17,12 +17,12 @@ public enum PathCheck: Equatable, Sendable {
     public static func reach(_ path: String) -> PathCheck {
         var info = stat()
         if stat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR { return .unreachable("it is a folder") }
-            return access(path, R_OK) == 0 ? .present : .unreachable("it cannot be read: \(String(cString: strerror(EACCES)))")
+            if (info.st_mode & S_IFMT) == S_IFDIR { return .unreachable(tr("it is a folder")) }
+            return access(path, R_OK) == 0 ? .present : .unreachable(tr("it cannot be read: \(String(cString: strerror(EACCES)))"))
         }
         let code = errno
         if code == ENOENT {
-            if lstat(path, &info) == 0 { return .unreachable("it is a symbolic link to nothing") }
+            if lstat(path, &info) == 0 { return .unreachable(tr("it is a symbolic link to nothing")) }
             return .absent
         }
         return .unreachable(String(cString: strerror(code)))

@@ -1,13 +1,34 @@
-/// A reporting period: its kind, its dates and a human label.
+/// A reporting period: its kind, its dates and a label.
+///
+/// `label` is the English form that `report --json` carries (byte for byte
+/// the same in every locale); human output names the period from `name`
+/// in the user's language (`ReportLocale.periodLabel`).
 public struct Period: Sendable, Hashable {
     public var kind: PeriodKind
     public var span: DateSpan
     public var label: String
+    /// What the label says, as values (nil for a period made by hand: its label is shown as it is).
+    public var name: Name?
 
-    public init(kind: PeriodKind, span: DateSpan, label: String) {
+    /// The parts of a period's label.
+    public enum Name: Sendable, Hashable {
+        /// "Week of 2026-11-16".
+        case weekOf(LocalDate)
+        /// "November 2026" (any date of the month).
+        case month(LocalDate)
+        /// "Q4 2026", or with a fiscal year "Q2 FY2027" (`year` is the year written).
+        case quarter(Int, year: Int, fiscal: Bool)
+        /// "2026", or "FY2027".
+        case year(Int, fiscal: Bool)
+        /// "8 weeks to 2026-11-22".
+        case rolling(weeks: Int, to: LocalDate)
+    }
+
+    public init(kind: PeriodKind, span: DateSpan, label: String, name: Name? = nil) {
         self.kind = kind
         self.span = span
         self.label = label
+        self.name = name
     }
 
     public var start: LocalDate { span.start }
@@ -32,6 +53,8 @@ public enum PeriodSelector: Sendable, Hashable {
     }
 }
 
+// English month names for `Period.label` only (the JSON form); human output
+// names months through ReportLocale (ICU, LC_TIME).
 private let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                           "August", "September", "October", "November", "December"]
 
@@ -58,11 +81,11 @@ extension Policy {
         switch kind {
         case .week:
             let span = week(containing: date)
-            return Period(kind: .week, span: span, label: "Week of \(span.start)")
+            return Period(kind: .week, span: span, label: "Week of \(span.start)", name: .weekOf(span.start))
         case .month:
             let start = date.firstOfMonth
             return Period(kind: .month, span: DateSpan(start, start.addingMonths(1).adding(days: -1)),
-                          label: "\(monthNames[date.month - 1]) \(date.year)")
+                          label: "\(monthNames[date.month - 1]) \(date.year)", name: .month(start))
         case .quarter:
             let fyStart = fiscalYearStart(of: date)
             let monthsIn = (date.year - fyStart.year) * 12 + date.month - fyStart.month
@@ -72,12 +95,16 @@ extension Policy {
             let label = fiscalYearStartMonth == 1
                 ? "Q\(quarter + 1) \(fyStart.year)"
                 : "Q\(quarter + 1) FY\(fyStart.year + 1)"
-            return Period(kind: .quarter, span: span, label: label)
+            let fiscal = fiscalYearStartMonth != 1
+            return Period(kind: .quarter, span: span, label: label,
+                          name: .quarter(quarter + 1, year: fiscal ? fyStart.year + 1 : fyStart.year, fiscal: fiscal))
         case .year:
             let start = fiscalYearStart(of: date)
             let end = start.addingMonths(12).adding(days: -1)
             let label = fiscalYearStartMonth == 1 ? "\(start.year)" : "FY\(end.year)"
-            return Period(kind: .year, span: DateSpan(start, end), label: label)
+            let fiscal = fiscalYearStartMonth != 1
+            return Period(kind: .year, span: DateSpan(start, end), label: label,
+                          name: .year(fiscal ? end.year : start.year, fiscal: fiscal))
         case .rolling:
             return rollingWindow(weeks: rollingWeeks, endingWith: date)
         }
@@ -88,7 +115,7 @@ extension Policy {
         let lastWeek = week(containing: date)
         let start = lastWeek.start.adding(days: -7 * (max(weeks, 1) - 1))
         return Period(kind: .rolling, span: DateSpan(start, lastWeek.end),
-                      label: "\(max(weeks, 1)) weeks to \(lastWeek.end)")
+                      label: "\(max(weeks, 1)) weeks to \(lastWeek.end)", name: .rolling(weeks: max(weeks, 1), to: lastWeek.end))
     }
 
     /// The period a report covers. `best_weeks` targets always use their own

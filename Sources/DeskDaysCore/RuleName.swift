@@ -12,7 +12,7 @@ public enum RuleName {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)
         }
         guard !name.isEmpty, name.count <= maximumLength, allowed else {
-            return "a rule name is 1 to \(maximumLength) letters, digits, '_', '.' or '-' (such as hq or desk)"
+            return tr("a rule name is 1 to \(maximumLength) letters, digits, '_', '.' or '-' (such as hq or desk)")
         }
         return nil
     }

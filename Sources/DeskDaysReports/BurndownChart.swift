@@ -66,12 +66,12 @@ public struct BurndownChart: Sendable {
         func y(_ value: Double) -> Double { top + plotHeight * (1 - value / Double(yTop)) }
         let bottomY = top + plotHeight
 
-        let title = "Office days — \(report.period.label)"
-        var out = SVG.open(width: BurndownChart.width, height: BurndownChart.height, title: title, standalone: standalone)
-        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title))</text>\n"
         let n = locale.number
-        let subtitle = "\(locale.date(span.start)) – \(locale.date(span.end)) · \(n(report.office)) of "
-            + "\(n(report.required)) required · \(n(report.remainingRequired)) still needed"
+        var out = SVG.open(width: BurndownChart.width, height: BurndownChart.height, id: "burndown", title: title(),
+                           description: description(), standalone: standalone)
+        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title()))</text>\n"
+        let start = locale.date(span.start), end = locale.date(span.end)
+        let subtitle = tr("\(start) – \(end) · \(n(report.office)) of \(n(report.required)) required · \(n(report.remainingRequired)) still needed")
         out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(SVG.escape(subtitle))</text>\n"
 
         // Excused days: one band per run of consecutive excused dates.
@@ -107,7 +107,7 @@ public struct BurndownChart: Sendable {
         let requiredY = SVG.n(y(Double(report.required)))
         out += "<line class=\"required\" x1=\"\(SVG.n(left))\" y1=\"\(requiredY)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(requiredY)\"/>\n"
         out += "<text class=\"fg\" x=\"\(SVG.n(left + plotWidth - 4))\" y=\"\(SVG.n(y(Double(report.required)) - 6))\" "
-            + "text-anchor=\"end\">required \(n(report.required))</text>\n"
+            + "text-anchor=\"end\">\(SVG.escape(tr("required \(n(report.required))")))</text>\n"
         let totalEligible = series.eligible.last ?? 0
         var pace = "\(SVG.n(x(0))),\(SVG.n(y(0)))"
         for (offset, eligible) in series.eligible.enumerated() {
@@ -136,7 +136,7 @@ public struct BurndownChart: Sendable {
             let xx = SVG.n(x(todayIndex) + slot / 2)
             out += "<line class=\"today\" x1=\"\(xx)\" y1=\"\(SVG.n(top - 4))\" x2=\"\(xx)\" y2=\"\(SVG.n(bottomY))\"/>\n"
             out += "<text class=\"today-label\" x=\"\(xx)\" y=\"\(SVG.n(top - 8))\" text-anchor=\"middle\">"
-                + "\(SVG.escape("today, " + locale.dayMonth(data.today)))</text>\n"
+                + "\(SVG.escape(tr("today, \(locale.dayMonth(data.today))")))</text>\n"
         }
 
         out += legend(y: Double(BurndownChart.height) - 20, left: left)
@@ -144,19 +144,49 @@ public struct BurndownChart: Sendable {
         return out
     }
 
+    /// "Office days — Q4 2026".
+    public func title() -> String { tr("Office days — \(locale.periodLabel(data.period))") }
+
+    /// What the chart shows, in a sentence, for its `<desc>`.
+    public func description() -> String {
+        let report = data.report, n = locale.number
+        let start = locale.date(data.period.start), end = locale.date(data.period.end)
+        return tr("Office days counted from \(start) to \(end), rising with each office day: \(n(report.office)) of \(n(report.required)) required so far, \(n(report.remainingRequired)) still needed. A dashed line shows the pace that reaches the requirement, a dotted one the required total.")
+    }
+
+    /// The chart's figures as rows for a table: the last day of each week
+    /// (or month, for long periods) with the office days counted by then
+    /// (nil after today), the pace and the required total.
+    public func tableRows() -> [(date: LocalDate, office: Int?, planned: Int, pace: Int, required: Int)] {
+        let span = data.period.span, series = series(), report = data.report
+        let byMonth = span.count > 45
+        let totalEligible = series.eligible.last ?? 0
+        var rows: [(date: LocalDate, office: Int?, planned: Int, pace: Int, required: Int)] = []
+        for (offset, date) in span.enumerated() {
+            let next = date.adding(days: 1)
+            let closes = offset == span.count - 1
+                || (byMonth ? next.day == 1 : next.weekday == data.policy.weekStart)
+            guard closes else { continue }
+            let pace = totalEligible == 0 ? 0.0 : Double(report.required) * Double(series.eligible[offset]) / Double(totalEligible)
+            rows.append((date, date <= data.today ? series.office[offset] : nil, series.projected[offset],
+                         Int(pace.rounded(.up)), report.required))
+        }
+        return rows
+    }
+
     func legend(y: Double, left: Double) -> String {
         let items: [(String, String)] = [
-            ("<line class=\"actual\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "office days"),
-            ("<line class=\"pace\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "pace"),
-            ("<line class=\"required\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "required"),
-            ("<line class=\"planned\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", "planned"),
-            ("<rect class=\"excused-band\" x=\"0\" y=\"-11\" width=\"22\" height=\"12\"/>", "excused"),
-            ("<line class=\"today\" x1=\"11\" y1=\"-12\" x2=\"11\" y2=\"2\"/>", "today"),
+            ("<line class=\"actual\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", tr("office days")),
+            ("<line class=\"pace\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", tr("pace")),
+            ("<line class=\"required\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", tr("required")),
+            ("<line class=\"planned\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", tr("planned")),
+            ("<rect class=\"excused-band\" x=\"0\" y=\"-11\" width=\"22\" height=\"12\"/>", tr("excused")),
+            ("<line class=\"today\" x1=\"11\" y1=\"-12\" x2=\"11\" y2=\"2\"/>", tr("today")),
         ]
         var out = "", xx = left
         for (mark, label) in items {
             out += "<g transform=\"translate(\(SVG.n(xx)) \(SVG.n(y)))\">\(mark)"
-                + "<text class=\"fg\" x=\"28\" y=\"0\">\(label)</text></g>\n"
+                + "<text class=\"fg\" x=\"28\" y=\"0\">\(SVG.escape(label))</text></g>\n"
             xx += 40 + Double(label.count) * 7
         }
         return out

@@ -33,7 +33,8 @@ public struct CalendarHeatmap: Sendable {
         let rows = (months.count + columns - 1) / columns
         let width = Int(Double(columns) * (CalendarHeatmap.monthWidth + CalendarHeatmap.monthGap) + 16)
         let height = Int(Double(rows) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap) + 40)
-        var out = SVG.open(width: width, height: height, title: "Calendar — \(data.period.label)", standalone: standalone)
+        var out = SVG.open(width: width, height: height, id: "heatmap", title: tr("Calendar — \(locale.periodLabel(data.period))"),
+                           description: description(), standalone: standalone)
         for (index, month) in months.enumerated() {
             let x0 = 8 + Double(index % columns) * (CalendarHeatmap.monthWidth + CalendarHeatmap.monthGap)
             let y0 = 8 + Double(index / columns) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap)
@@ -42,12 +43,33 @@ public struct CalendarHeatmap: Sendable {
         var xx = 8.0
         let legendY = Double(height) - 14
         for kind in DayKind.legendOrder {
+            let label = kind.label
             out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(xx))\" y=\"\(SVG.n(legendY - 10))\" width=\"12\" height=\"12\"/>"
-                + "<text class=\"fg\" x=\"\(SVG.n(xx + 16))\" y=\"\(SVG.n(legendY))\">\(kind.label)</text>\n"
-            xx += 28 + Double(kind.label.count) * 7
+                + "<text class=\"fg\" x=\"\(SVG.n(xx + 16))\" y=\"\(SVG.n(legendY))\">\(SVG.escape(label))</text>\n"
+            xx += 28 + Double(label.count) * 7
         }
         out += "</svg>\n"
         return out
+    }
+
+    /// What the heatmap shows, for its `<desc>`: the days of each kind.
+    func description() -> String {
+        let counts = kindCounts().map { tr("\($0.kind.label): \(locale.number($0.days))") }.joined(separator: tr(", "))
+        return tr("Each day of the period as a square coloured by how it counts (\(counts)); the table of days lists every one.")
+    }
+
+    /// How many days of the period are of each kind (the legend's kinds), for the chart's table.
+    public func kindCounts() -> [(kind: DayKind, days: Int)] {
+        var counts: [DayKind: Int] = [:]
+        for date in data.period.span { counts[data.kind(date), default: 0] += 1 }
+        return DayKind.legendOrder.map { ($0, counts[$0] ?? 0) }
+    }
+
+    /// "18 Nov 2026: office", with time on site when `min_hours` is set.
+    func dayTitle(_ date: LocalDate, kind: DayKind) -> String {
+        let day = locale.date(date), label = kind.label
+        guard let hours = data.hoursText(date) else { return tr("\(day): \(label)") }
+        return tr("\(day): \(label), on site \(hours)")
     }
 
     func monthGrid(_ first: LocalDate, x0: Double, y0: Double) -> String {
@@ -67,7 +89,7 @@ public struct CalendarHeatmap: Sendable {
             let x = x0 + Double(slot % 7) * step, y = y0 + 36 + Double(slot / 7) * step
             let kind = data.kind(date)
             out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(CalendarHeatmap.cell))\" "
-                + "height=\"\(SVG.n(CalendarHeatmap.cell))\" rx=\"3\"><title>\(SVG.escape("\(locale.date(date)): \(kind.label)" + (data.hoursText(date).map { ", on site \($0)" } ?? "")))</title></rect>"
+                + "height=\"\(SVG.n(CalendarHeatmap.cell))\" rx=\"3\"><title>\(SVG.escape(dayTitle(date, kind: kind)))</title></rect>"
             if date == data.today {
                 out += "<rect class=\"today-ring\" x=\"\(SVG.n(x - 1))\" y=\"\(SVG.n(y - 1))\" width=\"\(SVG.n(CalendarHeatmap.cell + 2))\" "
                     + "height=\"\(SVG.n(CalendarHeatmap.cell + 2))\" rx=\"4\"/>"

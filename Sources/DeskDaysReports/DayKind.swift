@@ -41,17 +41,17 @@ public enum DayKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// The word used in legends and tables.
+    /// The word used in legends and tables, in the user's language.
     public var label: String {
         switch self {
-        case .office: return "office"
-        case .remote: return "remote"
-        case .excused: return "excused"
-        case .unrecorded: return "unrecorded"
-        case .planned: return "planned office"
-        case .pending: return "pending"
-        case .holiday: return "holiday"
-        case .weekend: return "non-workday"
+        case .office: return tr("office")
+        case .remote: return tr("remote")
+        case .excused: return tr("excused")
+        case .unrecorded: return tr("unrecorded")
+        case .planned: return tr("planned office")
+        case .pending: return tr("pending")
+        case .holiday: return tr("holiday")
+        case .weekend: return tr("non-workday")
         }
     }
 
@@ -63,15 +63,15 @@ extension Source {
     /// The kind of check-in in words: the type only, never the rule or identifier behind it.
     public var typeLabel: String {
         switch self {
-        case .nfc: return "NFC tag"
-        case .qr: return "QR code"
-        case .wifi: return "Wi-Fi"
-        case .gps: return "GPS"
-        case .wired: return "wired network"
-        case .external: return "external event"
-        case .manual: return "manual entry"
-        case .import: return "import"
-        case .fallback: return "end-of-day fallback"
+        case .nfc: return tr("NFC tag")
+        case .qr: return tr("QR code")
+        case .wifi: return tr("Wi-Fi")
+        case .gps: return tr("GPS")
+        case .wired: return tr("wired network")
+        case .external: return tr("external event")
+        case .manual: return tr("manual entry")
+        case .import: return tr("import")
+        case .fallback: return tr("end-of-day fallback")
         }
     }
 }

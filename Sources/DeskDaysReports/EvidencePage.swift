@@ -34,9 +34,14 @@ public struct EvidencePage: Sendable {
     public var settings: [(String, String)]
     /// When the page was made.
     public var generated: Date
+    /// The language of the page's words and the direction of its text. The
+    /// day table (and so its digest) keeps the same fixed, English and ISO
+    /// cells in every locale, so a digest can be checked anywhere.
+    public var locale: ReportLocale
 
     public init(policy: Policy, report: Report, resolved: [LocalDate: ResolvedDay], presence: [LocalDate: DayPresence],
-                records: [DayRecord], removals: [Removal], settings: [(String, String)], generated: Date) {
+                records: [DayRecord], removals: [Removal], settings: [(String, String)], generated: Date,
+                locale: ReportLocale = .process) {
         self.policy = policy
         self.report = report
         self.resolved = resolved
@@ -45,6 +50,7 @@ public struct EvidencePage: Sendable {
         self.removals = removals
         self.settings = settings
         self.generated = generated
+        self.locale = locale
     }
 
     /// The columns of the day table; the digest is over these texts.
@@ -116,11 +122,11 @@ public struct EvidencePage: Sendable {
 
     public func html() -> String {
         let period = report.period
-        let title = "Attendance evidence — \(period.label)"
+        let title = tr("Attendance evidence — \(locale.periodLabel(period))")
         let digest = digest()
         var out = """
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang="\(SVG.escape(locale.messageLanguage))" dir="\(locale.textDirection)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -131,56 +137,63 @@ public struct EvidencePage: Sendable {
         </head>
         <body>
         <h1>\(SVG.escape(title))</h1>
-        <p class="sub">\(SVG.escape("\(period.start) to \(period.end), as of \(report.today); page made \(stamp(generated))"))</p>
+        <p class="sub">\(SVG.escape(tr("\(period.start) to \(period.end), as of \(report.today); page made \(stamp(generated))")))</p>
 
         """
-        out += section("Policy in force", rows: policyRows() + settings)
+        out += section(tr("Policy in force"), rows: policyRows() + settings)
         var figures: [(String, String)] = [
-            ("Status", report.standingWords), ("Office days", "\(report.office)"), ("Required", "\(report.required)"),
-            ("Eligible workdays", "\(report.eligible)"), ("Remote", "\(report.remote)"), ("Unrecorded", "\(report.unrecorded)"),
-            ("Excused", "\(report.excused)"),
+            (tr("Status"), report.standingWords), (tr("Office days"), "\(report.office)"), (tr("Required"), "\(report.required)"),
+            (tr("Eligible workdays"), "\(report.eligible)"), (tr("Remote"), "\(report.remote)"),
+            (tr("Unrecorded"), "\(report.unrecorded)"), (tr("Excused"), "\(report.excused)"),
         ]
-        if let short = report.shortDays { figures.append(("Short days", "\(short)")) }
-        out += section("Figures", rows: figures)
+        if let short = report.shortDays { figures.append((tr("Short days"), "\(short)")) }
+        out += section(tr("Figures"), rows: figures)
 
-        out += "<section>\n<h2>Days</h2>\n<table class=\"days\">\n<colgroup>"
+        out += "<section>\n<h2>\(SVG.escape(tr("Days")))</h2>\n<table class=\"days\">\n"
+            + "<caption>\(SVG.escape(tr("Every date of the period, as the digest below covers it")))</caption>\n<colgroup>"
         for width in [12, 5, 9, 7, 9, 20, 6, 6, 5, 21] { out += "<col style=\"width:\(width)%\">" }
         out += "</colgroup>\n<thead><tr>"
-        for name in Self.columns { out += "<th>\(SVG.escape(name))</th>" }
+        // The column names are part of the digested text: fixed, whatever the language.
+        for name in Self.columns { out += "<th scope=\"col\">\(SVG.escape(name))</th>" }
         out += "</tr></thead>\n<tbody>\n"
         for row in dayRows() {
             let workday = policy.isWorkday(LocalDate(row[0])!)
             out += "<tr\(workday ? "" : " class=\"off\"")>" + row.map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n"
         }
         out += "</tbody>\n</table>\n"
-        out += "<p class=\"digest\">SHA-256 of the day table (its header and rows as printed, cells separated by tabs, "
-            + "one line each, UTF-8): <code>\(digest)</code></p>\n</section>\n"
+        out += "<p class=\"digest\">" + SVG.escape(tr("SHA-256 of the day table (its header and rows as printed, cells separated by tabs, one line each, UTF-8):"))
+            + " <code>\(digest)</code></p>\n</section>\n"
 
-        out += "<section>\n<h2>Records written and removed</h2>\n"
+        out += "<section>\n<h2>\(SVG.escape(tr("Records written and removed")))</h2>\n"
         let written = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         if written.isEmpty && removals.isEmpty {
-            out += "<p>No record was written or removed for these dates: every status above comes from check-ins or nothing.</p>\n"
+            out += "<p>" + SVG.escape(tr("No record was written or removed for these dates: every status above comes from check-ins or nothing.")) + "</p>\n"
         } else {
             out += "<table class=\"log\">\n<colgroup><col style=\"width:12%\"><col style=\"width:22%\"><col style=\"width:12%\">"
                 + "<col style=\"width:20%\"><col style=\"width:34%\"></colgroup>\n"
-                + "<thead><tr><th>date</th><th>entry</th><th>origin</th><th>when</th><th>note</th></tr></thead>\n<tbody>\n"
+                + "<caption>\(SVG.escape(tr("Records written and removed, oldest first")))</caption>\n"
+                + "<thead><tr>" + [tr("date"), tr("entry"), tr("origin"), tr("when"), tr("note")]
+                    .map { "<th scope=\"col\">\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             var lines: [(Date, String)] = written.map { record in
-                (record.recordedAt, "<tr><td>\(record.date)</td><td>\(SVG.escape(record.status.rawValue)) record written</td>"
+                (record.recordedAt, "<tr><td>\(record.date)</td><td>\(SVG.escape(tr("\(record.status.rawValue) record written")))</td>"
                  + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.recordedAt)))</td>"
                  + "<td>\(SVG.escape(record.note ?? ""))</td></tr>\n")
             }
             lines += removals.map { removal in
-                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td>removed: \(SVG.escape(removal.entry))</td>"
+                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td>\(SVG.escape(tr("removed: \(removal.entry)")))</td>"
                  + "<td>\(removal.origin.rawValue)</td><td>\(SVG.escape(stamp(removal.removedAt)))</td><td></td></tr>\n")
             }
             out += lines.sorted { $0.0 < $1.0 }.map(\.1).joined() + "</tbody>\n</table>\n"
         }
         out += "</section>\n"
-        out += """
-        <footer>Made by DeskDays from the attendance database on the user's own computer. Automatic check-ins are \
-        listed by kind (nfc, qr, wifi, gps, external) with local times in \(SVG.escape(policy.timeZone.identifier)); \
-        no places, networks, tag identifiers or rule names are kept or shown. Precedence: manual &gt; automatic \
-        &gt; imported &gt; fallback.</footer>
+        let zone = policy.timeZone.identifier
+        out += "<footer>" + SVG.escape(tr("""
+        Made by DeskDays from the attendance database on the user's own computer. Automatic check-ins are \
+        listed by kind (nfc, qr, wifi, gps, external) with local times in \(zone); \
+        no places, networks, tag identifiers or rule names are kept or shown. Precedence: manual > automatic \
+        > imported > fallback.
+        """)) + """
+        </footer>
         </body>
         </html>
 
@@ -190,20 +203,23 @@ public struct EvidencePage: Sendable {
 
     func policyRows() -> [(String, String)] {
         let target = policy.target
+        // The policy's values are shown as the configuration writes them (keys and values the user types).
+        let label = locale.periodLabel(report.period)
+        let minimum = TerminalCalendar.hours(policy.minHours)
         var rows: [(String, String)] = [
-            ("Time zone", policy.timeZone.identifier),
-            ("Workdays", policy.workdays.sorted().map(\.key).joined(separator: ", ")),
-            ("Week starts", policy.weekStart.key),
-            ("Period", "\(policy.period.rawValue) (\(report.period.label))"),
-            ("Target", target.words(value: target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value))),
-            ("Counts", [AttendanceStatus.travel, .sick, .vacation, .leave]
-                .map { "\($0.rawValue) as \(policy.treatment(of: $0).rawValue)" }.joined(separator: ", ")),
-            ("Weekend and holiday office days", policy.countNonWorkdays ? "counted" : "not counted"),
-            ("Day starts at", policy.dayStartText),
-            ("Minimum time on site", policy.minHours > 0 ? "\(TerminalCalendar.hours(policy.minHours)) h" : "none"),
+            (tr("Time zone"), policy.timeZone.identifier),
+            (tr("Workdays"), policy.workdays.sorted().map(\.key).joined(separator: ", ")),
+            (tr("Week starts"), policy.weekStart.key),
+            (tr("Period"), "\(policy.period.rawValue) (\(label))"),
+            (tr("Target"), target.words(value: target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value))),
+            (tr("Counts"), [AttendanceStatus.travel, .sick, .vacation, .leave]
+                .map { status in tr("\(status.rawValue) as \(policy.treatment(of: status).rawValue)") }.joined(separator: ", ")),
+            (tr("Weekend and holiday office days"), policy.countNonWorkdays ? tr("counted") : tr("not counted")),
+            (tr("Day starts at"), policy.dayStartText),
+            (tr("Minimum time on site"), policy.minHours > 0 ? tr("\(minimum) h") : tr("none")),
         ]
         let holidays = report.period.span.compactMap { date in policy.holidays[date].map { "\(date) \($0)" } }
-        rows.append(("Holidays in the period", holidays.isEmpty ? "none" : holidays.joined(separator: "; ")))
+        rows.append((tr("Holidays in the period"), holidays.isEmpty ? tr("none") : holidays.joined(separator: "; ")))
         return rows
     }
 

@@ -4,63 +4,87 @@ import Foundation
 /// Human and status-bar renderings of a report. Free in form (docs/cli.md), but
 /// every figure comes from the report, never recomputed here.
 public enum Render {
-    /// One line for `status`: where the user stands and what is needed.
-    public static func statusLine(_ report: Report) -> String {
-        let head = "\(report.period.label): \(report.standingWords)"
+    /// One line for `status`: where the user stands and what is needed, in
+    /// the user's language (a sentence per target kind; each counted part
+    /// takes its own plural form).
+    public static func statusLine(_ report: Report, locale: ReportLocale = .process) -> String {
+        let label = locale.periodLabel(report.period), standing = report.standingWords, n = locale.number
         switch report.target.kind {
         case .compliantWeeks:
-            return "\(head) — \(report.weeksMet ?? 0) of \(report.weeksRequired ?? 0) compliant weeks, \(report.weeksRemaining ?? 0) weeks to go."
+            let met = report.weeksMet ?? 0, required = report.weeksRequired ?? 0, remaining = report.weeksRemaining ?? 0
+            let weeks = trn("\(n(met)) of \(n(required)) compliant week", "\(n(met)) of \(n(required)) compliant weeks", required)
+            let toGo = trn("\(n(remaining)) week to go", "\(n(remaining)) weeks to go", remaining)
+            return tr("\(label): \(standing) — \(weeks), \(toGo).")
         case .bestWeeks:
-            return "\(head) — best \(report.target.best) weeks hold \(report.office) of \(report.required) office days"
-                + (report.remainingRequired > 0 ? ", \(report.remainingRequired) more needed." : ".")
+            let best = report.target.best
+            let hold = trn("best \(n(best)) week holds \(n(report.office)) of \(n(report.required)) office days",
+                           "best \(n(best)) weeks hold \(n(report.office)) of \(n(report.required)) office days", best)
+            guard report.remainingRequired > 0 else { return tr("\(label): \(standing) — \(hold).") }
+            let more = trn("\(n(report.remainingRequired)) more needed", "\(n(report.remainingRequired)) more needed",
+                           report.remainingRequired)
+            return tr("\(label): \(standing) — \(hold), \(more).")
         default:
+            let office = trn("\(n(report.office)) of \(n(report.required)) office day",
+                             "\(n(report.office)) of \(n(report.required)) office days", report.required)
             if report.isFinished {
-                let short = report.remainingRequired == 0 ? "" : ", \(report.remainingRequired) short"
-                return "\(head) — \(report.office) of \(report.required) office days\(short)."
+                guard report.remainingRequired > 0 else { return tr("\(label): \(standing) — \(office).") }
+                let short = trn("\(n(report.remainingRequired)) short", "\(n(report.remainingRequired)) short",
+                                report.remainingRequired)
+                return tr("\(label): \(standing) — \(office), \(short).")
             }
             let needed = report.remainingRequired == 0
-                ? "nothing more needed"
-                : "\(report.remainingRequired) more office day\(report.remainingRequired == 1 ? "" : "s") needed"
-            return "\(head) — \(report.office) of \(report.required) office days, \(needed), \(report.pending) workday\(report.pending == 1 ? "" : "s") left."
+                ? tr("nothing more needed")
+                : trn("\(n(report.remainingRequired)) more office day needed",
+                      "\(n(report.remainingRequired)) more office days needed", report.remainingRequired)
+            let left = trn("\(n(report.pending)) workday left", "\(n(report.pending)) workdays left", report.pending)
+            return tr("\(label): \(standing) — \(office), \(needed), \(left).")
         }
     }
 
-    public static func text(_ report: Report) -> String {
-        var lines = ["\(report.period.label) (\(report.period.start) to \(report.period.end)), today \(report.today)",
-                     "Status: \(report.standingWords)"]
-        lines.append("Target: \(report.target.words(value: formatNumber(report.target.value)))")
-        lines.append("Workdays \(report.workdays), excused \(report.excused), eligible \(report.eligible)")
-        lines.append("Office \(report.office), remote \(report.remote), unrecorded \(report.unrecorded) (elapsed \(report.elapsed)), pending \(report.pending), planned office \(report.plannedOffice)")
+    /// `report`'s text: the period, its standing and every figure, one line each.
+    public static func text(_ report: Report, locale: ReportLocale = .process) -> String {
+        let n = locale.number, day = locale.day
+        let label = locale.periodLabel(report.period)
+        var lines = [tr("\(label) (\(day(report.period.start)) to \(day(report.period.end))), today \(day(report.today))"),
+                     tr("Status: \(report.standingWords)")]
+        lines.append(tr("Target: \(report.target.words(value: locale.figure(report.target.value)))"))
+        lines.append(tr("Workdays \(n(report.workdays)), excused \(n(report.excused)), eligible \(n(report.eligible))"))
+        lines.append(tr("Office \(n(report.office)), remote \(n(report.remote)), unrecorded \(n(report.unrecorded)) (elapsed \(n(report.elapsed))), pending \(n(report.pending)), planned office \(n(report.plannedOffice))"))
         if let officeAll = report.officeAll {
-            lines.append("Office days in the whole window: \(officeAll)")
+            lines.append(tr("Office days in the whole window: \(n(officeAll))"))
         }
-        lines.append("Required \(report.required), by now \(report.requiredToDate), \(report.neededWords)")
+        lines.append(tr("Required \(n(report.required)), by now \(n(report.requiredToDate)), \(report.neededWords(locale))"))
         if let compliance = report.complianceToDate {
-            lines.append(String(format: "Office share so far: %.1f %%", compliance * 100))
+            // The neutral locale keeps the figure as it always was ("58.8 %").
+            let share = locale.isNeutral ? String(format: "%.1f %%", compliance * 100) : locale.percentage(compliance)
+            lines.append(tr("Office share so far: \(share)"))
         }
         if let met = report.weeksMet, let required = report.weeksRequired, let remaining = report.weeksRemaining {
-            lines.append("Compliant weeks \(met) of \(required), \(remaining) not over yet")
+            lines.append(tr("Compliant weeks \(n(met)) of \(n(required)), \(n(remaining)) not over yet"))
         }
         if let weeks = report.weeks {
-            lines.append("Weeks:")
+            lines.append(tr("Weeks:"))
+            let metWord = tr("met"), notMetWord = tr("not met")
             for week in weeks {
-                lines.append("  \(week.start)  \(week.office)/\(week.required)  \(week.met ? "met" : "not met")")
+                lines.append("  \(day(week.start))  \(n(week.office))/\(n(week.required))  \(week.met ? metWord : notMetWord)")
             }
         }
         return lines.joined(separator: "\n")
     }
 
+    /// `4`, `2.5`: a figure as the configuration writes it.
     public static func formatNumber(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// Waybar's custom-module JSON (`return-type: json`).
-    public static func waybar(_ report: Report) -> String {
+    /// Waybar's custom-module JSON (`return-type: json`): the keys and the
+    /// class are fixed; the tooltip is the status line, in the user's language.
+    public static func waybar(_ report: Report, locale: ReportLocale = .process) -> String {
         let percentage = report.required == 0 ? 100 : min(100, report.office * 100 / report.required)
         let object: [String: Any] = [
             "text": "\(report.office)/\(report.required)",
             "alt": report.status.rawValue,
-            "tooltip": statusLine(report),
+            "tooltip": statusLine(report, locale: locale),
             "class": report.status.rawValue,
             "percentage": percentage,
         ]
@@ -69,14 +93,14 @@ public enum Render {
     }
 
     /// i3blocks: full text, short text, colour.
-    public static func i3blocks(_ report: Report) -> String {
+    public static func i3blocks(_ report: Report, locale: ReportLocale = .process) -> String {
         let colour: String
         switch report.status {
         case .met, .onTrack: colour = "#7fbf7f"
         case .behind: colour = "#e5c07b"
         case .impossible: colour = "#e06c75"
         }
-        return ["Office \(report.office)/\(report.required) \(report.standingWords)",
+        return [tr("Office \(report.office)/\(report.required) \(report.standingWords)"),
                 "\(report.office)/\(report.required)", colour].joined(separator: "\n")
     }
 
@@ -96,6 +120,7 @@ public enum Render {
 
 /// One line about streaks for `report` and `status`.
 public func streakLine(_ streaks: Streaks, locale: ReportLocale) -> String {
-    "Streak: \(locale.number(streaks.current)) compliant week\(streaks.current == 1 ? "" : "s") in a row "
-        + "(longest \(locale.number(streaks.longest)))."
+    let current = locale.number(streaks.current), longest = locale.number(streaks.longest)
+    return trn("Streak: \(current) compliant week in a row (longest \(longest)).",
+               "Streak: \(current) compliant weeks in a row (longest \(longest)).", streaks.current)
 }

@@ -24,8 +24,9 @@ public struct ReportData: Sendable {
     /// day only when `min_hours` is set (so that nothing else changes).
     public func hoursText(_ date: LocalDate) -> String? {
         guard policy.minHours > 0, let day = presence[date] else { return nil }
-        return "\(policy.clockTime(of: day.firstSeen))–\(policy.clockTime(of: day.lastSeen)), \(day.hours) h"
-            + (day.isShort(minHours: policy.minHours) ? " (short)" : "")
+        let first = policy.clockTime(of: day.firstSeen), last = policy.clockTime(of: day.lastSeen)
+        return day.isShort(minHours: policy.minHours) ? tr("\(first)–\(last), \(day.hours) h (short)")
+            : tr("\(first)–\(last), \(day.hours) h")
     }
 
     public var today: LocalDate { report.today }

@@ -1,5 +1,8 @@
 import DeskDaysCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Locale-aware formatting of dates and numbers for human output.
 ///
@@ -10,6 +13,10 @@ public struct ReportLocale: @unchecked Sendable {
     // formatters and is only read after `init`.
     public let timeLocale: Locale
     public let numberLocale: Locale
+    /// The language the messages are shown in (BCP 47, "en" for English and
+    /// C), for `<html lang>` and `dir`: the first language asked for that
+    /// has a catalog (docs/cli.md "Languages").
+    public let messageLanguage: String
     private let mediumDate: DateFormatter
     private let monthYear: DateFormatter
     private let shortMonth: DateFormatter
@@ -18,9 +25,10 @@ public struct ReportLocale: @unchecked Sendable {
     private let percent: NumberFormatter
     private let calendar: Calendar
 
-    public init(time: Locale, numbers: Locale) {
+    public init(time: Locale, numbers: Locale, messages: String = "en") {
         timeLocale = time
         numberLocale = numbers
+        messageLanguage = messages
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         self.calendar = calendar
@@ -54,7 +62,46 @@ public struct ReportLocale: @unchecked Sendable {
     /// The locale the user's environment asks for.
     public init(environment: [String: String]) {
         self.init(time: ReportLocale.locale(for: "LC_TIME", in: environment),
-                  numbers: ReportLocale.locale(for: "LC_NUMERIC", in: environment))
+                  numbers: ReportLocale.locale(for: "LC_NUMERIC", in: environment),
+                  messages: ReportLocale.messageLanguage(Localization.Environment(environment)))
+    }
+
+    /// The process's own locale, for renderings whose caller passes none.
+    public static let process = ReportLocale(environment: ProcessInfo.processInfo.environment)
+
+    /// Whether dates are written the neutral way: in the C/POSIX locale
+    /// human output keeps the ISO dates it always printed (2026-11-18).
+    public var isNeutral: Bool { timeLocale.identifier == "en_US_POSIX" }
+
+    /// The language of the messages: the first language asked for
+    /// (`Localization.languages`) whose catalog is installed beside the
+    /// program, in `DESKDAYS_LOCALEDIR` or the system's folder; "en" when
+    /// none is (the messages are then English whatever the locale says).
+    public static func messageLanguage(_ environment: Localization.Environment) -> String {
+        let languages = Localization.languages(environment)
+        guard !languages.isEmpty else { return "en" }
+        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let folders = [Localization.catalogFolder(environment: environment, executable: executable), "/usr/share/locale"]
+            .compactMap { $0 }
+        for language in languages {
+            for folder in folders
+            where access(folder + "/" + language + "/LC_MESSAGES/" + Localization.domain + ".mo", R_OK) == 0 {
+                return bcp47(language)
+            }
+        }
+        return "en"
+    }
+
+    /// "pt_BR" → "pt-BR"; "sr@latin" → "sr".
+    static func bcp47(_ folder: String) -> String {
+        let base = folder.prefix { $0 != "." && $0 != "@" }
+        return base.replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// `rtl` for the languages written right to left, else `ltr`.
+    public var textDirection: String {
+        let language = messageLanguage.prefix { $0 != "-" && $0 != "_" }.lowercased()
+        return ["ar", "he", "fa", "ur", "ps", "sd", "yi", "dv", "ug", "ckb", "iw"].contains(language) ? "rtl" : "ltr"
     }
 
     /// POSIX precedence: `LC_ALL`, then the category, then `LANG`; `C` and
@@ -81,8 +128,45 @@ public struct ReportLocale: @unchecked Sendable {
     /// "18 Nov 2026", "Nov 18, 2026", "18.11.2026" … as the locale writes it.
     public func date(_ date: LocalDate) -> String { mediumDate.string(from: instant(date)) }
 
-    /// "November 2026".
-    public func monthTitle(_ date: LocalDate) -> String { monthYear.string(from: instant(date)) }
+    /// A date in a sentence: ISO 8601 in the neutral locale, else as `date`.
+    public func day(_ date: LocalDate) -> String { isNeutral ? date.description : self.date(date) }
+
+    /// The period's name in the user's language ("Week of 2026-11-16",
+    /// "Oktober 2026", "Q4 2026"); JSON keeps `Period.label`, in English.
+    public func periodLabel(_ period: Period) -> String {
+        switch period.name {
+        case .weekOf(let start): return tr("Week of \(day(start))")
+        case .month(let date): return monthTitle(date)
+        case .quarter(let quarter, let year, let fiscal):
+            return fiscal ? tr("Q\(quarter) FY\(year)") : tr("Q\(quarter) \(year)")
+        case .year(let year, let fiscal): return fiscal ? tr("FY\(year)") : String(year)
+        case .rolling(let weeks, let end):
+            return trn("\(weeks) week to \(day(end))", "\(weeks) weeks to \(day(end))", weeks)
+        case nil: return period.label
+        }
+    }
+
+    /// "November 2026" (in the neutral locale, the month's name from the messages' language).
+    public func monthTitle(_ date: LocalDate) -> String {
+        isNeutral ? Self.monthName(date.month) + " " + String(date.year) : monthYear.string(from: instant(date))
+    }
+
+    static func monthName(_ month: Int) -> String {
+        switch month {
+        case 1: return tr("January")
+        case 2: return tr("February")
+        case 3: return tr("March")
+        case 4: return tr("April")
+        case 5: return tr("May")
+        case 6: return tr("June")
+        case 7: return tr("July")
+        case 8: return tr("August")
+        case 9: return tr("September")
+        case 10: return tr("October")
+        case 11: return tr("November")
+        default: return tr("December")
+        }
+    }
 
     /// "Nov".
     public func monthShort(_ date: LocalDate) -> String { shortMonth.string(from: instant(date)) }
@@ -90,8 +174,20 @@ public struct ReportLocale: @unchecked Sendable {
     /// "18 Nov".
     public func dayMonth(_ date: LocalDate) -> String { dayMonth.string(from: instant(date)) }
 
-    /// The weekday's short standalone name ("Mon", "Di").
+    /// The weekday's short standalone name ("Mon", "Di"). The neutral
+    /// locale has no names of its own: they come from the messages' language.
     public func weekdayName(_ weekday: Weekday) -> String {
+        if isNeutral {
+            switch weekday {
+            case .monday: return tr("Mon")
+            case .tuesday: return tr("Tue")
+            case .wednesday: return tr("Wed")
+            case .thursday: return tr("Thu")
+            case .friday: return tr("Fri")
+            case .saturday: return tr("Sat")
+            case .sunday: return tr("Sun")
+            }
+        }
         let symbols = mediumDate.shortStandaloneWeekdaySymbols ?? []
         // Foundation lists Sunday first.
         let index = weekday.rawValue % 7
@@ -100,7 +196,29 @@ public struct ReportLocale: @unchecked Sendable {
 
     /// A weekday abbreviated to at most two characters, for calendar headers.
     public func weekdayHeader(_ weekday: Weekday) -> String {
-        String(weekdayName(weekday).filter { $0 != "." }.prefix(2))
+        if isNeutral {
+            switch weekday {
+            case .monday: return tr("Mo")
+            case .tuesday: return tr("Tu")
+            case .wednesday: return tr("We")
+            case .thursday: return tr("Th")
+            case .friday: return tr("Fr")
+            case .saturday: return tr("Sa")
+            case .sunday: return tr("Su")
+            }
+        }
+        return String(weekdayName(weekday).filter { $0 != "." }.prefix(2))
+    }
+
+    /// A figure of the configuration (a target's value: `3`, `2.5`) as the
+    /// locale writes decimals; the neutral locale writes it as configured.
+    public func figure(_ value: Double) -> String {
+        if isNeutral || value == value.rounded() { return value == value.rounded() ? number(Int(value)) : Render.formatNumber(value) }
+        let formatter = NumberFormatter()
+        formatter.locale = numberLocale
+        formatter.numberStyle = .decimal
+        formatter.maximumFractionDigits = 2
+        return formatter.string(from: NSNumber(value: value)) ?? Render.formatNumber(value)
     }
 
     /// An integer with the locale's digits and grouping.

@@ -29,18 +29,23 @@ enum SVG {
     }
 
     /// The opening tag. Standalone files carry the namespace; SVG inlined in
-    /// HTML needs none (and so the page names no URL at all).
-    static func open(width: Int, height: Int, title: String, standalone: Bool) -> String {
+    /// HTML needs none (and so the page names no URL at all). The chart is
+    /// one image to assistive technology, named by its `<title>` and
+    /// described by its `<desc>` (`id` keeps both unique within a page).
+    static func open(width: Int, height: Int, id: String, title: String, description: String, standalone: Bool) -> String {
         let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : ""
         var text = "<svg\(namespace) width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
-            + "role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n<title>\(escape(title))</title>\n"
+            + "role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"sans-serif\" font-size=\"12\">\n"
+            + "<title id=\"\(id)-title\">\(escape(title))</title>\n<desc id=\"\(id)-desc\">\(escape(description))</desc>\n"
         if standalone { text += "<style>\n\(stylesheet)</style>\n" }
         text += "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\"/>\n"
         return text
     }
 
     /// Colours per class: a light palette, and a dark one when the viewer
-    /// prefers it. Plain class rules (no custom properties) so that librsvg,
+    /// prefers it. Text keeps WCAG AA contrast (4.5:1) on what it is drawn
+    /// on, in both (checked by ContrastTests: the day numbers on each
+    /// `k-*` fill, `fg`/`muted`/`today-label` on `bg`). Plain class rules (no custom properties) so that librsvg,
     /// browsers and image viewers all apply them. Every chart paints its own
     /// background, so it stays legible even where media queries are ignored.
     static let stylesheet = """
@@ -89,13 +94,13 @@ enum SVG {
     .bar-open{fill:#6e7681}
     .bar-excused{fill:#8957e5}
     .req-mark{stroke:#f85149}
-    .k-office{fill:#238636}
-    .k-remote{fill:#1f6feb}
-    .k-excused{fill:#8957e5}
-    .k-unrecorded{fill:#da3633}
-    .k-planned{fill:#2ea043;opacity:0.5}
+    .k-office{fill:#196c2e}
+    .k-remote{fill:#1158c7}
+    .k-excused{fill:#6e40c9}
+    .k-unrecorded{fill:#b62324}
+    .k-planned{fill:#1a4d2b}
     .k-pending{fill:#21262d}
-    .k-holiday{fill:#1b7c83}
+    .k-holiday{fill:#136061}
     .k-weekend{fill:#161b22}
     .day-num{fill:#e6edf3}
     .today-ring{stroke:#4493f8}

@@ -66,38 +66,48 @@ public struct TerminalCalendar: Sendable {
             let mark = colour ? TerminalCalendar.ansi(kind) + String(kind.symbol) + "\u{1B}[0m" : String(kind.symbol)
             return "\(mark) \(kind.label)"
         }
-        items.append("[ ] today")
+        items.append("[ ] " + tr("today"))
         return items.joined(separator: "  ")
     }
 
-    /// The period's figures in sentences, with locale dates and numbers.
+    /// Whether the calendar is coloured: only on a terminal, and never when
+    /// `NO_COLOR` is set to anything but nothing (no-color.org). Symbols mark
+    /// every day either way, so nothing is told by colour alone.
+    public static func wantsColour(environment: [String: String], outputIsTerminal: Bool) -> Bool {
+        outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// The period's figures in sentences, with locale dates and numbers, in the user's language.
     public func figures() -> String {
         let report = data.report
         let n = locale.number
-        var lines = ["\(report.period.label): \(locale.date(report.period.start)) – \(locale.date(report.period.end)), "
-                     + "today \(locale.date(report.today)) — \(report.standingWords)"]
+        let label = locale.periodLabel(report.period)
+        let start = locale.date(report.period.start), end = locale.date(report.period.end), today = locale.date(report.today)
+        var lines = [tr("\(label): \(start) – \(end), today \(today) — \(report.standingWords)")]
         switch report.target.kind {
         case .compliantWeeks:
-            lines.append("Compliant weeks \(n(report.weeksMet ?? 0)) of \(n(report.weeksRequired ?? 0)), "
-                         + "\(n(report.weeksRemaining ?? 0)) not over yet")
+            lines.append(tr("Compliant weeks \(n(report.weeksMet ?? 0)) of \(n(report.weeksRequired ?? 0)), \(n(report.weeksRemaining ?? 0)) not over yet"))
         case .bestWeeks:
-            lines.append("Best \(n(report.target.best)) weeks: \(n(report.office)) of \(n(report.required)) office days")
+            lines.append(trn("Best \(n(report.target.best)) week: \(n(report.office)) of \(n(report.required)) office days",
+                             "Best \(n(report.target.best)) weeks: \(n(report.office)) of \(n(report.required)) office days",
+                             report.target.best))
         default:
             break
         }
-        lines.append("Office \(n(report.office)) of \(n(report.required)) required (\(n(report.requiredToDate)) by now), "
-                     + "\(n(report.remainingRequired)) still needed, \(n(report.pending)) workdays left")
-        var detail = "Remote \(n(report.remote)), unrecorded \(n(report.unrecorded)), excused \(n(report.excused)), "
-            + "eligible \(n(report.eligible)) of \(n(report.workdays)) workdays"
-        if let share = report.complianceToDate { detail += "; office share \(locale.percentage(share))" }
+        let needed = n(report.remainingRequired)
+        let left = trn("\(n(report.pending)) workday left", "\(n(report.pending)) workdays left", report.pending)
+        lines.append(tr("Office \(n(report.office)) of \(n(report.required)) required (\(n(report.requiredToDate)) by now), \(needed) still needed, \(left)"))
+        var detail = tr("Remote \(n(report.remote)), unrecorded \(n(report.unrecorded)), excused \(n(report.excused)), eligible \(n(report.eligible)) of \(n(report.workdays)) workdays")
+        if let share = report.complianceToDate { detail += tr("; office share \(locale.percentage(share))") }
         lines.append(detail)
         if let short = report.shortDays {
             // min_hours is set: the days whose time on site fell short.
-            lines.append("Short days (under \(Self.hours(data.policy.minHours)) h on site): \(n(short))")
+            lines.append(tr("Short days (under \(locale.figure(data.policy.minHours)) h on site): \(n(short))"))
         }
         if let streaks = data.streaks {
-            lines.append("Streak: \(n(streaks.current)) compliant week\(streaks.current == 1 ? "" : "s") in a row "
-                         + "(longest \(n(streaks.longest)))")
+            let current = n(streaks.current), longest = n(streaks.longest)
+            lines.append(trn("Streak: \(current) compliant week in a row (longest \(longest))",
+                             "Streak: \(current) compliant weeks in a row (longest \(longest))", streaks.current))
         }
         return lines.joined(separator: "\n")
     }

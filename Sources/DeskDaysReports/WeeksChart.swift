@@ -29,12 +29,10 @@ public struct WeeksChart: Sendable {
         let bottomY = top + plotHeight
         let n = locale.number
 
-        let title = "Office days per week — \(data.period.label)"
-        var out = SVG.open(width: WeeksChart.width, height: WeeksChart.height, title: title, standalone: standalone)
-        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title))</text>\n"
-        let met = weeks.filter { $0.verdict == .met }.count
-        let judged = weeks.filter { $0.verdict == .met || $0.verdict == .missed }.count
-        out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(n(met)) of \(n(judged)) weeks met so far</text>\n"
+        var out = SVG.open(width: WeeksChart.width, height: WeeksChart.height, id: "weeks", title: title(),
+                           description: description(weeks), standalone: standalone)
+        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title()))</text>\n"
+        out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(SVG.escape(summary(weeks)))</text>\n"
 
         for value in stride(from: 0, through: yTop, by: step) {
             let yy = SVG.n(y(value))
@@ -67,16 +65,16 @@ public struct WeeksChart: Sendable {
         out += "<line class=\"axis\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
 
         let items: [(String, String)] = [
-            ("<rect class=\"bar-met\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "met"),
-            ("<rect class=\"bar-missed\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "missed"),
-            ("<rect class=\"bar-open\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "not over yet"),
-            ("<rect class=\"bar-excused\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", "excused"),
-            ("<line class=\"req-mark\" x1=\"0\" y1=\"-4\" x2=\"14\" y2=\"-4\"/>", "week's requirement"),
+            ("<rect class=\"bar-met\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", tr("met")),
+            ("<rect class=\"bar-missed\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", tr("missed")),
+            ("<rect class=\"bar-open\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", tr("not over yet")),
+            ("<rect class=\"bar-excused\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", tr("excused")),
+            ("<line class=\"req-mark\" x1=\"0\" y1=\"-4\" x2=\"14\" y2=\"-4\"/>", tr("week's requirement")),
         ]
         var xx = left
         for (mark, label) in items {
             out += "<g transform=\"translate(\(SVG.n(xx)) \(SVG.n(Double(WeeksChart.height) - 20)))\">\(mark)"
-                + "<text class=\"fg\" x=\"20\" y=\"0\">\(label)</text></g>\n"
+                + "<text class=\"fg\" x=\"20\" y=\"0\">\(SVG.escape(label))</text></g>\n"
             xx += 32 + Double(label.count) * 7
         }
         out += "</svg>\n"
@@ -84,6 +82,34 @@ public struct WeeksChart: Sendable {
     }
 
     func tooltip(_ week: WeekOutcome) -> String {
-        "Week of \(locale.date(week.start)): \(locale.number(week.office)) of \(locale.number(week.required)) office days"
+        let start = locale.date(week.start), office = locale.number(week.office), required = locale.number(week.required)
+        return trn("Week of \(start): \(office) of \(required) office day", "Week of \(start): \(office) of \(required) office days",
+                   week.required)
+    }
+
+    /// "Office days per week — Q4 2026".
+    public func title() -> String { tr("Office days per week — \(locale.periodLabel(data.period))") }
+
+    /// "7 of 9 weeks met so far".
+    func summary(_ weeks: [WeekOutcome]) -> String {
+        let met = weeks.filter { $0.verdict == .met }.count
+        let judged = weeks.filter { $0.verdict == .met || $0.verdict == .missed }.count
+        return trn("\(locale.number(met)) of \(locale.number(judged)) week met so far",
+                   "\(locale.number(met)) of \(locale.number(judged)) weeks met so far", judged)
+    }
+
+    /// What the chart shows, in a sentence, for its `<desc>`.
+    func description(_ weeks: [WeekOutcome]) -> String {
+        tr("One bar per week, as high as its office days, with a mark at the office days the week requires: \(summary(weeks)).")
+    }
+
+    /// The verdict in words, for the chart's table.
+    public static func verdictWords(_ verdict: WeekOutcome.Verdict) -> String {
+        switch verdict {
+        case .met: return tr("met")
+        case .missed: return tr("missed")
+        case .open: return tr("not over yet")
+        case .excused: return tr("excused")
+        }
     }
 }

@@ -1,7 +1,8 @@
 import DeskDaysCore
 
 // The words for a period's standing and its target, in one place for every
-// rendering (status lines, text and HTML reports, the terminal calendar).
+// rendering (status lines, text and HTML reports, the terminal calendar),
+// in the user's language (`tr`); JSON keeps the raw values.
 
 extension Report {
     /// The period is over: nothing can change its figures any more.
@@ -10,12 +11,17 @@ extension Report {
     /// Where the user stands, in words: a finished period that was not met
     /// is "missed" (its JSON status stays `impossible`, docs/policy.md).
     public var standingWords: String {
-        isFinished && status != .met ? "missed" : status.words
+        isFinished && status != .met ? tr("missed") : status.words
     }
 
     /// "N still needed", or for a finished period "N short".
-    public var neededWords: String {
-        isFinished ? "\(remainingRequired) short" : "\(remainingRequired) still needed"
+    public var neededWords: String { neededWords(.process) }
+
+    /// The same with the figure in `locale`'s digits.
+    public func neededWords(_ locale: ReportLocale) -> String {
+        let count = remainingRequired, figure = locale.number(count)
+        return isFinished ? trn("\(figure) short", "\(figure) short", count)
+            : trn("\(figure) still needed", "\(figure) still needed", count)
     }
 }
 
@@ -23,24 +29,28 @@ extension Report.Status {
     /// "met", "on track", "behind" or "out of reach".
     public var words: String {
         switch self {
-        case .met: return "met"
-        case .onTrack: return "on track"
-        case .behind: return "behind"
-        case .impossible: return "out of reach"
+        case .met: return tr("met")
+        case .onTrack: return tr("on track")
+        case .behind: return tr("behind")
+        case .impossible: return tr("out of reach")
         }
     }
 }
 
 extension Target {
     /// The target in words, with its figure written as `value` (the caller
-    /// formats it, for its locale).
+    /// formats it, for its locale). `cap`/`pro-rata` are configuration
+    /// values and stay as the user writes them.
     public func words(value: String) -> String {
         switch kind {
-        case .percent: return "\(value) % of eligible workdays"
-        case .daysPerWeek: return "\(value) office days a week (\(reduce.rawValue))"
-        case .daysPerPeriod: return "\(value) office days in the period (\(reduce.rawValue))"
-        case .compliantWeeks: return "\(weeks) weeks with \(value) office days each"
-        case .bestWeeks: return "\(value) office days in the best \(best) of \(window) weeks"
+        case .percent: return tr("\(value) % of eligible workdays")
+        case .daysPerWeek: return tr("\(value) office days a week (\(reduce.rawValue))")
+        case .daysPerPeriod: return tr("\(value) office days in the period (\(reduce.rawValue))")
+        case .compliantWeeks:
+            return trn("\(weeks) week with \(value) office days each", "\(weeks) weeks with \(value) office days each", weeks)
+        case .bestWeeks:
+            return trn("\(value) office days in the best \(best) of \(window) week",
+                       "\(value) office days in the best \(best) of \(window) weeks", window)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `calendar`, `chart` and `report --html` end to end, and the streak keys
 /// of `report --json` and `status --format json`.
@@ -113,5 +114,56 @@ import Testing
         #expect(statusJSON["streak_weeks"] as? Int == 3)
         let text = try cli.run(["report", "--today", "2026-11-18"])
         #expect(text.stdout.contains("Streak: 3 compliant weeks in a row (longest 3)."))
+    }
+
+    /// Month and weekday names of the date locale (ICU's, not the catalog's), longest first.
+    static let germanNames: [String] = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "de_DE")
+        let names = [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols,
+                     formatter.shortStandaloneMonthSymbols, formatter.weekdaySymbols, formatter.shortWeekdaySymbols,
+                     formatter.shortStandaloneWeekdaySymbols].flatMap { $0 ?? [] }
+        return Set(names.map { $0.replacingOccurrences(of: ".", with: "") }).sorted { $0.count > $1.count }
+    }()
+
+    /// The words left in the text nodes of an HTML page or an SVG once the
+    /// pseudo-locale's messages and the date locale's names are taken out:
+    /// any word of three letters or more is English that escaped the catalog.
+    static func englishWords(_ markup: String) -> [String] {
+        let body = markup.replacingOccurrences(of: "<style>[^<]*</style>", with: "", options: .regularExpression)
+        return body.split(separator: "<").compactMap { $0.split(separator: ">", maxSplits: 1).dropFirst().first }
+            .map { text -> String in
+                var rest = Catalogs.unwrapped(text.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&"))
+                for name in germanNames { rest = rest.replacingOccurrences(of: name, with: " ") }
+                return rest
+            }
+            .filter { $0.range(of: "[A-Za-z]{3,}", options: .regularExpression) != nil }
+    }
+
+    /// The files this area writes, in the pseudo-locale (docs/testing.md
+    /// "Languages"; LanguageTests checks every command's standard output):
+    /// the HTML report's and the charts' text nodes (titles, descriptions,
+    /// captions, headers, legends) all come from the catalog, with German
+    /// dates from LC_TIME; `<html lang>` is the catalog's language.
+    @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
+    func reportFilesTakeEveryWordFromTheCatalog() throws {
+        let locale = try Catalogs.compile([], pseudo: true)
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let cli = try seeded()
+        defer { cli.cleanup() }
+        let pseudo = ["LC_ALL": "", "LANG": "de_DE.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
+        let today = ["--today", "2026-11-18"]
+        let path = cli.folder.appendingPathComponent("pseudo.html").path
+        #expect(try cli.run(["report", "--html", path] + today, environment: pseudo).status == 0)
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(page.contains("<html lang=\"\(Catalogs.pseudo)\" dir=\"ltr\">"))
+        #expect(page.components(separatedBy: Catalogs.open).count > 100, "the pseudo-locale was not used")
+        #expect(Self.englishWords(page).isEmpty, "the page left English outside the catalog: \(Self.englishWords(page))")
+        for kind in ["burndown", "weeks"] {
+            let svg = cli.folder.appendingPathComponent("\(kind).svg").path
+            #expect(try cli.run(["chart", kind, "--out", svg] + today, environment: pseudo).status == 0)
+            let words = Self.englishWords(try String(contentsOfFile: svg, encoding: .utf8))
+            #expect(words.isEmpty, "the \(kind) chart left English outside the catalog: \(words)")
+        }
     }
 }

@@ -62,7 +62,7 @@ import Testing
         data.policy.minHours = 4
         data.report.shortDays = 3
         let page = HTMLReport(data: data, locale: locale).html()
-        #expect(page.contains("<th>On site</th>"))
+        #expect(page.contains("<th scope=\"col\">On site</th>"))
         #expect(page.contains("<td>08:52–17:40, 8.8 h</td>"))
         #expect(page.contains("Short days (under 4 h on site)"))
         #expect(CalendarHeatmap(data: data, locale: locale).svg().contains("on site 08:52–17:40, 8.8 h"))
@@ -78,7 +78,7 @@ import Testing
             #expect(!page.contains(secret), "the page leaks \(secret)")
         }
         // Every workday of the period has its row; Christmas shows its holiday name.
-        #expect(page.contains("<td>18 Nov 2026</td>"))
+        #expect(page.contains("<th scope=\"row\">18 Nov 2026</th>"))
         #expect(page.contains("Christmas Day"))
     }
 

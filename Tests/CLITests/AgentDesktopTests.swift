@@ -56,7 +56,7 @@ import Glibc
         #expect(reminder["replaces"] as? Int == 0)
         #expect(confirmation["replaces"] as? Int == 7, "the confirmation replaces the reminder")
         #expect(confirmation["summary"] as? String == "DeskDays: recorded")
-        #expect(confirmation["body"] as? String == "Remote on 2026-11-18.")
+        #expect(confirmation["body"] as? String == "Remote on Nov 18, 2026.", "the date as LC_TIME (here C) writes it")
         #expect((confirmation["actions"] as? [String])?.isEmpty == true)
         // Stored once, as a manual record of the reminder's date; the close after the answer is not an "ignored".
         #expect(agent.logText.components(separatedBy: "manual remote recorded for 2026-11-18 through the reminder").count == 2,

@@ -74,7 +74,7 @@ let package = Package(
         ]),
 
         // MARK: - NFC: pure NDEF, PC/SC and libnfc
-        .target(name: "NDEF"),
+        .target(name: "NDEF", dependencies: ["Localization"]),
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite",
                        providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CNFC", pkgConfig: "libnfc",
@@ -119,7 +119,7 @@ let package = Package(
         ]),
 
         // MARK: - The control socket: paths, trust and AF_UNIX calls without Foundation (the launcher links only this), then the protocol and client
-        .target(name: "AgentSocket"),
+        .target(name: "AgentSocket", dependencies: ["Localization"]),
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
         // MARK: - The agent: adapters → pipeline, supervised

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every catalog compiles (`msgfmt --check`) and is complete: all messages
-# translated, none fuzzy, none obsolete against po/deskdays.pot (make test).
+# translated, none fuzzy, none missing against po/deskdays.pot; placeholders
+# and `commands` kept (po/lint.py). Run by make test.
 set -euo pipefail
 cd "$(dirname "$0")"
 status=0
@@ -15,4 +16,5 @@ for po in *.po; do
         status=1
     fi
 done
+python3 lint.py || { echo "Fix the translations above: keep every {N} placeholder and every \`command\`." >&2; status=1; }
 exit $status

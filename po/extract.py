@@ -222,7 +222,11 @@ def template():
                 if ident not in entries:
                     entries[ident] = []
                     order.append(ident)
-                entries[ident].append("%s:%d" % (os.path.relpath(path, ROOT), line))
+                # File names only (xgettext's --add-location=file): a message moving
+                # within its file leaves the template as it was.
+                where = os.path.relpath(path, ROOT)
+                if where not in entries[ident]:
+                    entries[ident].append(where)
     singulars = {}
     for key, plural in order:
         if key in singulars and singulars[key] != plural:

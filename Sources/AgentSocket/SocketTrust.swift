@@ -1,3 +1,4 @@
+import Localization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,14 +13,14 @@ public enum SocketTrust {
     public static func doubt(about path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        if (info.st_mode & S_IFMT) != S_IFSOCK { return "it is not a socket" }
-        if info.st_uid != getuid() { return "it belongs to another user" }
+        if (info.st_mode & S_IFMT) != S_IFSOCK { return tr("it is not a socket") }
+        if info.st_uid != getuid() { return tr("it belongs to another user") }
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        guard lstat(folder.isEmpty ? "/" : folder, &info) == 0 else { return "its folder cannot be examined" }
-        if (info.st_mode & S_IFMT) != S_IFDIR { return "its folder \(folder) is not a folder" }
-        if info.st_uid != getuid() { return "its folder \(folder) belongs to another user" }
+        guard lstat(folder.isEmpty ? "/" : folder, &info) == 0 else { return tr("its folder cannot be examined") }
+        if (info.st_mode & S_IFMT) != S_IFDIR { return tr("its folder \(folder) is not a folder") }
+        if info.st_uid != getuid() { return tr("its folder \(folder) belongs to another user") }
         if info.st_mode & 0o077 != 0 {
-            return "its folder \(folder) is open to others (mode \(String(info.st_mode & 0o777, radix: 8)), not 700)"
+            return tr("its folder \(folder) is open to others (mode \(String(info.st_mode & 0o777, radix: 8)), not 700)")
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import Localization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +28,7 @@ public enum UnixSocket {
     public static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws -> T {
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty, bytes.count <= maximumPathLength else {
-            throw Failure(call: "socket path of \(bytes.count) bytes (at most \(maximumPathLength))", code: ENAMETOOLONG)
+            throw Failure(call: tr("socket path of \(bytes.count) bytes (at most \(maximumPathLength))"), code: ENAMETOOLONG)
         }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

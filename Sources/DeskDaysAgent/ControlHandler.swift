@@ -57,7 +57,8 @@ struct Handler: Sendable {
     /// The launcher's requests (docs/cli.md, "The control socket"):
     /// `answer status json|waybar|i3blocks`, `answer report json` or
     /// `follow status json|waybar|i3blocks`, then a tab, the database, a tab,
-    /// the configuration file. The reply (and each push to a follower) is
+    /// the configuration file, and (for the formats with words: waybar,
+    /// i3blocks) a tab and the sender's `Localization.signature`. The reply (and each push to a follower) is
     /// `ok N` and a newline, then the N bytes `deskdays status --format F` /
     /// `report --json` print, when this agent serves that database and
     /// configuration on the system clock; otherwise `no REASON` and a
@@ -67,13 +68,14 @@ struct Handler: Sendable {
         let text = String(decoding: line, as: UTF8.self)
         let follows = text.hasPrefix("follow ")
         let fields = text.drop { $0 != " " }.dropFirst().split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 3 else { return no("bad request") }
+        guard fields.count == 3 || fields.count == 4 else { return no("bad request") }
         guard Self.canonical(fields[1]) == Self.canonical(databasePath) else { return no("other database") }
         guard answer.follows(configuration: fields[2]) else { return no("other configuration") }
         guard clock.isSystemClock else { return no("fixed clock") }
         if fields[0] == "report json", !follows { return (frame(answer.report()), nil) }
         guard fields[0].hasPrefix("status "), let format = StatusFormat(rawValue: String(fields[0].dropFirst(7))),
               format != .text else { return no("bad request") }
+        guard format == .json || (fields.count == 4 && fields[3] == Localization.signature) else { return no("other language") }
         let reply = frame(answer.status(format))
         return (reply, follows && reply.starts(with: Data("ok ".utf8)) ? format : nil)
     }

@@ -127,14 +127,16 @@ final class CurrentAnswer: @unchecked Sendable {
     }
 
     /// A reply carrying `output`, and what it was computed with: the
-    /// configuration file and whether "now" is the system clock's, so that a
-    /// sender with another configuration or a "now" of its own computes the
+    /// configuration file, whether "now" is the system clock's, and the
+    /// language and formats (`Localization.signature`), so that a sender with
+    /// another configuration, a "now" or a language of its own computes the
     /// answer itself.
     func reply(_ result: Result<String, ControlProtocol.Failure>) -> Data {
         switch result {
         case .success(let output):
             return ControlProtocol.line(["ok": true, "output": output, "config": configPath ?? NSNull(),
-                                         "clock": clock.isSystemClock ? "system" : "set"])
+                                         "clock": clock.isSystemClock ? "system" : "set",
+                                         "locale": Localization.signature])
         case .failure(let failure): return ControlProtocol.encode(failure)
         }
     }

@@ -23,7 +23,7 @@ enum AgentRoute {
             printError(untrustedNote(path, doubt))
             return nil
         case .failed(let reason):
-            throw CLIError("\(reason); fix its permissions, or stop the agent to write the database directly.")
+            throw CLIError(tr("\(reason); fix its permissions, or stop the agent to write the database directly."))
         case .connected(let client):
             switch client.send(request, database: global.databasePath) {
             case .success(let reply):
@@ -32,19 +32,21 @@ enum AgentRoute {
                 return nil
             case .failure(let failure) where failure.code == "busy" || failure.code == "timeout":
                 // Safe to repeat: a manual record's latest copy wins and a check-in is kept once per day and source.
-                printError("deskdays: the agent at \(path) is \(failure.code == "busy" ? "too busy (too many open connections)" : "not answering"); writing the database directly.")
+                printError("deskdays: " + (failure.code == "busy"
+                    ? tr("the agent at \(path) is too busy (too many open connections); writing the database directly.")
+                    : tr("the agent at \(path) is not answering; writing the database directly.")))
                 return nil
             case .failure(let failure) where failure.code == "disconnected":
-                throw CLIError("The agent at \(path) stopped before confirming; check with `deskdays days` whether it was recorded.")
+                throw CLIError(tr("The agent at \(path) stopped before confirming; check with `deskdays days` whether it was recorded."))
             case .failure(let failure):
-                throw CLIError("The agent refused: \(failure.message).")
+                throw CLIError(tr("The agent refused: \(failure.message)."))
             }
         }
     }
 
     /// The note on stderr when the socket is not trusted: the work goes on without it.
     static func untrustedNote(_ path: String, _ doubt: String) -> String {
-        "deskdays: not using the agent socket \(path) (\(doubt)); working on the database directly."
+        "deskdays: " + tr("not using the agent socket \(path) (\(doubt)); working on the database directly.")
     }
 
     /// One automatic check-in, through the agent when it runs, else through this process's pipeline.
@@ -73,6 +75,8 @@ enum AgentRoute {
               let reply = client.answer(request, database: global.databasePath),
               reply.ok, reply.clock == "system", let config = reply.config, config == AgentPaths.canonical(global.configPath)
         else { return nil }
+        // The status-bar formats carry words (a tooltip, a label): only in this process's language.
+        if case .status(let format) = request, format != .json, reply.locale != Localization.signature { return nil }
         Logger(label: "deskdays").info("answered by the agent at \(socket.socketPath)")
         return reply.output
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysCore
 import Foundation
 import Logging
 
@@ -12,8 +13,8 @@ package struct DeskDays: AsyncParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "deskdays",
-        abstract: "Track office attendance against your employer's policy, privately, on this machine.",
-        discussion: """
+        abstract: tr("Track office attendance against your employer's policy, privately, on this machine."),
+        discussion: tr("""
         DeskDays stores dates, statuses and the kind of check-in only, in a local \
         SQLite file; it never opens an internet connection. The options --config, \
         --database, --today and --socket may come before or after the command.
@@ -35,7 +36,7 @@ package struct DeskDays: AsyncParsableCommand {
           0 success; 1 a user error (one line on stderr naming the problem and the fix); \
         2 a refusal to touch data (a database from a newer version, not a DeskDays \
         database, damaged, or a failed migration); the files are left as they were.
-        """,
+        """),
         version: version,
         subcommands: [
             CheckInCommand.self,

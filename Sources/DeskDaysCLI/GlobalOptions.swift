@@ -1,5 +1,6 @@
 import AgentSocket
 import ArgumentParser
+import DeskDaysCore
 import Foundation
 
 /// Options every command shares: where the config and database live, and
@@ -7,13 +8,13 @@ import Foundation
 package struct GlobalOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .long, help: "Configuration file (default: $XDG_CONFIG_HOME/deskdays/config.toml; env DESKDAYS_CONFIG).")
+    @Option(name: .long, help: ArgumentHelp(tr("Configuration file (default: $XDG_CONFIG_HOME/deskdays/config.toml; env DESKDAYS_CONFIG).")))
     package var config: String?
 
-    @Option(name: .long, help: "Database file (default: $XDG_DATA_HOME/deskdays/deskdays.sqlite; env DESKDAYS_DATABASE).")
+    @Option(name: .long, help: ArgumentHelp(tr("Database file (default: $XDG_DATA_HOME/deskdays/deskdays.sqlite; env DESKDAYS_DATABASE).")))
     package var database: String?
 
-    @Option(name: .long, help: "Treat this date (YYYY-MM-DD) as today (env DESKDAYS_TODAY, DESKDAYS_NOW).")
+    @Option(name: .long, help: ArgumentHelp(tr("Treat this date (YYYY-MM-DD) as today (env DESKDAYS_TODAY, DESKDAYS_NOW).")))
     package var today: String?
 
     /// The configuration path after flags, environment and XDG defaults.

@@ -1,5 +1,6 @@
 import AgentSocket
 import ArgumentParser
+import DeskDaysCore
 
 /// The commands whose work needs the hardware libraries (PC/SC, libnfc,
 /// zbar, V4L2, libnl, sd-bus) live in their own executable,
@@ -17,14 +18,14 @@ package enum Hardware {
     /// The command paths `deskdays-hardware` defines, with the one-line
     /// summary `deskdays --help` lists for each.
     package static let commands: [(path: [String], abstract: String)] = [
-        (["agent"], "Run the agent: watch the enabled check-in methods and store arrivals."),
-        (["doctor"], "Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong."),
-        (["enroll", "gps"], "Add a geofence at the current GPS position (serial receiver, gpsd or ModemManager)."),
-        (["enroll", "nfc"], "Add a rule for the next NFC tag presented to the reader."),
-        (["enroll", "qr"], "Add a QR code, from the camera or an image, as a check-in rule."),
-        (["enroll", "wifi"], "Add the Wi-Fi network you are connected to as a check-in rule."),
-        (["enroll", "wired"], "Add the network you are docked on (its default gateway) as a check-in rule."),
-        (["qr"], "Make and read QR codes for QR check-in."),
+        (["agent"], tr("Run the agent: watch the enabled check-in methods and store arrivals.")),
+        (["doctor"], tr("Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong.")),
+        (["enroll", "gps"], tr("Add a geofence at the current GPS position (serial receiver, gpsd or ModemManager).")),
+        (["enroll", "nfc"], tr("Add a rule for the next NFC tag presented to the reader.")),
+        (["enroll", "qr"], tr("Add a QR code, from the camera or an image, as a check-in rule.")),
+        (["enroll", "wifi"], tr("Add the Wi-Fi network you are connected to as a check-in rule.")),
+        (["enroll", "wired"], tr("Add the network you are docked on (its default gateway) as a check-in rule.")),
+        (["qr"], tr("Make and read QR codes for QR check-in.")),
     ]
 
     /// The summary of the command at `path`.
@@ -43,11 +44,10 @@ package enum Hardware {
     static func handOver() throws -> Never {
         let (found, looked) = Companion.locate(executableName)
         guard let target = found else {
-            throw CLIError("this command needs \(executableName), which is not installed (looked for \(looked.joined(separator: " and "))); "
-                           + "reinstall DeskDays with `make install`.")
+            throw CLIError(tr("this command needs \(executableName), which is not installed (looked for \(looked.joined(separator: " and "))); reinstall DeskDays with `make install`."))
         }
         let reason = Companion.execute(target)
-        throw CLIError("cannot start \(target) (\(reason)); reinstall DeskDays with `make install`.")
+        throw CLIError(tr("cannot start \(target) (\(reason)); reinstall DeskDays with `make install`."))
     }
 }
 

@@ -1,11 +1,12 @@
 import ArgumentParser
+import DeskDaysCore
 import DeskDaysControl
 
 /// `--socket PATH`: where the agent's control socket is (docs/cli.md "Where things live").
 package struct SocketOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .customLong("socket"), help: "The agent's control socket (default: $XDG_RUNTIME_DIR/deskdays/agent.sock).")
+    @Option(name: .customLong("socket"), help: ArgumentHelp(tr("The agent's control socket (default: $XDG_RUNTIME_DIR/deskdays/agent.sock).")))
     package var socket: String?
 
     package var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default(environment: processEnvironment) }

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 
 /// Edits the user's config file without disturbing what they wrote:
@@ -55,7 +56,7 @@ public enum ConfigEditor {
         let text: String
         if FileManager.default.fileExists(atPath: path) {
             do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw ConfigError(problems: [ConfigProblem(file: path, line: 1, message: "cannot read the file (\(ConfigLoader.reason(error)))")])
+                throw ConfigError(problems: [ConfigProblem(file: path, line: 1, message: tr("cannot read the file (\(ConfigLoader.reason(error)))"))])
             }
         } else {
             text = ""
@@ -156,13 +157,13 @@ public enum ConfigEditor {
     private static func instruction(_ value: String, key: String, table: String, layout: TOMLLayout?) -> String {
         let line = "\(key) = [\(quoted(value))]"
         guard let layout, let lines = layout.table([table]) else {
-            return layout == nil ? "add \(quoted(value)) to \(key) under [\(table)] (or the line \(line) there)"
-                                 : "add a [\(table)] table with the line \(line)"
+            return layout == nil ? tr("add \(quoted(value)) to \(key) under [\(table)] (or the line \(line) there)")
+                                 : tr("add a [\(table)] table with the line \(line)")
         }
         let hasKey = lines.contains { line in
             if case .keyValue(key: [key], value: _) = line.statement { return true } else { return false }
         }
-        return hasKey ? "add \(quoted(value)) to the \(key) list under [\(table)]" : "add the line \(line) under [\(table)]"
+        return hasKey ? tr("add \(quoted(value)) to the \(key) list under [\(table)]") : tr("add the line \(line) under [\(table)]")
     }
 
     // MARK: - Writing

@@ -19,17 +19,17 @@ public enum ConfigLoader {
         case .absent where !required: return Configuration()
         case .absent:
             throw ConfigError(problems: [ConfigProblem(file: path, line: 0,
-                message: "the configuration file does not exist; fix the path, or create it (`deskdays config show` prints the defaults)")])
+                message: tr("the configuration file does not exist; fix the path, or create it (`deskdays config show` prints the defaults)"))])
         case .unreachable(let reason):
             throw ConfigError(problems: [ConfigProblem(file: path, line: 0,
-                message: "the configuration file cannot be reached (\(reason)); fix the path or its permissions")])
+                message: tr("the configuration file cannot be reached (\(reason)); fix the path or its permissions"))])
         }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ConfigError(problems: [ConfigProblem(file: path, line: 1,
-                message: "cannot read the file (\(Self.reason(error))); check that it exists, is readable and is UTF-8 text")])
+                message: tr("cannot read the file (\(Self.reason(error))); check that it exists, is readable and is UTF-8 text"))])
         }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let (configuration, problems) = parse(text, file: path, baseDirectory: base, horizon: horizon)
@@ -46,9 +46,9 @@ public enum ConfigLoader {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             return (Configuration(), [ConfigProblem(file: file, line: error.source.begin.line,
-                                                    message: "not valid TOML: \(error.description)")])
+                                                    message: tr("not valid TOML: \(error.description)"))])
         } catch {
-            return (Configuration(), [ConfigProblem(file: file, line: 1, message: "not valid TOML: \(error)")])
+            return (Configuration(), [ConfigProblem(file: file, line: 1, message: tr("not valid TOML: \(error)"))])
         }
         var reader = TableReader(file: file, locator: KeyLocator(text: text))
         var configuration = Configuration()
@@ -96,7 +96,7 @@ public enum ConfigLoader {
                     if let zone = TimeZone(identifier: name) {
                         policy.timeZone = zone
                     } else {
-                        reader.problem(path, "unknown time zone \"\(name)\"; use an IANA name such as \"Europe/London\"")
+                        reader.problem(path, tr("unknown time zone \"\(name)\"; use an IANA name such as \"Europe/London\""))
                     }
                 }
             case "workdays":
@@ -104,23 +104,23 @@ public enum ConfigLoader {
                     var days: Set<Weekday> = []
                     for name in names {
                         if let day = Weekday(key: name) { days.insert(day) } else {
-                            reader.problem(path, "unknown weekday \"\(name)\"; use mon, tue, wed, thu, fri, sat, sun")
+                            reader.problem(path, tr("unknown weekday \"\(name)\"; use mon, tue, wed, thu, fri, sat, sun"))
                         }
                     }
-                    if names.isEmpty { reader.problem(path, "workdays is empty; list at least one weekday") }
+                    if names.isEmpty { reader.problem(path, tr("workdays is empty; list at least one weekday")) }
                     policy.workdays = days
                 }
             case "week_start":
                 if let name = reader.string(value, path) {
                     if let day = Weekday(key: name) { policy.weekStart = day } else {
-                        reader.problem(path, "unknown weekday \"\(name)\"; use mon, tue, wed, thu, fri, sat, sun")
+                        reader.problem(path, tr("unknown weekday \"\(name)\"; use mon, tue, wed, thu, fri, sat, sun"))
                     }
                 }
             case "period": reader.choice(value, path) { policy.period = $0 }
             case "fiscal_year_start_month":
-                if let month = reader.int(value, path, in: 1...12, unit: "a month number") { policy.fiscalYearStartMonth = month }
+                if let month = reader.int(value, path, in: 1...12, unit: tr("a month number")) { policy.fiscalYearStartMonth = month }
             case "rolling_weeks":
-                if let weeks = reader.int(value, path, in: 1...520, unit: "a number of weeks") { policy.rollingWeeks = weeks }
+                if let weeks = reader.int(value, path, in: 1...520, unit: tr("a number of weeks")) { policy.rollingWeeks = weeks }
             case "count_non_workdays":
                 if let flag = reader.bool(value, path) { policy.countNonWorkdays = flag }
             case "day_starts_at":
@@ -130,11 +130,11 @@ public enum ConfigLoader {
                     if time.hour < 12 {
                         policy.dayStartMinutes = time.hour * 60 + time.minute
                     } else {
-                        reader.problem(path, "day_starts_at = \"\(time)\" is not before noon; a night shift's day starts between \"00:00\" and \"11:59\" (\"04:00\": a 02:30 tap counts on the day before)")
+                        reader.problem(path, tr("day_starts_at = \"\(time)\" is not before noon; a night shift's day starts between \"00:00\" and \"11:59\" (\"04:00\": a 02:30 tap counts on the day before)"))
                     }
                 }
             case "min_hours":
-                if let hours = reader.number(value, path, in: 0...24, unit: "hours on site; 0 is off") { policy.minHours = hours }
+                if let hours = reader.number(value, path, in: 0...24, unit: tr("hours on site; 0 is off")) { policy.minHours = hours }
             case "holidays_ics":
                 if let name = reader.string(value, path) {
                     calendars.append(readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon, into: &policy))
@@ -166,9 +166,9 @@ public enum ConfigLoader {
                 valuePath = path
                 if let number = reader.number(node, path) { value = number }
             case "reduce": reader.choice(node, path) { target.reduce = $0 }
-            case "weeks": if let n = reader.int(node, path, in: 1...53, unit: "a number of weeks") { target.weeks = n }
-            case "best": if let n = reader.int(node, path, in: 1...520, unit: "a number of weeks") { target.best = n }
-            case "window": if let n = reader.int(node, path, in: 1...520, unit: "a number of weeks") { target.window = n }
+            case "weeks": if let n = reader.int(node, path, in: 1...53, unit: tr("a number of weeks")) { target.weeks = n }
+            case "best": if let n = reader.int(node, path, in: 1...520, unit: tr("a number of weeks")) { target.best = n }
+            case "window": if let n = reader.int(node, path, in: 1...520, unit: tr("a number of weeks")) { target.window = n }
             default: return false
             }
             return true
@@ -177,30 +177,30 @@ public enum ConfigLoader {
         if let value {
             let hundredths = (value * 100).rounded()
             if abs(value * 100 - hundredths) > 1e-6 {
-                reader.problem(path, "value \(value) has more than two decimals; round it to two")
+                reader.problem(path, tr("value \(value) has more than two decimals; round it to two"))
             } else if value <= 0 {
-                reader.problem(path, "value must be greater than 0")
+                reader.problem(path, tr("value must be greater than 0"))
             } else {
                 target.hundredths = Int(hundredths)
                 switch target.kind {
                 case .percent where value > 100:
-                    reader.problem(path, "a percentage target of \(value) is over 100 %; use a value from 0 to 100")
+                    reader.problem(path, tr("a percentage target of \(value) is over 100 %; use a value from 0 to 100"))
                 case .daysPerWeek where value > 7, .compliantWeeks where value > 7:
-                    reader.problem(path, "\(value) office days a week is more than a week has; use at most \(workdays)")
+                    reader.problem(path, tr("\(value) office days a week is more than a week has; use at most \(workdays)"))
                 default: break
                 }
             }
         } else if valuePath == nil, target.kind != .percent {
-            reader.problem(path, "kind \"\(target.kind.rawValue)\" needs a value (office days)")
+            reader.problem(path, tr("kind \"\(target.kind.rawValue)\" needs a value (office days)"))
         }
         if target.kind == .compliantWeeks, target.weeks == 0 {
-            reader.problem("policy.target", "kind \"compliant_weeks\" needs weeks = K (how many compliant weeks the period needs)")
+            reader.problem("policy.target", tr("kind \"compliant_weeks\" needs weeks = K (how many compliant weeks the period needs)"))
         }
         if target.kind == .bestWeeks {
             if target.best == 0 {
-                reader.problem("policy.target", "kind \"best_weeks\" needs best = B (how many of the best weeks count)")
+                reader.problem("policy.target", tr("kind \"best_weeks\" needs best = B (how many of the best weeks count)"))
             } else if target.best > target.window {
-                reader.problem("policy.target", "best = \(target.best) is more than window = \(target.window) weeks; make best at most window")
+                reader.problem("policy.target", tr("best = \(target.best) is more than window = \(target.window) weeks; make best at most window"))
             }
         }
     }
@@ -215,7 +215,7 @@ public enum ConfigLoader {
             file = baseDirectory + "/" + file
         }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            reader.problem(path, "cannot read the holiday calendar \(file); fix the path or remove holidays_ics")
+            reader.problem(path, tr("cannot read the holiday calendar \(file); fix the path or remove holidays_ics"))
             return file
         }
         let limit = horizon ?? LocalDate(year: 2100, month: 12, day: 31)!
@@ -224,20 +224,20 @@ public enum ConfigLoader {
                 policy.holidays[event.date] = event.summary
             }
         } catch {
-            reader.problem(path, "the holiday calendar \(file) is not usable: \(error)")
+            reader.problem(path, tr("the holiday calendar \(file) is not usable: \(error)"))
         }
         return file
     }
 
     static func readHolidays(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String, _ policy: inout Policy) {
         guard let array = value.array else {
-            reader.problem(path, "holidays must be an array of tables ([[holidays]] with date and name)")
+            reader.problem(path, tr("holidays must be an array of tables ([[holidays]] with date and name)"))
             return
         }
         for index in 0..<array.count {
             let itemPath = "\(path)[\(index)]"
             guard let table = array[index].table else {
-                reader.problem(itemPath, "each holiday must be a table with date and name")
+                reader.problem(itemPath, tr("each holiday must be a table with date and name"))
                 continue
             }
             var date: LocalDate?
@@ -251,7 +251,7 @@ public enum ConfigLoader {
                 return true
             }
             if let date { policy.holidays[date] = name } else if table["date"] == nil {
-                reader.problem(itemPath, "a holiday needs a date (YYYY-MM-DD)")
+                reader.problem(itemPath, tr("a holiday needs a date (YYYY-MM-DD)"))
             }
         }
     }
@@ -278,7 +278,7 @@ public enum ConfigLoader {
                     } else if let status = AttendanceStatus(named: text), status != .office {
                         settings.fallbackStatus = status
                     } else {
-                        reader.problem(path, "fallback_status \"\(text)\" is not allowed; use \"remote\" or \"none\"")
+                        reader.problem(path, tr("fallback_status \"\(text)\" is not allowed; use \"remote\" or \"none\""))
                     }
                 }
             default: return false
@@ -295,7 +295,7 @@ public enum ConfigLoader {
             case "connstring": settings.connstring = reader.string(value, path)
             case "reader":
                 if let text = reader.string(value, path) {
-                    if text.isEmpty { reader.problem(path, "reader is empty; give part of the reader's name as `pcsc_scan` shows it, or remove the key") }
+                    if text.isEmpty { reader.problem(path, tr("reader is empty; give part of the reader's name as `pcsc_scan` shows it, or remove the key")) }
                     settings.reader = text.isEmpty ? nil : text
                 }
             case "tags":
@@ -310,7 +310,7 @@ public enum ConfigLoader {
                             if let text = reader.string(value, path) {
                                 let hex = text.uppercased().filter { $0 != ":" && $0 != " " && $0 != "-" }
                                 if hex.isEmpty || hex.count % 2 != 0 || !hex.allSatisfy(\.isHexDigit) || hex.count > 20 {
-                                    reader.problem(path, "uid must be the tag's UID in hex (e.g. \"04A2246A2F6E80\")")
+                                    reader.problem(path, tr("uid must be the tag's UID in hex (e.g. \"04A2246A2F6E80\")"))
                                 } else {
                                     uid = hex
                                 }
@@ -322,7 +322,7 @@ public enum ConfigLoader {
                     }
                     guard let name = reader.ruleName(name, path) else { return }
                     if uid == nil, ndef == nil, table["uid"] == nil, table["ndef"] == nil {
-                        reader.problem(path, "tag \"\(name)\" needs uid or ndef to match")
+                        reader.problem(path, tr("tag \"\(name)\" needs uid or ndef to match"))
                     }
                     settings.tags.append(.init(name: name, uid: uid, ndef: ndef))
                 }
@@ -340,7 +340,7 @@ public enum ConfigLoader {
             case "payloads": if let list = reader.strings(value, path) { settings.payloads = list }
             case "prefixes": if let list = reader.strings(value, path) { settings.prefixes = list }
             case "mode": reader.choice(value, path) { settings.mode = $0 }
-            case "fps": if let n = reader.int(value, path, in: 1...30, unit: "frames per second") { settings.fps = n }
+            case "fps": if let n = reader.int(value, path, in: 1...30, unit: tr("frames per second")) { settings.fps = n }
             default: return false
             }
             return true
@@ -364,7 +364,7 @@ public enum ConfigLoader {
                         case "ssid":
                             ssid = reader.string(value, path)
                             if let text = ssid, text.utf8.isEmpty || text.utf8.count > 32 {
-                                reader.problem(path, "ssid must be 1 to 32 bytes long")
+                                reader.problem(path, tr("ssid must be 1 to 32 bytes long"))
                             }
                         case "bssids":
                             for text in reader.strings(value, path) ?? [] {
@@ -372,16 +372,16 @@ public enum ConfigLoader {
                                 if parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) {
                                     bssids.append(text.lowercased())
                                 } else {
-                                    reader.problem(path, "\"\(text)\" is not a BSSID; write it as aa:bb:cc:dd:ee:ff")
+                                    reader.problem(path, tr("\"\(text)\" is not a BSSID; write it as aa:bb:cc:dd:ee:ff"))
                                 }
                             }
-                        case "min_signal_dbm": minimum = reader.int(value, path, in: -120...0, unit: "dBm")
+                        case "min_signal_dbm": minimum = reader.int(value, path, in: -120...0, unit: tr("dBm"))
                         default: return false
                         }
                         return true
                     }
                     guard let ssid else {
-                        if table["ssid"] == nil { reader.problem(path, "a network needs ssid") }
+                        if table["ssid"] == nil { reader.problem(path, tr("a network needs ssid")) }
                         return
                     }
                     settings.networks.append(.init(name: name ?? "wifi-\(index)", ssid: ssid, bssids: bssids, minSignalDBm: minimum))
@@ -409,12 +409,12 @@ public enum ConfigLoader {
                         case "gateway_mac":
                             given = true
                             guard let texts = reader.strings(value, path) else { break }
-                            if texts.isEmpty { reader.problem(path, "gateway_mac is empty; list the gateway's address, e.g. [\"aa:bb:cc:dd:ee:ff\"] (`deskdays enroll wired` learns it)") }
+                            if texts.isEmpty { reader.problem(path, tr("gateway_mac is empty; list the gateway's address, e.g. [\"aa:bb:cc:dd:ee:ff\"] (`deskdays enroll wired` learns it)")) }
                             for text in texts {
                                 if isMAC(text) {
                                     macs.append(text.lowercased())
                                 } else {
-                                    reader.problem(path, "gateway_mac \"\(text)\" is not a MAC address; write it as aa:bb:cc:dd:ee:ff")
+                                    reader.problem(path, tr("gateway_mac \"\(text)\" is not a MAC address; write it as aa:bb:cc:dd:ee:ff"))
                                 }
                             }
                         default: return false
@@ -422,7 +422,7 @@ public enum ConfigLoader {
                         return true
                     }
                     guard given else {
-                        reader.problem(path, "a wired network needs gateway_mac (the default gateway's address; `deskdays enroll wired` learns it)")
+                        reader.problem(path, tr("a wired network needs gateway_mac (the default gateway's address; `deskdays enroll wired` learns it)"))
                         return
                     }
                     // Every address wrong: reported above; a rule that can never match is not kept.
@@ -448,11 +448,11 @@ public enum ConfigLoader {
             case "source": reader.choice(value, path) { settings.source = $0 }
             case "device": if let text = reader.string(value, path) { settings.device = text }
             case "baud":
-                if let baud = reader.int(value, path, in: 1...Int.max, unit: "baud") {
+                if let baud = reader.int(value, path, in: 1...Int.max, unit: tr("baud")) {
                     if [4800, 9600, 19200, 38400, 57600, 115200].contains(baud) {
                         settings.baud = baud
                     } else {
-                        reader.problem(path, "baud \(baud) is not supported; use 4800, 9600, 19200, 38400, 57600 or 115200")
+                        reader.problem(path, tr("baud \(baud) is not supported; use 4800, 9600, 19200, 38400, 57600 or 115200"))
                     }
                 }
             case "geofences":
@@ -464,22 +464,22 @@ public enum ConfigLoader {
                         case "name":
                             name = reader.string(value, path)
                             if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
-                        case "latitude": latitude = reader.number(value, path, in: -90...90, unit: "degrees")
-                        case "longitude": longitude = reader.number(value, path, in: -180...180, unit: "degrees")
-                        case "radius_m": if let r = reader.number(value, path, in: 10...100_000, unit: "metres") { fence.radiusM = r }
-                        case "dwell_s": if let s = reader.number(value, path, in: 0...86_400, unit: "seconds") { fence.dwellS = s }
-                        case "leave_radius_m": fence.leaveRadiusM = reader.number(value, path, in: 10...200_000, unit: "metres")
+                        case "latitude": latitude = reader.number(value, path, in: -90...90, unit: tr("degrees"))
+                        case "longitude": longitude = reader.number(value, path, in: -180...180, unit: tr("degrees"))
+                        case "radius_m": if let r = reader.number(value, path, in: 10...100_000, unit: tr("metres")) { fence.radiusM = r }
+                        case "dwell_s": if let s = reader.number(value, path, in: 0...86_400, unit: tr("seconds")) { fence.dwellS = s }
+                        case "leave_radius_m": fence.leaveRadiusM = reader.number(value, path, in: 10...200_000, unit: tr("metres"))
                         default: return false
                         }
                         return true
                     }
                     guard let name = reader.ruleName(name, path) else { return }
                     if let leave = fence.leaveRadiusM, leave < fence.radiusM {
-                        reader.problem(path + ".leave_radius_m", "leave_radius_m must be at least radius_m (\(fence.radiusM)), or leaving would flap")
+                        reader.problem(path + ".leave_radius_m", tr("leave_radius_m must be at least radius_m (\(fence.radiusM)), or leaving would flap"))
                     }
                     guard let latitude, let longitude else {
                         if table["latitude"] == nil || table["longitude"] == nil {
-                            reader.problem(path, "geofence \"\(name)\" needs latitude and longitude")
+                            reader.problem(path, tr("geofence \"\(name)\" needs latitude and longitude"))
                         }
                         return
                     }
@@ -501,7 +501,7 @@ public enum ConfigLoader {
             case "folder":
                 guard let text = reader.string(value, path) else { break }
                 if text.isEmpty {
-                    reader.problem(path, "folder is empty; name the folder your synchroniser shares, e.g. \"~/Sync/deskdays\"")
+                    reader.problem(path, tr("folder is empty; name the folder your synchroniser shares, e.g. \"~/Sync/deskdays\""))
                 } else if text == "~" || text.hasPrefix("~/") {
                     folder = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + text.dropFirst()
                 } else {
@@ -512,7 +512,7 @@ public enum ConfigLoader {
                 // Shown by other devices: one line of plain text.
                 if text.trimmingCharacters(in: .whitespaces).isEmpty || text.count > 64
                     || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                    reader.problem(path, "device_name must be 1 to 64 characters on one line, e.g. \"laptop\"")
+                    reader.problem(path, tr("device_name must be 1 to 64 characters on one line, e.g. \"laptop\""))
                 } else {
                     name = text
                 }
@@ -523,7 +523,7 @@ public enum ConfigLoader {
         if let folder {
             settings = SyncSettings(folder: folder, deviceName: name)
         } else if table["folder"] == nil {
-            reader.problem("sync", "[sync] needs folder, the folder your synchroniser shares (e.g. \"~/Sync/deskdays\")")
+            reader.problem("sync", tr("[sync] needs folder, the folder your synchroniser shares (e.g. \"~/Sync/deskdays\")"))
         }
     }
 }

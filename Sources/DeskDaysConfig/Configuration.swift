@@ -212,7 +212,7 @@ extension Configuration {
     public func ruleNameProblem(_ name: String) -> String? {
         if let problem = RuleName.problem(name) { return problem }
         if identifiers.contains(Self.comparable(name)) {
-            return "that rule name is an identifier from the configuration (an SSID, a MAC, a tag UID or a payload), which is never stored; give the rule's name instead"
+            return tr("that rule name is an identifier from the configuration (an SSID, a MAC, a tag UID or a payload), which is never stored; give the rule's name instead")
         }
         return nil
     }

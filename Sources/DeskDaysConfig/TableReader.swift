@@ -25,7 +25,8 @@ struct TableReader {
             guard let value = table[key] else { continue }
             let keyPath = join(path, key)
             if !visit(&self, key, value, keyPath) {
-                problem(keyPath, "unknown key \"\(key)\"\(path.isEmpty ? "" : " in [\(path)]"); check the spelling against the sample config")
+                problem(keyPath, path.isEmpty ? tr("unknown key \"\(key)\"; check the spelling against the sample config")
+                                       : tr("unknown key \"\(key)\" in [\(path)]; check the spelling against the sample config"))
             }
         }
     }
@@ -34,7 +35,7 @@ struct TableReader {
 
     mutating func table(_ value: TOMLValueConvertible, _ path: String, _ body: (inout TableReader, TOMLTable) -> Void) {
         guard let table = value.table else {
-            problem(path, "\(path) must be a table ([\(path)]), not a \(value.type)")
+            problem(path, tr("\(path) must be a table ([\(path)]), not a \(value.type)"))
             return
         }
         body(&self, table)
@@ -44,13 +45,13 @@ struct TableReader {
     mutating func tables(_ value: TOMLValueConvertible, _ path: String,
                          _ body: (inout TableReader, TOMLTable, String) -> Void) {
         guard let array = value.array else {
-            problem(path, "\(path) must be an array of tables ([[\(path)]])")
+            problem(path, tr("\(path) must be an array of tables ([[\(path)]])"))
             return
         }
         for index in 0..<array.count {
             let itemPath = "\(path)[\(index)]"
             guard let table = array[index].table else {
-                problem(itemPath, "each entry of \(path) must be a table")
+                problem(itemPath, tr("each entry of \(path) must be a table"))
                 continue
             }
             body(&self, table, itemPath)
@@ -59,7 +60,7 @@ struct TableReader {
 
     mutating func string(_ value: TOMLValueConvertible, _ path: String) -> String? {
         guard let text = value.string else {
-            problem(path, "\(key(path)) must be a string, not a \(describe(value))")
+            problem(path, tr("\(key(path)) must be a string, not a \(describe(value))"))
             return nil
         }
         return text
@@ -67,13 +68,13 @@ struct TableReader {
 
     mutating func strings(_ value: TOMLValueConvertible, _ path: String) -> [String]? {
         guard let array = value.array else {
-            problem(path, "\(key(path)) must be an array of strings, not a \(describe(value))")
+            problem(path, tr("\(key(path)) must be an array of strings, not a \(describe(value))"))
             return nil
         }
         var result: [String] = []
         for index in 0..<array.count {
             guard let text = array[index].string else {
-                problem(path, "\(key(path)) must contain only strings")
+                problem(path, tr("\(key(path)) must contain only strings"))
                 return nil
             }
             result.append(text)
@@ -83,7 +84,7 @@ struct TableReader {
 
     mutating func bool(_ value: TOMLValueConvertible, _ path: String) -> Bool? {
         guard let flag = value.bool else {
-            problem(path, "\(key(path)) must be true or false, not a \(describe(value))")
+            problem(path, tr("\(key(path)) must be true or false, not a \(describe(value))"))
             return nil
         }
         return flag
@@ -91,11 +92,13 @@ struct TableReader {
 
     mutating func int(_ value: TOMLValueConvertible, _ path: String, in range: ClosedRange<Int>, unit: String) -> Int? {
         guard let number = value.int else {
-            problem(path, "\(key(path)) must be a whole number (\(unit)), not a \(describe(value))")
+            problem(path, tr("\(key(path)) must be a whole number (\(unit)), not a \(describe(value))"))
             return nil
         }
         guard range.contains(number) else {
-            problem(path, "\(key(path)) = \(number) is out of range; use \(describeRange(range)) (\(unit))")
+            problem(path, range.upperBound == Int.max
+                    ? tr("\(key(path)) = \(number) is out of range; use at least \(range.lowerBound) (\(unit))")
+                    : tr("\(key(path)) = \(number) is out of range; use \(range.lowerBound) to \(range.upperBound) (\(unit))"))
             return nil
         }
         return number
@@ -104,14 +107,14 @@ struct TableReader {
     mutating func number(_ value: TOMLValueConvertible, _ path: String) -> Double? {
         if let number = value.int { return Double(number) }
         if let number = value.double, number.isFinite { return number }
-        problem(path, "\(key(path)) must be a number, not a \(describe(value))")
+        problem(path, tr("\(key(path)) must be a number, not a \(describe(value))"))
         return nil
     }
 
     mutating func number(_ value: TOMLValueConvertible, _ path: String, in range: ClosedRange<Double>, unit: String) -> Double? {
         guard let number = number(value, path) else { return nil }
         guard range.contains(number) else {
-            problem(path, "\(key(path)) = \(number) is out of range; use \(range.lowerBound) to \(range.upperBound) (\(unit))")
+            problem(path, tr("\(key(path)) = \(number) is out of range; use \(range.lowerBound) to \(range.upperBound) (\(unit))"))
             return nil
         }
         return number
@@ -124,7 +127,7 @@ struct TableReader {
         } else if let text = value.string, let local = LocalDate(text) {
             return local
         }
-        problem(path, "\(key(path)) must be a date written YYYY-MM-DD (a real calendar date)")
+        problem(path, tr("\(key(path)) must be a date written YYYY-MM-DD (a real calendar date)"))
         return nil
     }
 
@@ -135,7 +138,8 @@ struct TableReader {
             if text == "off", allowOff { return nil }
             if let result = TimeOfDay(text) { return result }
         }
-        problem(path, "\(key(path)) must be a time of day written \"HH:MM\" (00:00 to 23:59)" + (allowOff ? ", or \"off\"" : ""))
+        problem(path, allowOff ? tr("\(key(path)) must be a time of day written \"HH:MM\" (00:00 to 23:59), or \"off\"")
+                                : tr("\(key(path)) must be a time of day written \"HH:MM\" (00:00 to 23:59)"))
         return nil
     }
 
@@ -145,7 +149,7 @@ struct TableReader {
         guard let text = string(value, path) else { return }
         guard let choice = Choice(rawValue: text) else {
             let options = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            problem(path, "\(key(path)) = \"\(text)\" is not one of \(options)")
+            problem(path, tr("\(key(path)) = \"\(text)\" is not one of \(options)"))
             return
         }
         apply(choice)
@@ -154,7 +158,7 @@ struct TableReader {
     /// A rule's `name`, required and non-empty: it is what check-ins record.
     mutating func ruleName(_ name: String?, _ path: String) -> String? {
         guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            problem(path, "every entry of \(path.split(separator: "[").first ?? "") needs a name (it is what check-ins record)")
+            problem(path, tr("every entry of \(path.split(separator: "[").first ?? "") needs a name (it is what check-ins record)"))
             return nil
         }
         return name
@@ -164,19 +168,15 @@ struct TableReader {
 
     private func describe(_ value: TOMLValueConvertible) -> String {
         switch value.type {
-        case .table: return "table"
-        case .array: return "array"
-        case .string: return "string"
-        case .int: return "whole number"
-        case .double: return "decimal number"
-        case .bool: return "boolean"
-        case .date: return "date"
-        case .time: return "time"
-        case .dateTime: return "date-time"
+        case .table: return tr("table")
+        case .array: return tr("array")
+        case .string: return tr("string")
+        case .int: return tr("whole number")
+        case .double: return tr("decimal number")
+        case .bool: return tr("boolean")
+        case .date: return tr("date")
+        case .time: return tr("time")
+        case .dateTime: return tr("date-time")
         }
-    }
-
-    private func describeRange(_ range: ClosedRange<Int>) -> String {
-        range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
     }
 }

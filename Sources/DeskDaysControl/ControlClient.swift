@@ -1,3 +1,4 @@
+import DeskDaysCore
 import AgentSocket
 import Foundation
 #if canImport(Glibc)
@@ -44,14 +45,14 @@ public final class ControlClient {
             // The peer is checked after connecting, before a byte is sent.
             guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
                 close(fd)
-                return .untrusted("the process listening on it runs as another user")
+                return .untrusted(tr("the process listening on it runs as another user"))
             }
             return .connected(ControlClient(fd: fd, timeout: timeout))
         } catch let failure as UnixSocket.Failure {
             if [ENOENT, ECONNREFUSED, ENOTDIR].contains(failure.code) { return .noAgent }
-            return .failed("cannot reach the agent at \(path): \(String(cString: strerror(failure.code)))")
+            return .failed(tr("cannot reach the agent at \(path): \(String(cString: strerror(failure.code)))"))
         } catch {
-            return .failed("cannot reach the agent at \(path): \(error)")
+            return .failed(tr("cannot reach the agent at \(path): \(error)"))
         }
     }
 
@@ -63,13 +64,13 @@ public final class ControlClient {
     /// Sends one request and waits for its reply.
     public func send(_ request: ControlProtocol.Request, database: String? = nil) -> Result<[String: Any], ControlProtocol.Failure> {
         guard UnixSocket.sendAll(fd, ControlProtocol.encode(request, database: database)) else {
-            return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent closed the connection"))
+            return .failure(ControlProtocol.Failure(code: "disconnected", message: tr("the agent closed the connection")))
         }
         guard let line = nextLine() else {
             if timedOut {
-                return .failure(ControlProtocol.Failure(code: "timeout", message: "the agent did not answer in time"))
+                return .failure(ControlProtocol.Failure(code: "timeout", message: tr("the agent did not answer in time")))
             }
-            return .failure(ControlProtocol.Failure(code: "disconnected", message: "the agent closed the connection"))
+            return .failure(ControlProtocol.Failure(code: "disconnected", message: tr("the agent closed the connection")))
         }
         return ControlProtocol.decodeReply(line)
     }
@@ -80,6 +81,7 @@ public final class ControlClient {
         public var output: String?
         public var config: String?
         public var clock: String?
+        public var locale: String?
     }
 
     /// Asks for the agent's current answer. Typed both ways (no

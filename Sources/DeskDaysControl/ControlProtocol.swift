@@ -77,21 +77,21 @@ public enum ControlProtocol {
     /// Parses one request line (without its newline).
     public static func parse(_ line: Data) -> Result<Envelope, Failure> {
         guard line.count <= maximumLineLength else {
-            return .failure(Failure(code: "too_long", message: "request longer than \(maximumLineLength) bytes"))
+            return .failure(Failure(code: "too_long", message: tr("request longer than \(maximumLineLength) bytes")))
         }
         guard nesting(of: line) <= maximumNesting else {
-            return .failure(.badRequest("request nested too deeply"))
+            return .failure(.badRequest(tr("request nested too deeply")))
         }
         let wire: Wire
         do {
             wire = try JSONDecoder().decode(Wire.self, from: line)
         } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "cmd" {
-            return .failure(.badRequest("a request needs \"cmd\""))
+            return .failure(.badRequest(tr("a request needs \"cmd\"")))
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .failure(.badRequest(key.isEmpty ? "a request is one JSON object" : "\"\(key)\" has the wrong type"))
+            return .failure(.badRequest(key.isEmpty ? tr("a request is one JSON object") : tr("\"\(key)\" has the wrong type")))
         } catch {
-            return .failure(.badRequest("not a JSON object"))
+            return .failure(.badRequest(tr("not a JSON object")))
         }
         return request(from: wire).map { Envelope(request: $0, database: wire.database) }
     }
@@ -101,7 +101,7 @@ public enum ControlProtocol {
         case "status", "subscribe":
             let text = wire.format ?? "json"
             guard let format = StatusFormat(rawValue: text) else {
-                return .failure(.badRequest("unknown format \"\(text.prefix(20))\" (text, json, waybar, i3blocks)"))
+                return .failure(.badRequest(tr("unknown format \"\(text.prefix(20))\" (text, json, waybar, i3blocks)")))
             }
             return .success(wire.cmd == "status" ? .status(format) : .subscribe(format))
         case "report": return .success(.report)
@@ -110,7 +110,7 @@ public enum ControlProtocol {
             if let text = wire.status {
                 guard let parsed = AttendanceStatus(rawValue: text) else {
                     let known = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")
-                    return .failure(.badRequest("unknown status \"\(text)\" (one of \(known))"))
+                    return .failure(.badRequest(tr("unknown status \"\(text)\" (one of \(known))")))
                 }
                 status = parsed
             } else {
@@ -118,40 +118,40 @@ public enum ControlProtocol {
             }
             var texts = wire.dates ?? []
             if let date = wire.date { texts.append(date) }
-            if wire.dates != nil, texts.isEmpty { return .failure(.badRequest("\"dates\" is empty")) }
-            guard texts.count <= 400 else { return .failure(.badRequest("more than 400 dates in one request")) }
+            if wire.dates != nil, texts.isEmpty { return .failure(.badRequest(tr("\"dates\" is empty"))) }
+            guard texts.count <= 400 else { return .failure(.badRequest(tr("more than 400 dates in one request"))) }
             var dates: [LocalDate] = []
             for text in texts {
-                guard let date = LocalDate(text) else { return .failure(.badRequest("\"\(text)\" is not a YYYY-MM-DD date")) }
-                guard date.isSupported else { return .failure(.badRequest("\(text) is \(LocalDate.unsupportedPhrase)")) }
+                guard let date = LocalDate(text) else { return .failure(.badRequest(tr("\"\(text)\" is not a YYYY-MM-DD date"))) }
+                guard date.isSupported else { return .failure(.badRequest(tr("\(text) is \(LocalDate.unsupportedPhrase)"))) }
                 dates.append(date)
             }
-            if let note = wire.note, note.utf8.count > 1000 { return .failure(.badRequest("note longer than 1000 bytes")) }
+            if let note = wire.note, note.utf8.count > 1000 { return .failure(.badRequest(tr("note longer than 1000 bytes"))) }
             return .success(.checkin(dates: dates.isEmpty ? nil : dates, status: status, note: wire.note))
         case "clear":
             guard let text = wire.date, let date = LocalDate(text) else {
-                return .failure(.badRequest("clear needs \"date\" as YYYY-MM-DD"))
+                return .failure(.badRequest(tr("clear needs \"date\" as YYYY-MM-DD")))
             }
-            guard date.isSupported else { return .failure(.badRequest("\(text) is \(LocalDate.unsupportedPhrase)")) }
+            guard date.isSupported else { return .failure(.badRequest(tr("\(text) is \(LocalDate.unsupportedPhrase)"))) }
             guard let origins = ClearScope(rawValue: wire.origin ?? "manual")?.origins else {
-                return .failure(.badRequest("clear takes \"origin\": manual, automatic, import, fallback or all"))
+                return .failure(.badRequest(tr("clear takes \"origin\": manual, automatic, import, fallback or all")))
             }
             return .success(.clear(date: date, origins: origins))
         case "event":
             guard let text = wire.source, let source = Source(rawValue: text), source.isAutomatic else {
                 let known = Source.automatic.map(\.rawValue).joined(separator: ", ")
-                return .failure(.badRequest("event needs \"source\", one of \(known)"))
+                return .failure(.badRequest(tr("event needs \"source\", one of \(known)")))
             }
             guard let at = wire.at.flatMap(parseTime) else {
-                return .failure(.badRequest("event needs \"at\" as an RFC 3339 time"))
+                return .failure(.badRequest(tr("event needs \"at\" as an RFC 3339 time")))
             }
             if let rule = wire.rule, let problem = RuleName.problem(rule) { return .failure(.badRequest("\"rule\": \(problem)")) }
             guard let kind = CheckInEvent.Kind(rawValue: wire.kind ?? "arrival") else {
-                return .failure(.badRequest("event takes \"kind\": arrival or departure"))
+                return .failure(.badRequest(tr("event takes \"kind\": arrival or departure")))
             }
             return .success(.event(source: source, rule: wire.rule, at: at, kind: kind))
         default:
-            return .failure(.badRequest("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)"))
+            return .failure(.badRequest(tr("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)")))
         }
     }
 
@@ -243,11 +243,11 @@ public enum ControlProtocol {
     /// Reads a reply line: the object, or the failure it carries.
     public static func decodeReply(_ line: Data) -> Result<[String: Any], Failure> {
         guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
-            return .failure(Failure(code: "bad_reply", message: "the agent's reply is not a JSON object"))
+            return .failure(Failure(code: "bad_reply", message: tr("the agent's reply is not a JSON object")))
         }
         if object["ok"] as? Bool == false {
             return .failure(Failure(code: object["code"] as? String ?? "failed",
-                                    message: object["error"] as? String ?? "the agent refused the request"))
+                                    message: object["error"] as? String ?? tr("the agent refused the request")))
         }
         return .success(object)
     }

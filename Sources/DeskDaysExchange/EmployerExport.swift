@@ -26,13 +26,13 @@ public struct EmployerExport: Sendable, Equatable {
     public static func parse(_ text: String, file: String, dateColumn: String?, policy: Policy) throws(ImportError) -> EmployerExport {
         let trimmed = String(text.drop { $0 == "\u{FEFF}" })
         guard !trimmed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ImportError(file: file, line: 1, message: "the file is empty; reconcile needs a CSV export with a header row (Date, …)")
+            throw ImportError(file: file, line: 1, message: tr("the file is empty; reconcile needs a CSV export with a header row (Date, …)"))
         }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: trimmed, hasHeaderRow: true)
         } catch {
-            throw ImportError(file: file, line: 1, message: "not readable as CSV (\(error)); save the export as CSV with a header row")
+            throw ImportError(file: file, line: 1, message: tr("not readable as CSV (\(error)); save the export as CSV with a header row"))
         }
         let header = reader.headerRow ?? []
         func key(_ name: String) -> String {
@@ -42,14 +42,14 @@ public struct EmployerExport: Sendable, Equatable {
         let index: Int
         if let dateColumn {
             guard let found = keys.firstIndex(of: key(dateColumn)) else {
-                throw ImportError(file: file, line: 1, message: "no column named \"\(dateColumn)\" in the header (\(header.joined(separator: ", "))); give --date-column one of those")
+                throw ImportError(file: file, line: 1, message: tr("no column named \"\(dateColumn)\" in the header (\(header.joined(separator: ", "))); give --date-column one of those"))
             }
             index = found
         } else if let found = dateColumnNames.lazy.compactMap({ keys.firstIndex(of: $0) }).first
                     ?? ["date", "swipe", "day", "time"].lazy.compactMap({ word in keys.firstIndex { $0.contains(word) } }).first {
             index = found
         } else {
-            throw ImportError(file: file, line: 1, message: "no date column in the header (\(header.joined(separator: ", "))); name it with --date-column NAME")
+            throw ImportError(file: file, line: 1, message: tr("no date column in the header (\(header.joined(separator: ", "))); name it with --date-column NAME"))
         }
         var rows: [LocalDate: Int] = [:]
         var line = 1
@@ -58,13 +58,13 @@ public struct EmployerExport: Sendable, Equatable {
             if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             let value = index < row.count ? row[index].trimmingCharacters(in: .whitespaces) : ""
             guard !value.isEmpty else {
-                throw ImportError(file: file, line: line, message: "the \"\(header[index])\" column is empty; every row needs a date")
+                throw ImportError(file: file, line: line, message: tr("the \"\(header[index])\" column is empty; every row needs a date"))
             }
             guard let date = Self.date(of: value, policy: policy) else {
-                throw ImportError(file: file, line: line, message: "\"\(value)\" in column \"\(header[index])\" is not a date; dates are YYYY-MM-DD, date-times YYYY-MM-DD HH:MM[:SS] with an optional offset (Z, +01:00)")
+                throw ImportError(file: file, line: line, message: tr("\"\(value)\" in column \"\(header[index])\" is not a date; dates are YYYY-MM-DD, date-times YYYY-MM-DD HH:MM[:SS] with an optional offset (Z, +01:00)"))
             }
             guard date.isSupported else {
-                throw ImportError(file: file, line: line, message: "\(value) is \(LocalDate.unsupportedPhrase)")
+                throw ImportError(file: file, line: line, message: tr("\(value) is \(LocalDate.unsupportedPhrase)"))
             }
             rows[date, default: 0] += 1
         }

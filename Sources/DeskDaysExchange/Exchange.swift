@@ -113,19 +113,19 @@ public enum Exchange {
         do {
             rows = try JSONDecoder().decode([Row].self, from: Data(text.utf8))
         } catch {
-            throw ImportError(file: file, line: nil, message: "not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json")
+            throw ImportError(file: file, line: nil, message: tr("not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json"))
         }
         var records: [ImportedRecord] = []
         for (index, row) in rows.enumerated() {
             guard let date = LocalDate(row.date) else {
-                throw ImportError(file: file, line: nil, message: "entry \(index + 1) has date \"\(row.date)\", which is not YYYY-MM-DD")
+                throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) has date \"\(row.date)\", which is not YYYY-MM-DD"))
             }
             guard date.isSupported else {
-                throw ImportError(file: file, line: nil, message: "entry \(index + 1) has date \(row.date), \(LocalDate.unsupportedPhrase)")
+                throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) has date \(row.date), \(LocalDate.unsupportedPhrase)"))
             }
             guard let name = row.status else { continue }
             guard let status = AttendanceStatus(named: name) else {
-                throw ImportError(file: file, line: nil, message: "entry \(index + 1) has unknown status \"\(name)\"; use one of \(statusList)")
+                throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) has unknown status \"\(name)\"; use one of \(statusList)"))
             }
             records.append(ImportedRecord(date: date, status: status, note: row.note))
         }
@@ -137,11 +137,11 @@ public enum Exchange {
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true)
         } catch {
-            throw ImportError(file: file, line: 1, message: "not readable as CSV (\(error)); export again with --format csv")
+            throw ImportError(file: file, line: 1, message: tr("not readable as CSV (\(error)); export again with --format csv"))
         }
         let header = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let dateColumn = header.firstIndex(of: "date"), let statusColumn = header.firstIndex(of: "status") else {
-            throw ImportError(file: file, line: 1, message: "the CSV header needs the columns date and status (as `deskdays export --format csv` writes)")
+            throw ImportError(file: file, line: 1, message: tr("the CSV header needs the columns date and status (as `deskdays export --format csv` writes)"))
         }
         let noteColumn = header.firstIndex(of: "note")
         var records: [ImportedRecord] = []
@@ -150,19 +150,19 @@ public enum Exchange {
             line += 1
             if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             guard row.count > max(dateColumn, statusColumn) else {
-                throw ImportError(file: file, line: line, message: "the row has \(row.count) fields; expected \(header.count)")
+                throw ImportError(file: file, line: line, message: tr("the row has \(row.count) fields; expected \(header.count)"))
             }
             let dateText = row[dateColumn].trimmingCharacters(in: .whitespaces)
             guard let date = LocalDate(dateText) else {
-                throw ImportError(file: file, line: line, message: "date \"\(dateText)\" is not YYYY-MM-DD")
+                throw ImportError(file: file, line: line, message: tr("date \"\(dateText)\" is not YYYY-MM-DD"))
             }
             guard date.isSupported else {
-                throw ImportError(file: file, line: line, message: "date \(dateText) is \(LocalDate.unsupportedPhrase)")
+                throw ImportError(file: file, line: line, message: tr("date \(dateText) is \(LocalDate.unsupportedPhrase)"))
             }
             let name = row[statusColumn].trimmingCharacters(in: .whitespaces).lowercased()
             if name.isEmpty { continue }
             guard let status = AttendanceStatus(named: name) else {
-                throw ImportError(file: file, line: line, message: "unknown status \"\(name)\"; use one of \(statusList)")
+                throw ImportError(file: file, line: line, message: tr("unknown status \"\(name)\"; use one of \(statusList)"))
             }
             let note = noteColumn.flatMap { $0 < row.count ? row[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
             records.append(ImportedRecord(date: date, status: status, note: note))
@@ -182,11 +182,11 @@ public enum Exchange {
         var records: [ImportedRecord] = []
         for event in events {
             guard event.date.isSupported else {
-                throw ImportError(file: file, line: event.line, message: "the event on \(event.date) is \(LocalDate.unsupportedPhrase)")
+                throw ImportError(file: file, line: event.line, message: tr("the event on \(event.date) is \(LocalDate.unsupportedPhrase)"))
             }
             guard let status = status(forSummary: event.summary) else {
                 throw ImportError(file: file, line: event.line,
-                                  message: "cannot tell a status from the event \"\(event.summary)\"; name it Office, Remote, Travel, Sick, Vacation or Leave")
+                                  message: tr("cannot tell a status from the event \"\(event.summary)\"; name it Office, Remote, Travel, Sick, Vacation or Leave"))
             }
             records.append(ImportedRecord(date: event.date, status: status, note: nil))
         }

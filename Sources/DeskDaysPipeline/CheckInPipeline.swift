@@ -70,10 +70,10 @@ public actor CheckInPipeline {
     public func submit(_ event: CheckInEvent) throws -> SubmitOutcome {
         let date = policy.localDate(of: event.time)
         guard date.isSupported else {
-            throw Refusal(description: "a check-in on \(date) is \(LocalDate.unsupportedPhrase)")
+            throw Refusal(description: tr("a check-in on \(date) is \(LocalDate.unsupportedPhrase)"))
         }
         guard event.time.timeIntervalSince(now()) <= Self.furthestAhead else {
-            throw Refusal(description: "a check-in stamped \(date) is more than a day after now; check the time (and the clock)")
+            throw Refusal(description: tr("a check-in stamped \(date) is more than a day after now; check the time (and the clock)"))
         }
         // Departures feed time on site (docs/policy.md): the store keeps the
         // first arrival and the latest sign of each (date, source), no more.
@@ -96,7 +96,7 @@ public actor CheckInPipeline {
     /// Earlier manual records of those dates are kept: the latest wins (docs/policy.md).
     public func recordManual(dates: [LocalDate], status: AttendanceStatus, note: String?) throws {
         if let wrong = dates.first(where: { !$0.isSupported }) {
-            throw Refusal(description: "\(wrong) is \(LocalDate.unsupportedPhrase)")
+            throw Refusal(description: tr("\(wrong) is \(LocalDate.unsupportedPhrase)"))
         }
         if journaled {
             _ = try journal(dates.map { .record(date: $0, status: status, origin: .manual, note: note, ifEmpty: false) })

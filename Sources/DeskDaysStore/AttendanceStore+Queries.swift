@@ -106,7 +106,7 @@ extension AttendanceStore {
                 let lastSign: String? = row[3]
                 guard let date = LocalDate(row[0] as String), let first = UTCTimestamp.date(from: row[1]),
                       let last = UTCTimestamp.date(from: row[2]) else {
-                    throw StoreError.corrupt(path: path, detail: "a check-in holds a value this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("a check-in holds a value this build cannot read"))
                 }
                 result.append(DaySigns(date: date, firstArrival: first, lastArrival: last,
                                        lastSign: lastSign.flatMap(UTCTimestamp.date(from:)), present: (row[4] as Int) != 0))
@@ -126,7 +126,7 @@ extension AttendanceStore {
                       let at = UTCTimestamp.date(from: row[2]), let kind = CheckInEvent.Kind(rawValue: row[3]) else {
                     // A source this build does not know (a newer adapter's) is skipped, not damage.
                     if Source(rawValue: row[1] as String) == nil, LocalDate(row[0] as String) != nil { return nil }
-                    throw StoreError.corrupt(path: path, detail: "a sign row holds a value this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("a sign row holds a value this build cannot read"))
                 }
                 return LatestSign(date: date, source: source, at: at, kind: kind)
             }
@@ -144,7 +144,7 @@ extension AttendanceStore {
                 """, arguments: Self.bounds(span))
             return try rows.map { row in
                 guard let record = row.dayRecord else {
-                    throw StoreError.corrupt(path: path, detail: "record \(row.id ?? 0) holds a value this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("record \(row.id ?? 0) holds a value this build cannot read"))
                 }
                 return record
             }
@@ -165,7 +165,7 @@ extension AttendanceStore {
                 // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
                 guard let date = LocalDate(row[0] as String), let status = AttendanceStatus(rawValue: row[1]),
                       let origin = Origin(rawValue: row[2]), origin != .automatic else {
-                    throw StoreError.corrupt(path: path, detail: "a record holds a value this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("a record holds a value this build cannot read"))
                 }
                 entries.append(DayStatuses.Entry(date: date, status: status, origin: origin))
             }
@@ -185,7 +185,7 @@ extension AttendanceStore {
             var dates: [LocalDate] = []
             while let text = try texts.next() {
                 guard let date = LocalDate(text) else {
-                    throw StoreError.corrupt(path: path, detail: "a check-in has a date this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("a check-in has a date this build cannot read"))
                 }
                 dates.append(date)
             }
@@ -202,7 +202,7 @@ extension AttendanceStore {
                 """, arguments: Self.bounds(span))
             return try rows.map { row in
                 guard let checkIn = row.automaticCheckIn else {
-                    throw StoreError.corrupt(path: path, detail: "check-in \(row.id ?? 0) holds a value this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("check-in \(row.id ?? 0) holds a value this build cannot read"))
                 }
                 return checkIn
             }
@@ -220,7 +220,7 @@ extension AttendanceStore {
                 """)
             guard let first: String = row?["first"], let last: String = row?["last"] else { return nil }
             guard let start = LocalDate(first), let end = LocalDate(last) else {
-                throw StoreError.corrupt(path: path, detail: "a stored date is not YYYY-MM-DD")
+                throw StoreError.corrupt(path: path, detail: tr("a stored date is not YYYY-MM-DD"))
             }
             return DateSpan(start, end)
         }
@@ -306,14 +306,14 @@ extension AttendanceStore {
         } catch {
             throw BackupFailure(description: "\(error)")
         }
-        guard created else { throw BackupFailure(description: "the file exists, and a backup never overwrites one") }
+        guard created else { throw BackupFailure(description: tr("the file exists, and a backup never overwrites one")) }
         do {
             let copy = try DatabaseQueue(path: destination, configuration: Self.baseConfiguration(busyTimeout: 0))
             defer { try? copy.close() }
             try dbQueue.backup(to: copy)
             let problems = try copy.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
             guard problems == ["ok"] else {
-                throw BackupFailure(description: "the copy fails quick_check: " + problems.prefix(3).joined(separator: "; "))
+                throw BackupFailure(description: tr("the copy fails quick_check: \(problems.prefix(3).joined(separator: "; "))"))
             }
         } catch {
             try? FileManager.default.removeItem(atPath: destination)

@@ -88,7 +88,7 @@ public final class AttendanceStore: Sendable {
             try FileAccess.makeParentFolders(of: path)
             try FileAccess.createPrivateFile(path)
             guard try FileAccess.size(of: path) != nil else {
-                throw FileAccess.Failure(description: "it vanished while being opened")
+                throw FileAccess.Failure(description: tr("it vanished while being opened"))
             }
         } catch let failure as FileAccess.Failure {
             throw StoreError.cannotOpen(path: path, detail: failure.description)
@@ -101,7 +101,7 @@ public final class AttendanceStore: Sendable {
         // SQLite would open a file it cannot write read-only without a word,
         // and every later write (an acknowledged tap) would fail: refuse now.
         let folder = (path as NSString).deletingLastPathComponent
-        for (what, target) in [("the file", path), ("its folder", folder.isEmpty ? "." : folder)] where access(target, W_OK) != 0 {
+        for (what, target) in [(tr("the file"), path), (tr("its folder"), folder.isEmpty ? "." : folder)] where access(target, W_OK) != 0 {
             throw StoreError.readOnly(path: path, detail: "\(what): \(String(cString: strerror(errno)))")
         }
 
@@ -112,7 +112,7 @@ public final class AttendanceStore: Sendable {
             // must survive a power cut, so every commit is synced.
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             guard mode == "wal" else {
-                throw DatabaseError(message: "SQLite could not switch the file to WAL mode")
+                throw DatabaseError(message: tr("SQLite could not switch the file to WAL mode"))
             }
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
@@ -255,10 +255,10 @@ public final class AttendanceStore: Sendable {
                 let unknown = applied.subtracting(migrator.migrations)
                 if !unknown.isEmpty {
                     throw StoreError.newerVersion(
-                        path: path, detail: "it records migration \(unknown.sorted().joined(separator: ", ")), unknown to this build")
+                        path: path, detail: tr("it records migration \(unknown.sorted().joined(separator: ", ")), unknown to this build"))
                 }
                 if version > knownVersion {
-                    throw StoreError.newerVersion(path: path, detail: "schema v\(version)")
+                    throw StoreError.newerVersion(path: path, detail: tr("schema v\(version)"))
                 }
                 if quickCheck {
                     let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
@@ -294,7 +294,7 @@ public final class AttendanceStore: Sendable {
             try source.backup(to: destination)
             try destination.close()
         } catch {
-            throw StoreError.cannotOpen(path: path, detail: "the backup \(backupPath) before upgrading could not be written: \(error)")
+            throw StoreError.cannotOpen(path: path, detail: tr("the backup \(backupPath) before upgrading could not be written: \(error)"))
         }
     }
 

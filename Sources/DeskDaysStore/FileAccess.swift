@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -28,12 +29,12 @@ enum FileAccess {
             folder = up
         }
         if missing.isEmpty, !isDirectory.boolValue {
-            throw Failure(description: "\(parent) is not a folder")
+            throw Failure(description: tr("\(parent) is not a folder"))
         }
         for folder in missing.reversed() {
             // EEXIST: another process made it in the meantime, which is fine.
             if mkdir(folder, 0o700) != 0, errno != EEXIST {
-                throw Failure(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+                throw Failure(description: tr("cannot create the folder \(folder): \(String(cString: strerror(errno)))"))
             }
         }
     }
@@ -47,7 +48,7 @@ enum FileAccess {
             return true
         }
         if errno == EEXIST { return false }
-        throw Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))")
+        throw Failure(description: tr("cannot create \(path): \(String(cString: strerror(errno)))"))
     }
 
     /// The size of the file at `path`, nil when there is none; throws for a folder.
@@ -57,7 +58,7 @@ enum FileAccess {
             if errno == ENOENT { return nil }
             throw Failure(description: String(cString: strerror(errno)))
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(description: "it is not a regular file") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(description: tr("it is not a regular file")) }
         return UInt64(info.st_size)
     }
 }

@@ -67,7 +67,7 @@ extension AttendanceStore {
             return try rows.map { row in
                 guard let date = LocalDate(row[0] as String), let origin = Origin(rawValue: row[1]),
                       let removedAt = UTCTimestamp.date(from: row[3]) else {
-                    throw StoreError.corrupt(path: path, detail: "a removal row holds a value this build cannot read")
+                    throw StoreError.corrupt(path: path, detail: tr("a removal row holds a value this build cannot read"))
                 }
                 return Removal(date: date, origin: origin, entry: row[2], removedAt: removedAt)
             }

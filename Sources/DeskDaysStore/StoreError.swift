@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 import GRDB
 
@@ -40,23 +41,23 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case let .notADatabase(path):
-            return "The file \(path) is not a DeskDays database and was left untouched; point --database at your DeskDays database or at a new file."
+            return tr("The file \(path) is not a DeskDays database and was left untouched; point --database at your DeskDays database or at a new file.")
         case let .newerVersion(path, detail):
-            return "The database \(path) was written by a newer DeskDays (\(detail)); this build knows up to schema v\(AttendanceStore.schemaVersion) — upgrade DeskDays or point --database at another file."
+            return tr("The database \(path) was written by a newer DeskDays (\(detail)); this build knows up to schema v\(AttendanceStore.schemaVersion) — upgrade DeskDays or point --database at another file.")
         case let .migrationFailed(path, detail):
-            return "Upgrading the database \(path) failed and was rolled back (\(detail)); keep using the previous DeskDays version and report this bug (the backup-v* copy beside the file holds the data as it was)."
+            return tr("Upgrading the database \(path) failed and was rolled back (\(detail)); keep using the previous DeskDays version and report this bug (the backup-v* copy beside the file holds the data as it was).")
         case let .corrupt(path, detail):
-            return "The database \(path) is damaged (\(detail)); restore it from a copy (such as a backup-v* file beside it) or point --database at another file."
+            return tr("The database \(path) is damaged (\(detail)); restore it from a copy (such as a backup-v* file beside it) or point --database at another file.")
         case let .damagedLog(path, detail):
-            return "The database's write-ahead log \(path)-wal is damaged (\(detail)), so opening it would lose history; both files were left untouched — copy \(path) and \(path)-wal somewhere safe, then salvage with `sqlite3 COPY .recover | sqlite3 recovered.sqlite` and point --database at recovered.sqlite."
+            return tr("The database's write-ahead log \(path)-wal is damaged (\(detail)), so opening it would lose history; both files were left untouched — copy \(path) and \(path)-wal somewhere safe, then salvage with `sqlite3 COPY .recover | sqlite3 recovered.sqlite` and point --database at recovered.sqlite.")
         case let .readOnly(path, detail):
-            return "The database \(path) cannot be written (\(detail)), so nothing could be recorded and it was left untouched; make it and its folder writable (or remount the file system read-write), or point --database elsewhere."
+            return tr("The database \(path) cannot be written (\(detail)), so nothing could be recorded and it was left untouched; make it and its folder writable (or remount the file system read-write), or point --database elsewhere.")
         case let .locked(path):
-            return "The database \(path) is locked by another program writing to it; wait for it to finish (or stop the other deskdays process) and try again."
+            return tr("The database \(path) is locked by another program writing to it; wait for it to finish (or stop the other deskdays process) and try again.")
         case let .cannotOpen(path, detail):
-            return "The database \(path) cannot be opened (\(detail)); check that you may create and write it and its folder, or point --database elsewhere."
+            return tr("The database \(path) cannot be opened (\(detail)); check that you may create and write it and its folder, or point --database elsewhere.")
         case let .io(path, detail):
-            return "Reading or writing the database \(path) failed (\(detail)); check free disk space and permissions, then try again."
+            return tr("Reading or writing the database \(path) failed (\(detail)); check free disk space and permissions, then try again.")
         }
     }
 }
@@ -80,5 +81,5 @@ extension StoreError {
 
 extension DatabaseError {
     /// SQLite's message without the statement text, so no value can reach a message.
-    var plainMessage: String { message ?? "SQLite error \(extendedResultCode.rawValue)" }
+    var plainMessage: String { message ?? tr("SQLite error \(extendedResultCode.rawValue)") }
 }

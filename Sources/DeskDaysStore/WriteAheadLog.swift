@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 
 /// Checks a database's write-ahead log (`<db>-wal`) before SQLite opens the
@@ -21,16 +22,16 @@ enum WriteAheadLog {
     }
 
     static func damage(in bytes: [UInt8]) -> String? {
-        guard bytes.count >= 32 else { return "its header is cut short (\(bytes.count) bytes)" }
+        guard bytes.count >= 32 else { return trn("its header is cut short (\(bytes.count) byte)", "its header is cut short (\(bytes.count) bytes)", bytes.count) }
         let magic = word(bytes, 0)
-        guard magic == 0x377F_0682 || magic == 0x377F_0683 else { return "its header does not start with the WAL magic number" }
+        guard magic == 0x377F_0682 || magic == 0x377F_0683 else { return tr("its header does not start with the WAL magic number") }
         let bigEndian = magic == 0x377F_0683
         let pageSize = Int(word(bytes, 8))
         guard word(bytes, 4) == 3_007_000, pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
-            return "its header names an impossible format or page size"
+            return tr("its header names an impossible format or page size")
         }
         var sum = checksum(bytes, 0, 24, bigEndian: bigEndian, seed: (0, 0))
-        guard sum == (word(bytes, 24), word(bytes, 28)) else { return "its header checksum does not match" }
+        guard sum == (word(bytes, 24), word(bytes, 28)) else { return tr("its header checksum does not match") }
         let salts = (word(bytes, 16), word(bytes, 20))
         let frameSize = 24 + pageSize
         var offset = 32
@@ -38,7 +39,7 @@ enum WriteAheadLog {
         while offset + frameSize <= bytes.count {
             let sameLog = (word(bytes, offset + 8), word(bytes, offset + 12)) == salts
             if let broken = brokenAt {
-                if sameLog { return "frame \((broken - 32) / frameSize + 1) is damaged and later frames would be dropped with it" }
+                if sameLog { return tr("frame \((broken - 32) / frameSize + 1) is damaged and later frames would be dropped with it") }
             } else if sameLog {
                 sum = checksum(bytes, offset, 8, bigEndian: bigEndian, seed: sum)
                 sum = checksum(bytes, offset + 24, pageSize, bigEndian: bigEndian, seed: sum)

@@ -60,8 +60,13 @@ public func tr(_ message: Message) -> String {
 public func trn(_ singular: Message, _ plural: Message, _ count: Int) -> String {
     Localization.setUpOnce()
     let n = UInt(clamping: count.magnitude)
-    let text = dngettext(Localization.domain, singular.key, plural.key, n).map { String(cString: $0) }
-        ?? (count == 1 ? singular.key : plural.key)
+    // gettext returns its own argument when there is no translation: a
+    // pointer that is only valid inside `withCString`, so it is copied there.
+    let text = singular.key.withCString { one in
+        plural.key.withCString { many in
+            dngettext(Localization.domain, one, many, n).map { $0 == one ? singular.key : $0 == many ? plural.key : String(cString: $0) }
+        }
+    } ?? (count == 1 ? singular.key : plural.key)
     return Localization.fill(text, plural.arguments.count >= singular.arguments.count ? plural.arguments : singular.arguments)
 }
 
@@ -71,8 +76,13 @@ public enum Localization {
 
     static func lookUp(_ key: String) -> String {
         setUpOnce()
-        guard let translated = dgettext(domain, key) else { return key }
-        return String(cString: translated)
+        // gettext returns its argument when there is no translation: a
+        // pointer only valid inside `withCString` (a temporary copy for a
+        // small or bridged string), so the answer is read there.
+        return key.withCString { pointer in
+            guard let translated = dgettext(domain, pointer), translated != pointer else { return key }
+            return String(cString: translated)
+        }
     }
 
     /// Replaces `{0}`, `{1}` … with `arguments`; any other brace is text.

@@ -1,3 +1,5 @@
+import Localization
+
 /// Why bytes read from a tag are not a valid NDEF message or Type 2 TLV
 /// area. Every malformed input ends in one of these; the parser never traps
 /// and never allocates more than the input it was given.
@@ -27,17 +29,17 @@ public enum NDEFError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .bufferUnderflow(needed, available):
-            "buffer underflow: needed \(needed) bytes, \(available) available"
+            trn("buffer underflow: needed \(needed) byte, \(available) available", "buffer underflow: needed \(needed) bytes, \(available) available", needed)
         case let .lengthExceedsInput(declared, available):
-            "declared length \(declared) exceeds the \(available) bytes available"
+            trn("declared length \(declared) exceeds the \(available) byte available", "declared length \(declared) exceeds the \(available) bytes available", available)
         case let .messageBeginFlag(index):
-            index == 0 ? "MB flag not set in first record" : "MB flag set in middle record \(index)"
-        case .messageEndMissing: "ME flag not set in last record"
-        case let .chunking(detail): "chunked record: \(detail)"
-        case let .typeNameFormat(detail): "type name format: \(detail)"
-        case let .invalidPayload(detail): "invalid payload: \(detail)"
-        case .notNDEFFormatted: "capability container is not NDEF (no E1 magic)"
-        case let .malformedTLV(detail): "malformed TLV: \(detail)"
+            index == 0 ? tr("MB flag not set in first record") : tr("MB flag set in middle record \(index)")
+        case .messageEndMissing: tr("ME flag not set in last record")
+        case let .chunking(detail): tr("chunked record: \(detail)")
+        case let .typeNameFormat(detail): tr("type name format: \(detail)")
+        case let .invalidPayload(detail): tr("invalid payload: \(detail)")
+        case .notNDEFFormatted: tr("capability container is not NDEF (no E1 magic)")
+        case let .malformedTLV(detail): tr("malformed TLV: \(detail)")
         }
     }
 }

@@ -1,3 +1,5 @@
+import Localization
+
 /// Decodes an NDEF message (NFC Forum NDEF 1.0): a sequence of records from
 /// MB to ME, chunked records reassembled into one.
 ///
@@ -21,16 +23,16 @@ public enum NDEFMessage {
             let record = try header.readBody(&reader)
             index += 1
             if header.messageEnd, header.chunkFlag {
-                throw .chunking("CF flag set in last record")
+                throw .chunking(tr("CF flag set in last record"))
             }
             if var open = chunk {
                 guard record.typeNameFormat == .unchanged, record.identifier.isEmpty else {
-                    throw .chunking("a middle or last chunk must be TNF unchanged without an ID")
+                    throw .chunking(tr("a middle or last chunk must be TNF unchanged without an ID"))
                 }
                 open.payload += record.payload
                 if header.chunkFlag { chunk = open } else { records.append(open); chunk = nil }
             } else if record.typeNameFormat == .unchanged {
-                throw .chunking("TNF unchanged outside a chunked record")
+                throw .chunking(tr("TNF unchanged outside a chunked record"))
             } else if header.chunkFlag {
                 chunk = record
             } else {
@@ -67,18 +69,18 @@ private struct RecordHeader {
         switch typeNameFormat {
         case .empty:
             guard typeLength == 0, payloadLength == 0, identifierLength == 0 else {
-                throw .typeNameFormat("an empty record (TNF 0) must be 0 type, id and payload length")
+                throw .typeNameFormat(tr("an empty record (TNF 0) must be 0 type, id and payload length"))
             }
         case .wellKnown, .media, .absoluteURI, .external:
             guard typeLength > 0 else {
-                throw .typeNameFormat("TNF \(typeNameFormat.rawValue) must be given a type")
+                throw .typeNameFormat(tr("TNF \(typeNameFormat.rawValue) must be given a type"))
             }
         case .unknown, .unchanged:
             guard typeLength == 0 else {
-                throw .typeNameFormat("TNF \(typeNameFormat.rawValue) must be without a type")
+                throw .typeNameFormat(tr("TNF \(typeNameFormat.rawValue) must be without a type"))
             }
         case .reserved:
-            throw .typeNameFormat("TNF 7 is reserved")
+            throw .typeNameFormat(tr("TNF 7 is reserved"))
         }
     }
 

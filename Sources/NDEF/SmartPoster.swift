@@ -1,3 +1,5 @@
+import Localization
+
 /// A well-known Smart Poster record ("Sp", NFC Forum SPR 1.1): a nested
 /// NDEF message with exactly one URI record, optional titles, an action,
 /// the resource size and MIME type, and icons.
@@ -24,7 +26,7 @@ public struct SmartPoster: Sendable, Equatable {
         let records = try NDEFMessage.decode(payload)
         let uris = records.filter { $0.isWellKnown("U") }
         guard uris.count == 1 else {
-            throw .invalidPayload("payload must contain exactly one URI Record, got \(uris.count)")
+            throw .invalidPayload(tr("payload must contain exactly one URI Record, got \(uris.count)"))
         }
         uri = try URIRecord(payload: uris[0].payload).uri
         titles = []
@@ -39,7 +41,7 @@ public struct SmartPoster: Sendable, Equatable {
                 resourceSize = try reader.uint32()
             } else if record.isWellKnown("t") {
                 guard let type = String(validating: record.payload, as: UTF8.self) else {
-                    throw .invalidPayload("can't decode payload as utf-8")
+                    throw .invalidPayload(tr("can't decode payload as utf-8"))
                 }
                 resourceType = type
             } else if record.typeNameFormat == .media,
@@ -55,7 +57,7 @@ public struct SmartPoster: Sendable, Equatable {
         var reader = ByteReader(payload)
         let value = try reader.byte()
         guard let action = Action(rawValue: value) else {
-            throw .invalidPayload("decoding of ACTION value \(value) is not defined")
+            throw .invalidPayload(tr("decoding of ACTION value \(value) is not defined"))
         }
         return action
     }

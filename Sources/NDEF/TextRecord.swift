@@ -1,3 +1,5 @@
+import Localization
+
 /// A well-known Text record ("T", NFC Forum RTD-Text 1.0).
 ///
 /// Payload: a status byte `UTF16(1) RFU(1) LANGLEN(6)`, the IANA language
@@ -23,14 +25,14 @@ public struct TextRecord: Sendable, Equatable {
         let status = try reader.byte()
         let languageLength = Int(status & 0x3F)
         guard languageLength > 0 else {
-            throw .invalidPayload("language code length can not be zero")
+            throw .invalidPayload(tr("language code length can not be zero"))
         }
         guard languageLength <= reader.remaining else {
-            throw .invalidPayload("language code length exceeds payload")
+            throw .invalidPayload(tr("language code length exceeds payload"))
         }
         let languageBytes = try reader.bytes(UInt64(languageLength))
         guard languageBytes.allSatisfy({ $0 < 0x80 }) else {
-            throw .invalidPayload("language code is not ASCII")
+            throw .invalidPayload(tr("language code is not ASCII"))
         }
         language = String(decoding: languageBytes, as: UTF8.self)
         let body = try reader.bytes(UInt64(reader.remaining))
@@ -40,7 +42,7 @@ public struct TextRecord: Sendable, Equatable {
         } else {
             encoding = .utf8
             guard let decoded = String(validating: body, as: UTF8.self) else {
-                throw .invalidPayload("text can't be decoded as UTF-8")
+                throw .invalidPayload(tr("text can't be decoded as UTF-8"))
             }
             text = decoded
         }
@@ -48,7 +50,7 @@ public struct TextRecord: Sendable, Equatable {
 
     private static func decodeUTF16(_ bytes: [UInt8]) throws(NDEFError) -> String {
         guard bytes.count % 2 == 0 else {
-            throw .invalidPayload("text can't be decoded as UTF-16 (odd length)")
+            throw .invalidPayload(tr("text can't be decoded as UTF-16 (odd length)"))
         }
         var littleEndian = false
         var start = 0
@@ -61,7 +63,7 @@ public struct TextRecord: Sendable, Equatable {
             return littleEndian ? second << 8 | first : first << 8 | second
         }
         guard let decoded = String(validating: units, as: UTF16.self) else {
-            throw .invalidPayload("text can't be decoded as UTF-16")
+            throw .invalidPayload(tr("text can't be decoded as UTF-16"))
         }
         return decoded
     }

@@ -1,3 +1,5 @@
+import Localization
+
 /// The memory layout of an NFC Forum Type 2 tag (NTAG21x, MIFARE
 /// Ultralight), read 4-byte page by page.
 ///
@@ -54,7 +56,7 @@ public enum Type2Tag {
             case 0x01, 0x02, 0x03, 0xFD:
                 break
             default:
-                throw .malformedTLV("unknown TLV type 0x\(String(tag, radix: 16))")
+                throw .malformedTLV(tr("unknown TLV type 0x\(String(tag, radix: 16))"))
             }
             guard offset + 2 <= area.count else { return .needMore(byteCount: min(offset + 2, capacity)) }
             var valueStart = offset + 2
@@ -65,7 +67,7 @@ public enum Type2Tag {
                 }
                 length = Int(area[offset + 2]) << 8 | Int(area[offset + 3])
                 valueStart = offset + 4
-                guard length != 0xFFFF else { throw .malformedTLV("length 0xFFFF is reserved") }
+                guard length != 0xFFFF else { throw .malformedTLV(tr("length 0xFFFF is reserved")) }
             }
             let valueEnd = valueStart + length
             guard valueEnd <= capacity else {

@@ -1,3 +1,5 @@
+import Localization
+
 /// A well-known URI record ("U", NFC Forum RTD-URI 1.0).
 ///
 /// Payload: one identifier code that abbreviates a prefix, then the rest of
@@ -24,14 +26,14 @@ public struct URIRecord: Sendable, Equatable {
         var reader = ByteReader(payload)
         let code = Int(try reader.byte())
         guard code < Self.prefixes.count else {
-            throw .invalidPayload("decoding of URI identifier \(code) is not defined")
+            throw .invalidPayload(tr("decoding of URI identifier \(code) is not defined"))
         }
         let rest = try reader.bytes(UInt64(reader.remaining))
         guard let field = String(validating: rest, as: UTF8.self) else {
-            throw .invalidPayload("URI field is not valid UTF-8 data")
+            throw .invalidPayload(tr("URI field is not valid UTF-8 data"))
         }
         guard !field.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            throw .invalidPayload("URI field contains invalid characters")
+            throw .invalidPayload(tr("URI field contains invalid characters"))
         }
         uri = Self.prefixes[code] + field
     }

@@ -108,7 +108,10 @@ func askAgent(_ ask: Ask) -> Bool {
     defer { close(fd) }
     if !ask.follow { UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: 2) }
     UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 2)
-    let line = Array("\(ask.follow ? "follow" : "answer") \(ask.request)\t\(ask.database)\t\(config)\n".utf8)
+    // The status-bar formats carry words: the agent answers them only in this process's language.
+    let language = Localization.signature
+    guard !language.contains(where: { $0 == "\t" || $0 == "\n" }) else { return false }
+    let line = Array("\(ask.follow ? "follow" : "answer") \(ask.request)\t\(ask.database)\t\(config)\t\(language)\n".utf8)
     guard send(fd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count else { return false }
     let frames = readFrames(fd) { frame in writeOut(frame) && ask.follow }
     guard frames > 0 else { return false }

@@ -102,7 +102,7 @@ struct AgentBenchTests {
         #expect(agent.firstSeen("gps check-in stored for \(day.date)") != nil, "\(agent.logText)")
 
         try pcscd.start()
-        #expect(agent.waitForLog("PC/SC service is back", seconds: 20), "\(agent.logText)")
+        #expect(agent.waitForLog("PC/SC service is back", seconds: 60), "\(agent.logText)")
         let card = try pcscd.card(uid: Self.deskUID)
         card.insert()
         #expect(agent.firstSeen("nfc check-in stored for \(day.date)") != nil, "\(agent.logText)")
@@ -139,7 +139,7 @@ struct AgentBenchTests {
 
         // A new pty pair at the same path, as a receiver replugged behind its udev symlink.
         let returned = try SimulatedGPS(in: cli.folder)
-        #expect(agent.waitForLog("GPS receiver \(device) is back", seconds: 20), "\(agent.logText)")
+        #expect(agent.waitForLog("GPS receiver \(device) is back", seconds: 60), "\(agent.logText)")
         usleep(200_000)
         try returned.replay()
         #expect(agent.firstSeen("gps check-in stored for \(day.date)") != nil, "\(agent.logText)")
@@ -376,7 +376,7 @@ final class StatusFollower: @unchecked Sendable {
     }
 
     /// The first line so far that satisfies `matches` (nil after `seconds`: a failure guard).
-    func waitForLine(seconds: Double = 15, _ matches: (Line) -> Bool) -> Line? {
+    func waitForLine(seconds: Double = 60, _ matches: (Line) -> Bool) -> Line? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let line = lock.withLock({ lines.first(where: matches) }) { return line }
@@ -393,7 +393,7 @@ final class StatusFollower: @unchecked Sendable {
 
 extension AgentProcess {
     /// When `text` was first seen in the log, watched every 5 ms (nil after `seconds`: a failure guard).
-    func firstSeen(_ text: String, seconds: Double = 15) -> Date? {
+    func firstSeen(_ text: String, seconds: Double = 60) -> Date? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if logText.contains(text) { return Date() }

@@ -61,7 +61,7 @@ final class AgentProcess {
 
     /// Waits until the log contains `text` (or `seconds` pass).
     @discardableResult
-    func waitForLog(_ text: String, seconds: Double = 15) -> Bool {
+    func waitForLog(_ text: String, seconds: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if logText.contains(text) { return true }

@@ -82,7 +82,7 @@ struct LibNFCBenchTests {
         try await Task.sleep(for: .seconds(1))
         try emulator.start()
         var seen = false
-        for _ in 0..<8 where !seen {
+        for _ in 0..<30 where !seen { // at most a minute: the backoff may have grown while the reader was away
             try await emulator.tap(.text("hello"))
             seen = await run.waitForEvents(2, seconds: 2)
         }

@@ -11,18 +11,18 @@ import Foundation
 /// never write made-up check-ins into the user's real database.
 struct BenchIngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-ingest", abstract: "Time check-ins through the pipeline (benchmark).", shouldDisplay: false)
+        commandName: "bench-ingest", abstract: tr("Time check-ins through the pipeline (benchmark)."), shouldDisplay: false)
 
-    @Option(help: "A database file that does not exist yet.")
+    @Option(help: ArgumentHelp(tr("A database file that does not exist yet.")))
     var database: String
 
-    @Option(help: "How many check-ins.")
+    @Option(help: ArgumentHelp(tr("How many check-ins.")))
     var count = 10_000
 
     func validate() throws {
-        guard count > 0 else { throw ValidationError("--count must be at least 1.") }
+        guard count > 0 else { throw ValidationError(tr("--count must be at least 1.")) }
         guard !FileManager.default.fileExists(atPath: database) else {
-            throw ValidationError("\(database) exists; the benchmark only writes to a new file, so name one that does not exist.")
+            throw ValidationError(tr("\(database) exists; the benchmark only writes to a new file, so name one that does not exist."))
         }
     }
 
@@ -40,7 +40,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let start = clock.now
         for event in events {
             guard case .stored = try await pipeline.submit(event) else {
-                throw CLIError("An event the benchmark meant as new was a duplicate; the database was not empty.")
+                throw CLIError(tr("An event the benchmark meant as new was a duplicate; the database was not empty."))
             }
         }
         let elapsed = clock.now - start

@@ -8,17 +8,17 @@ import Foundation
 struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Show month calendars marked by each day's status, with the period's figures.",
-        discussion: "Colours appear only on a terminal and never when NO_COLOR is set; symbols mark every day either way.")
+        abstract: tr("Show month calendars marked by each day's status, with the period's figures."),
+        discussion: tr("Colours appear only on a terminal and never when NO_COLOR is set; symbols mark every day either way."))
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "How many months to show, ending with this month (1 to 24).")
+    @Option(help: ArgumentHelp(tr("How many months to show, ending with this month (1 to 24).")))
     var months = 1
 
     func validate() throws {
         guard (1...24).contains(months) else {
-            throw ValidationError("--months \(months) is out of range; give a number from 1 to 24.")
+            throw ValidationError(tr("--months \(months) is out of range; give a number from 1 to 24."))
         }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 struct ChartCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chart",
-        abstract: "Draw the period as a chart: burndown (office days against the target) or weeks.")
+        abstract: tr("Draw the period as a chart: burndown (office days against the target) or weeks."))
 
     /// Which chart: office days through the period, or office days per week.
     enum Kind: String, ExpressibleByArgument, CaseIterable { case burndown, weeks }
@@ -18,24 +18,24 @@ struct ChartCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "burndown or weeks.")
+    @Argument(help: ArgumentHelp(tr("burndown or weeks.")))
     var kind: Kind
 
-    @Option(help: "The file to write (e.g. burndown.svg).")
+    @Option(help: ArgumentHelp(tr("The file to write (e.g. burndown.svg).")))
     var out: String
 
-    @Option(help: "svg or png (default: png when --out ends in .png, else svg). PNG needs rsvg-convert.")
+    @Option(help: ArgumentHelp(tr("svg or png (default: png when --out ends in .png, else svg). PNG needs rsvg-convert.")))
     var format: Format?
 
-    @Option(help: "current, previous, or a date YYYY-MM-DD inside the period.")
+    @Option(help: ArgumentHelp(tr("current, previous, or a date YYYY-MM-DD inside the period.")))
     var period = "current"
 
     func validate() throws {
         guard PeriodSelector(period) != nil else {
-            throw ValidationError("--period \(period) is not current, previous or a date written YYYY-MM-DD.")
+            throw ValidationError(tr("--period \(period) is not current, previous or a date written YYYY-MM-DD."))
         }
         if case .containing(let date)? = PeriodSelector(period), !date.isSupported {
-            throw ValidationError("--period \(period) is \(LocalDate.unsupportedPhrase).")
+            throw ValidationError(tr("--period \(period) is \(LocalDate.unsupportedPhrase)."))
         }
     }
 
@@ -63,7 +63,7 @@ struct ChartCommand: AsyncParsableCommand {
         for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/rsvg-convert") {
             return "\(folder)/rsvg-convert"
         }
-        throw CLIError("--format png needs rsvg-convert, which is not installed; install it (apt-get install librsvg2-bin) or write SVG with --format svg.")
+        throw CLIError(tr("--format png needs rsvg-convert, which is not installed; install it (apt-get install librsvg2-bin) or write SVG with --format svg."))
     }
 
     /// Renders `svg` to a PNG at `path` with `rsvg-convert`, reading the SVG from its stdin.
@@ -76,7 +76,7 @@ struct ChartCommand: AsyncParsableCommand {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         do { try process.run() } catch {
-            throw CLIError("Cannot run \(converter) (\(ConfigLoader.reason(error))); reinstall librsvg2-bin or use --format svg.")
+            throw CLIError(tr("Cannot run \(converter) (\(ConfigLoader.reason(error))); reinstall librsvg2-bin or use --format svg."))
         }
         input.fileHandleForWriting.write(Data(svg.utf8))
         try? input.fileHandleForWriting.close()
@@ -84,7 +84,7 @@ struct ChartCommand: AsyncParsableCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let reason = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw CLIError("rsvg-convert could not write \(path) (\(reason)); choose a writable path or use --format svg.")
+            throw CLIError(tr("rsvg-convert could not write \(path) (\(reason)); choose a writable path or use --format svg."))
         }
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }

@@ -16,38 +16,38 @@ extension AttendanceStatus: ExpressibleByArgument {
 /// `deskdays checkin`: a manual record (the user always wins).
 struct CheckInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "checkin", abstract: "Record a day (default: today, office) or a range of workdays by hand.")
+        commandName: "checkin", abstract: tr("Record a day (default: today, office) or a range of workdays by hand."))
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
 
-    @Option(help: "The date, YYYY-MM-DD (default: today).")
+    @Option(help: ArgumentHelp(tr("The date, YYYY-MM-DD (default: today).")))
     var date: String?
 
-    @Option(help: "office, travel, remote, sick, vacation or leave (any case; also wfh, home, pto, annual leave…).")
+    @Option(help: ArgumentHelp(tr("office, travel, remote, sick, vacation or leave (any case; also wfh, home, pto, annual leave…).")))
     var status: AttendanceStatus = .office
 
-    @Option(help: "A note kept with the record.")
+    @Option(help: ArgumentHelp(tr("A note kept with the record.")))
     var note: String?
 
-    @Option(help: "First date of a range (workdays only), with --to.")
+    @Option(help: ArgumentHelp(tr("First date of a range (workdays only), with --to.")))
     var from: String?
 
-    @Option(help: "Last date of a range, with --from.")
+    @Option(help: ArgumentHelp(tr("Last date of a range, with --from.")))
     var to: String?
 
-    @Flag(help: "Check in with the office QR code: opens the [qr] camera for up to 30 s.")
+    @Flag(help: ArgumentHelp(tr("Check in with the office QR code: opens the [qr] camera for up to 30 s.")))
     var qr = false
 
     func validate() throws {
         if qr, date != nil || from != nil || to != nil || note != nil || status != .office {
-            throw ValidationError("--qr records an automatic office check-in for now; drop --date, --from, --to, --status and --note.")
+            throw ValidationError(tr("--qr records an automatic office check-in for now; drop --date, --from, --to, --status and --note."))
         }
         if date != nil, from != nil || to != nil {
-            throw ValidationError("Use either --date or --from/--to, not both.")
+            throw ValidationError(tr("Use either --date or --from/--to, not both."))
         }
         if (from == nil) != (to == nil) {
-            throw ValidationError("A range needs both --from and --to.")
+            throw ValidationError(tr("A range needs both --from and --to."))
         }
     }
 
@@ -58,14 +58,14 @@ struct CheckInCommand: AsyncParsableCommand {
         if let from, let to {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
             guard first <= last else {
-                throw CLIError("--from \(first) is after --to \(last); swap them.")
+                throw CLIError(tr("--from \(first) is after --to \(last); swap them."))
             }
             guard first.days(to: last) <= 366 else {
-                throw CLIError("The range \(first) to \(last) is longer than a year; record it in parts.")
+                throw CLIError(tr("The range \(first) to \(last) is longer than a year; record it in parts."))
             }
             dates = DateSpan(first, last).filter(session.policy.isWorkday)
             guard !dates.isEmpty else {
-                throw CLIError("\(first) to \(last) holds no workday; nothing was recorded.")
+                throw CLIError(tr("\(first) to \(last) holds no workday; nothing was recorded."))
             }
         } else {
             dates = [try date.map { try Session.date($0, option: "--date") } ?? session.today]
@@ -75,13 +75,16 @@ struct CheckInCommand: AsyncParsableCommand {
             try await session.pipeline().recordManual(dates: dates, status: status, note: note)
         }
         if dates.count == 1 {
-            print("Recorded \(status.rawValue) for \(dates[0]).")
+            print(tr("Recorded \(Words.status(status)) for \(dates[0])."))
             let policy = session.policy
             if case .skipped = PolicyEngine(policy: policy).classify(dates[0], status: status, today: session.today) {
-                print("Note: \(dates[0]) does not count: " + ExplainCommand.nonWorkdayReason(status: status, policy: policy) + ".")
+                let reason = ExplainCommand.nonWorkdayReason(status: status, policy: policy)
+                print(tr("Note: \(dates[0]) does not count: \(reason)."))
             }
         } else {
-            print("Recorded \(status.rawValue) for \(dates.count) workdays, \(dates.first!) to \(dates.last!).")
+            let (count, first, last) = (dates.count, dates.first!, dates.last!)
+            print(trn("Recorded \(Words.status(status)) for \(count) workday, \(first) to \(last).",
+                      "Recorded \(Words.status(status)) for \(count) workdays, \(first) to \(last).", count))
         }
         print(Render.statusLine(try session.report()))
     }
@@ -99,8 +102,8 @@ struct CheckInCommand: AsyncParsableCommand {
         // Through the running agent when there is one, else straight into the database.
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
         switch outcome {
-        case .stored(let date): print("Checked in by QR code (rule \(rule)) for \(date).")
-        case .duplicate(let date): print("\(date) already has a qr check-in; kept the first.")
+        case .stored(let date): print(tr("Checked in by QR code (rule \(rule)) for \(date)."))
+        case .duplicate(let date): print(tr("\(date) already has a qr check-in; kept the first."))
         }
         print(Render.statusLine(try session.report()))
     }
@@ -111,14 +114,13 @@ struct CheckInCommand: AsyncParsableCommand {
     static func ruleFromCamera(seconds: Int, config: String?) throws -> String {
         let (found, looked) = Companion.locate(Hardware.executableName)
         guard let program = found else {
-            throw CLIError("--qr needs \(Hardware.executableName), which is not installed (looked for \(looked.joined(separator: " and "))); "
-                           + "reinstall DeskDays with `make install`.")
+            throw CLIError(tr("--qr needs \(Hardware.executableName), which is not installed (looked for \(looked.joined(separator: " and "))); reinstall DeskDays with `make install`."))
         }
         let arguments = [program, "qr", "scan", "--camera", "--timeout", String(seconds)] + (config.map { ["--config", $0] } ?? [])
         // posix_spawn and a pipe, not Foundation's Process: that needs a
         // socket pair and a run loop just to notice the child's exit.
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw CLIError("cannot start \(program) (\(String(cString: strerror(errno)))).") }
+        guard pipe(&ends) == 0 else { throw CLIError(tr("cannot start \(program) (\(String(cString: strerror(errno)))).")) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -132,7 +134,7 @@ struct CheckInCommand: AsyncParsableCommand {
         close(ends[1])
         guard spawned == 0 else {
             close(ends[0])
-            throw CLIError("cannot start \(program) (\(String(cString: strerror(spawned)))); reinstall DeskDays with `make install`.")
+            throw CLIError(tr("cannot start \(program) (\(String(cString: strerror(spawned)))); reinstall DeskDays with `make install`."))
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -151,7 +153,7 @@ struct CheckInCommand: AsyncParsableCommand {
         let printed = String(decoding: bytes, as: UTF8.self)
         // One line per code seen: camera<TAB>PAYLOAD<TAB>RULE; the last names the matching rule.
         guard let rule = printed.split(separator: "\n").last?.split(separator: "\t").last.map(String.init), rule != "-" else {
-            throw CLIError("no office QR code was seen in \(seconds) s; hold the code steady 20–40 cm from the camera, or check [qr] payloads.")
+            throw CLIError(tr("no office QR code was seen in \(seconds) s; hold the code steady 20–40 cm from the camera, or check [qr] payloads."))
         }
         return rule
     }

@@ -7,22 +7,22 @@ extension ClearScope: ExpressibleByArgument {}
 /// `deskdays clear`: removes entries of a date, and records each removal.
 struct ClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "clear", abstract: "Remove a date's manual record (or, with --origin, its other entries).",
-        discussion: """
+        commandName: "clear", abstract: tr("Remove a date's manual record (or, with --origin, its other entries)."),
+        discussion: tr("""
         By default only the manual records go (automatic check-ins stay). \
         --origin automatic removes the date's check-ins (NFC, QR, Wi-Fi, GPS, \
         events), import its imported records, fallback the end-of-day fallback, \
         all every entry. Each removal is recorded and shown by `deskdays explain`; \
         nothing is deleted silently. A later check-in of the same date counts again.
-        """)
+        """))
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
 
-    @Option(help: "The date, YYYY-MM-DD.")
+    @Option(help: ArgumentHelp(tr("The date, YYYY-MM-DD.")))
     var date: String
 
-    @Option(help: "Which entries: manual, automatic, import, fallback or all.")
+    @Option(help: ArgumentHelp(tr("Which entries: manual, automatic, import, fallback or all.")))
     var origin: ClearScope = .manual
 
     func run() async throws {
@@ -35,9 +35,12 @@ struct ClearCommand: AsyncParsableCommand {
         } else {
             removed = try await session.pipeline().clear(date: day, origins: origin.origins).map(\.entry)
         }
-        let what = origin == .all ? "no entry" : "no \(origin.rawValue) entry"
-        guard !removed.isEmpty else { return print("\(day) had \(what); nothing changed.") }
-        print("Removed from \(day): \(removed.joined(separator: "; ")). `deskdays explain \(day)` lists removals.")
+        guard !removed.isEmpty else {
+            return print(origin == .all ? tr("\(day) had no entry; nothing changed.")
+                                        : tr("\(day) had no \(origin.rawValue) entry; nothing changed."))
+        }
+        let entries = removed.joined(separator: "; ")
+        print(tr("Removed from \(day): \(entries). `deskdays explain \(day)` lists removals."))
         print(Render.statusLine(try session.report()))
     }
 }

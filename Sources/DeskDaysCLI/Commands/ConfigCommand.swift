@@ -6,35 +6,37 @@ import Foundation
 /// `deskdays config`: check or show the configuration.
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "Check or show the configuration.",
+        commandName: "config", abstract: tr("Check or show the configuration."),
         subcommands: [Check.self, Show.self])
 
     /// `config check`: every problem as `FILE:LINE: message`, exit 1; else exit 0.
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check the configuration file and list every problem.")
+        static let configuration = CommandConfiguration(abstract: tr("Check the configuration file and list every problem."))
 
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let path = global.configPath
             if !global.configIsExplicit, PathCheck.reach(path) == .absent {
-                print("\(path) does not exist; the defaults apply (60 % of workdays per quarter, Monday to Friday, no adapters).")
+                print(tr("\(path) does not exist; the defaults apply (60 % of workdays per quarter, Monday to Friday, no adapters)."))
                 return
             }
             _ = try ConfigLoader.load(path: path, required: true)
-            print("\(path): OK")
+            print(tr("\(path): OK"))
         }
     }
 
     /// `config show`: the effective configuration with defaults filled in.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the effective configuration, defaults included.")
+        static let configuration = CommandConfiguration(abstract: tr("Print the effective configuration, defaults included."))
 
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let session = try Session(global)
-            print("# Effective configuration from \(global.configPath)\(FileManager.default.fileExists(atPath: global.configPath) ? "" : " (missing: defaults)")")
+            let path = global.configPath
+            print("# " + (FileManager.default.fileExists(atPath: path) ? tr("Effective configuration from \(path)")
+                                                                         : tr("Effective configuration from \(path) (missing: defaults)")))
             print(session.configuration.tomlText(), terminator: "")
         }
     }

@@ -7,17 +7,17 @@ import DeskDaysStore
 /// `deskdays days`: each date with its resolved status, origin and sources.
 struct DaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "days", abstract: "List dates with their resolved status (default: the current period).")
+        commandName: "days", abstract: tr("List dates with their resolved status (default: the current period)."))
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "First date, YYYY-MM-DD (default: the period's start).")
+    @Option(help: ArgumentHelp(tr("First date, YYYY-MM-DD (default: the period's start).")))
     var from: String?
 
-    @Option(help: "Last date, YYYY-MM-DD (default: the period's end).")
+    @Option(help: ArgumentHelp(tr("Last date, YYYY-MM-DD (default: the period's end).")))
     var to: String?
 
-    @Flag(help: "Print JSON (docs/cli.md).")
+    @Flag(help: ArgumentHelp(tr("Print JSON (docs/cli.md).")))
     var json = false
 
     func run() async throws {
@@ -35,22 +35,33 @@ struct DaysCommand: AsyncParsableCommand {
             }))
             return
         }
+        // Words and numbers in the user's language (LC_MESSAGES, LC_TIME, LC_NUMERIC); JSON above stays English.
+        let locale = session.reportLocale
         for day in days {
-            let status = day.status?.rawValue ?? (day.workday ? "-" : "")
-            var detail = day.origin.map { "\($0.rawValue): " + day.sources.map(\.rawValue).joined(separator: ", ") } ?? ""
+            let status = day.status.map(Words.status) ?? (day.workday ? "-" : "")
+            var detail = ""
+            if let origin = day.origin {
+                let sources = day.sources.map(Words.source).joined(separator: ", ")
+                detail = tr("\(Words.origin(origin)): \(sources)")
+            }
             if let seen = presence[day.date] {
                 // Time on site, when the date has an arrival.
-                detail += "  \(policy.clockTime(of: seen.firstSeen))–\(policy.clockTime(of: seen.lastSeen)) \(seen.hours) h"
-                    + (seen.isShort(minHours: policy.minHours) ? " (short of \(Self.hoursText(policy.minHours)) h)" : "")
+                let first = policy.clockTime(of: seen.firstSeen), last = policy.clockTime(of: seen.lastSeen)
+                let hours = Words.decimal(seen.hours, locale: locale)
+                detail += "  " + (seen.isShort(minHours: policy.minHours)
+                    ? tr("\(first)–\(last) \(hours) h (short of \(Self.hoursText(policy.minHours, locale: locale)) h)")
+                    : tr("\(first)–\(last) \(hours) h"))
             }
-            print("\(day.date)  \(day.date.weekday.key)  \(status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(detail)"
+            let weekday = Words.weekdayShort(day.date.weekday, locale: locale)
+            print("\(day.date)  \(weekday)  \(Words.padded(status, 9)) \(detail)"
                   .trimmingCharacters(in: .whitespaces))
         }
     }
 
     /// `4`, `4.5`: min_hours as written.
-    static func hoursText(_ hours: Double) -> String {
-        hours == hours.rounded() ? String(Int(hours)) : String(hours)
+    static func hoursText(_ hours: Double, locale: ReportLocale? = nil) -> String {
+        if hours == hours.rounded() { return String(Int(hours)) }
+        return locale.map { Words.decimal(hours, locale: $0) } ?? String(hours)
     }
 
     /// A `days --json` row: the export's keys, then time on site
@@ -86,8 +97,8 @@ struct DaysCommand: AsyncParsableCommand {
         let period = session.policy.reportPeriod(.current, today: session.today)
         let first = try from.map { try Session.date($0, option: "--from") } ?? period.start
         let last = try to.map { try Session.date($0, option: "--to") } ?? period.end
-        guard first <= last else { throw CLIError("--from \(first) is after --to \(last); swap them.") }
-        guard first.days(to: last) <= 366 * 50 else { throw CLIError("The range \(first) to \(last) is longer than 50 years; narrow it.") }
+        guard first <= last else { throw CLIError(tr("--from \(first) is after --to \(last); swap them.")) }
+        guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(first) to \(last) is longer than 50 years; narrow it.")) }
         let span = DateSpan(first, last)
         let evidence = try session.evidence(span, store: try session.readStore())
         let notes = Dictionary(evidence.records.compactMap { r in r.note.map { (r.date, $0) } }, uniquingKeysWith: { _, last in last })

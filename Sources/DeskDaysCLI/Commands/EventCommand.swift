@@ -6,44 +6,44 @@ import Foundation
 /// `deskdays event`: one automatic check-in into the adapters' pipeline.
 struct EventCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "event", abstract: "Feed one automatic check-in into the pipeline (for scripts and dispatchers).")
+        commandName: "event", abstract: tr("Feed one automatic check-in into the pipeline (for scripts and dispatchers)."))
 
     enum EventSource: String, ExpressibleByArgument, CaseIterable { case nfc, qr, wifi, gps, wired, external }
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
 
-    @Option(help: "nfc, qr, wifi, gps, wired or external.")
+    @Option(help: ArgumentHelp(tr("nfc, qr, wifi, gps, wired or external.")))
     var source: EventSource
 
-    @Option(help: "When, in RFC 3339 (e.g. 2026-11-18T08:55:00+01:00).")
+    @Option(help: ArgumentHelp(tr("When, in RFC 3339 (e.g. 2026-11-18T08:55:00+01:00).")))
     var at: String
 
-    @Option(help: "The name of the rule that matched (never an identifier).")
+    @Option(help: ArgumentHelp(tr("The name of the rule that matched (never an identifier).")))
     var rule: String?
 
-    @Flag(help: "A departure: the user left at that time (time on site, docs/policy.md).")
+    @Flag(help: ArgumentHelp(tr("A departure: the user left at that time (time on site, docs/policy.md).")))
     var leave = false
 
     func run() async throws {
         guard let time = parseRFC3339(at) else {
-            throw CLIError("--at \(at) is not an RFC 3339 time; write it like 2026-11-18T08:55:00Z.")
+            throw CLIError(tr("--at \(at) is not an RFC 3339 time; write it like 2026-11-18T08:55:00Z."))
         }
         let session = try Session(global)
         if let rule, let problem = session.configuration.ruleNameProblem(rule) {
-            throw CLIError("--rule: \(problem).")
+            throw CLIError(tr("--rule: \(problem)."))
         }
         let event = CheckInEvent(source: Source(rawValue: source.rawValue)!, rule: rule, time: time,
                                  kind: leave ? .departure : .arrival)
         // Through the running agent when there is one, else straight into the database.
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
         if leave {
-            print("Noted a \(source.rawValue) departure on \(outcome.date).")
+            print(tr("Noted a \(source.rawValue) departure on \(outcome.date)."))
             return
         }
         switch outcome {
-        case .stored(let date): print("Stored a \(source.rawValue) check-in for \(date).")
-        case .duplicate(let date): print("\(date) already has a \(source.rawValue) check-in; kept the first.")
+        case .stored(let date): print(tr("Stored a \(source.rawValue) check-in for \(date)."))
+        case .duplicate(let date): print(tr("\(date) already has a \(source.rawValue) check-in; kept the first."))
         }
     }
 }

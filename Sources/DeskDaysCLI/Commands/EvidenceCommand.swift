@@ -8,27 +8,27 @@ import Foundation
 struct EvidenceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evidence",
-        abstract: "Write a printable evidence page for a period: the policy, every day with its sources and times, every edit.",
-        discussion: """
+        abstract: tr("Write a printable evidence page for a period: the policy, every day with its sources and times, every edit."),
+        discussion: tr("""
         The page is self-contained (no scripts, nothing fetched) and holds no identifiers or places. \
         The SHA-256 digest of its day table is printed on the page and here, so a printed copy can be \
         matched with the file.
-        """)
+        """))
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "current, previous, or a date YYYY-MM-DD inside the period.")
+    @Option(help: ArgumentHelp(tr("current, previous, or a date YYYY-MM-DD inside the period.")))
     var period = "current"
 
-    @Option(help: "The HTML file to write (replaced if it exists).")
+    @Option(help: ArgumentHelp(tr("The HTML file to write (replaced if it exists).")))
     var out: String
 
     func validate() throws {
         guard let selector = PeriodSelector(period) else {
-            throw ValidationError("--period \(period) is not current, previous or a date written YYYY-MM-DD.")
+            throw ValidationError(tr("--period \(period) is not current, previous or a date written YYYY-MM-DD."))
         }
         if case .containing(let date) = selector, !date.isSupported {
-            throw ValidationError("--period \(period) is \(LocalDate.unsupportedPhrase).")
+            throw ValidationError(tr("--period \(period) is \(LocalDate.unsupportedPhrase)."))
         }
     }
 
@@ -40,7 +40,10 @@ struct EvidenceCommand: AsyncParsableCommand {
         let span = report.period.span
         let evidence = try session.evidence(span, store: store)
         let checkin = session.configuration.checkin
-        let fallback = checkin.fallbackStatus.map { "\($0.rawValue) at \(checkin.fallbackTime?.description ?? "off")" } ?? "none"
+        let fallback = checkin.fallbackStatus.map { (status: AttendanceStatus) -> String in
+            let time = checkin.fallbackTime?.description ?? tr("off")
+            return tr("\(Words.status(status)) at \(time)")
+        } ?? tr("none")
         let page = EvidencePage(
             policy: session.policy, report: report, resolved: evidence.resolved, presence: evidence.presence,
             records: evidence.records,
@@ -49,10 +52,10 @@ struct EvidenceCommand: AsyncParsableCommand {
                 EvidencePage.Removal(date: $0.date, origin: $0.origin,
                                      entry: $0.entry.components(separatedBy: ", rule ").first ?? $0.entry, removedAt: $0.removedAt)
             },
-            settings: [("End-of-day fallback", fallback)], generated: session.now)
+            settings: [(tr("End-of-day fallback"), fallback)], generated: session.now)
         let path = expandTilde(out)
         try writeUserFile(path, contents: Data(page.html().utf8))
-        print("Wrote \(path): \(report.period.label), \(span.start) to \(span.end).")
-        print("SHA-256 of the day table: \(page.digest())")
+        print(tr("Wrote \(path): \(report.period.label), \(span.start) to \(span.end)."))
+        print(tr("SHA-256 of the day table: \(page.digest())"))
     }
 }

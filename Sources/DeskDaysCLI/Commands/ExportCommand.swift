@@ -7,17 +7,17 @@ extension Exchange.Format: ExpressibleByArgument {}
 /// `deskdays export`: the resolved days as CSV, JSON or iCalendar.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Export resolved days (default: everything stored) as csv, json or ics.")
+        commandName: "export", abstract: tr("Export resolved days (default: everything stored) as csv, json or ics."))
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "csv, json or ics.")
+    @Option(help: ArgumentHelp(tr("csv, json or ics.")))
     var format: Exchange.Format
 
-    @Option(help: "First date, YYYY-MM-DD (default: the first stored date).")
+    @Option(help: ArgumentHelp(tr("First date, YYYY-MM-DD (default: the first stored date).")))
     var from: String?
 
-    @Option(help: "Last date, YYYY-MM-DD (default: the last stored date).")
+    @Option(help: ArgumentHelp(tr("Last date, YYYY-MM-DD (default: the last stored date).")))
     var to: String?
 
     func run() async throws {

@@ -6,28 +6,30 @@ import Foundation
 /// `deskdays import FILE`: backfilled history as imported records.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import history from a DeskDays CSV/JSON export or an iCalendar file of all-day events.")
+        commandName: "import", abstract: tr("Import history from a DeskDays CSV/JSON export or an iCalendar file of all-day events."))
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The file to import.")
+    @Argument(help: ArgumentHelp(tr("The file to import.")))
     var file: String
 
     func run() async throws {
         let session = try Session(global)
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError("Cannot read \(file); check the path and that you may read it.")
+            throw CLIError(tr("Cannot read \(file); check the path and that you may read it."))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CLIError("\(file) is not UTF-8 text; save it as UTF-8 CSV, JSON or iCalendar.")
+            throw CLIError(tr("\(file) is not UTF-8 text; save it as UTF-8 CSV, JSON or iCalendar."))
         }
         let horizon = session.today.adding(days: 366 * 5)
         let records = try Exchange.parseImport(text, file: file, horizon: horizon)
         let count = try await session.pipeline().importRecords(records.map { ($0.date, $0.status, $0.note) })
-        print("Imported \(count) record\(count == 1 ? "" : "s") from \(file) (manual records and check-ins still take precedence).")
+        print(trn("Imported \(count) record from \(file) (manual records and check-ins still take precedence).",
+                  "Imported \(count) records from \(file) (manual records and check-ins still take precedence).", count))
         if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).uppercased().hasPrefix("BEGIN:VCALENDAR"),
            let timed = try? ICalendar.scan(text, horizon: horizon).timedEvents, timed > 0 {
-            print("Skipped \(timed) timed event\(timed == 1 ? "" : "s") (with a time of day): only all-day events are days.")
+            print(trn("Skipped \(timed) timed event (with a time of day): only all-day events are days.",
+                      "Skipped \(timed) timed events (with a time of day): only all-day events are days.", timed))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskDaysCore
 import Foundation
 import NMEA
 
@@ -6,26 +7,26 @@ import NMEA
 struct NMEACommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nmea",
-        abstract: "Work with NMEA 0183 data from a GPS receiver.",
+        abstract: tr("Work with NMEA 0183 data from a GPS receiver."),
         subcommands: [Decode.self]
     )
 
     /// `deskdays nmea decode [FILE]`: one JSON line per navigation cycle.
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Decode NMEA (a file, or standard input) to JSON lines of fixes.",
-            discussion: """
+            abstract: tr("Decode NMEA (a file, or standard input) to JSON lines of fixes."),
+            discussion: tr("""
             One line per navigation cycle (the sentences sharing one UTC time): \
             {"time","lat","lon","mode","hdop","sats"}. mode is 1 (no fix), 2 (2D) or 3 (3D); \
             lat/lon are null without a fix; time is RFC 3339 UTC, or hh:mm:ss.sssZ when the \
             receiver sent no date. Sentences with a bad or missing checksum are rejected.
-            """
+            """)
         )
 
-        @Argument(help: "NMEA capture to read (default: standard input).")
+        @Argument(help: ArgumentHelp(tr("NMEA capture to read (default: standard input).")))
         var file: String?
 
-        @Flag(help: "Print sentence and rejection counts on standard error at the end.")
+        @Flag(help: ArgumentHelp(tr("Print sentence and rejection counts on standard error at the end.")))
         var stats = false
 
         func run() throws {
@@ -34,7 +35,7 @@ struct NMEACommand: ParsableCommand {
                 descriptor = open(file, O_RDONLY)
                 guard descriptor >= 0 else {
                     let reason = String(cString: strerror(errno))
-                    throw CLIError("cannot open \(file) (\(reason)); check the path.")
+                    throw CLIError(tr("cannot open \(file) (\(reason)); check the path."))
                 }
             } else {
                 descriptor = STDIN_FILENO
@@ -70,9 +71,7 @@ struct NMEACommand: ParsableCommand {
             flushOutput()
             if stats {
                 let s = decoder.statistics
-                let text = "sentences \(s.sentences), bad checksum \(s.badChecksum), missing checksum "
-                    + "\(s.missingChecksum), spliced \(s.spliced), malformed \(s.malformed), too long "
-                    + "\(s.tooLong), undecodable \(decoder.undecodable)"
+                let text = tr("sentences \(s.sentences), bad checksum \(s.badChecksum), missing checksum \(s.missingChecksum), spliced \(s.spliced), malformed \(s.malformed), too long \(s.tooLong), undecodable \(decoder.undecodable)")
                 printError(text)
             }
         }

@@ -9,29 +9,29 @@ import Foundation
 struct ReconcileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconcile",
-        abstract: "Compare the employer's attendance export (CSV) with DeskDays, day by day.",
-        discussion: """
+        abstract: tr("Compare the employer's attendance export (CSV) with DeskDays, day by day."),
+        discussion: tr("""
         The CSV needs a header row; the date column is found by its name (Date, Day, Swipe time, …) \
         or named with --date-column. Each row puts the person in on its date (one row per swipe or \
         per day). Every workday of the range up to today is compared (and any other day either side \
         has in the office); each disagreement is printed with DeskDays' evidence.
-        """)
+        """))
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The employer's export, CSV with a header row.")
+    @Argument(help: ArgumentHelp(tr("The employer's export, CSV with a header row.")))
     var file: String
 
-    @Option(name: .customLong("date-column"), help: "The header of the column holding the date (default: found by name).")
+    @Option(name: .customLong("date-column"), help: ArgumentHelp(tr("The header of the column holding the date (default: found by name).")))
     var dateColumn: String?
 
-    @Option(help: "First date, YYYY-MM-DD (default: the current period's start).")
+    @Option(help: ArgumentHelp(tr("First date, YYYY-MM-DD (default: the current period's start).")))
     var from: String?
 
-    @Option(help: "Last date, YYYY-MM-DD (default: the current period's end; never past today).")
+    @Option(help: ArgumentHelp(tr("Last date, YYYY-MM-DD (default: the current period's end; never past today).")))
     var to: String?
 
-    @Flag(help: "Print JSON (docs/cli.md).")
+    @Flag(help: ArgumentHelp(tr("Print JSON (docs/cli.md).")))
     var json = false
 
     /// One date as both sides see it.
@@ -85,10 +85,10 @@ struct ReconcileCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try Session(global)
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError("Cannot read \(file); check the path and that you may read it.")
+            throw CLIError(tr("Cannot read \(file); check the path and that you may read it."))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CLIError("\(file) is not UTF-8 text; save the export as UTF-8 CSV.")
+            throw CLIError(tr("\(file) is not UTF-8 text; save the export as UTF-8 CSV."))
         }
         let export: EmployerExport
         do {
@@ -103,35 +103,47 @@ struct ReconcileCommand: AsyncParsableCommand {
             print(try Render.json(Output(summary: summary, days: disagreements)))
             return
         }
-        print("\(span.start) to \(span.end), the employer's \"\(export.column)\" column against DeskDays: "
-              + "\(summary.agree) day\(summary.agree == 1 ? "" : "s") agree, "
-              + "\(summary.employerOnly) only the employer has in, \(summary.oursOnly) only DeskDays has in.")
+        // One sentence; the count of agreeing days decides its plural form.
+        let (start, end, column) = (span.start, span.end, export.column)
+        let (agree, employerOnly, oursOnly) = (summary.agree, summary.employerOnly, summary.oursOnly)
+        print(trn("\(start) to \(end), the employer's \"\(column)\" column against DeskDays: \(agree) day agrees, \(employerOnly) only the employer has in, \(oursOnly) only DeskDays has in.",
+                  "\(start) to \(end), the employer's \"\(column)\" column against DeskDays: \(agree) days agree, \(employerOnly) only the employer has in, \(oursOnly) only DeskDays has in.",
+                  agree))
         let outside = export.rows.keys.filter { !span.contains($0) }
         if let first = outside.min(), let last = outside.max() {
             // The file covers more than the range: say so, so a wrong range is noticed.
-            print("The file also has \(outside.count) date\(outside.count == 1 ? "" : "s") outside the range (\(first) to \(last)); "
-                  + "compare them with --from and --to.")
+            let count = outside.count
+            print(trn("The file also has \(count) date outside the range (\(first) to \(last)); compare them with --from and --to.",
+                      "The file also has \(count) dates outside the range (\(first) to \(last)); compare them with --from and --to.", count))
         }
+        let locale = session.reportLocale
         for row in disagreements {
-            print(Self.line(row))
+            print(Self.line(row, locale: locale))
         }
     }
 
     /// "2026-03-14 Sat  employer: absent  DeskDays: office (automatic: nfc, wifi) on site 08:52–17:40 (8.8 h)".
-    static func line(_ row: Row) -> String {
-        var text = "\(row.date) \(row.date.weekday.key.capitalized)  employer: \(row.employer == "in" ? "in    " : "absent")  DeskDays: "
+    static func line(_ row: Row, locale: ReportLocale = ReportLocale(identifier: "en_US_POSIX")) -> String {
+        // "in" and "absent" share one width, so the DeskDays column lines up.
+        let employer = row.employer == "in" ? tr("in") : tr("absent")
+        let width = max(tr("in").count, tr("absent").count)
+        let weekday = locale.weekdayName(row.date.weekday)
+        var ours: String
         if let status = row.ours.status, let origin = row.ours.origin {
             // The sources beyond the deciding record's own ("office (manual)", "office (automatic: nfc, wifi)").
-            let others = row.ours.sources.filter { $0 != Source(origin: origin) }.map(\.rawValue)
-            text += "\(status.rawValue) (\(origin.rawValue)" + (others.isEmpty ? "" : ": " + others.joined(separator: ", ")) + ")"
+            let others = row.ours.sources.filter { $0 != Source(origin: origin) }.map(Words.source)
+            let (word, from) = (Words.status(status), Words.origin(origin))
+            ours = others.isEmpty ? tr("\(word) (\(from))") : tr("\(word) (\(from): \(others.joined(separator: ", ")))")
         } else {
-            text += "no record" + (row.ours.sources.isEmpty ? "" : " (\(row.ours.sources.map(\.rawValue).joined(separator: ", ")))")
+            let sources = row.ours.sources.map(Words.source).joined(separator: ", ")
+            ours = sources.isEmpty ? tr("no record") : tr("no record (\(sources))")
         }
         if let first = row.ours.firstSeen, let last = row.ours.lastSeen {
-            text += " on site \(first)–\(last)" + (row.hours.map { " (\($0) h)" } ?? "")
+            ours += " " + (row.hours.map { tr("on site \(first)–\(last) (\(Words.decimal($0, locale: locale)) h)") }
+                           ?? tr("on site \(first)–\(last)"))
         }
-        if let note = row.ours.note { text += " — \"\(note)\"" }
-        return text
+        if let note = row.ours.note { ours += " — \"\(note)\"" }
+        return tr("\(row.date) \(weekday)  employer: \(Words.padded(employer, width))  DeskDays: \(ours)")
     }
 
     /// Both sides for each date compared: the workdays of the range up to
@@ -145,9 +157,9 @@ struct ReconcileCommand: AsyncParsableCommand {
         var last = try to.map { try Session.date($0, option: "--to") } ?? period.end
         last = min(last, session.today)
         guard first <= last else {
-            throw CLIError("--from \(first) is after \(last) (the last date compared: --to, never past today); fix the range.")
+            throw CLIError(tr("--from \(first) is after \(last) (the last date compared: --to, never past today); fix the range."))
         }
-        guard first.days(to: last) <= 366 * 50 else { throw CLIError("The range \(first) to \(last) is longer than 50 years; narrow it.") }
+        guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(first) to \(last) is longer than 50 years; narrow it.")) }
         let span = DateSpan(first, last)
         let evidence = try session.evidence(span, store: try session.readStore())
         var notes: [LocalDate: String] = [:]

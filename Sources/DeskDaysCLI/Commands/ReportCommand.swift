@@ -7,31 +7,31 @@ import Foundation
 /// `deskdays report`: every figure of a period.
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "Report a period's figures (current, previous, or the one containing a date).",
-        discussion: """
+        commandName: "report", abstract: tr("Report a period's figures (current, previous, or the one containing a date)."),
+        discussion: tr("""
         While the agent runs, it keeps the current period's --json answer \
         current and prints it from memory; otherwise (or with --today, another \
         --config or --database) the report is computed here.
-        """)
+        """))
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
 
-    @Option(help: "current, previous, or a date YYYY-MM-DD inside the period.")
+    @Option(help: ArgumentHelp(tr("current, previous, or a date YYYY-MM-DD inside the period.")))
     var period = "current"
 
-    @Flag(help: "Print the report as JSON (the keys of docs/cli.md).")
+    @Flag(help: ArgumentHelp(tr("Print the report as JSON (the keys of docs/cli.md).")))
     var json = false
 
-    @Option(help: "Also write the period as one self-contained HTML page to this file.")
+    @Option(help: ArgumentHelp(tr("Also write the period as one self-contained HTML page to this file.")))
     var html: String?
 
     func validate() throws {
         guard PeriodSelector(period) != nil else {
-            throw ValidationError("--period \(period) is not current, previous or a date written YYYY-MM-DD.")
+            throw ValidationError(tr("--period \(period) is not current, previous or a date written YYYY-MM-DD."))
         }
         if case .containing(let date)? = PeriodSelector(period), !date.isSupported {
-            throw ValidationError("--period \(period) is \(LocalDate.unsupportedPhrase).")
+            throw ValidationError(tr("--period \(period) is \(LocalDate.unsupportedPhrase)."))
         }
     }
 

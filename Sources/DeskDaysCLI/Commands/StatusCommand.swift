@@ -8,22 +8,22 @@ extension StatusFormat: ExpressibleByArgument {}
 /// `deskdays status`: the current period at a glance.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show where you stand in the current period.",
-        discussion: """
+        commandName: "status", abstract: tr("Show where you stand in the current period."),
+        discussion: tr("""
         While the agent runs, it keeps this answer current and prints it from \
         memory (the json, waybar and i3blocks formats); it also writes them to \
         status.json, status.waybar and status.i3blocks beside its control socket \
         ($XDG_RUNTIME_DIR/deskdays/) on every change. Without an agent, or with \
         --today, another --config or --database, the answer is computed here.
-        """)
+        """))
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
 
-    @Option(help: "Output format: text, json, waybar or i3blocks.")
+    @Option(help: ArgumentHelp(tr("Output format: text, json, waybar or i3blocks.")))
     var format: StatusFormat = .text
 
-    @Flag(help: "Keep printing the status on every change (needs the running agent).")
+    @Flag(help: ArgumentHelp(tr("Keep printing the status on every change (needs the running agent).")))
     var follow = false
 
     func run() async throws {
@@ -46,29 +46,29 @@ struct StatusCommand: AsyncParsableCommand {
         let client: ControlClient
         switch ControlClient.connect(path: path, timeout: nil) {
         case .noAgent:
-            throw CLIError("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`.")
+            throw CLIError(tr("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`."))
         case .failed(let reason):
             throw CLIError("\(reason).")
         case .untrusted(let doubt):
-            throw CLIError("--follow will not use the agent socket \(path) (\(doubt)); remove it, or start your agent with `deskdays agent`.")
+            throw CLIError(tr("--follow will not use the agent socket \(path) (\(doubt)); remove it, or start your agent with `deskdays agent`."))
         case .connected(let connected):
             client = connected
         }
         guard client.sendRaw(ControlProtocol.encode(.subscribe(format), database: global.databasePath)) else {
-            throw CLIError("The agent at \(path) closed the connection; is it shutting down?")
+            throw CLIError(tr("The agent at \(path) closed the connection; is it shutting down?"))
         }
         while let line = client.nextLine() {
             switch ControlProtocol.decodeReply(line) {
             case .failure(let failure) where failure.code == "other_database":
-                throw CLIError("The agent at \(path) serves another database; --follow needs the agent of \(global.databasePath).")
+                throw CLIError(tr("The agent at \(path) serves another database; --follow needs the agent of \(global.databasePath)."))
             case .failure(let failure):
-                throw CLIError("The agent refused to send updates: \(failure.message).")
+                throw CLIError(tr("The agent refused to send updates: \(failure.message)."))
             case .success(let reply):
                 // Unbuffered: a status bar reading a pipe must see each line as it comes.
                 writeOutput(reply["output"] as? String ?? "")
             }
         }
-        throw CLIError("The agent stopped; status updates ended.")
+        throw CLIError(tr("The agent stopped; status updates ended."))
     }
 }
 

@@ -8,19 +8,19 @@ import Foundation
 /// `deskdays sync status|forget`: several devices, one record (docs/cli.md "Sync").
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Show or tidy the devices that share your [sync] folder.",
-        discussion: """
+        commandName: "sync", abstract: tr("Show or tidy the devices that share your [sync] folder."),
+        discussion: tr("""
         With [sync] folder set, each device appends its changes to its own \
         journal file in that folder and merges every other device's file; \
         your file synchroniser (Syncthing, Nextcloud, a USB stick) carries \
         the files, and decides who can read them.
-        """,
+        """),
         subcommands: [Status.self, Forget.self])
 
     /// The settings, or the one sentence saying how to turn sync on.
     static func settings(_ session: Session) throws -> SyncSettings {
         guard let settings = session.configuration.sync else {
-            throw CLIError("sync is off: add [sync] folder = \"~/Sync/deskdays\" (a folder your synchroniser shares) to \(session.options.configPath).")
+            throw CLIError(tr("sync is off: add [sync] folder = \"~/Sync/deskdays\" (a folder your synchroniser shares) to \(session.options.configPath)."))
         }
         return settings
     }
@@ -41,7 +41,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// `sync status`: the folder, this device, every device seen, problems.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Merge the folder, then list this device, every device seen and any problem.")
+            abstract: tr("Merge the folder, then list this device, every device seen and any problem."))
 
         @OptionGroup var global: GlobalOptions
 
@@ -51,32 +51,39 @@ struct SyncCommand: AsyncParsableCommand {
             let devices = try sync.store.syncDevices()
             let scan = try sync.scan()
             let present = Dictionary(scan.journals.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
-            var lines = ["Folder: \(sync.folder)"]
+            var lines = [tr("Folder: \(sync.folder)")]
             var problems = report.warnings
             if let me = devices.first(where: \.isSelf) {
-                lines.append("This device: \(me.name) (\(me.id)), \(me.lines) line\(me.lines == 1 ? "" : "s") in \(Synchronizer.fileName(me.id))")
+                let (count, file) = (me.lines, Synchronizer.fileName(me.id))
+                lines.append(trn("This device: \(me.name) (\(me.id)), \(count) line in \(file)",
+                                 "This device: \(me.name) (\(me.id)), \(count) lines in \(file)", count))
             }
             let others = devices.filter { !$0.isSelf }
-            lines.append(others.isEmpty ? "Devices seen: none yet" : "Devices seen:")
+            lines.append(others.isEmpty ? tr("Devices seen: none yet") : tr("Devices seen:"))
             for device in others {
-                let last = device.lastChange.map { "last change " + formatRFC3339($0) } ?? "no change yet"
-                var state = "\(last), \(device.lines) line\(device.lines == 1 ? "" : "s") merged"
-                if device.forgotten { state = "forgotten (its journal is ignored)" }
+                let count = device.lines
+                var state = device.lastChange.map { (change: Date) -> String in
+                    let time = formatRFC3339(change)
+                    return trn("last change \(time), \(count) line merged", "last change \(time), \(count) lines merged", count)
+                } ?? trn("no change yet, \(count) line merged", "no change yet, \(count) lines merged", count)
+                if device.forgotten { state = tr("forgotten (its journal is ignored)") }
                 lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
                 guard !device.forgotten else { continue }
                 if let path = present[device.id] {
                     if let bytes = FileManager.default.contents(atPath: path), let last = bytes.last, last != UInt8(ascii: "\n") {
-                        problems.append("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete")
+                        problems.append(tr("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete"))
                     }
                 } else {
-                    problems.append("\(device.name)'s journal file is not in the folder; its \(device.lines) merged lines stay (`deskdays sync forget \(device.name)` removes them)")
+                    problems.append(trn("\(device.name)'s journal file is not in the folder; its \(count) merged line stays (`deskdays sync forget \(device.name)` removes it)",
+                                        "\(device.name)'s journal file is not in the folder; its \(count) merged lines stay (`deskdays sync forget \(device.name)` removes them)", count))
                 }
                 if let clock = device.lastClock, clock.timeIntervalSince(session.now) > 3600 {
                     let hours = Int((clock.timeIntervalSince(session.now) / 3600).rounded())
-                    problems.append("\(device.name)'s clock was \(hours) h ahead of this device's when it last wrote; check both clocks (NTP): the latest manual record is decided by these clocks")
+                    problems.append(trn("\(device.name)'s clock was \(hours) h ahead of this device's when it last wrote; check both clocks (NTP): the latest manual record is decided by these clocks",
+                                        "\(device.name)'s clock was \(hours) h ahead of this device's when it last wrote; check both clocks (NTP): the latest manual record is decided by these clocks", hours))
                 }
             }
-            lines.append(problems.isEmpty ? "Problems: none" : "Problems:")
+            lines.append(problems.isEmpty ? tr("Problems: none") : tr("Problems:"))
             lines += problems.map { "  - \($0)" }
             print(lines.joined(separator: "\n"))
         }
@@ -85,16 +92,16 @@ struct SyncCommand: AsyncParsableCommand {
     /// `sync forget DEVICE`: a retired device's entries leave this database.
     struct Forget: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a retired device's entries from this database and ignore its journal from now on.",
-            discussion: """
+            abstract: tr("Remove a retired device's entries from this database and ignore its journal from now on."),
+            discussion: tr("""
             DEVICE is its name or the start of its id (as `deskdays sync status` \
             lists them). Only this database changes: run it on each device, and \
             delete the retired device's journal file from the folder.
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The device's name or id.")
+        @Argument(help: ArgumentHelp(tr("The device's name or id.")))
         var device: String
 
         func run() async throws {
@@ -104,17 +111,20 @@ struct SyncCommand: AsyncParsableCommand {
             let byID = devices.filter { device.count >= 4 && $0.id.hasPrefix(device.lowercased()) }
             let matches = byID.isEmpty ? devices.filter { $0.name == device } : byID
             guard let target = matches.first else {
-                throw CLIError("no device named \(device) has synced here; `deskdays sync status` lists them.")
+                throw CLIError(tr("no device named \(device) has synced here; `deskdays sync status` lists them."))
             }
             guard matches.count == 1 else {
-                throw CLIError("\(matches.count) devices are named \(device); give the start of its id instead (`deskdays sync status` lists them).")
+                let count = matches.count
+                throw CLIError(trn("\(count) device is named \(device); give the start of its id instead (`deskdays sync status` lists them).",
+                                   "\(count) devices are named \(device); give the start of its id instead (`deskdays sync status` lists them).", count))
             }
             guard !target.isSelf else {
-                throw CLIError("\(device) is this device; forget it from another device, or remove [sync] here.")
+                throw CLIError(tr("\(device) is this device; forget it from another device, or remove [sync] here."))
             }
             let removed = try sync.store.forget(device: target.id)
-            print("Forgot \(target.name) (\(target.id)): \(removed) line\(removed == 1 ? "" : "s") removed; its journal is ignored from now on. "
-                  + "Delete \(Synchronizer.fileName(target.id)) from the folder, and forget it on your other devices too.")
+            let file = Synchronizer.fileName(target.id)
+            print(trn("Forgot \(target.name) (\(target.id)): \(removed) line removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.",
+                      "Forgot \(target.name) (\(target.id)): \(removed) lines removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.", removed))
         }
     }
 }

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import DeskDaysCore
 import Foundation
 
 /// What every `enroll` command does once it has learnt a rule: append it to
@@ -9,13 +10,13 @@ package enum Enrollment {
         do {
             try ConfigEditor.appendBlock(block, to: path)
         } catch {
-            throw CLIError("cannot write \(path) (\(ConfigLoader.reason(error))); check the file is readable text and its folder writable.")
+            throw CLIError(tr("cannot write \(path) (\(ConfigLoader.reason(error))); check the file is readable text and its folder writable."))
         }
-        print("Added \(rule) to \(path).")
+        print(tr("Added \(rule) to \(path)."))
     }
 
     /// The hint printed after enrolling for a method whose `[section] enabled` is false.
     package static func remindIfOff(_ enabled: Bool, method: String, section: String) {
-        if !enabled { print("\(method) check-ins are off: set enabled = true under [\(section)] to use it.") }
+        if !enabled { print(tr("\(method) check-ins are off: set enabled = true under [\(section)] to use it.")) }
     }
 }

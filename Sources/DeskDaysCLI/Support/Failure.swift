@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysConfig
+import DeskDaysCore
 import DeskDaysExchange
 import DeskDaysPipeline
 import DeskDaysStore
@@ -37,9 +38,10 @@ enum Failure {
         case let error as ConfigError:
             return (error.description, 1)
         case let error as CheckInPipeline.Refusal:
-            return ("deskdays: Refused: " + error.description + "; nothing was stored.", 1)
+            return ("deskdays: " + tr("Refused: \(error.description); nothing was stored."), 1)
         case let error as ImportError:
-            return ("deskdays: " + error.description + (error.description.hasSuffix(".") ? "" : ".") + " Nothing was imported.", 1)
+            let sentence = error.description + (error.description.hasSuffix(".") ? "" : ".")
+            return ("deskdays: " + tr("\(sentence) Nothing was imported."), 1)
         case let error as ExitCode:
             return (nil, error.rawValue)
         default:
@@ -51,7 +53,7 @@ enum Failure {
             var message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             message = message.split(separator: "\n").joined(separator: " ")
             if !message.hasSuffix(".") { message += "." }
-            return ("deskdays: \(message) See `deskdays help` for the options.", 1)
+            return ("deskdays: " + tr("\(message) See `deskdays help` for the options."), 1)
         }
     }
 }

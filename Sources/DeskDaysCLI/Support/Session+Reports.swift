@@ -34,7 +34,7 @@ extension Session {
 /// failure is one sentence with the system's reason.
 func writeUserFile(_ path: String, contents: Data) throws {
     func failure(_ code: Int32) -> CLIError {
-        CLIError("Cannot write \(path) (\(String(cString: strerror(code)))); choose a path in a folder you can write to.")
+        CLIError(tr("Cannot write \(path) (\(String(cString: strerror(code)))); choose a path in a folder you can write to."))
     }
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."

@@ -29,7 +29,7 @@ package struct Session {
         let fixed = try Session.fixedNow(flag: options.today, environment: processEnvironment,
                                          policy: configuration.policy)
         if let fixed, !configuration.policy.localDate(of: fixed).isSupported {
-            throw CLIError("\"Now\" (\(formatRFC3339(fixed)), from DESKDAYS_NOW) is \(LocalDate.unsupportedPhrase); unset DESKDAYS_NOW or fix it.")
+            throw CLIError(tr("\"Now\" (\(formatRFC3339(fixed)), from DESKDAYS_NOW) is \(LocalDate.unsupportedPhrase); unset DESKDAYS_NOW or fix it."))
         }
         self.now = fixed ?? Date()
         self.nowIsFromClock = fixed == nil
@@ -44,16 +44,16 @@ package struct Session {
         }
         if let text = environment["DESKDAYS_NOW"], !text.isEmpty {
             guard let date = parseRFC3339(text) else {
-                throw CLIError("DESKDAYS_NOW=\(text) is not an RFC 3339 time; write it like 2026-11-18T09:30:00Z or unset it.")
+                throw CLIError(tr("DESKDAYS_NOW=\(text) is not an RFC 3339 time; write it like 2026-11-18T09:30:00Z or unset it."))
             }
             return date
         }
         if let text = environment["DESKDAYS_TODAY"], !text.isEmpty {
             guard let day = LocalDate(text) else {
-                throw CLIError("DESKDAYS_TODAY=\(text) is not a date; write it as YYYY-MM-DD or unset it.")
+                throw CLIError(tr("DESKDAYS_TODAY=\(text) is not a date; write it as YYYY-MM-DD or unset it."))
             }
             guard day.isSupported else {
-                throw CLIError("DESKDAYS_TODAY=\(text) is \(LocalDate.unsupportedPhrase); fix it or unset it.")
+                throw CLIError(tr("DESKDAYS_TODAY=\(text) is \(LocalDate.unsupportedPhrase); fix it or unset it."))
             }
             return policy.instant(of: day)
         }
@@ -75,9 +75,9 @@ package struct Session {
         case .absent where !options.databaseIsExplicit:
             return try AttendanceStore.inMemory()
         case .absent:
-            throw CLIError("The database \(path) does not exist; fix the path, or leave out --database/DESKDAYS_DATABASE to use the default.")
+            throw CLIError(tr("The database \(path) does not exist; fix the path, or leave out --database/DESKDAYS_DATABASE to use the default."))
         case .unreachable(let reason):
-            throw CLIError("The database \(path) cannot be reached (\(reason)); fix the path or its permissions.")
+            throw CLIError(tr("The database \(path) cannot be reached (\(reason)); fix the path or its permissions."))
         }
     }
 
@@ -112,7 +112,7 @@ package struct Session {
         }
         // Each warning once per command, however often it merges.
         for warning in warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
-            printError("deskdays: sync: \(warning).")
+            printError("deskdays: " + tr("sync: \(warning)."))
         }
         return sync
     }
@@ -128,10 +128,10 @@ package struct Session {
     /// Parses a `--date`-style argument.
     static func date(_ text: String, option: String) throws -> LocalDate {
         guard let date = LocalDate(text) else {
-            throw CLIError("\(option) \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-18).")
+            throw CLIError(tr("\(option) \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-18)."))
         }
         guard date.isSupported else {
-            throw CLIError("\(option) \(text) is \(LocalDate.unsupportedPhrase); check the year.")
+            throw CLIError(tr("\(option) \(text) is \(LocalDate.unsupportedPhrase); check the year."))
         }
         return date
     }

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The project's message catalogs, compiled for a test (docs/testing.md,
+/// "Languages"): `po/LANG.po` through `msgfmt` into a private folder that a
+/// child process is pointed at with `DESKDAYS_LOCALEDIR`, and a pseudo-locale
+/// made from the template, in which every message is wrapped in ⟦ ⟧.
+public enum Catalogs {
+    /// The repository's `po/` folder.
+    public static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("po")
+
+    /// The pseudo-locale's name (not a real language).
+    public static let pseudo = "qps"
+    public static let open = "⟦", close = "⟧"
+
+    /// Whether msgfmt is installed (Debian's gettext).
+    public static var available: Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/msgfmt") }
+    }
+
+    /// The languages with a catalog in po/.
+    public static var languages: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".po") }.map { String($0.dropLast(3)) }.sorted()
+    }
+
+    /// A new folder holding `languages` compiled (and the pseudo-locale when asked).
+    public static func compile(_ languages: [String], pseudo withPseudo: Bool = false) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-locale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for language in languages {
+            try msgfmt(folder.appendingPathComponent(language + ".po"), into: directory, language: language)
+        }
+        if withPseudo {
+            let source = directory.appendingPathComponent("pseudo.po")
+            try pseudoCatalog().write(to: source, atomically: true, encoding: .utf8)
+            try msgfmt(source, into: directory, language: pseudo)
+        }
+        return directory
+    }
+
+    static func msgfmt(_ source: URL, into directory: URL, language: String) throws {
+        let target = directory.appendingPathComponent("\(language)/LC_MESSAGES")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["msgfmt", "--check", "-o", target.appendingPathComponent("deskdays.mo").path, source.path]
+        try process.spawn()
+        process.waitForExit()
+        guard process.exitStatus == 0 else { throw CatalogError(message: "msgfmt failed on \(source.path)") }
+    }
+
+    /// The template with every message translated as ⟦message⟧ (both plural forms).
+    public static func pseudoCatalog() throws -> String {
+        let template = try String(contentsOf: folder.appendingPathComponent("deskdays.pot"), encoding: .utf8)
+        var out: [String] = []
+        var msgid: [String] = [], plural: [String] = []
+        var section = ""
+        func flush() {
+            guard section != "" else { return }
+            let id = msgid.joined(), many = plural.joined()
+            if id.isEmpty {
+                out.append("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: nplurals=2; plural=(n != 1);\\n\"\n")
+            } else if plural.isEmpty {
+                out.append("msgid \"\(id)\"\nmsgstr \"\(open)\(id)\(close)\"\n")
+            } else {
+                out.append("msgid \"\(id)\"\nmsgid_plural \"\(many)\"\nmsgstr[0] \"\(open)\(id)\(close)\"\nmsgstr[1] \"\(open)\(many)\(close)\"\n")
+            }
+            msgid = []; plural = []; section = ""
+        }
+        for line in template.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("msgid_plural ") {
+                section = "plural"; plural.append(quoted(line.dropFirst(13)))
+            } else if line.hasPrefix("msgid ") {
+                flush(); section = "id"; msgid.append(quoted(line.dropFirst(6)))
+            } else if line.hasPrefix("msgstr") {
+                section = section == "" ? "" : section + "-done"
+            } else if line.hasPrefix("\"") {
+                if section == "id" { msgid.append(quoted(line[...])) }
+                if section == "plural" { plural.append(quoted(line[...])) }
+            } else if line.isEmpty || line.hasPrefix("#") {
+                if section.hasSuffix("-done") { flush() }
+            }
+        }
+        if section.hasSuffix("-done") { flush() }
+        return out.joined(separator: "\n")
+    }
+
+    /// The inside of a PO string line, escapes kept.
+    static func quoted(_ line: Substring) -> String {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return String(trimmed.dropFirst().dropLast())
+    }
+
+    /// What is left of `text` once every ⟦…⟧ (nested or not) is taken out.
+    public static func unwrapped(_ text: String) -> String {
+        var result = ""
+        var depth = 0
+        for character in text {
+            if String(character) == open { depth += 1; continue }
+            if String(character) == close { depth = max(0, depth - 1); continue }
+            if depth == 0 { result.append(character) }
+        }
+        return result
+    }
+
+    /// English left unwrapped in `text`: what remains of each line, once
+    /// everything inside the marks is taken out (a message may span lines,
+    /// as wrapped help does), that holds two words of two letters or more in a row.
+    /// `ignoring`: patterns taken out first (text a library writes).
+    public static func untranslated(_ text: String, ignoring: [String] = []) -> [String] {
+        var rest = unwrapped(text)
+        for pattern in ignoring {
+            rest = rest.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+        }
+        return rest.split(separator: "\n").map(String.init).filter { line in
+            line.range(of: "[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}", options: .regularExpression) != nil
+        }
+    }
+}
+
+public struct CatalogError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -57,7 +57,7 @@ let package = Package(
 
         // MARK: - sd-bus (libsystemd): the one place its calls are wrapped (BusSupport)
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "SystemBus", dependencies: ["CSystemd"]),
+        .target(name: "SystemBus", dependencies: ["CSystemd", "Localization"]),
 
         // MARK: - GPS: pure NMEA + geofence, the adapter and its serial source; gpsd and ModemManager over the system bus
         // GPSAdapter links no C library (deskdays-cli uses it for `enroll gps`); GPSBus adds the bus sources for the agent.

@@ -105,14 +105,18 @@ extension Agent {
                 return
             }
             let count = report.remainingRequired
-            let needed = "\(count) more office day\(count == 1 ? "" : "s") needed in \(report.period.label). "
-            let body = needed + "Check in with `deskdays checkin` (or --status remote)."
+            let label = report.period.label
+            let body = trn("\(count) more office day needed in \(label). Check in with `deskdays checkin` (or --status remote).",
+                           "\(count) more office days needed in \(label). Check in with `deskdays checkin` (or --status remote).", count)
             logger.notice("reminder for \(date): \(body)")
             streak.record(date)
             saveStreak(streak)
             // With the server's `actions`, the notification asks instead and its buttons answer.
-            await desktop.remind(DesktopBus.Reminder(date: date, title: "DeskDays: no check-in yet today", plainBody: body,
-                                                     answerBody: needed + "Where are you working today?"))
+            let question = trn("\(count) more office day needed in \(label). Where are you working today?",
+                               "\(count) more office days needed in \(label). Where are you working today?", count)
+            await desktop.remind(DesktopBus.Reminder(date: date, title: tr("DeskDays: no check-in yet today"), plainBody: body,
+                                                     answerBody: question))
+
         } catch {
             logger.error("could not decide on today's reminder: \(error)")
         }

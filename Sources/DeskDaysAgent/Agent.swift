@@ -120,12 +120,24 @@ public final class Agent: Sendable {
         }
     }
 
-    /// What the agent will watch, for the start-up message.
+    /// What the agent will watch, for the log and systemd's status line (English, as every log line).
     public var summary: String {
         var parts = adapters.isEmpty ? ["no adapter enabled"] : ["watching: " + adapters.map(\.name).joined(separator: ", ")]
         if let server { parts.append("control socket \(server.path)") }
         return parts.joined(separator: "; ")
     }
+
+    /// The same in the user's language, for the start-up message on the terminal.
+    public var startupSummary: String {
+        let names = adapters.map(\.name).joined(separator: ", ")
+        switch (adapters.isEmpty, server?.path) {
+        case (true, let path?): return tr("no adapter enabled; control socket \(path)")
+        case (true, nil): return tr("no adapter enabled")
+        case (false, let path?): return tr("watching: \(names); control socket \(path)")
+        case (false, nil): return tr("watching: \(names)")
+        }
+    }
+
 
     /// Runs until its service group is shut down gracefully (by the enclosing
     /// group's signals, or `shutDownGracefully()`) or cancelled. Throws when

@@ -103,17 +103,17 @@ public final class ControlServer: @unchecked Sendable {
         umask(oldMask)
         guard bound == 0 else {
             close(fd)
-            throw SetupError(description: "cannot create the control socket \(path): \(String(cString: strerror(bindError)))")
+            throw SetupError(description: tr("cannot create the control socket \(path): \(String(cString: strerror(bindError)))"))
         }
         chmod(path, 0o600)
         guard listen(fd, 16) == 0 else {
             let code = errno
             close(fd)
-            throw SetupError(description: "cannot listen on \(path): \(String(cString: strerror(code)))")
+            throw SetupError(description: tr("cannot listen on \(path): \(String(cString: strerror(code)))"))
         }
         guard wake.descriptor >= 0 else {
             close(fd)
-            throw SetupError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+            throw SetupError(description: tr("cannot create a pipe: \(String(cString: strerror(errno)))"))
         }
         lock.withLock { listener = fd }
         let thread = Thread { [self] in acceptLoop() }
@@ -160,20 +160,20 @@ public final class ControlServer: @unchecked Sendable {
             let parent = (folder as NSString).deletingLastPathComponent
             if !parent.isEmpty, parent != folder, stat(parent, &info) != 0 { try preparePrivateFolder(parent) }
             guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
-                throw SetupError(description: "cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+                throw SetupError(description: tr("cannot create the folder \(folder): \(String(cString: strerror(errno)))"))
             }
             guard stat(folder, &info) == 0 else {
-                throw SetupError(description: "cannot read the folder \(folder): \(String(cString: strerror(errno)))")
+                throw SetupError(description: tr("cannot read the folder \(folder): \(String(cString: strerror(errno)))"))
             }
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw SetupError(description: "\(folder) is not a folder; remove it or choose another --socket")
+            throw SetupError(description: tr("\(folder) is not a folder; remove it or choose another --socket"))
         }
         guard info.st_uid == getuid() else {
-            throw SetupError(description: "\(folder) belongs to another user; choose another --socket")
+            throw SetupError(description: tr("\(folder) belongs to another user; choose another --socket"))
         }
         if info.st_mode & 0o077 != 0, chmod(folder, 0o700) != 0 {
-            throw SetupError(description: "cannot make \(folder) private (0700): \(String(cString: strerror(errno)))")
+            throw SetupError(description: tr("cannot make \(folder) private (0700): \(String(cString: strerror(errno)))"))
         }
     }
 
@@ -182,11 +182,11 @@ public final class ControlServer: @unchecked Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw SetupError(description: "\(path) exists and is not a socket; remove it or choose another --socket")
+            throw SetupError(description: tr("\(path) exists and is not a socket; remove it or choose another --socket"))
         }
         if let fd = try? UnixSocket.connect(to: path) {
             close(fd)
-            throw SetupError(description: "another deskdays agent is already running on \(path); stop it first (systemctl --user stop deskdays)")
+            throw SetupError(description: tr("another deskdays agent is already running on \(path); stop it first (systemctl --user stop deskdays)"))
         }
         unlink(path)
     }

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import CSystemd
 import DeskDaysCore
+import DeskDaysReports
 import Foundation
 import Logging
 import Synchronization
@@ -130,9 +131,12 @@ extension DesktopBus {
     /// Replaces the reminder by a short confirmation (a new notification when the server has closed it meanwhile).
     private func confirm(replacing id: UInt32, date: LocalDate, label: String) {
         guard let bus else { return }
+        // The date as the user's LC_TIME writes it ("Nov 18, 2026" under C, "18.11.2026" in German).
+        let shownDate = ReportLocale(environment: ProcessInfo.processInfo.environment).date(date)
+
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "Notify", build: { message in
-            DesktopNotifier.appendNotify(to: message, title: "DeskDays: recorded", body: "\(label) on \(date).", replaces: id)
+            DesktopNotifier.appendNotify(to: message, title: tr("DeskDays: recorded"), body: tr("\(label) on \(shownDate)."), replaces: id)
         }) { [self] reply in
             if sd_bus_message_is_method_error(reply, nil) != 0 {
                 logger.info("the confirmation could not be shown (\(BusSupport.errorText(reply)))")

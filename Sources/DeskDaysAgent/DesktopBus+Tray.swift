@@ -28,8 +28,23 @@ extension DesktopBus {
             default: icon = "x-office-calendar"
             }
             title = "DeskDays: " + (Report.Status(rawValue: summary.status)?.words ?? summary.status)
-            tooltip = "\(summary.office) of \(summary.required) office days in \(summary.period); \(summary.remaining) more needed. "
-                + "Today: \(summary.todayStatus.isEmpty ? "no answer yet" : summary.todayStatus)."
+            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.period); \(summary.remaining) more needed.",
+                          "\(summary.office) of \(summary.required) office days in \(summary.period); \(summary.remaining) more needed.",
+                          summary.required)
+                + " " + (summary.todayStatus.isEmpty ? tr("Today: no answer yet.") : tr("Today: \(Self.statusWord(summary.todayStatus))."))
+        }
+
+        /// A status as the tooltip names it, in the user's language (the D-Bus property keeps the name).
+        static func statusWord(_ name: String) -> String {
+            switch AttendanceStatus(rawValue: name) {
+            case .office?: tr("office")
+            case .travel?: tr("travel")
+            case .remote?: tr("remote")
+            case .sick?: tr("sick")
+            case .vacation?: tr("vacation")
+            case .leave?: tr("leave")
+            case nil: name
+            }
         }
     }
 
@@ -143,11 +158,12 @@ extension DesktopBus {
 
         var label: String {
             switch self {
-            case .checkIn: "Check in now"
-            case .remoteToday: "Remote today"
-            case .openReport: "Open report"
+            case .checkIn: tr("Check in now")
+            case .remoteToday: tr("Remote today")
+            case .openReport: tr("Open report")
             case .separator: ""
-            case .pause: "Pause reminders today"
+            case .pause: tr("Pause reminders today")
+
             }
         }
     }

@@ -78,7 +78,7 @@ public final class DesktopBus: @unchecked Sendable {
 
     /// The reminder's answers: action keys (never translated) and their statuses and labels.
     static let answers: [(key: String, status: AttendanceStatus, label: String)] = [
-        ("office", .office, "In the office"), ("remote", .remote, "Remote"), ("off", .vacation, "Day off"),
+        ("office", .office, tr("In the office")), ("remote", .remote, tr("Remote")), ("off", .vacation, tr("Day off")),
     ]
 
     /// What the bus side needs from the agent; each is safe to call from any thread.
@@ -504,9 +504,9 @@ extension DesktopBus {
         }
         var findings: [Doctor.Finding] = []
         findings.append(owned(name)
-            ? Doctor.Finding(.ok, "the agent serves \(name) on the session bus")
-            : Doctor.Finding(.note, "nothing serves \(name) on the session bus",
-                             fix: "start the agent in your desktop session (`systemctl --user start deskdays`)"))
+            ? Doctor.Finding(.ok, tr("the agent serves \(name) on the session bus"))
+            : Doctor.Finding(.note, tr("nothing serves \(name) on the session bus"),
+                             fix: tr("start the agent in your desktop session (`systemctl --user start deskdays`)")))
         if owned(notifications),
            case .success(let reply) = BusSupport.call(bus, destination: notifications, path: notificationsPath,
                                                       interface: notifications, member: "GetCapabilities") {
@@ -517,15 +517,16 @@ extension DesktopBus {
                 sd_bus_message_exit_container(reply)
             }
             findings.append(capabilities.contains("actions")
-                ? Doctor.Finding(.ok, "the notification server takes actions: the reminder can be answered from it")
-                : Doctor.Finding(.note, "the notification server shows no buttons (no `actions` capability): the reminder names the command instead"))
+                ? Doctor.Finding(.ok, tr("the notification server takes actions: the reminder can be answered from it"))
+                : Doctor.Finding(.note, tr("the notification server shows no buttons (no `actions` capability): the reminder names the command instead")))
         } else {
-            findings.append(Doctor.Finding(.note, "no notification server runs now (it may start when the reminder comes)"))
+            findings.append(Doctor.Finding(.note, tr("no notification server runs now (it may start when the reminder comes)")))
         }
         findings.append(owned(watcher)
-            ? Doctor.Finding(.ok, "the desktop has a tray (a StatusNotifierWatcher): the icon is shown unless [desktop] tray = false")
-            : Doctor.Finding(.note, "the desktop has no tray (no StatusNotifierWatcher): no icon",
-                             fix: "on GNOME, enable the AppIndicator extension; on sway or Hyprland, add waybar's \"tray\" module"))
+            ? Doctor.Finding(.ok, tr("the desktop has a tray (a StatusNotifierWatcher): the icon is shown unless [desktop] tray = false"))
+            : Doctor.Finding(.note, tr("the desktop has no tray (no StatusNotifierWatcher): no icon"),
+                             fix: tr("on GNOME, enable the AppIndicator extension; on sway or Hyprland, add waybar's \"tray\" module")))
+
         return findings
     }
 }

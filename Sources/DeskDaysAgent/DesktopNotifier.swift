@@ -3,6 +3,7 @@ import DeviceThread
 import Glibc
 #endif
 import CSystemd
+import DeskDaysCore
 import Foundation
 import Logging
 import Synchronization
@@ -58,12 +59,13 @@ public final class DesktopNotifier: Sendable {
 
     /// Why notifications cannot be shown here, or nil when they can be tried (for `deskdays doctor`).
     public func unavailableReason() -> String? {
-        guard let address else { return "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)" }
-        guard BusSupport.isUnixOnly(address) else { return "the session bus address is not a unix socket" }
+        guard let address else { return tr("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)") }
+        guard BusSupport.isUnixOnly(address) else { return tr("the session bus address is not a unix socket") }
         // Abstract sockets cannot be looked for; a listed socket file can.
         let paths = BusSupport.socketPaths(address)
         if !paths.isEmpty, !paths.contains(where: Self.isSocket) {
-            return "no D-Bus session bus (\(paths.joined(separator: ", ")) does not exist)"
+            return tr("no D-Bus session bus (\(paths.joined(separator: ", ")) does not exist)")
+
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import CSystemd
+import DeskDaysCore
 import DeskDaysConfig
 import SystemBus
 
@@ -25,10 +26,10 @@ public enum BusEnrollment {
     public static func checkGPSD(address: String) throws(Refusal) {
         let probe = GPSSourceProbe.run(address: address, serialDevice: "")
         if let problem = probe.busProblem {
-            throw Refusal(sentence: "cannot reach the system bus (\(problem)); gpsd's fixes come over it.")
+            throw Refusal(sentence: tr("cannot reach the system bus (\(problem)); gpsd's fixes come over it."))
         }
         guard probe.gpsdOnBus else {
-            throw Refusal(sentence: "gpsd is not on the system bus: start it (`sudo systemctl start gpsd`), or use --source serial or modemmanager.")
+            throw Refusal(sentence: tr("gpsd is not on the system bus: start it (`sudo systemctl start gpsd`), or use --source serial or modemmanager."))
         }
     }
 
@@ -36,31 +37,31 @@ public enum BusEnrollment {
     /// or location signals are off, asks ModemManager to turn them on
     /// (`note` is told first). Returns the modem's number.
     public static func prepareModem(address: String, note: (String) -> Void) throws(Refusal) -> String {
-        guard BusSupport.isUnixOnly(address) else { throw Refusal(sentence: "the system bus address is not a unix socket; set DBUS_SYSTEM_BUS_ADDRESS to one.") }
+        guard BusSupport.isUnixOnly(address) else { throw Refusal(sentence: tr("the system bus address is not a unix socket; set DBUS_SYSTEM_BUS_ADDRESS to one.")) }
         let bus: OpaquePointer
         switch BusSupport.connect(address) {
         case .success(let connected): bus = connected
-        case .failure(let failure): throw Refusal(sentence: "cannot reach the system bus (\(failure.reason)); ModemManager's fixes come over it.")
+        case .failure(let failure): throw Refusal(sentence: tr("cannot reach the system bus (\(failure.reason)); ModemManager's fixes come over it."))
         }
         defer { sd_bus_flush_close_unref(bus) }
         guard ModemManagerBus.isRunning(bus) else {
-            throw Refusal(sentence: "ModemManager is not running: start it (`sudo systemctl start ModemManager`), or use --source serial or gpsd.")
+            throw Refusal(sentence: tr("ModemManager is not running: start it (`sudo systemctl start ModemManager`), or use --source serial or gpsd."))
         }
         let modems: [ModemManagerBus.Modem]
         switch ModemManagerBus.modems(bus) {
         case .success(let found): modems = found
-        case .failure(let failure): throw Refusal(sentence: "ModemManager did not list its modems (\(failure.reason)); see `mmcli -L`.")
+        case .failure(let failure): throw Refusal(sentence: tr("ModemManager did not list its modems (\(failure.reason)); see `mmcli -L`."))
         }
         guard let modem = modems.first(where: \.isUsable) ?? modems.first(where: \.hasGPS) else {
-            throw Refusal(sentence: "ModemManager has no modem that can give GPS positions (`mmcli -L` lists the modems; a WWAN modem's GNSS needs it enabled and its SIM unlocked).")
+            throw Refusal(sentence: tr("ModemManager has no modem that can give GPS positions (`mmcli -L` lists the modems; a WWAN modem's GNSS needs it enabled and its SIM unlocked)."))
         }
         if modem.isUsable { return modem.number }
         guard modem.capabilities & ModemManagerBus.gpsNMEA != 0 else {
-            throw Refusal(sentence: "modem \(modem.number) gives GPS positions only without an accuracy estimate (no NMEA source), which DeskDays cannot trust; use --source serial or gpsd.")
+            throw Refusal(sentence: tr("modem \(modem.number) gives GPS positions only without an accuracy estimate (no NMEA source), which DeskDays cannot trust; use --source serial or gpsd."))
         }
-        note("Turning on the GPS NMEA source and location signals of modem \(modem.number) (ModemManager asks polkit)…")
+        note(tr("Turning on the GPS NMEA source and location signals of modem \(modem.number) (ModemManager asks polkit)…"))
         if let failure = ModemManagerBus.enableNMEA(bus, modem: modem) {
-            throw Refusal(sentence: "ModemManager refused to turn on the GPS of modem \(modem.number) (\(failure.reason)); run this from your desktop session so polkit can ask you, or `sudo mmcli -m \(modem.number) --location-enable-gps-nmea --location-set-enable-signal`.")
+            throw Refusal(sentence: tr("ModemManager refused to turn on the GPS of modem \(modem.number) (\(failure.reason)); run this from your desktop session so polkit can ask you, or `sudo mmcli -m \(modem.number) --location-enable-gps-nmea --location-set-enable-signal`."))
         }
         return modem.number
     }

@@ -46,18 +46,31 @@ public struct GPSSourceProbe: Sendable {
     /// else ModemManager when a modem could give GPS (its log line says how
     /// to enable it); else the serial device, waited for.
     public var choice: (source: Choice, reason: String) {
-        if gpsdOnBus { return (.gpsd, "gpsd is on the system bus") }
+        // The reason is shown by doctor and enroll, so it is in the user's language (whole sentences).
+        if gpsdOnBus { return (.gpsd, tr("gpsd is on the system bus")) }
         let gps = ModemManagerBus.gpsRaw | ModemManagerBus.gpsNMEA
         if let modem = modems.first(where: { $0.enabled & gps != 0 }) {
-            return (.modemmanager, "ModemManager's modem \(modem.number) has its GPS enabled")
+            return (.modemmanager, tr("ModemManager's modem \(modem.number) has its GPS enabled"))
         }
-        let noServices = busProblem.map { "no system bus (\($0))" }
-            ?? (modemManagerRunning ? "gpsd is not on the system bus and no modem has its GPS enabled" : "neither gpsd nor ModemManager is on the system bus")
-        if serialDeviceExists { return (.serial, "\(noServices); the serial device exists") }
+        if serialDeviceExists { return (.serial, noServices(serialDeviceExists: true)) }
         if let modem = modems.first(where: \.hasGPS) {
-            return (.modemmanager, "ModemManager's modem \(modem.number) can give GPS positions, and the serial device does not exist")
+            return (.modemmanager, tr("ModemManager's modem \(modem.number) can give GPS positions, and the serial device does not exist"))
         }
-        return (.serial, "\(noServices); waiting for the serial device")
+        return (.serial, noServices(serialDeviceExists: false))
+    }
+
+    /// Why neither service feeds the geofence, and what becomes of the serial device.
+    private func noServices(serialDeviceExists exists: Bool) -> String {
+        if let busProblem {
+            return exists ? tr("no system bus (\(busProblem)); the serial device exists")
+                : tr("no system bus (\(busProblem)); waiting for the serial device")
+        }
+        if modemManagerRunning {
+            return exists ? tr("gpsd is not on the system bus and no modem has its GPS enabled; the serial device exists")
+                : tr("gpsd is not on the system bus and no modem has its GPS enabled; waiting for the serial device")
+        }
+        return exists ? tr("neither gpsd nor ModemManager is on the system bus; the serial device exists")
+            : tr("neither gpsd nor ModemManager is on the system bus; waiting for the serial device")
     }
 
     public init() {}
@@ -67,7 +80,8 @@ public struct GPSSourceProbe: Sendable {
         var probe = GPSSourceProbe()
         probe.serialDeviceExists = access(serialDevice, F_OK) == 0
         guard BusSupport.isUnixOnly(address) else {
-            probe.busProblem = "the address is not a unix socket"
+            probe.busProblem = tr("the address is not a unix socket")
+
             return probe
         }
         let bus: OpaquePointer

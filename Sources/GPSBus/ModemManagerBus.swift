@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSystemd
+import DeskDaysCore
 import NMEA
 import SystemBus
 
@@ -44,13 +45,13 @@ public enum ModemManagerBus {
         /// What stands between this modem and usable fixes, with the command that fixes it; nil when usable.
         public var problem: String? {
             if capabilities & ModemManagerBus.gpsNMEA == 0 {
-                return "modem \(number) gives GPS positions only without an accuracy estimate (no NMEA source), which the geofence cannot trust"
+                return tr("modem \(number) gives GPS positions only without an accuracy estimate (no NMEA source), which the geofence cannot trust")
             }
             if enabled & ModemManagerBus.gpsNMEA == 0 {
-                return "the GPS NMEA source of modem \(number) is not enabled: `deskdays enroll gps --source modemmanager` or `mmcli -m \(number) --location-enable-gps-nmea --location-set-enable-signal` enables it"
+                return tr("the GPS NMEA source of modem \(number) is not enabled: `deskdays enroll gps --source modemmanager` or `mmcli -m \(number) --location-enable-gps-nmea --location-set-enable-signal` enables it")
             }
             if !signalsLocation {
-                return "modem \(number) does not signal location changes: `mmcli -m \(number) --location-set-enable-signal` turns that on"
+                return tr("modem \(number) does not signal location changes: `mmcli -m \(number) --location-set-enable-signal` turns that on")
             }
             return nil
         }
@@ -79,7 +80,7 @@ public enum ModemManagerBus {
         defer { sd_bus_message_unref(reply) }
         var modems: [Modem] = []
         guard sd_bus_message_enter_container(reply, a, "{oa{sa{sv}}}") > 0 else {
-            return .failure(BusFailure(reason: "GetManagedObjects answered with another signature"))
+            return .failure(BusFailure(reason: tr("GetManagedObjects answered with another signature")))
         }
         while sd_bus_message_enter_container(reply, e, "oa{sa{sv}}") > 0 {
             guard let path = BusSupport.readString(reply, "o"),

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import DeskDaysConfig
 
 /// Turns a tag reading into the name of the `[[nfc.tags]]` rule it matches.
@@ -41,13 +42,13 @@ public struct TagMatcher: Sendable {
     /// Why two taps of one card cannot become a UID rule, in one sentence
     /// naming what works instead; nil when they can.
     public static func enrolmentProblem(first: TagReading, second: TagReading) -> String? {
-        let instead = "use an NTAG sticker or keyfob at the desk instead, enroll this card by its NDEF text (--by-ndef), or use a QR code"
         if first.hasRandomUID || second.hasRandomUID {
-            return "this card shows a new number on every tap (a random UID), so it cannot be recognised by its UID; " + instead + "."
+            return tr("this card shows a new number on every tap (a random UID), so it cannot be recognised by its UID; use an NTAG sticker or keyfob at the desk instead, enroll this card by its NDEF text (--by-ndef), or use a QR code.")
         }
         if first.uid != second.uid {
-            return "the card showed a different number on the second tap, so it cannot be recognised by its UID; " + instead + "."
+            return tr("the card showed a different number on the second tap, so it cannot be recognised by its UID; use an NTAG sticker or keyfob at the desk instead, enroll this card by its NDEF text (--by-ndef), or use a QR code.")
         }
+
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Glibc
 
 /// Why the camera cannot be used, as one sentence for the user (docs/design.md, habit 3:
@@ -35,19 +36,19 @@ public struct CameraError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch kind {
         case .missing:
-            "No camera at \(device): plug one in, or set [qr] device to its path (see `v4l2-ctl --list-devices`)."
+            tr("No camera at \(device): plug one in, or set [qr] device to its path (see `v4l2-ctl --list-devices`).")
         case .busy:
-            "The camera \(device) is in use by another program: close it (a video call, a browser tab) and try again."
+            tr("The camera \(device) is in use by another program: close it (a video call, a browser tab) and try again.")
         case .permission:
-            "Not allowed to open \(device): add yourself to the 'video' group or install DeskDays' udev rules."
+            tr("Not allowed to open \(device): add yourself to the 'video' group or install DeskDays' udev rules.")
         case .notACamera:
-            "\(device) is not a video capture device: set [qr] device to the camera's node."
+            tr("\(device) is not a video capture device: set [qr] device to the camera's node.")
         case .unsupportedFormat(let offered):
-            "The camera \(device) offers no usable format (it has \(offered.joined(separator: ", "))); DeskDays needs YUYV, GREY, MJPEG, YUV420 or RGB24."
+            tr("The camera \(device) offers no usable format (it has \(offered.joined(separator: ", "))); DeskDays needs YUYV, GREY, MJPEG, YUV420 or RGB24.")
         case .gone:
-            "The camera \(device) went away (unplugged?)."
+            tr("The camera \(device) went away (unplugged?).")
         case .system:
-            "The camera \(device) failed in \(call): \(String(cString: strerror(errno)))."
+            tr("The camera \(device) failed in \(call): \(String(cString: strerror(errno))).")
         }
     }
 

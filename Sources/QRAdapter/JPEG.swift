@@ -1,3 +1,4 @@
+import DeskDaysCore
 import CJPEG
 import Foundation
 import QR
@@ -9,7 +10,7 @@ public enum JPEG {
     /// libjpeg skips the colour conversion when asked for greyscale.
     public static func decodeLuma(_ bytes: UnsafeRawBufferPointer) throws(JPEGError) -> LumaFrame {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
-            throw JPEGError(message: "empty JPEG data")
+            throw JPEGError(message: tr("empty JPEG data"))
         }
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0
@@ -44,5 +45,5 @@ public enum JPEG {
 /// libjpeg's own message for a JPEG it could not handle.
 public struct JPEGError: Error, CustomStringConvertible, Sendable {
     public let message: String
-    public var description: String { message.isEmpty ? "invalid JPEG data" : message }
+    public var description: String { message.isEmpty ? tr("invalid JPEG data") : message }
 }

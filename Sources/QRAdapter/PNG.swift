@@ -1,3 +1,4 @@
+import DeskDaysCore
 import CPNG
 import Foundation
 import QR
@@ -35,7 +36,7 @@ public enum PNG {
         }
         if grey { return LumaFrame(width: width, height: height, pixels: pixels) }
         guard let frame = pixels.withUnsafeBytes({ PixelFormat.rgb24.luma(of: $0, width: width, height: height) }) else {
-            throw ImageError(path: "", reason: "empty image")
+            throw ImageError(path: "", reason: tr("empty image"))
         }
         return frame
     }

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import CQRencode
 import Foundation
 import QR
@@ -76,7 +77,7 @@ public struct QRCodeImage: Sendable {
 public struct QREncodeError: Error, CustomStringConvertible, Sendable {
     public let errno: Int32
     public var description: String {
-        errno == ERANGE ? "the payload is too long for a QR code (at most about 2,300 bytes)"
-                        : "libqrencode failed: \(String(cString: strerror(errno)))"
+        errno == ERANGE ? tr("the payload is too long for a QR code (at most about 2,300 bytes)")
+                        : tr("libqrencode failed: \(String(cString: strerror(errno)))")
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSystemd
 import Foundation
+import Localization
 
 /// What DeskDays' sd-bus clients share (the agent's sleep watcher on the
 /// system bus and desktop notifier on the session bus; the GPS sources of
@@ -58,7 +59,7 @@ public enum BusSupport {
     /// caller owns it (and chooses how to close it: flushed or not).
     public static func connect(_ address: String) -> Result<OpaquePointer, BusFailure> {
         var created: OpaquePointer?
-        guard sd_bus_new(&created) >= 0, let bus = created else { return .failure(BusFailure(reason: "out of memory")) }
+        guard sd_bus_new(&created) >= 0, let bus = created else { return .failure(BusFailure(reason: tr("out of memory"))) }
         var result = sd_bus_set_address(bus, address)
         if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
         if result >= 0 { result = sd_bus_start(bus) }

@@ -1,3 +1,5 @@
+import DeskDaysCore
+
 /// Why the adapter cannot work on this machine. Reported once; the adapter
 /// then waits without waking (see `WiFiCheckInAdapter`).
 public enum WiFiUnavailable: Error, Sendable, CustomStringConvertible {
@@ -9,8 +11,8 @@ public enum WiFiUnavailable: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .netlinkRefused(let why): "netlink is refused (\(why)); the agent needs AF_NETLINK for Wi-Fi"
-        case .noNL80211: "no nl80211 in this kernel (no Wi-Fi device or cfg80211 not loaded)"
+        case .netlinkRefused(let why): tr("netlink is refused (\(why)); the agent needs AF_NETLINK for Wi-Fi")
+        case .noNL80211: tr("no nl80211 in this kernel (no Wi-Fi device or cfg80211 not loaded)")
         }
     }
 }

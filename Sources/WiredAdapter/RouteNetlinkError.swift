@@ -1,3 +1,4 @@
+import DeskDaysCore
 import CNetlinkRoute
 
 /// A libnl return code (`NLE_*`, positive), named after the call that
@@ -24,7 +25,7 @@ public enum WiredUnavailable: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .netlinkRefused(let why): "netlink is refused (\(why)); the agent needs AF_NETLINK for the wired method"
+        case .netlinkRefused(let why): tr("netlink is refused (\(why)); the agent needs AF_NETLINK for the wired method")
         }
     }
 }

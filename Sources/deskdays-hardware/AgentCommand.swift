@@ -34,7 +34,7 @@ extension AgentCommand {
         signal(SIGPIPE, SIG_IGN)
         // A second agent says so in one line and exits 1, before it opens anything.
         if case .connected = ControlClient.connect(path: socket.socketPath, timeout: 2) {
-            throw CLIError("another deskdays agent is already running on \(socket.socketPath); stop it first (systemctl --user stop deskdays).")
+            throw CLIError(tr("another deskdays agent is already running on \(socket.socketPath); stop it first (systemctl --user stop deskdays)."))
         }
         let session = try Session(global)
         let store = try session.writeStore()
@@ -58,7 +58,7 @@ extension AgentCommand {
                     if reloaded {
                         logger.notice("configuration reloaded; \(agent.summary)")
                     } else {
-                        printError("deskdays agent: \(agent.summary); database \(databasePath). Stop with Ctrl-C.")
+                        printError("deskdays agent: " + tr("\(agent.startupSummary); database \(databasePath). Stop with Ctrl-C."))
                         if !agent.watchesAnything { printError(Self.nothingEnabledHelp(configPath: configPath)) }
                     }
                     return agent
@@ -76,7 +76,7 @@ extension AgentCommand {
 
     /// What to do on a machine where no method is enabled yet.
     static func nothingEnabledHelp(configPath: String) -> String {
-        """
+        tr("""
         No check-in method is enabled, so the agent only serves manual check-ins \
         (`deskdays checkin`), the reminder and the fallback.
         Methods and how to enable one (in \(configPath)):
@@ -85,6 +85,7 @@ extension AgentCommand {
           qr    a webcam and a printed code: `deskdays enroll qr`, then [qr] enabled = true
           wifi  the office network: `deskdays enroll wifi`, then [wifi] enabled = true
         `deskdays doctor` says which of them this build and this machine support, and what is missing.
-        """
+        """)
     }
+
 }

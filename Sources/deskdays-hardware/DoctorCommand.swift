@@ -2,6 +2,7 @@ import ArgumentParser
 import DeskDaysAgent
 import DeskDaysCLI
 import DeskDaysConfig
+import DeskDaysCore
 import DeskDaysStore
 import Foundation
 import GPSBus
@@ -17,7 +18,7 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: Hardware.abstract("doctor"),
-        discussion: "Exit status 1 when something an enabled method needs is missing or broken.")
+        discussion: tr("Exit status 1 when something an enabled method needs is missing or broken."))
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions
@@ -32,13 +33,13 @@ extension DoctorCommand {
         do {
             configuration = try ConfigLoader.load(path: path, required: global.configIsExplicit)
             let exists = FileManager.default.fileExists(atPath: path)
-            sections.append(Doctor.Section(name: "configuration", summary: exists ? path : "\(path) (absent: the defaults)", findings: [
-                Doctor.Finding(.ok, exists ? "the configuration is valid" : "no configuration file: defaults, no method enabled"),
+            sections.append(Doctor.Section(name: tr("configuration"), summary: exists ? path : tr("\(path) (absent: the defaults)"), findings: [
+                Doctor.Finding(.ok, exists ? tr("the configuration is valid") : tr("no configuration file: defaults, no method enabled")),
             ]))
         } catch {
-            sections.append(Doctor.Section(name: "configuration", summary: path, findings: [
-                Doctor.Finding(.problem, "the configuration has errors:\n" + error.description,
-                               fix: "correct the lines named above (`deskdays config check` lists them)"),
+            sections.append(Doctor.Section(name: tr("configuration"), summary: path, findings: [
+                Doctor.Finding(.problem, tr("the configuration has errors:") + "\n" + error.description,
+                               fix: tr("correct the lines named above (`deskdays config check` lists them)")),
             ]))
             report(sections)
             throw ExitCode(1)
@@ -61,22 +62,23 @@ extension DoctorCommand {
         do {
             switch try AttendanceStore.health(path: path) {
             case .absent:
-                return Doctor.Section(name: "database", summary: "\(path) (not created yet)", findings: [
-                    Doctor.Finding(.note, "no database yet: the first check-in creates it"),
+                return Doctor.Section(name: tr("database"), summary: tr("\(path) (not created yet)"), findings: [
+                    Doctor.Finding(.note, tr("no database yet: the first check-in creates it")),
                 ])
             case .healthy(let version, let needsMigration):
-                return Doctor.Section(name: "database", summary: path, findings: [
-                    Doctor.Finding(.ok, "the database passes SQLite's quick_check (schema v\(version)"
-                                   + (needsMigration ? ", updated on the next write)" : ")")),
+                return Doctor.Section(name: tr("database"), summary: path, findings: [
+                    Doctor.Finding(.ok, needsMigration
+                                   ? tr("the database passes SQLite's quick_check (schema v\(version), updated on the next write)")
+                                   : tr("the database passes SQLite's quick_check (schema v\(version))")),
                 ])
             }
         } catch let error as StoreError {
-            return Doctor.Section(name: "database", summary: path, findings: [
-                Doctor.Finding(.problem, error.description, fix: "nothing was changed; keep a copy of the file before you act on the advice above"),
+            return Doctor.Section(name: tr("database"), summary: path, findings: [
+                Doctor.Finding(.problem, error.description, fix: tr("nothing was changed; keep a copy of the file before you act on the advice above")),
             ])
         } catch {
-            return Doctor.Section(name: "database", summary: path, findings: [
-                Doctor.Finding(.problem, "the database could not be checked: \(error)", fix: "check the path and its permissions"),
+            return Doctor.Section(name: tr("database"), summary: path, findings: [
+                Doctor.Finding(.problem, tr("the database could not be checked: \(error)"), fix: tr("check the path and its permissions")),
             ])
         }
     }
@@ -91,43 +93,42 @@ extension DoctorCommand {
         case .noAgent: running = false
         case .failed(let reason):
             running = false
-            findings.append(Doctor.Finding(.warning, reason, fix: "remove a stale \(path) or fix its permissions"))
+            findings.append(Doctor.Finding(.warning, reason, fix: tr("remove a stale \(path) or fix its permissions")))
         case .untrusted(let doubt):
             running = false
-            findings.append(Doctor.Finding(.problem, "the agent socket \(path) is not trusted: \(doubt)",
-                                           fix: "remove \(path) and its folder if you did not create them, then start your agent"))
+            findings.append(Doctor.Finding(.problem, tr("the agent socket \(path) is not trusted: \(doubt)"),
+                                           fix: tr("remove \(path) and its folder if you did not create them, then start your agent")))
         }
         findings.append(running
-            ? Doctor.Finding(.ok, "the agent is running (\(path))")
-            : Doctor.Finding(.note, "the agent is not running", fix: "`systemctl --user enable --now deskdays` (after `make install`), or `deskdays agent`"))
+            ? Doctor.Finding(.ok, tr("the agent is running (\(path))"))
+            : Doctor.Finding(.note, tr("the agent is not running"), fix: tr("`systemctl --user enable --now deskdays` (after `make install`), or `deskdays agent`")))
         if let reason = DesktopNotifier(logger: Logger(label: "deskdays.doctor")).unavailableReason() {
-            findings.append(Doctor.Finding(.note, "reminders cannot be shown from here: \(reason)",
-                                           fix: "run the agent inside your desktop session (the systemd user unit does)"))
+            findings.append(Doctor.Finding(.note, tr("reminders cannot be shown from here: \(reason)"),
+                                           fix: tr("run the agent inside your desktop session (the systemd user unit does)")))
         } else {
             findings += DesktopBus.doctorFindings()
         }
-        return Doctor.Section(name: "agent", summary: running ? "running" : "not running", findings: findings)
+        return Doctor.Section(name: tr("agent"), summary: running ? tr("running") : tr("not running"), findings: findings)
     }
 
     func report(_ sections: [Doctor.Section]) {
         var lines: [String] = []
+        // The marks in a column as wide as the widest (7 in English: "warning", "PROBLEM").
+        let marks: [Doctor.Finding.Level: String] = [.ok: tr("ok"), .note: tr("note"), .warning: tr("warning"), .problem: tr("PROBLEM")]
+        let width = marks.values.map(\.count).max() ?? 7
+        let indent = String(repeating: " ", count: width + 3)
         for section in sections {
             lines.append("\(section.name): \(section.summary)")
             for finding in section.findings {
-                let mark: String
-                switch finding.level {
-                case .ok: mark = "ok     "
-                case .note: mark = "note   "
-                case .warning: mark = "warning"
-                case .problem: mark = "PROBLEM"
-                }
-                let text = finding.text.split(separator: "\n").joined(separator: "\n          ")
+                let mark = (marks[finding.level] ?? "").padding(toLength: width, withPad: " ", startingAt: 0)
+                let text = finding.text.split(separator: "\n").joined(separator: "\n" + indent)
                 lines.append("  \(mark) \(text)")
-                if let fix = finding.fix { lines.append("          fix: \(fix)") }
+                if let fix = finding.fix { lines.append(indent + tr("fix: \(fix)")) }
             }
         }
         let failed = Doctor.failed(sections)
-        lines.append(failed ? "\nSomething an enabled method needs is missing; see PROBLEM above." : "\nNothing stands in the way of the enabled methods.")
+        lines.append("\n" + (failed ? tr("Something an enabled method needs is missing; see PROBLEM above.") : tr("Nothing stands in the way of the enabled methods.")))
+
         print(lines.joined(separator: "\n"))
     }
 }

@@ -17,50 +17,50 @@ struct EnrollGPS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gps",
         abstract: Hardware.abstract("enroll", "gps"),
-        discussion: """
+        discussion: tr("""
         Reads the GPS source of [gps] (or --source: serial, gpsd, modemmanager, auto) for \
         --seconds of valid fixes, averages them and appends a [[gps.geofences]] block to the \
         configuration file. With ModemManager, a modem whose GPS NMEA source is off is asked \
         to turn it on (ModemManager asks polkit); nothing else about the modem is changed.
-        """
+        """)
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Where fixes come from: serial, gpsd, modemmanager or auto (default: [gps] source).")
+    @Option(help: ArgumentHelp(tr("Where fixes come from: serial, gpsd, modemmanager or auto (default: [gps] source).")))
     var source: String?
 
-    @Option(help: "Serial device of the receiver (default: [gps] device).")
+    @Option(help: ArgumentHelp(tr("Serial device of the receiver (default: [gps] device).")))
     var device: String?
 
-    @Option(help: "Baud rate (default: [gps] baud).")
+    @Option(help: ArgumentHelp(tr("Baud rate (default: [gps] baud).")))
     var baud: Int?
 
-    @Option(help: "Name of the geofence, reported in check-ins.")
+    @Option(help: ArgumentHelp(tr("Name of the geofence, reported in check-ins.")))
     var name = "office"
 
-    @Option(help: "Radius in metres.")
+    @Option(help: ArgumentHelp(tr("Radius in metres.")))
     var radius: Double = 150
 
-    @Option(help: "Seconds to stay inside before checking in.")
+    @Option(help: ArgumentHelp(tr("Seconds to stay inside before checking in.")))
     var dwell: Double = 120
 
-    @Option(help: "Seconds of fixes to average.")
+    @Option(help: ArgumentHelp(tr("Seconds of fixes to average.")))
     var seconds: Double = 60
 
     func validate() throws {
         if let problem = RuleName.problem(name) {
-            throw ValidationError("--name \(name): \(problem).")
+            throw ValidationError(tr("--name \(name): \(problem)."))
         }
         if let source, GPSSettings.Source(rawValue: source) == nil {
-            throw ValidationError("--source \(source) is not one of serial, gpsd, modemmanager, auto.")
+            throw ValidationError(tr("--source \(source) is not one of serial, gpsd, modemmanager, auto."))
         }
         guard radius >= 10, radius <= 100_000 else {
-            throw ValidationError("--radius must be between 10 and 100000 metres.")
+            throw ValidationError(tr("--radius must be between 10 and 100000 metres."))
         }
-        guard dwell >= 0 else { throw ValidationError("--dwell must not be negative.") }
+        guard dwell >= 0 else { throw ValidationError(tr("--dwell must not be negative.")) }
         guard seconds > 0, seconds <= 3600 else {
-            throw ValidationError("--seconds must be between 1 and 3600.")
+            throw ValidationError(tr("--seconds must be between 1 and 3600."))
         }
     }
 
@@ -73,7 +73,7 @@ struct EnrollGPS: AsyncParsableCommand {
         let address = BusSupport.systemAddress()
         let resolved = BusEnrollment.resolve(settings.source, serialDevice: settings.device, address: address)
         settings.source = resolved.source
-        if let reason = resolved.reason { printError("GPS source: \(resolved.source.rawValue) (\(reason)).") }
+        if let reason = resolved.reason { printError(tr("GPS source: \(resolved.source.rawValue) (\(reason)).")) }
         let described: String
         do {
             switch settings.source {
@@ -82,7 +82,7 @@ struct EnrollGPS: AsyncParsableCommand {
                 do {
                     try GPSEnrollment.checkDevice(path: settings.device, baud: settings.baud)
                 } catch {
-                    throw CLIError("cannot open the GPS receiver \(settings.device) (\(error)); plug it in, check you may read it (udev rules), or pass --device.")
+                    throw CLIError(tr("cannot open the GPS receiver \(settings.device) (\(error)); plug it in, check you may read it (udev rules), or pass --device."))
                 }
                 described = settings.device
             case .gpsd:
@@ -90,21 +90,24 @@ struct EnrollGPS: AsyncParsableCommand {
                 described = "gpsd"
             case .modemmanager:
                 let modem = try BusEnrollment.prepareModem(address: address) { printError($0) }
-                described = "ModemManager's modem \(modem)"
+                described = tr("ModemManager's modem \(modem)")
             }
         } catch let refusal as BusEnrollment.Refusal {
             throw CLIError(refusal.sentence)
         }
-        printError("Reading \(described) for \(Int(seconds)) s of fixes…")
+        printError(tr("Reading \(described) for \(Int(seconds)) s of fixes…"))
         let fixes = GPSSources.fixSource(for: settings)
         guard let result = await GPSEnrollment.average(fixes: fixes, seconds: seconds, deadline: seconds * 2 + 30) else {
-            throw CLIError("no position fix from \(described); put the receiver where it sees the sky and try again.")
+            throw CLIError(tr("no position fix from \(described); put the receiver where it sees the sky and try again."))
         }
-        print("Averaged \(result.fixes) fixes over \(Int(result.spanSeconds.rounded())) s: "
-              + String(format: "%.6f, %.6f", result.latitude, result.longitude))
+        // The coordinates stay C-formatted: they are what goes into the configuration file.
+        let position = String(format: "%.6f, %.6f", result.latitude, result.longitude)
+        print(trn("Averaged \(result.fixes) fix over \(Int(result.spanSeconds.rounded())) s: \(position)",
+                  "Averaged \(result.fixes) fixes over \(Int(result.spanSeconds.rounded())) s: \(position)", result.fixes))
         let block = GPSEnrollment.geofenceBlock(name: name, latitude: result.latitude, longitude: result.longitude,
                                                 radiusM: radius, dwellS: dwell, quote: ConfigEditor.quoted)
-        try Enrollment.append(block, rule: "geofence \(ConfigEditor.quoted(name)) (radius \(Int(radius)) m)", to: global.configPath)
+        try Enrollment.append(block, rule: tr("geofence \(ConfigEditor.quoted(name)) (radius \(Int(radius)) m)"), to: global.configPath)
+
         Enrollment.remindIfOff(configuration.gps.enabled, method: "GPS", section: "gps")
     }
 }

@@ -15,13 +15,13 @@ struct EnrollNFC: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfc",
         abstract: Hardware.abstract("enroll", "nfc"),
-        discussion: """
+        discussion: tr("""
         Waits up to --timeout seconds for a tag on the reader of [nfc] (PC/SC or libnfc), \
         presented twice, prints its UID and NDEF texts/URIs, and appends a [[nfc.tags]] block \
         matching it by UID (or, with --by-ndef, by its first NDEF text or URI, after one tap). \
         A card whose UID is random or changes between taps (many employee badges and phones) \
         is refused, with what works instead.
-        """
+        """)
     )
 
     /// Which backend to wait on; `auto` as in `[nfc] backend`.
@@ -31,27 +31,27 @@ struct EnrollNFC: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Name of the rule, reported in check-ins.")
+    @Option(help: ArgumentHelp(tr("Name of the rule, reported in check-ins.")))
     var name = "desk"
 
-    @Option(help: "Seconds to wait for a tap.")
+    @Option(help: ArgumentHelp(tr("Seconds to wait for a tap.")))
     var timeout: Double = 30
 
-    @Option(help: "Reader backend (default: [nfc] backend).")
+    @Option(help: ArgumentHelp(tr("Reader backend (default: [nfc] backend).")))
     var backend: BackendChoice?
 
-    @Option(help: "libnfc device, e.g. pn532_uart:/dev/ttyUSB0 (default: [nfc] connstring).")
+    @Option(help: ArgumentHelp(tr("libnfc device, e.g. pn532_uart:/dev/ttyUSB0 (default: [nfc] connstring).")))
     var connstring: String?
 
-    @Flag(help: "Match the tag by its NDEF text or URI instead of its UID.")
+    @Flag(help: ArgumentHelp(tr("Match the tag by its NDEF text or URI instead of its UID.")))
     var byNdef = false
 
     func validate() throws {
         if let problem = RuleName.problem(name) {
-            throw ValidationError("--name \(name): \(problem).")
+            throw ValidationError(tr("--name \(name): \(problem)."))
         }
         guard timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be between 1 and 3600 seconds.")
+            throw ValidationError(tr("--timeout must be between 1 and 3600 seconds."))
         }
     }
 }
@@ -65,20 +65,20 @@ extension EnrollNFC {
         var logger = Logger(label: "deskdays.enroll.nfc")
         logger.logLevel = .warning
         let reader = NFCTagReader.configured(settings, logger: logger)
-        printError("Present the tag to the reader (\(reader.backend.rawValue)); waiting \(Int(timeout)) s…")
+        printError(tr("Present the tag to the reader (\(reader.backend.rawValue)); waiting \(Int(timeout)) s…"))
         // Two taps: a card with a random or changing UID is found out before it becomes a rule that never matches.
         let taps = try await firstTaps(reader, count: byNdef ? 1 : 2) {
-            if !byNdef { printError("Now take it away and present it once more…") }
+            if !byNdef { printError(tr("Now take it away and present it once more…")) }
         }
         guard let reading = taps.first else {
-            throw CLIError("no tag was presented within \(Int(timeout)) s; hold the tag on the reader for a second, or raise --timeout.")
+            throw CLIError(tr("no tag was presented within \(Int(timeout)) s; hold the tag on the reader for a second, or raise --timeout."))
         }
         if !byNdef {
             if reading.hasRandomUID, let problem = TagMatcher.enrolmentProblem(first: reading, second: reading) {
                 throw CLIError(problem)
             }
             guard taps.count == 2 else {
-                throw CLIError("the tag was presented once within \(Int(timeout)) s; present it twice (away in between), or raise --timeout.")
+                throw CLIError(tr("the tag was presented once within \(Int(timeout)) s; present it twice (away in between), or raise --timeout."))
             }
             if let problem = TagMatcher.enrolmentProblem(first: taps[0], second: taps[1]) { throw CLIError(problem) }
         }
@@ -87,22 +87,23 @@ extension EnrollNFC {
         switch reading.ndef {
         case let .strings(found):
             strings = found
-            print(found.isEmpty ? "NDEF: no text or URI records" : found.map { "NDEF: \($0)" }.joined(separator: "\n"))
-        case .absent, .notRead: strings = []; print("NDEF: none")
-        case .unreadable: strings = []; print("NDEF: not readable (not a Type 2 tag)")
-        case let .malformed(error): strings = []; print("NDEF: malformed (\(error))")
+            print(found.isEmpty ? tr("NDEF: no text or URI records") : found.map { "NDEF: \($0)" }.joined(separator: "\n"))
+        case .absent, .notRead: strings = []; print(tr("NDEF: none"))
+        case .unreadable: strings = []; print(tr("NDEF: not readable (not a Type 2 tag)"))
+        case let .malformed(error): strings = []; print(tr("NDEF: malformed (\(error))"))
         }
         let match: String
         if byNdef {
             guard let first = strings.first else {
-                throw CLIError("the tag holds no NDEF text or URI to match; enroll it by UID (without --by-ndef).")
+                throw CLIError(tr("the tag holds no NDEF text or URI to match; enroll it by UID (without --by-ndef)."))
             }
             match = "ndef = \(ConfigEditor.quoted(first))"
         } else {
             match = "uid = \(ConfigEditor.quoted(reading.uidHex))"
         }
         let block = "[[nfc.tags]]\nname = \(ConfigEditor.quoted(name))\n\(match)\n"
-        try Enrollment.append(block, rule: "NFC tag \(ConfigEditor.quoted(name))", to: global.configPath)
+        try Enrollment.append(block, rule: tr("NFC tag \(ConfigEditor.quoted(name))"), to: global.configPath)
+
         Enrollment.remindIfOff(settings.enabled, method: "NFC", section: "nfc")
     }
 

@@ -16,37 +16,37 @@ struct EnrollWiFi: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wifi",
         abstract: Hardware.abstract("enroll", "wifi"),
-        discussion: """
+        discussion: tr("""
         Reads the current link of every Wi-Fi station interface over nl80211 and appends a \
         [[wifi.networks]] block for it. The rule also lists the BSSIDs of the network's \
         access points in the last scan (the connected one and the rest of a mesh or \
         building), so the same network name elsewhere (at home, a corporate remote access \
         point) does not count; --no-pin matches the network by its name alone.
-        """
+        """)
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Name of the rule, reported in check-ins.")
+    @Option(help: ArgumentHelp(tr("Name of the rule, reported in check-ins.")))
     var name = "office"
 
     /// On by default: an unpinned office network counts wherever its name
     /// is seen (a corporate remote access point at home, a café).
-    @Flag(inversion: .prefixedNo, help: "Require the network's access points seen in the last scan (their BSSIDs).")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(tr("Require the network's access points seen in the last scan (their BSSIDs).")))
     var pin = true
 
-    @Option(help: "Only check in when the signal is at least this strong (dBm, e.g. -70).")
+    @Option(help: ArgumentHelp(tr("Only check in when the signal is at least this strong (dBm, e.g. -70).")))
     var minSignal: Int?
 
-    @Option(help: "Interface to read when several are connected (e.g. wlan0).")
+    @Option(help: ArgumentHelp(tr("Interface to read when several are connected (e.g. wlan0).")))
     var interface: String?
 
     func validate() throws {
         if let problem = RuleName.problem(name) {
-            throw ValidationError("--name \(name): \(problem).")
+            throw ValidationError(tr("--name \(name): \(problem)."))
         }
         if let minSignal, !(-120...0).contains(minSignal) {
-            throw ValidationError("--min-signal must be between -120 and 0 dBm.")
+            throw ValidationError(tr("--min-signal must be between -120 and 0 dBm."))
         }
     }
 }
@@ -59,35 +59,47 @@ extension EnrollWiFi {
         do {
             links = try WiFiLinks.current()
         } catch let error as WiFiUnavailable {
-            throw CLIError("cannot read Wi-Fi: \(error); connect a Wi-Fi device, then try again.")
+            throw CLIError(tr("cannot read Wi-Fi: \(error); connect a Wi-Fi device, then try again."))
         } catch {
-            throw CLIError("cannot read Wi-Fi over nl80211 (\(error)); run `deskdays doctor`.")
+            throw CLIError(tr("cannot read Wi-Fi over nl80211 (\(error)); run `deskdays doctor`."))
         }
         let candidates = interface.map { wanted in links.filter { $0.interfaceName == wanted } } ?? links
         guard let link = candidates.first else {
-            throw CLIError(interface.map { "\($0) is not connected to a Wi-Fi network; connect it first." }
-                           ?? "no Wi-Fi interface is connected; join the office network first.")
+            throw CLIError(interface.map { tr("\($0) is not connected to a Wi-Fi network; connect it first.") }
+                           ?? tr("no Wi-Fi interface is connected; join the office network first."))
         }
         if candidates.count > 1 {
-            throw CLIError("several interfaces are connected (\(candidates.map(\.interfaceName).joined(separator: ", "))); choose one with --interface.")
+            throw CLIError(tr("several interfaces are connected (\(candidates.map(\.interfaceName).joined(separator: ", "))); choose one with --interface."))
         }
         guard let ssid = link.ssid.utf8String else {
-            throw CLIError("the network name \(link.ssid) is not UTF-8, which the configuration file cannot hold; this network cannot be enrolled.")
+            throw CLIError(tr("the network name \(link.ssid) is not UTF-8, which the configuration file cannot hold; this network cannot be enrolled."))
         }
-        print("Connected on \(link.interfaceName) to \"\(link.ssid)\""
-              + (link.bssid.map { " via \($0)" } ?? "") + (link.signalDBm.map { ", signal \($0) dBm" } ?? ""))
+        // Whole sentences: which of the access point and the signal are known decides the one shown.
+        let connected: String
+        switch (link.bssid, link.signalDBm) {
+        case let (bssid?, signal?): connected = tr("Connected on \(link.interfaceName) to \"\(link.ssid)\" via \(bssid), signal \(signal) dBm")
+        case let (bssid?, nil): connected = tr("Connected on \(link.interfaceName) to \"\(link.ssid)\" via \(bssid)")
+        case let (nil, signal?): connected = tr("Connected on \(link.interfaceName) to \"\(link.ssid)\", signal \(signal) dBm")
+        case (nil, nil): connected = tr("Connected on \(link.interfaceName) to \"\(link.ssid)\"")
+        }
+        print(connected)
         var block = "[[wifi.networks]]\nname = \(ConfigEditor.quoted(name))\nssid = \(ConfigEditor.quoted(ssid))\n"
         if pin {
             let bssids = link.networkBSSIDs.isEmpty ? link.bssid.map { [$0] } ?? [] : link.networkBSSIDs
             if bssids.isEmpty {
-                printError("note: no access point of this network is known on \(link.interfaceName); the rule matches the network name alone (enroll again once connected to pin it).")
+                printError(tr("note: no access point of this network is known on \(link.interfaceName); the rule matches the network name alone (enroll again once connected to pin it)."))
             } else {
-                if bssids.count > 1 { print("Pinning \(bssids.count) access points of this network (the last scan's).") }
+                if bssids.count > 1 {
+                    print(trn("Pinning \(bssids.count) access point of this network (the last scan's).",
+                              "Pinning \(bssids.count) access points of this network (the last scan's).", bssids.count))
+                }
+
                 block += "bssids = [\(bssids.map { ConfigEditor.quoted($0.description) }.joined(separator: ", "))]\n"
             }
         }
         if let minSignal { block += "min_signal_dbm = \(minSignal)\n" }
-        try Enrollment.append(block, rule: "Wi-Fi network \(ConfigEditor.quoted(name))", to: global.configPath)
+        try Enrollment.append(block, rule: tr("Wi-Fi network \(ConfigEditor.quoted(name))"), to: global.configPath)
+
         Enrollment.remindIfOff(configuration.wifi.enabled, method: "Wi-Fi", section: "wifi")
     }
 }

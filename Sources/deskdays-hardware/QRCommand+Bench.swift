@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysCLI
+import DeskDaysCore
 import Foundation
 import QR
 import QRAdapter
@@ -13,20 +14,21 @@ extension QRCommand {
         init() {}
 
         static let configuration = CommandConfiguration(
-            commandName: "bench-frames", abstract: "Time the camera frame path (benchmark).", shouldDisplay: false)
+            commandName: "bench-frames", abstract: tr("Time the camera frame path (benchmark)."), shouldDisplay: false)
 
         @Option var width = 640
         @Option var height = 480
-        @Option(help: "Frames to decode per format.")
+        @Option(help: ArgumentHelp(tr("Frames to decode per format.")))
         var count = 200
-        @Option(help: "Where to write the frame as a PNG.")
+        @Option(help: ArgumentHelp(tr("Where to write the frame as a PNG.")))
         var png: String
-        @Option(help: "Where to write the frame as raw YUYV (for the virtual camera).")
+        @Option(help: ArgumentHelp(tr("Where to write the frame as raw YUYV (for the virtual camera).")))
         var yuyv: String?
 
         func validate() throws {
             guard (160...4096).contains(width), (120...4096).contains(height), count > 0 else {
-                throw ValidationError("--width 160…4096, --height 120…4096 and a positive --count, please.")
+                throw ValidationError(tr("--width 160…4096, --height 120…4096 and a positive --count, please."))
+
             }
         }
     }

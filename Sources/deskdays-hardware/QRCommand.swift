@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeskDaysCLI
 import DeskDaysConfig
+import DeskDaysCore
 import Foundation
 import QR
 import QRAdapter
@@ -21,25 +22,25 @@ struct QRCommand: ParsableCommand {
         init() {}
 
         static let configuration = CommandConfiguration(
-            abstract: "Make a printable QR code (PNG), or draw it on the terminal.",
-            discussion: "Put the same text in [qr] payloads (exact) or start it with one of [qr] prefixes.")
+            abstract: tr("Make a printable QR code (PNG), or draw it on the terminal."),
+            discussion: tr("Put the same text in [qr] payloads (exact) or start it with one of [qr] prefixes."))
 
-        @Option(help: "The text the code carries, e.g. deskdays:office:hq.")
+        @Option(help: ArgumentHelp(tr("The text the code carries, e.g. deskdays:office:hq.")))
         var payload: String
 
-        @Option(help: "PNG file to write.")
+        @Option(help: ArgumentHelp(tr("PNG file to write.")))
         var out: String?
 
-        @Option(help: "Pixels a module in the PNG (default 12: about 5 cm for a short payload at 300 dpi).")
+        @Option(help: ArgumentHelp(tr("Pixels a module in the PNG (default 12: about 5 cm for a short payload at 300 dpi).")))
         var scale: Int = 12
 
-        @Flag(help: "Draw the code on the terminal with UTF-8 half blocks.")
+        @Flag(help: ArgumentHelp(tr("Draw the code on the terminal with UTF-8 half blocks.")))
         var terminal = false
 
         func validate() throws {
-            if out == nil && !terminal { throw ValidationError("Give --out FILE.png, --terminal, or both.") }
-            if payload.isEmpty { throw ValidationError("--payload is empty; give the text the code should carry.") }
-            guard (1...100).contains(scale) else { throw ValidationError("--scale must be 1 to 100 pixels a module.") }
+            if out == nil && !terminal { throw ValidationError(tr("Give --out FILE.png, --terminal, or both.")) }
+            if payload.isEmpty { throw ValidationError(tr("--payload is empty; give the text the code should carry.")) }
+            guard (1...100).contains(scale) else { throw ValidationError(tr("--scale must be 1 to 100 pixels a module.")) }
         }
     }
 
@@ -48,27 +49,27 @@ struct QRCommand: ParsableCommand {
         init() {}
 
         static let configuration = CommandConfiguration(
-            abstract: "Decode QR codes in PNG or JPEG files, or from the camera, and show the rule each matches.",
-            discussion: """
+            abstract: tr("Decode QR codes in PNG or JPEG files, or from the camera, and show the rule each matches."),
+            discussion: tr("""
             One line per code: FILE<TAB>PAYLOAD<TAB>RULE (rule is "-" when no [qr] rule matches); \
             a file without a code prints FILE<TAB>-. With --camera, the [qr] device is opened for \
             up to --timeout seconds and the scan stops at the first code that matches a rule.
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "PNG or JPEG files.")
+        @Argument(help: ArgumentHelp(tr("PNG or JPEG files.")))
         var images: [String] = []
 
-        @Flag(help: "Read from the camera ([qr] device) instead of files.")
+        @Flag(help: ArgumentHelp(tr("Read from the camera ([qr] device) instead of files.")))
         var camera = false
 
-        @Option(help: "Seconds to watch the camera (with --camera).")
+        @Option(help: ArgumentHelp(tr("Seconds to watch the camera (with --camera).")))
         var timeout: Double = 30
 
         func validate() throws {
-            if camera == !images.isEmpty { throw ValidationError("Give image files or --camera, not both and not neither.") }
-            guard timeout > 0 && timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds.") }
+            if camera == !images.isEmpty { throw ValidationError(tr("Give image files or --camera, not both and not neither.")) }
+            guard timeout > 0 && timeout <= 600 else { throw ValidationError(tr("--timeout must be between 0 and 600 seconds.")) }
         }
     }
 }
@@ -77,13 +78,13 @@ struct QRCommand: ParsableCommand {
 extension QRCommand.Make {
     func run() throws {
         let code: QRCodeImage
-        do { code = try QRCodeImage(payload: payload) } catch { throw CLIError("\(error); shorten --payload.") }
+        do { code = try QRCodeImage(payload: payload) } catch { throw CLIError(tr("\(error); shorten --payload.")) }
         if terminal { print(code.terminalText()) }
         if let out {
             do { try PNG.write(code.luma(scale: scale), to: out) } catch {
-                throw CLIError("cannot write \(out) (\(error.reason)); check the folder exists and is writable.")
+                throw CLIError(tr("cannot write \(out) (\(error.reason)); check the folder exists and is writable."))
             }
-            print("Wrote a \(code.size)×\(code.size)-module code to \(out).")
+            print(tr("Wrote a \(code.size)×\(code.size)-module code to \(out)."))
         }
     }
 }
@@ -99,7 +100,7 @@ extension QRCommand.Scan {
                 print("camera\t\(payload)\t\(rule)")
             case .noMatch(let seen):
                 for payload in seen { print("camera\t\(payload)\t-") }
-                throw CLIError("no code matching a [qr] rule was seen in \(Int(timeout)) s; hold the code steady, 20–40 cm from the camera.")
+                throw CLIError(tr("no code matching a [qr] rule was seen in \(Int(timeout)) s; hold the code steady, 20–40 cm from the camera."))
             }
             return
         }
@@ -123,9 +124,10 @@ extension QRCommand.Scan {
 /// Runs an on-demand camera scan, turning camera trouble into one sentence.
 func cameraScan(settings: QRSettings, timeout: Double) throws -> CameraScan.Outcome {
     if settings.payloads.isEmpty && settings.prefixes.allSatisfy(\.isEmpty) {
-        printError("deskdays: note: [qr] has no payloads or prefixes, so no code can match.")
+        printError("deskdays: " + tr("note: [qr] has no payloads or prefixes, so no code can match."))
     }
-    printError("Hold the code up to the camera (\(settings.device), up to \(Int(timeout)) s)…")
+    printError(tr("Hold the code up to the camera (\(settings.device), up to \(Int(timeout)) s)…"))
+
     do {
         return try CameraScan.run(settings: settings, timeout: timeout)
     } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskDaysCLI
+import DeskDaysCore
 
 /// `deskdays-hardware`: the commands whose work needs the hardware libraries,
 /// with their own command tree (docs/cli.md, "Executables"). `deskdays`
@@ -8,7 +9,7 @@ import DeskDaysCLI
 struct HardwareCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deskdays",
-        abstract: "The DeskDays commands that use the check-in hardware.",
+        abstract: tr("The DeskDays commands that use the check-in hardware."),
         version: DeskDays.version,
         subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self])
 
@@ -16,7 +17,8 @@ struct HardwareCommands: AsyncParsableCommand {
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "enroll",
-            abstract: "Learn a check-in rule from the hardware and add it to the configuration.",
+            abstract: tr("Learn a check-in rule from the hardware and add it to the configuration."),
+
             subcommands: [EnrollGPS.self, EnrollNFC.self, EnrollQR.self, EnrollWiFi.self, EnrollWired.self])
     }
 }

@@ -56,7 +56,7 @@ import Glibc
         #expect(reminder["replaces"] as? Int == 0)
         #expect(confirmation["replaces"] as? Int == 7, "the confirmation replaces the reminder")
         #expect(confirmation["summary"] as? String == "DeskDays: recorded")
-        #expect(confirmation["body"] as? String == "Remote on 2026-11-18.")
+        #expect(confirmation["body"] as? String == "Remote on Nov 18, 2026.", "the date as LC_TIME (here C) writes it")
         #expect((confirmation["actions"] as? [String])?.isEmpty == true)
         // Stored once, as a manual record of the reminder's date; the close after the answer is not an "ignored".
         #expect(agent.logText.components(separatedBy: "manual remote recorded for 2026-11-18 through the reminder").count == 2,
@@ -68,8 +68,41 @@ import Glibc
         #expect(explain.stdout.contains("remote") && explain.stdout.contains("manual"), "\(explain.stdout)\(explain.stderr)")
     }
 
+    /// In the user's language the notification's title, body and action labels
+    /// come from the catalog (a pseudo-locale wraps each in ⟦ ⟧); the action keys,
+    /// the recorded status and the log lines do not change.
+    @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))
+    func theReminderSpeaksTheUsersLanguageButItsKeysDoNot() throws {
+        let locale = try Catalogs.compile([], pseudo: true)
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.reminderConfig)
+        let bus = try PrivateSystemBus(in: cli.folder)
+        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:remote"],
+                                    in: cli.folder)
+        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:57Z",
+                                                        "LC_ALL": "", "LANG": "C.UTF-8", "LANGUAGE": Catalogs.pseudo,
+                                                        "DESKDAYS_LOCALEDIR": locale.path])
+        defer { agent.kill9() }
+        #expect(agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
+        #expect(agent.logText.contains("reminder shown as a desktop notification (id 7) with the answers office, remote and off"))
+        let notifies = server.records.filter { $0["closed"] == nil }
+        try #require(notifies.count == 2, "the reminder and its confirmation: \(notifies)")
+        let reminder = notifies[0], confirmation = notifies[1]
+        #expect(reminder["actions"] as? [String] == ["office", "⟦In the office⟧", "remote", "⟦Remote⟧", "off", "⟦Day off⟧"], "\(reminder)")
+        #expect(reminder["summary"] as? String == "⟦DeskDays: no check-in yet today⟧", "\(reminder)")
+        let body = try #require(reminder["body"] as? String)
+        #expect(body.hasPrefix("⟦") && body.hasSuffix("Where are you working today?⟧"), "\(body)")
+        #expect(confirmation["summary"] as? String == "⟦DeskDays: recorded⟧")
+        #expect(confirmation["body"] as? String == "⟦⟦Remote⟧ on Nov 18, 2026.⟧", "\(confirmation)")
+        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        #expect(agent.stop() == 0)
+    }
+
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func aReminderAnsweredAnotherWayIsWithdrawnNotCountedAsIgnored() throws {
+
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)

@@ -1,4 +1,5 @@
 import DeskDaysCore
+import DeskDaysReports
 import Foundation
 import Logging
 
@@ -105,7 +106,8 @@ extension Agent {
                 return
             }
             let count = report.remainingRequired
-            let label = report.period.label
+            // The period as the user's language names it ("Q4 2026", "November 2026", "Oktober 2026").
+            let label = ReportLocale(environment: ProcessInfo.processInfo.environment).periodLabel(report.period)
             let body = trn("\(count) more office day needed in \(label). Check in with `deskdays checkin` (or --status remote).",
                            "\(count) more office days needed in \(label). Check in with `deskdays checkin` (or --status remote).", count)
             logger.notice("reminder for \(date): \(body)")

@@ -50,6 +50,9 @@ struct LanguageTests {
             ["checkin", "--from", "2026-12-21", "--to", "2026-12-24", "--status", "vacation", "--today", Self.today],
             ["clear", "--date", "2026-11-18", "--today", Self.today],
             ["clear", "--date", "2026-11-16", "--origin", "automatic", "--today", Self.today],
+            // What was removed, as explain lists it (kept in the database in fixed words).
+            ["explain", "2026-11-18", "--today", Self.today],
+            ["explain", "2026-11-16", "--today", Self.today],
             ["import", history, "--today", Self.today],
             ["reconcile", employer, "--from", "2026-11-01", "--to", "2026-11-18", "--today", Self.today],
             ["evidence", "--period", "current", "--out", folder + "/evidence.html", "--today", Self.today],

@@ -27,9 +27,7 @@ struct CalendarCommand: AsyncParsableCommand {
         let last = session.today.firstOfMonth
         let shown = DateSpan(last.addingMonths(-(months - 1)), last.addingMonths(1).adding(days: -1))
         let data = try session.reportData(covering: shown)
-        let environment = processEnvironment
-        // no-color.org: NO_COLOR present and not empty disables colour.
-        let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+        let colour = TerminalCalendar.wantsColour(environment: processEnvironment, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
         let calendar = TerminalCalendar(data: data, locale: session.reportLocale, colour: colour)
         print(calendar.render(months: months), terminator: "")
     }

@@ -40,6 +40,24 @@ enum Words {
         }
     }
 
+    /// A removal as the database keeps it ("office record", "gps check-in,
+    /// rule \"hq\"": the words of the sync journal and the socket's `removed`
+    /// list, the same on every device) in the user's language; any other
+    /// text as it was stored.
+    static func removedEntry(_ entry: String) -> String {
+        if entry.hasSuffix(" record"), let kept = AttendanceStatus(rawValue: String(entry.dropLast(7))) {
+            return tr("\(status(kept)) record")
+        }
+        guard let range = entry.range(of: " check-in"), let kind = Source(rawValue: String(entry[..<range.lowerBound])) else {
+            return entry
+        }
+        let rest = entry[range.upperBound...]
+        if rest.isEmpty { return tr("\(source(kind)) check-in") }
+        let prefix = ", rule \""
+        guard rest.hasPrefix(prefix), rest.hasSuffix("\""), rest.count > prefix.count else { return entry }
+        return tr("\(source(kind)) check-in, rule \"\(rest.dropFirst(prefix.count).dropLast())\"")
+    }
+
     /// `text` followed by spaces up to `width` characters; never cut (a
     /// translated word may be longer than the English column).
     static func padded(_ text: String, _ width: Int) -> String {

@@ -6,7 +6,7 @@ import Testing
 /// Human output in the user's language and formats, JSON unchanged, and
 /// colour only where it belongs. (These processes run under LC_ALL=C, so
 /// messages are English; the catalogs' own tests run the CLI in German.)
-@Suite struct LanguageTests {
+@Suite struct ReportLanguageTests {
     static let neutral = ReportLocale(environment: ["LC_ALL": "C"])
     static let german = ReportLocale(identifier: "de_DE")
 

@@ -78,18 +78,8 @@ public struct ReportLocale: @unchecked Sendable {
     /// program, in `DESKDAYS_LOCALEDIR` or the system's folder; "en" when
     /// none is (the messages are then English whatever the locale says).
     public static func messageLanguage(_ environment: Localization.Environment) -> String {
-        let languages = Localization.languages(environment)
-        guard !languages.isEmpty else { return "en" }
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let folders = [Localization.catalogFolder(environment: environment, executable: executable), "/usr/share/locale"]
-            .compactMap { $0 }
-        for language in languages {
-            for folder in folders
-            where access(folder + "/" + language + "/LC_MESSAGES/" + Localization.domain + ".mo", R_OK) == 0 {
-                return bcp47(language)
-            }
-        }
-        return "en"
+        return Localization.catalog(environment: environment, executable: executable).language.map(bcp47) ?? "en"
     }
 
     /// "pt_BR" → "pt-BR"; "sr@latin" → "sr".

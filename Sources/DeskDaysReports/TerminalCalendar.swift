@@ -134,12 +134,13 @@ public struct TerminalCalendar: Sendable {
     }
 
     func pad(_ text: String, _ width: Int, left: Bool) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
+        // Columns, not characters: a Japanese weekday takes two.
+        let fill = String(repeating: " ", count: max(0, width - Localization.displayWidth(text)))
         return left ? fill + text : text + fill
     }
 
     func centre(_ text: String, width: Int) -> String {
-        let left = max(0, (width - text.count) / 2)
+        let left = max(0, (width - Localization.displayWidth(text)) / 2)
         return String(repeating: " ", count: left) + text
     }
 

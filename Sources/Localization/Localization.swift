@@ -170,9 +170,16 @@ public enum Localization {
     /// prefix (`PREFIX/bin/deskdays`, `PREFIX/libexec/deskdays/deskdays-cli`,
     /// and `.build/debug/…` in a source tree, whose catalogs `make build`
     /// compiles into `.build/share/locale`), then the system's (nil: gettext's
-    /// own default). The first folder holding a catalog for one of the
-    /// wanted languages, in the order they are wanted, is used.
+    /// own default). The first folder holding a catalog for any wanted
+    /// language is used, and in it the first wanted language that has one
+    /// (as gettext reads `LANGUAGE`).
     public static func catalogFolder(environment: Environment, executable: String?) -> String? {
+        catalog(environment: environment, executable: executable).folder
+    }
+
+    /// The folder `catalogFolder` picks and the language gettext will read
+    /// there (nil when no wanted language has a catalog: English).
+    public static func catalog(environment: Environment, executable: String?) -> (folder: String?, language: String?) {
         var folders: [String] = []
         if let own = environment["DESKDAYS_LOCALEDIR"], !own.isEmpty { folders.append(own) }
         if let executable, let slash = executable.lastIndex(of: "/") {
@@ -180,16 +187,20 @@ public enum Localization {
             for _ in 0..<2 {
                 guard let up = directory.lastIndex(of: "/") else { break }
                 directory = String(directory[..<up])
-                folders.append((directory.isEmpty ? "" : directory) + "/share/locale")
+                folders.append(directory + "/share/locale")
             }
         }
-        for language in languages(environment) {
-            for folder in folders where access(folder + "/" + language + "/LC_MESSAGES/" + domain + ".mo", R_OK) == 0 {
-                return folder
+        let wanted = languages(environment)
+        for folder in folders + [systemFolder] {
+            for language in wanted where access(folder + "/" + language + "/LC_MESSAGES/" + domain + ".mo", R_OK) == 0 {
+                return (folder == systemFolder ? nil : folder, language)
             }
         }
-        return nil
+        return (nil, nil)
     }
+
+    /// Where gettext looks when no folder is bound (glibc's prefix).
+    static let systemFolder = "/usr/share/locale"
 
     static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -221,5 +232,29 @@ public enum Localization {
         public init(_ dictionary: [String: String]) { self.read = { dictionary[$0] } }
         public subscript(name: String) -> String? { read(name) }
         public static let process = Environment { name in getenv(name).map { String(cString: $0) } }
+    }
+}
+
+extension Localization {
+    /// How many terminal columns `text` takes: East Asian wide and
+    /// full-width characters take two, combining marks none (what wcwidth(3)
+    /// says, without needing an LC_CTYPE locale). Tables and the calendar pad by it.
+    public static func displayWidth(_ text: String) -> Int {
+        var width = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: continue
+            default: break
+            }
+            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0x303E).contains(value)
+                || (0x3041...0x33FF).contains(value) || (0x3400...0x4DBF).contains(value)
+                || (0x4E00...0x9FFF).contains(value) || (0xA000...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0xFFE0...0xFFE6).contains(value) || (0x20000...0x3FFFD).contains(value)
+            width += wide ? 2 : 1
+        }
+        return width
     }
 }

@@ -115,12 +115,14 @@ extension DoctorCommand {
         var lines: [String] = []
         // The marks in a column as wide as the widest (7 in English: "warning", "PROBLEM").
         let marks: [Doctor.Finding.Level: String] = [.ok: tr("ok"), .note: tr("note"), .warning: tr("warning"), .problem: tr("PROBLEM")]
-        let width = marks.values.map(\.count).max() ?? 7
+        // Columns, not characters (a Japanese mark takes two a character).
+        let width = marks.values.map(Localization.displayWidth).max() ?? 7
         let indent = String(repeating: " ", count: width + 3)
         for section in sections {
             lines.append("\(section.name): \(section.summary)")
             for finding in section.findings {
-                let mark = (marks[finding.level] ?? "").padding(toLength: width, withPad: " ", startingAt: 0)
+                let shown = marks[finding.level] ?? ""
+                let mark = shown + String(repeating: " ", count: max(0, width - Localization.displayWidth(shown)))
                 let text = finding.text.split(separator: "\n").joined(separator: "\n" + indent)
                 lines.append("  \(mark) \(text)")
                 if let fix = finding.fix { lines.append(indent + tr("fix: \(fix)")) }

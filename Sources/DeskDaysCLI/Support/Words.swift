@@ -61,7 +61,8 @@ enum Words {
     /// `text` followed by spaces up to `width` characters; never cut (a
     /// translated word may be longer than the English column).
     static func padded(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        let columns = Localization.displayWidth(text)
+        return columns >= width ? text : text + String(repeating: " ", count: width - columns)
     }
 
     /// A weekday's short name in the LC_TIME locale; the configuration's

@@ -37,6 +37,9 @@ struct DaysCommand: AsyncParsableCommand {
         }
         // Words and numbers in the user's language (LC_MESSAGES, LC_TIME, LC_NUMERIC); JSON above stays English.
         let locale = session.reportLocale
+        // Columns as wide as the language's longest weekday and status words ("Mo", "lun.", "ثلاثاء").
+        let weekdayWidth = Weekday.allCases.map { Localization.displayWidth(Words.weekdayShort($0, locale: locale)) }.max() ?? 3
+        let statusWidth = max(9, AttendanceStatus.allCases.map { Localization.displayWidth(Words.status($0)) }.max() ?? 9)
         for day in days {
             let status = day.status.map(Words.status) ?? (day.workday ? "-" : "")
             var detail = ""
@@ -53,7 +56,7 @@ struct DaysCommand: AsyncParsableCommand {
                     : tr("\(first)–\(last) \(hours) h"))
             }
             let weekday = Words.weekdayShort(day.date.weekday, locale: locale)
-            print("\(day.date)  \(weekday)  \(Words.padded(status, 9)) \(detail)"
+            print("\(day.date)  \(Words.padded(weekday, weekdayWidth))  \(Words.padded(status, statusWidth)) \(detail)"
                   .trimmingCharacters(in: .whitespaces))
         }
     }

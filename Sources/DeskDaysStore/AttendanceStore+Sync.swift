@@ -145,6 +145,13 @@ extension AttendanceStore {
     /// order) read up to byte `mergedBytes` of its file: each line not held
     /// yet is kept and applied (or its date replayed). A forgotten device's
     /// lines are not taken. Returns the number of new lines.
+    ///
+    /// Per date (a line changes only its date's rows): a date this
+    /// database holds nothing of, whose new lines come in clock order and
+    /// clear nothing, takes them through `FreshDates`, which gives the rows
+    /// `apply` would, in the same order, written at once; any other date
+    /// takes each line through `apply` while they come in clock order, and
+    /// is replayed from its lines once one comes late.
     @discardableResult
     public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
         try write { db in
@@ -160,23 +167,47 @@ extension AttendanceStore {
                 try db.execute(sql: "PRAGMA cache_size = -262144")
             }
             defer { if entries.count > 1_000 { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
-            var added = 0
+            var added: [Int] = []
             var lastSeq: Int64 = 0
             if !forgotten {
-                // The latest line each touched date held before this merge.
-                var latestOfDate: [String: (HLC, String, Int64)] = [:]
-                var replay: Set<String> = []
-                for entry in entries where entry.device == device {
-                    if latestOfDate[entry.date] == nil, !replay.contains(entry.date),
-                       let row = try Row.fetchOne(db.cachedStatement(sql: """
-                        SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
-                        ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
-                        """), arguments: [entry.date]) {
-                        latestOfDate[entry.date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
+                // What each date held before this merge: its latest line,
+                // or nothing at all (neither a line nor a row).
+                let held = try Self.held(db, dates: Set(entries.lazy.filter { $0.device == device }.map(\.date)))
+                // Every new line is kept (a line held already, or twice in
+                // `entries`, is not new).
+                let keep = try SQLiteStatement(db, sql: """
+                    INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+                                         note, ifEmpty, origins, entry)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (device, seq) DO NOTHING
+                    """)
+                for index in entries.indices where entries[index].device == device {
+                    guard try Self.keep(entries[index], with: keep) else { continue }
+                    added.append(index)
+                    lastSeq = max(lastSeq, entries[index].seq)
+                }
+                // The dates FreshDates takes: held nothing, new lines in
+                // clock order, no clear.
+                var fresh: [String: (HLC, Int64)?] = [:]
+                for index in added {
+                    let entry = entries[index]
+                    guard held.empty.contains(entry.date) else { continue }
+                    if let slot = fresh[entry.date] {
+                        guard let last = slot else { continue }
+                        fresh[entry.date] = (last.0, last.1) < (entry.time, entry.seq) && entry.op != "clear" ? (entry.time, entry.seq) : .some(nil)
+                    } else {
+                        fresh[entry.date] = entry.op != "clear" ? (entry.time, entry.seq) : .some(nil)
                     }
-                    guard try Self.insertOp(db, entry) else { continue }
-                    added += 1
-                    lastSeq = max(lastSeq, entry.seq)
+                }
+                var rows = FreshDates()
+                var latestOfDate = held.latest
+                var replay: Set<String> = []
+                for index in added {
+                    let entry = entries[index]
+                    if case .some(.some) = fresh[entry.date] {
+                        if let change = entry.change { rows.apply(change, time: entry.time) }
+                        continue
+                    }
                     if replay.contains(entry.date) { continue }
                     if let latest = latestOfDate[entry.date],
                        (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
@@ -186,6 +217,7 @@ extension AttendanceStore {
                     latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
                     if let change = entry.change { _ = try Self.apply(db, change, time: entry.time) }
                 }
+                try rows.write(db)
                 for date in replay.sorted() { try Self.replay(db, date: date) }
             }
             // The device's latest line names it and dates its last change.
@@ -200,8 +232,8 @@ extension AttendanceStore {
             }
             try db.execute(sql: """
                 UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
-                """, arguments: isSelf ? [0, added, lastSeq, device] : [mergedBytes, added, lastSeq, device])
-            return added
+                """, arguments: isSelf ? [0, added.count, lastSeq, device] : [mergedBytes, added.count, lastSeq, device])
+            return added.count
         }
     }
 
@@ -283,6 +315,63 @@ extension AttendanceStore {
                                      entry.clock, entry.source, entry.rule, entry.at, entry.kind, entry.status, entry.origin,
                                      entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
         return db.changesCount > 0
+    }
+
+    /// For `dates`, what each held before a merge: its latest line (by
+    /// clock, device, seq), and whether it holds nothing at all (no line,
+    /// no row).
+    static func held(_ db: Database, dates: Set<String>) throws -> (latest: [String: (HLC, String, Int64)], empty: Set<String>) {
+        guard let first = dates.min(), let last = dates.max() else { return ([:], []) }
+        // One look for a long merge's usual case: a span held nothing of.
+        let holdsAny = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM sync_op WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM record WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM checkin WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM sign WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM removal WHERE date BETWEEN ?1 AND ?2)
+            """, arguments: [first, last]) ?? true
+        guard holdsAny else { return ([:], dates) }
+        var latest: [String: (HLC, String, Int64)] = [:]
+        var empty: Set<String> = []
+        for date in dates {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
+                ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
+                """), arguments: [date]) {
+                latest[date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
+            } else if try !Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM record WHERE date = ?1) OR EXISTS (SELECT 1 FROM checkin WHERE date = ?1)
+                    OR EXISTS (SELECT 1 FROM sign WHERE date = ?1) OR EXISTS (SELECT 1 FROM removal WHERE date = ?1)
+                """), arguments: [date])! {
+                empty.insert(date)
+            }
+        }
+        return (latest, empty)
+    }
+
+    /// Keeps a line with `statement` (`insertOp`'s, prepared once for a
+    /// merge); false when (device, seq) is already held.
+    static func keep(_ entry: JournalEntry, with statement: SQLiteStatement) throws -> Bool {
+        statement.bind(1, entry.device)
+        statement.bind(2, entry.seq)
+        statement.bind(3, entry.hlc)
+        statement.bind(4, entry.n)
+        statement.bind(5, entry.date)
+        statement.bind(6, Int64(entry.v))
+        statement.bind(7, entry.name)
+        statement.bind(8, entry.op)
+        statement.bind(9, entry.clock)
+        statement.bind(10, entry.source)
+        statement.bind(11, entry.rule)
+        statement.bind(12, entry.at)
+        statement.bind(13, entry.kind)
+        statement.bind(14, entry.status)
+        statement.bind(15, entry.origin)
+        statement.bind(16, entry.note)
+        statement.bind(17, entry.ifEmpty)
+        statement.bind(18, entry.origins?.joined(separator: ","))
+        statement.bind(19, entry.entry)
+        return try statement.run()
     }
 
     /// The greatest clock time of any line held.

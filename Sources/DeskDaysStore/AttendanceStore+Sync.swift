@@ -87,7 +87,7 @@ extension AttendanceStore {
     public func journal(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
         try write { db in
             guard let me = try Row.fetchOne(db, sql: "SELECT id, name, lastSeq FROM sync_device WHERE self = 1") else {
-                throw StoreError.cannotOpen(path: path, detail: "sync is not enabled in this database")
+                throw StoreError.cannotOpen(path: path, detail: tr("sync is not enabled in this database"))
             }
             let id: String = me[0], name: String = me[1]
             var seq: Int64 = me[2]
@@ -104,7 +104,7 @@ extension AttendanceStore {
                 seq += 1
                 written += 1
                 guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change)) else {
-                    throw StoreError.corrupt(path: path, detail: "journal line \(seq) of this device is already held")
+                    throw StoreError.corrupt(path: path, detail: tr("journal line \(seq) of this device is already held"))
                 }
                 outcomes.append(try Self.apply(db, change, time: time))
             }
@@ -151,7 +151,9 @@ extension AttendanceStore {
     /// clear nothing, takes them through `FreshDates`, which gives the rows
     /// `apply` would, in the same order, written at once; any other date
     /// takes each line through `apply` while they come in clock order, and
-    /// is replayed from its lines once one comes late.
+    /// is replayed from its lines once one comes late. Row ids keep each
+    /// date's order (what answers read for ties); a merge of fresh dates
+    /// alone numbers them exactly as applying line by line would.
     @discardableResult
     public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
         try write { db in
@@ -173,38 +175,36 @@ extension AttendanceStore {
                 // What each date held before this merge: its latest line,
                 // or nothing at all (neither a line nor a row).
                 let held = try Self.held(db, dates: Set(entries.lazy.filter { $0.device == device }.map(\.date)))
-                // Every new line is kept (a line held already, or twice in
-                // `entries`, is not new).
-                let keep = try SQLiteStatement(db, sql: """
-                    INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
-                                         note, ifEmpty, origins, entry)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (device, seq) DO NOTHING
-                    """)
-                for index in entries.indices where entries[index].device == device {
-                    guard try Self.keep(entries[index], with: keep) else { continue }
+                // Every new line is kept: not one held already (a file read
+                // again), nor the second of a line twice in `entries`.
+                let seqs = entries.lazy.filter { $0.device == device }.map(\.seq)
+                var seen: Set<Int64> = []
+                if let low = seqs.min(), let high = seqs.max() {
+                    seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
+                                                  arguments: [device, low, high]))
+                }
+                for index in entries.indices where entries[index].device == device && seen.insert(entries[index].seq).inserted {
                     added.append(index)
                     lastSeq = max(lastSeq, entries[index].seq)
                 }
-                // The dates FreshDates takes: held nothing, new lines in
-                // clock order, no clear.
-                var fresh: [String: (HLC, Int64)?] = [:]
+                try Self.keep(db, entries, added)
+                // The dates FreshDates takes: held nothing, and their new
+                // lines come in clock order and clear nothing.
+                var fresh: [String: Bool] = [:]
+                var lastOfDate: [String: (HLC, Int64)] = [:]
                 for index in added {
                     let entry = entries[index]
-                    guard held.empty.contains(entry.date) else { continue }
-                    if let slot = fresh[entry.date] {
-                        guard let last = slot else { continue }
-                        fresh[entry.date] = (last.0, last.1) < (entry.time, entry.seq) && entry.op != "clear" ? (entry.time, entry.seq) : .some(nil)
-                    } else {
-                        fresh[entry.date] = entry.op != "clear" ? (entry.time, entry.seq) : .some(nil)
-                    }
+                    guard held.empty.contains(entry.date), fresh[entry.date] != false else { continue }
+                    let inOrder = lastOfDate[entry.date].map { $0 < (entry.time, entry.seq) } ?? true
+                    fresh[entry.date] = inOrder && entry.op != "clear"
+                    lastOfDate[entry.date] = (entry.time, entry.seq)
                 }
                 var rows = FreshDates()
                 var latestOfDate = held.latest
                 var replay: Set<String> = []
                 for index in added {
                     let entry = entries[index]
-                    if case .some(.some) = fresh[entry.date] {
+                    if fresh[entry.date] == true {
                         if let change = entry.change { rows.apply(change, time: entry.time) }
                         continue
                     }
@@ -349,29 +349,33 @@ extension AttendanceStore {
         return (latest, empty)
     }
 
-    /// Keeps a line with `statement` (`insertOp`'s, prepared once for a
-    /// merge); false when (device, seq) is already held.
-    static func keep(_ entry: JournalEntry, with statement: SQLiteStatement) throws -> Bool {
-        statement.bind(1, entry.device)
-        statement.bind(2, entry.seq)
-        statement.bind(3, entry.hlc)
-        statement.bind(4, entry.n)
-        statement.bind(5, entry.date)
-        statement.bind(6, Int64(entry.v))
-        statement.bind(7, entry.name)
-        statement.bind(8, entry.op)
-        statement.bind(9, entry.clock)
-        statement.bind(10, entry.source)
-        statement.bind(11, entry.rule)
-        statement.bind(12, entry.at)
-        statement.bind(13, entry.kind)
-        statement.bind(14, entry.status)
-        statement.bind(15, entry.origin)
-        statement.bind(16, entry.note)
-        statement.bind(17, entry.ifEmpty)
-        statement.bind(18, entry.origins?.joined(separator: ","))
-        statement.bind(19, entry.entry)
-        return try statement.run()
+    /// Keeps the lines `entries[indexes]` (new ones: `insertOp`'s columns), many per statement.
+    static func keep(_ db: Database, _ entries: [JournalEntry], _ indexes: [Int]) throws {
+        try SQLiteStatement.insert(db, """
+            INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+                                 note, ifEmpty, origins, entry)
+            """, width: 19, count: indexes.count) { statement, index, first in
+            let entry = entries[indexes[index]]
+            statement.bind(first, entry.device)
+            statement.bind(first + 1, entry.seq)
+            statement.bind(first + 2, entry.hlc)
+            statement.bind(first + 3, entry.n)
+            statement.bind(first + 4, entry.date)
+            statement.bind(first + 5, Int64(entry.v))
+            statement.bind(first + 6, entry.name)
+            statement.bind(first + 7, entry.op)
+            statement.bind(first + 8, entry.clock)
+            statement.bind(first + 9, entry.source)
+            statement.bind(first + 10, entry.rule)
+            statement.bind(first + 11, entry.at)
+            statement.bind(first + 12, entry.kind)
+            statement.bind(first + 13, entry.status)
+            statement.bind(first + 14, entry.origin)
+            statement.bind(first + 15, entry.note)
+            statement.bind(first + 16, entry.ifEmpty)
+            statement.bind(first + 17, entry.origins?.joined(separator: ","))
+            statement.bind(first + 18, entry.entry)
+        }
     }
 
     /// The greatest clock time of any line held.

@@ -81,47 +81,45 @@ struct FreshDates {
     /// Inserts the rows, each table's in the order `apply` would have.
     func write(_ db: Database) throws {
         if !checkIns.isEmpty {
-            let insert = try SQLiteStatement(db, sql: "INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)")
-            for row in checkIns {
-                insert.bind(1, row.date)
-                insert.bind(2, row.source.rawValue)
-                insert.bind(3, row.rule)
-                insert.bind(4, UTCTimestamp.string(from: row.at))
-                try insert.run()
+            try SQLiteStatement.insert(db, "INSERT INTO checkin (date, source, rule, at)", width: 4, count: checkIns.count) { statement, index, first in
+                let row = checkIns[index]
+                statement.bind(first, row.date)
+                statement.bind(first + 1, row.source.rawValue)
+                statement.bind(first + 2, row.rule)
+                statement.bind(first + 3, UTCTimestamp.string(from: row.at))
             }
             try db.notifyChanges(in: Table("checkin"))
         }
         if !signs.isEmpty {
-            let insert = try SQLiteStatement(db, sql: "INSERT INTO sign (date, source, at, kind) VALUES (?, ?, ?, ?)")
-            for row in signs {
-                insert.bind(1, row.date)
-                insert.bind(2, row.source.rawValue)
-                insert.bind(3, UTCTimestamp.string(from: row.at))
-                insert.bind(4, row.kind.rawValue)
-                try insert.run()
+            try SQLiteStatement.insert(db, "INSERT INTO sign (date, source, at, kind)", width: 4, count: signs.count) { statement, index, first in
+                let row = signs[index]
+                statement.bind(first, row.date)
+                statement.bind(first + 1, row.source.rawValue)
+                statement.bind(first + 2, UTCTimestamp.string(from: row.at))
+                statement.bind(first + 3, row.kind.rawValue)
             }
             try db.notifyChanges(in: Table("sign"))
         }
         if !records.isEmpty {
-            let insert = try SQLiteStatement(db, sql: "INSERT INTO record (date, status, origin, note, recordedAt) VALUES (?, ?, ?, ?, ?)")
-            for row in records {
-                insert.bind(1, row.date)
-                insert.bind(2, row.status)
-                insert.bind(3, row.origin)
-                insert.bind(4, row.note)
-                insert.bind(5, row.recordedAt)
-                try insert.run()
+            try SQLiteStatement.insert(db, "INSERT INTO record (date, status, origin, note, recordedAt)", width: 5,
+                                       count: records.count) { statement, index, first in
+                let row = records[index]
+                statement.bind(first, row.date)
+                statement.bind(first + 1, row.status)
+                statement.bind(first + 2, row.origin)
+                statement.bind(first + 3, row.note)
+                statement.bind(first + 4, row.recordedAt)
             }
             try db.notifyChanges(in: Table("record"))
         }
         if !removals.isEmpty {
-            let insert = try SQLiteStatement(db, sql: "INSERT INTO removal (date, origin, entry, removedAt) VALUES (?, ?, ?, ?)")
-            for row in removals {
-                insert.bind(1, row.date)
-                insert.bind(2, row.origin.rawValue)
-                insert.bind(3, row.entry)
-                insert.bind(4, UTCTimestamp.string(from: row.at))
-                try insert.run()
+            try SQLiteStatement.insert(db, "INSERT INTO removal (date, origin, entry, removedAt)", width: 4,
+                                       count: removals.count) { statement, index, first in
+                let row = removals[index]
+                statement.bind(first, row.date)
+                statement.bind(first + 1, row.origin.rawValue)
+                statement.bind(first + 2, row.entry)
+                statement.bind(first + 3, UTCTimestamp.string(from: row.at))
             }
             try db.notifyChanges(in: Table("removal"))
         }

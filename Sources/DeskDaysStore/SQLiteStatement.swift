@@ -19,6 +19,32 @@ struct SQLiteStatement {
         connection = db.sqliteConnection!
     }
 
+    /// Inserts `count` rows of `width` columns, many per statement:
+    /// `sql` is `INSERT INTO table (columns)`, and `bind` binds row `row`'s
+    /// values from parameter `first` on. One run of a statement costs SQLite
+    /// a set-up (a CHECK's `IN` list, for one, becomes a temporary b-tree each
+    /// run) that a row alone does not; the rows keep their order.
+    static func insert(_ db: Database, _ sql: String, width: Int, count: Int,
+                       bind: (_ statement: SQLiteStatement, _ row: Int, _ first: Int32) -> Void) throws {
+        let batch = 100
+        let values = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        var full: SQLiteStatement?
+        var start = 0
+        while start < count {
+            let rows = min(batch, count - start)
+            let statement: SQLiteStatement
+            if rows == batch, let full {
+                statement = full
+            } else {
+                statement = try SQLiteStatement(db, sql: sql + " VALUES " + Array(repeating: values, count: rows).joined(separator: ", "))
+                if rows == batch { full = statement }
+            }
+            for row in 0..<rows { bind(statement, start + row, Int32(row * width + 1)) }
+            try statement.run()
+            start += rows
+        }
+    }
+
     /// SQLite copies the bytes before `bind` returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -55,23 +81,6 @@ struct SQLiteStatement {
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else { throw failure(code) }
         return sqlite3_changes(connection) > 0
-    }
-
-    /// Steps a query: true while it gives a row (read it with `int64`,
-    /// `text`), false at its end, when it is reset for the next run.
-    func step() throws -> Bool {
-        let code = sqlite3_step(handle)
-        if code == SQLITE_ROW { return true }
-        sqlite3_reset(handle)
-        guard code == SQLITE_DONE else { throw failure(code) }
-        return false
-    }
-
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-
-    func text(_ column: Int32) -> String? {
-        guard let text = sqlite3_column_text(handle, column) else { return nil }
-        return String(cString: text)
     }
 
     private func failure(_ code: Int32) -> DatabaseError {

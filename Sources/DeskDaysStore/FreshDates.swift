@@ -34,7 +34,8 @@ struct FreshDates {
     // millisecond, and these dates are whole milliseconds, so both orders agree.
     mutating func apply(_ change: JournalChange, time: HLC) {
         let date = change.date
-        var day = days[date] ?? Day(text: date.description)
+        // Taken out while it changes, so its lists are not copied on write.
+        var day = days.removeValue(forKey: date) ?? Day(text: date.description)
         switch change {
         case .sign(let sign, let rule):
             // `applySign`: an arrival is the check-in when it is the first

@@ -156,85 +156,97 @@ extension AttendanceStore {
     /// alone numbers them exactly as applying line by line would.
     @discardableResult
     public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
-        try write { db in
-            let known = try Row.fetchOne(db, sql: "SELECT forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
-            if known == nil {
-                try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
-                               arguments: [device, entries.last?.name ?? String(device.prefix(8))])
+        // A long journal (a device's history) in one transaction: a page
+        // cache that holds it all writes each page once, and the statement
+        // journal (a statement of many rows keeps the pages it changes, to
+        // undo it alone) stays in memory rather than in a temporary file.
+        // Both are set outside the transaction, where SQLite reads them.
+        let long = entries.count > 1_000
+        return try writeStatement { db in
+            if long { try db.execute(sql: "PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY") }
+            defer { if long { try? db.execute(sql: "PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") } }
+            var merged = 0
+            try db.inTransaction {
+                merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes)
+                return .commit
             }
-            let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
-            // A long journal (a device's history) in one transaction: a
-            // page cache that holds it all writes each page once.
-            if entries.count > 1_000 {
-                try db.execute(sql: "PRAGMA cache_size = -262144")
-            }
-            defer { if entries.count > 1_000 { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
-            var added: [Int] = []
-            var lastSeq: Int64 = 0
-            if !forgotten {
-                // What each date held before this merge: its latest line,
-                // or nothing at all (neither a line nor a row).
-                let held = try Self.held(db, dates: Set(entries.lazy.filter { $0.device == device }.map(\.date)))
-                // Every new line is kept: not one held already (a file read
-                // again), nor the second of a line twice in `entries`.
-                let seqs = entries.lazy.filter { $0.device == device }.map(\.seq)
-                var seen: Set<Int64> = []
-                if let low = seqs.min(), let high = seqs.max() {
-                    seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
-                                                  arguments: [device, low, high]))
-                }
-                for index in entries.indices where entries[index].device == device && seen.insert(entries[index].seq).inserted {
-                    added.append(index)
-                    lastSeq = max(lastSeq, entries[index].seq)
-                }
-                try Self.keep(db, entries, added)
-                // The dates FreshDates takes: held nothing, and their new
-                // lines come in clock order and clear nothing.
-                var fresh: [String: Bool] = [:]
-                var lastOfDate: [String: (HLC, Int64)] = [:]
-                for index in added {
-                    let entry = entries[index]
-                    guard held.empty.contains(entry.date), fresh[entry.date] != false else { continue }
-                    let inOrder = lastOfDate[entry.date].map { $0 < (entry.time, entry.seq) } ?? true
-                    fresh[entry.date] = inOrder && entry.op != "clear"
-                    lastOfDate[entry.date] = (entry.time, entry.seq)
-                }
-                var rows = FreshDates()
-                var latestOfDate = held.latest
-                var replay: Set<String> = []
-                for index in added {
-                    let entry = entries[index]
-                    if fresh[entry.date] == true {
-                        if let change = entry.change { rows.apply(change, time: entry.time) }
-                        continue
-                    }
-                    if replay.contains(entry.date) { continue }
-                    if let latest = latestOfDate[entry.date],
-                       (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
-                        replay.insert(entry.date)
-                        continue
-                    }
-                    latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
-                    if let change = entry.change { _ = try Self.apply(db, change, time: entry.time) }
-                }
-                try rows.write(db)
-                for date in replay.sorted() { try Self.replay(db, date: date) }
-            }
-            // The device's latest line names it and dates its last change.
-            if let last = entries.last(where: { $0.device == device }), !isSelf {
-                try db.execute(sql: """
-                    UPDATE sync_device SET name = ?,
-                        lastChange = MAX(IFNULL(lastChange, ''), ?),
-                        lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END
-                    WHERE id = ?
-                    """, arguments: [last.name, UTCTimestamp.string(from: entries.map(\.time).max()!.date),
-                                     last.clock, last.clock, device])
-            }
-            try db.execute(sql: """
-                UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
-                """, arguments: isSelf ? [0, added.count, lastSeq, device] : [mergedBytes, added.count, lastSeq, device])
-            return added.count
+            return merged
         }
+    }
+
+    /// `merge`'s statements, inside its transaction.
+    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
+        let known = try Row.fetchOne(db, sql: "SELECT forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
+        if known == nil {
+            try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
+                           arguments: [device, entries.last?.name ?? String(device.prefix(8))])
+        }
+        let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
+        var added: [Int] = []
+        var lastSeq: Int64 = 0
+        if !forgotten {
+            // What each date held before this merge: its latest line,
+            // or nothing at all (neither a line nor a row).
+            let held = try Self.held(db, dates: Set(entries.lazy.filter { $0.device == device }.map(\.date)))
+            // Every new line is kept: not one held already (a file read
+            // again), nor the second of a line twice in `entries`.
+            let seqs = entries.lazy.filter { $0.device == device }.map(\.seq)
+            var seen: Set<Int64> = []
+            if let low = seqs.min(), let high = seqs.max() {
+                seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
+                                              arguments: [device, low, high]))
+            }
+            for index in entries.indices where entries[index].device == device && seen.insert(entries[index].seq).inserted {
+                added.append(index)
+                lastSeq = max(lastSeq, entries[index].seq)
+            }
+            try keep(db, entries, added)
+            // The dates FreshDates takes: held nothing, and their new
+            // lines come in clock order and clear nothing.
+            var fresh: [String: Bool] = [:]
+            var lastOfDate: [String: (HLC, Int64)] = [:]
+            for index in added {
+                let entry = entries[index]
+                guard held.empty.contains(entry.date), fresh[entry.date] != false else { continue }
+                let inOrder = lastOfDate[entry.date].map { $0 < (entry.time, entry.seq) } ?? true
+                fresh[entry.date] = inOrder && entry.op != "clear"
+                lastOfDate[entry.date] = (entry.time, entry.seq)
+            }
+            var rows = FreshDates()
+            var latestOfDate = held.latest
+            var replay: Set<String> = []
+            for index in added {
+                let entry = entries[index]
+                if fresh[entry.date] == true {
+                    if let change = entry.change { rows.apply(change, time: entry.time) }
+                    continue
+                }
+                if replay.contains(entry.date) { continue }
+                if let latest = latestOfDate[entry.date],
+                   (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
+                    replay.insert(entry.date)
+                    continue
+                }
+                latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
+                if let change = entry.change { _ = try apply(db, change, time: entry.time) }
+            }
+            try rows.write(db)
+            for date in replay.sorted() { try Self.replay(db, date: date) }
+        }
+        // The device's latest line names it and dates its last change.
+        if let last = entries.last(where: { $0.device == device }), !isSelf {
+            try db.execute(sql: """
+                UPDATE sync_device SET name = ?,
+                    lastChange = MAX(IFNULL(lastChange, ''), ?),
+                    lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END
+                WHERE id = ?
+                """, arguments: [last.name, UTCTimestamp.string(from: entries.map(\.time).max()!.date),
+                                 last.clock, last.clock, device])
+        }
+        try db.execute(sql: """
+            UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
+            """, arguments: isSelf ? [0, added.count, lastSeq, device] : [mergedBytes, added.count, lastSeq, device])
+        return added.count
     }
 
     /// Removes every line of `device` (not this one) and replays the dates

@@ -218,6 +218,10 @@ extension JournalEntry {
     /// else (a nested object, a fraction, a key of the wrong type) is nil,
     /// and the caller falls back to `JSONDecoder`, which decides.
     static func fastDecode(_ line: ArraySlice<UInt8>) -> JournalEntry? {
+        line.withUnsafeBufferPointer { fastDecode($0) }
+    }
+
+    private static func fastDecode(_ line: UnsafeBufferPointer<UInt8>) -> JournalEntry? {
         var reader = FlatJSON(bytes: line)
         var entry = JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0, n: 0, op: "", date: "")
         var seen = 0
@@ -264,12 +268,13 @@ extension JournalEntry {
     }
 }
 
-/// A cursor over one line of flat JSON (see `JournalEntry.fastDecode`).
+/// A cursor over one line of flat JSON (see `JournalEntry.fastDecode`),
+/// in place: every read checks `index` against the end first.
 private struct FlatJSON {
-    let bytes: ArraySlice<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     var index: Int
 
-    init(bytes: ArraySlice<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         index = bytes.startIndex
     }
@@ -313,7 +318,9 @@ private struct FlatJSON {
         }
         guard index > start else { return nil }
         // A fraction or an exponent is not ours: let the full decoder decide.
-        if index < bytes.endIndex, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            return nil
+        }
         return negative ? -value : value
     }
 
@@ -328,7 +335,7 @@ private struct FlatJSON {
         }
         guard index < bytes.endIndex else { return nil }
         defer { index += 1 }
-        if plain { return String(decoding: bytes[start..<index], as: UTF8.self) }
+        if plain { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) }
         // Escapes: rare (a note with a quote); Foundation reads them.
         let quoted = Array(bytes[(start - 1)...index])
         return try? JSONDecoder().decode(String.self, from: Data(quoted))

@@ -26,7 +26,8 @@ struct SQLiteStatement {
     /// run) that a row alone does not; the rows keep their order.
     static func insert(_ db: Database, _ sql: String, width: Int, count: Int,
                        bind: (_ statement: SQLiteStatement, _ row: Int, _ first: Int32) -> Void) throws {
-        let batch = 100
+        // Within 999 bound values, the limit of SQLite builds before 3.32.
+        let batch = max(1, 999 / width)
         let values = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         var full: SQLiteStatement?
         var start = 0

@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "DeskDaysStore", dependencies: [
             "DeskDaysCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, for the hot path of a long merge (SQLiteStatement).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "DeskDaysPipeline", dependencies: [
             "DeskDaysCore", "DeskDaysStore",

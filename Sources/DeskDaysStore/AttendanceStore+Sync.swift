@@ -87,7 +87,7 @@ extension AttendanceStore {
     public func journal(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
         try write { db in
             guard let me = try Row.fetchOne(db, sql: "SELECT id, name, lastSeq FROM sync_device WHERE self = 1") else {
-                throw StoreError.cannotOpen(path: path, detail: "sync is not enabled in this database")
+                throw StoreError.cannotOpen(path: path, detail: tr("sync is not enabled in this database"))
             }
             let id: String = me[0], name: String = me[1]
             var seq: Int64 = me[2]
@@ -104,7 +104,7 @@ extension AttendanceStore {
                 seq += 1
                 written += 1
                 guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change)) else {
-                    throw StoreError.corrupt(path: path, detail: "journal line \(seq) of this device is already held")
+                    throw StoreError.corrupt(path: path, detail: tr("journal line \(seq) of this device is already held"))
                 }
                 outcomes.append(try Self.apply(db, change, time: time))
             }
@@ -145,64 +145,108 @@ extension AttendanceStore {
     /// order) read up to byte `mergedBytes` of its file: each line not held
     /// yet is kept and applied (or its date replayed). A forgotten device's
     /// lines are not taken. Returns the number of new lines.
+    ///
+    /// Per date (a line changes only its date's rows): a date this
+    /// database holds nothing of, whose new lines come in clock order and
+    /// clear nothing, takes them through `FreshDates`, which gives the rows
+    /// `apply` would, in the same order, written at once; any other date
+    /// takes each line through `apply` while they come in clock order, and
+    /// is replayed from its lines once one comes late. Row ids keep each
+    /// date's order (what answers read for ties); a merge of fresh dates
+    /// alone numbers them exactly as applying line by line would.
     @discardableResult
     public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
-        try write { db in
-            let known = try Row.fetchOne(db, sql: "SELECT forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
-            if known == nil {
-                try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
-                               arguments: [device, entries.last?.name ?? String(device.prefix(8))])
+        // A long journal (a device's history) in one transaction: a page
+        // cache that holds it all writes each page once, and the statement
+        // journal (a statement of many rows keeps the pages it changes, to
+        // undo it alone) stays in memory rather than in a temporary file.
+        // Both are set outside the transaction, where SQLite reads them.
+        let long = entries.count > 1_000
+        return try writeStatement { db in
+            if long { try db.execute(sql: "PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY") }
+            defer { if long { try? db.execute(sql: "PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") } }
+            var merged = 0
+            try db.inTransaction {
+                merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes)
+                return .commit
             }
-            let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
-            // A long journal (a device's history) in one transaction: a
-            // page cache that holds it all writes each page once.
-            if entries.count > 1_000 {
-                try db.execute(sql: "PRAGMA cache_size = -262144")
-            }
-            defer { if entries.count > 1_000 { try? db.execute(sql: "PRAGMA cache_size = -2000") } }
-            var added = 0
-            var lastSeq: Int64 = 0
-            if !forgotten {
-                // The latest line each touched date held before this merge.
-                var latestOfDate: [String: (HLC, String, Int64)] = [:]
-                var replay: Set<String> = []
-                for entry in entries where entry.device == device {
-                    if latestOfDate[entry.date] == nil, !replay.contains(entry.date),
-                       let row = try Row.fetchOne(db.cachedStatement(sql: """
-                        SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
-                        ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
-                        """), arguments: [entry.date]) {
-                        latestOfDate[entry.date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
-                    }
-                    guard try Self.insertOp(db, entry) else { continue }
-                    added += 1
-                    lastSeq = max(lastSeq, entry.seq)
-                    if replay.contains(entry.date) { continue }
-                    if let latest = latestOfDate[entry.date],
-                       (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
-                        replay.insert(entry.date)
-                        continue
-                    }
-                    latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
-                    if let change = entry.change { _ = try Self.apply(db, change, time: entry.time) }
-                }
-                for date in replay.sorted() { try Self.replay(db, date: date) }
-            }
-            // The device's latest line names it and dates its last change.
-            if let last = entries.last(where: { $0.device == device }), !isSelf {
-                try db.execute(sql: """
-                    UPDATE sync_device SET name = ?,
-                        lastChange = MAX(IFNULL(lastChange, ''), ?),
-                        lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END
-                    WHERE id = ?
-                    """, arguments: [last.name, UTCTimestamp.string(from: entries.map(\.time).max()!.date),
-                                     last.clock, last.clock, device])
-            }
-            try db.execute(sql: """
-                UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
-                """, arguments: isSelf ? [0, added, lastSeq, device] : [mergedBytes, added, lastSeq, device])
-            return added
+            return merged
         }
+    }
+
+    /// `merge`'s statements, inside its transaction.
+    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
+        let known = try Row.fetchOne(db, sql: "SELECT forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
+        if known == nil {
+            try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
+                           arguments: [device, entries.last?.name ?? String(device.prefix(8))])
+        }
+        let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
+        var added: [Int] = []
+        var lastSeq: Int64 = 0
+        if !forgotten {
+            // What each date held before this merge: its latest line,
+            // or nothing at all (neither a line nor a row).
+            let held = try Self.held(db, dates: Set(entries.lazy.filter { $0.device == device }.map(\.date)))
+            // Every new line is kept: not one held already (a file read
+            // again), nor the second of a line twice in `entries`.
+            let seqs = entries.lazy.filter { $0.device == device }.map(\.seq)
+            var seen: Set<Int64> = []
+            if let low = seqs.min(), let high = seqs.max() {
+                seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
+                                              arguments: [device, low, high]))
+            }
+            for index in entries.indices where entries[index].device == device && seen.insert(entries[index].seq).inserted {
+                added.append(index)
+                lastSeq = max(lastSeq, entries[index].seq)
+            }
+            try keep(db, entries, added)
+            // The dates FreshDates takes: held nothing, and their new
+            // lines come in clock order and clear nothing.
+            var fresh: [String: Bool] = [:]
+            var lastOfDate: [String: (HLC, Int64)] = [:]
+            for index in added {
+                let entry = entries[index]
+                guard held.empty.contains(entry.date), fresh[entry.date] != false else { continue }
+                let inOrder = lastOfDate[entry.date].map { $0 < (entry.time, entry.seq) } ?? true
+                fresh[entry.date] = inOrder && entry.op != "clear"
+                lastOfDate[entry.date] = (entry.time, entry.seq)
+            }
+            var rows = FreshDates()
+            var latestOfDate = held.latest
+            var replay: Set<String> = []
+            for index in added {
+                let entry = entries[index]
+                if fresh[entry.date] == true {
+                    if let change = entry.change { rows.apply(change, time: entry.time) }
+                    continue
+                }
+                if replay.contains(entry.date) { continue }
+                if let latest = latestOfDate[entry.date],
+                   (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
+                    replay.insert(entry.date)
+                    continue
+                }
+                latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
+                if let change = entry.change { _ = try apply(db, change, time: entry.time) }
+            }
+            try rows.write(db)
+            for date in replay.sorted() { try Self.replay(db, date: date) }
+        }
+        // The device's latest line names it and dates its last change.
+        if let last = entries.last(where: { $0.device == device }), !isSelf {
+            try db.execute(sql: """
+                UPDATE sync_device SET name = ?,
+                    lastChange = MAX(IFNULL(lastChange, ''), ?),
+                    lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END
+                WHERE id = ?
+                """, arguments: [last.name, UTCTimestamp.string(from: entries.map(\.time).max()!.date),
+                                 last.clock, last.clock, device])
+        }
+        try db.execute(sql: """
+            UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
+            """, arguments: isSelf ? [0, added.count, lastSeq, device] : [mergedBytes, added.count, lastSeq, device])
+        return added.count
     }
 
     /// Removes every line of `device` (not this one) and replays the dates
@@ -283,6 +327,67 @@ extension AttendanceStore {
                                      entry.clock, entry.source, entry.rule, entry.at, entry.kind, entry.status, entry.origin,
                                      entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
         return db.changesCount > 0
+    }
+
+    /// For `dates`, what each held before a merge: its latest line (by
+    /// clock, device, seq), and whether it holds nothing at all (no line,
+    /// no row).
+    static func held(_ db: Database, dates: Set<String>) throws -> (latest: [String: (HLC, String, Int64)], empty: Set<String>) {
+        guard let first = dates.min(), let last = dates.max() else { return ([:], []) }
+        // One look for a long merge's usual case: a span held nothing of.
+        let holdsAny = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM sync_op WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM record WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM checkin WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM sign WHERE date BETWEEN ?1 AND ?2)
+                OR EXISTS (SELECT 1 FROM removal WHERE date BETWEEN ?1 AND ?2)
+            """, arguments: [first, last]) ?? true
+        guard holdsAny else { return ([:], dates) }
+        var latest: [String: (HLC, String, Int64)] = [:]
+        var empty: Set<String> = []
+        for date in dates {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
+                ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
+                """), arguments: [date]) {
+                latest[date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
+            } else if try !Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM record WHERE date = ?1) OR EXISTS (SELECT 1 FROM checkin WHERE date = ?1)
+                    OR EXISTS (SELECT 1 FROM sign WHERE date = ?1) OR EXISTS (SELECT 1 FROM removal WHERE date = ?1)
+                """), arguments: [date])! {
+                empty.insert(date)
+            }
+        }
+        return (latest, empty)
+    }
+
+    /// Keeps the lines `entries[indexes]` (new ones: `insertOp`'s columns), many per statement.
+    static func keep(_ db: Database, _ entries: [JournalEntry], _ indexes: [Int]) throws {
+        try SQLiteStatement.insert(db, """
+            INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+                                 note, ifEmpty, origins, entry)
+            """, width: 19, count: indexes.count) { statement, index, first in
+            let entry = entries[indexes[index]]
+            statement.bind(first, entry.device)
+            statement.bind(first + 1, entry.seq)
+            statement.bind(first + 2, entry.hlc)
+            statement.bind(first + 3, entry.n)
+            statement.bind(first + 4, entry.date)
+            statement.bind(first + 5, Int64(entry.v))
+            statement.bind(first + 6, entry.name)
+            statement.bind(first + 7, entry.op)
+            statement.bind(first + 8, entry.clock)
+            statement.bind(first + 9, entry.source)
+            statement.bind(first + 10, entry.rule)
+            statement.bind(first + 11, entry.at)
+            statement.bind(first + 12, entry.kind)
+            statement.bind(first + 13, entry.status)
+            statement.bind(first + 14, entry.origin)
+            statement.bind(first + 15, entry.note)
+            statement.bind(first + 16, entry.ifEmpty)
+            statement.bind(first + 17, entry.origins?.joined(separator: ","))
+            statement.bind(first + 18, entry.entry)
+        }
     }
 
     /// The greatest clock time of any line held.

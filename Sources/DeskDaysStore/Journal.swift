@@ -114,12 +114,6 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(JournalEntry.self, from: data)
     }
 
-    /// Decodes many lines (a journal file's); nil for a line that is not a
-    /// journal line. The lines DeskDays writes take the fast reader.
-    public static func decode(lines: [ArraySlice<UInt8>]) -> [JournalEntry?] {
-        lines.map { line in fastDecode(line) ?? decode(line) }
-    }
-
     init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange) {
         v = Self.version
         self.device = device
@@ -224,34 +218,37 @@ extension JournalEntry {
     /// else (a nested object, a fraction, a key of the wrong type) is nil,
     /// and the caller falls back to `JSONDecoder`, which decides.
     static func fastDecode(_ line: ArraySlice<UInt8>) -> JournalEntry? {
+        line.withUnsafeBufferPointer { fastDecode($0) }
+    }
+
+    private static func fastDecode(_ line: UnsafeBufferPointer<UInt8>) -> JournalEntry? {
         var reader = FlatJSON(bytes: line)
         var entry = JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0, n: 0, op: "", date: "")
         var seen = 0
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         if reader.take(UInt8(ascii: "}")) { return nil }
         repeat {
-            guard let key = reader.string(), reader.take(UInt8(ascii: ":")) else { return nil }
+            guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
             switch key {
-            case "v": guard let value = reader.integer() else { return nil }; entry.v = Int(value); seen |= 1
-            case "device": guard let value = reader.string() else { return nil }; entry.device = value; seen |= 2
-            case "name": guard let value = reader.string() else { return nil }; entry.name = value; seen |= 4
-            case "seq": guard let value = reader.integer() else { return nil }; entry.seq = value; seen |= 8
-            case "hlc": guard let value = reader.integer() else { return nil }; entry.hlc = value; seen |= 16
-            case "n": guard let value = reader.integer() else { return nil }; entry.n = value; seen |= 32
-            case "op": guard let value = reader.string() else { return nil }; entry.op = value; seen |= 64
-            case "date": guard let value = reader.string() else { return nil }; entry.date = value; seen |= 128
-            case "clock": guard let value = reader.optionalString() else { return nil }; entry.clock = value
-            case "source": guard let value = reader.optionalString() else { return nil }; entry.source = value
-            case "rule": guard let value = reader.optionalString() else { return nil }; entry.rule = value
-            case "at": guard let value = reader.optionalString() else { return nil }; entry.at = value
-            case "kind": guard let value = reader.optionalString() else { return nil }; entry.kind = value
-            case "status": guard let value = reader.optionalString() else { return nil }; entry.status = value
-            case "origin": guard let value = reader.optionalString() else { return nil }; entry.origin = value
-            case "note": guard let value = reader.optionalString() else { return nil }; entry.note = value
-            case "entry": guard let value = reader.optionalString() else { return nil }; entry.entry = value
-            case "ifEmpty": guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value
-            case "origins": guard let value = reader.optionalStrings() else { return nil }; entry.origins = value
-            default: return nil
+            case .v: guard let value = reader.integer() else { return nil }; entry.v = Int(value); seen |= 1
+            case .device: guard let value = reader.string() else { return nil }; entry.device = value; seen |= 2
+            case .name: guard let value = reader.string() else { return nil }; entry.name = value; seen |= 4
+            case .seq: guard let value = reader.integer() else { return nil }; entry.seq = value; seen |= 8
+            case .hlc: guard let value = reader.integer() else { return nil }; entry.hlc = value; seen |= 16
+            case .n: guard let value = reader.integer() else { return nil }; entry.n = value; seen |= 32
+            case .op: guard let value = reader.string() else { return nil }; entry.op = value; seen |= 64
+            case .date: guard let value = reader.string() else { return nil }; entry.date = value; seen |= 128
+            case .clock: guard let value = reader.optionalString() else { return nil }; entry.clock = value
+            case .source: guard let value = reader.optionalString() else { return nil }; entry.source = value
+            case .rule: guard let value = reader.optionalString() else { return nil }; entry.rule = value
+            case .at: guard let value = reader.optionalString() else { return nil }; entry.at = value
+            case .kind: guard let value = reader.optionalString() else { return nil }; entry.kind = value
+            case .status: guard let value = reader.optionalString() else { return nil }; entry.status = value
+            case .origin: guard let value = reader.optionalString() else { return nil }; entry.origin = value
+            case .note: guard let value = reader.optionalString() else { return nil }; entry.note = value
+            case .entry: guard let value = reader.optionalString() else { return nil }; entry.entry = value
+            case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value
+            case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value
             }
         } while reader.take(UInt8(ascii: ","))
         guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen == 255 else { return nil }
@@ -271,12 +268,13 @@ extension JournalEntry {
     }
 }
 
-/// A cursor over one line of flat JSON (see `JournalEntry.fastDecode`).
+/// A cursor over one line of flat JSON (see `JournalEntry.fastDecode`),
+/// in place: every read checks `index` against the end first.
 private struct FlatJSON {
-    let bytes: ArraySlice<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     var index: Int
 
-    init(bytes: ArraySlice<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         index = bytes.startIndex
     }
@@ -320,7 +318,9 @@ private struct FlatJSON {
         }
         guard index > start else { return nil }
         // A fraction or an exponent is not ours: let the full decoder decide.
-        if index < bytes.endIndex, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            return nil
+        }
         return negative ? -value : value
     }
 
@@ -335,11 +335,33 @@ private struct FlatJSON {
         }
         guard index < bytes.endIndex else { return nil }
         defer { index += 1 }
-        if plain { return String(decoding: bytes[start..<index], as: UTF8.self) }
+        if plain { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) }
         // Escapes: rare (a note with a quote); Foundation reads them.
         let quoted = Array(bytes[(start - 1)...index])
         return try? JSONDecoder().decode(String.self, from: Data(quoted))
     }
+
+    /// A key of a journal line, matched as bytes (making a string of each
+    /// key costs more than the rest of the line); nil for any other key.
+    mutating func key() -> JournalEntry.CodingKeys? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "\"") {
+            // An escape is never in a key of ours.
+            guard bytes[index] != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        guard index < bytes.endIndex else { return nil }
+        let name = bytes[start..<index]
+        index += 1
+        for (text, key) in Self.keys where text.count == name.count && text.elementsEqual(name) { return key }
+        return nil
+    }
+
+    private static let keys: [([UInt8], JournalEntry.CodingKeys)] = [
+        JournalEntry.CodingKeys.v, .device, .name, .seq, .hlc, .n, .clock, .op, .date, .source, .rule, .at, .kind,
+        .status, .origin, .note, .ifEmpty, .origins, .entry,
+    ].map { (Array($0.rawValue.utf8), $0) }
 
     mutating func optionalString() -> String?? {
         if literal("null") { return .some(nil) }

@@ -16,15 +16,51 @@ enum UTCTimestamp {
         let day = LocalDate(dayNumber: Int(days))
         let ms = Int(msOfDay)
         let hour = ms / 3_600_000, minute = ms / 60_000 % 60, second = ms / 1000 % 60, milli = ms % 1000
-        return "\(day)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
+        guard (0...9999).contains(day.year) else {
+            return "\(day)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
+        }
+        // The same 24 bytes written in place: a merge formats one per row
+        // it writes, and the interpolation above costs ten times more.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(day.year, 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(day.month, 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day.day, 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(hour, 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(minute, 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(second, 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(milli, 3, at: 20)
+            text[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// Parses exactly the format `string(from:)` writes; nil for anything else.
     static func date(from text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 24, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
-              bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z"),
-              let day = LocalDate(text.prefix(10)),
+        // In place when the text is contiguous (always, for a native string):
+        // a merge reads one per line.
+        if let parsed = text.utf8.withContiguousStorageIfAvailable({ date(from: $0) }) { return parsed }
+        return Array(text.utf8).withUnsafeBufferPointer { date(from: $0) }
+    }
+
+    private static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."),
+              bytes[23] == UInt8(ascii: "Z"),
+              let year = number(bytes, 0..<4), let month = number(bytes, 5..<7), let dayOfMonth = number(bytes, 8..<10),
+              let day = LocalDate(year: year, month: month, day: dayOfMonth),
               let hour = number(bytes, 11..<13), let minute = number(bytes, 14..<16),
               let second = number(bytes, 17..<19), let milli = number(bytes, 20..<23),
               hour < 24, minute < 60, second < 60 else { return nil }
@@ -33,7 +69,7 @@ enum UTCTimestamp {
         return Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 
-    private static func number(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         var value = 0
         for index in range {
             guard (48...57).contains(bytes[index]) else { return nil }

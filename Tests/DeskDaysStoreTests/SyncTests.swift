@@ -162,6 +162,50 @@ import Testing
         _ = idA
     }
 
+    /// A device's long journal merged at once (its dates held nothing here,
+    /// so `FreshDates` applies them in memory, but for those with a clear)
+    /// leaves the very rows, in the same order within each date, of the
+    /// same lines merged one at a time (a date's first line in memory, the
+    /// next ones by `apply`), and of the device itself.
+    @Test func aLongFirstMergeGivesTheRowsOfOneLineAtATime() throws {
+        let source = try AttendanceStore.inMemory()
+        let id = try source.enableSync(name: "desk")
+        var rng = SplitMix(seed: 15)
+        var now = instant("2026-03-02T07:00:00Z")
+        for step in 0..<600 {
+            let date = day("2026-03-02").adding(days: step / 12)
+            // The clock goes back now and then: the HLC still orders the lines.
+            now = now.addingTimeInterval(Double(Int.random(in: -60...120, using: &rng)))
+            let change: JournalChange
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0:
+                change = .record(date: date, status: [.office, .remote, .sick].randomElement(using: &rng)!, origin: .manual,
+                                 note: Bool.random(using: &rng) ? "n\(step)" : nil, ifEmpty: false)
+            case 1:
+                change = .record(date: date, status: .remote, origin: .fallback, note: nil, ifEmpty: true)
+            case 2 where step % 5 == 0:
+                change = .clear(date: date, origins: [.automatic])
+            default:
+                let at = LocalDate.midnight(date).addingTimeInterval(Double(Int.random(in: 6 * 3600...8 * 3600, using: &rng)))
+                change = .sign(LatestSign(date: date, source: [.wifi, .gps, .nfc].randomElement(using: &rng)!, at: at,
+                                          kind: Bool.random(using: &rng) ? .arrival : .departure),
+                               rule: ["hq", nil].randomElement(using: &rng)!)
+            }
+            _ = try source.journal([change], now: now)
+        }
+        let lines = try source.ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
+        let atOnce = try AttendanceStore.inMemory(), oneByOne = try AttendanceStore.inMemory()
+        try atOnce.enableSync(name: "at once")
+        try oneByOne.enableSync(name: "one by one")
+        #expect(try atOnce.merge(device: id, entries: lines + lines.prefix(50), mergedBytes: 0) == lines.count)
+        for line in lines { try oneByOne.merge(device: id, entries: [line], mergedBytes: 0) }
+        let rows = try TableDump(atOnce)
+        #expect(rows.rows.count > 300)
+        let other = try TableDump(oneByOne), own = try TableDump(source)
+        #expect(other == rows, "\(zip(other.rows, rows.rows).filter { $0 != $1 }.prefix(3))")
+        #expect(own == rows, "\(zip(own.rows, rows.rows).filter { $0 != $1 }.prefix(3))")
+    }
+
     /// Property: devices working apart and merging now and then; every way
     /// of merging all their lines afterwards (random order, chunks,
     /// duplicates, a device's lines out of order) gives the rows of applying
@@ -286,6 +330,23 @@ struct Snapshot: Equatable, CustomStringConvertible {
     }
 
     var description: String { rows.joined(separator: "\n") }
+}
+
+/// Every column but the id of the four tables the lines give, by date and
+/// then in the order written (ids order ties; across dates they are not
+/// compared: a replay renumbers a date's rows).
+struct TableDump: Equatable {
+    var rows: [String]
+
+    init(_ store: AttendanceStore) throws {
+        rows = try store.dbQueue.read { db in
+            try ["record", "checkin", "sign", "removal"].flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY date, id").map { row in
+                    "\(table) " + row.columnNames.filter { $0 != "id" }.map { "\(row[$0] as DatabaseValue)" }.joined(separator: " ")
+                }
+            }
+        }
+    }
 }
 
 /// A small seeded generator (SplitMix64), so a failing seed replays.

@@ -62,7 +62,20 @@ public enum Catalogs {
             guard section != "" else { return }
             let id = msgid.joined(), many = plural.joined()
             if id.isEmpty {
-                out.append("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: nplurals=2; plural=(n != 1);\\n\"\n")
+                out.append("""
+                msgid ""
+                msgstr ""
+                "Project-Id-Version: deskdays\\n"
+                "PO-Revision-Date: 2026-01-01 00:00+0000\\n"
+                "Last-Translator: the tests\\n"
+                "Language-Team: none\\n"
+                "Language: \(pseudo)\\n"
+                "MIME-Version: 1.0\\n"
+                "Content-Type: text/plain; charset=UTF-8\\n"
+                "Content-Transfer-Encoding: 8bit\\n"
+                "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+                """)
             } else if plural.isEmpty {
                 out.append("msgid \"\(id)\"\nmsgstr \"\(open)\(id)\(close)\"\n")
             } else {

@@ -86,7 +86,7 @@ import Glibc
 }
 
 /// Polls `condition` every 50 ms for up to `seconds` (a bound, not a measurement).
-func waitUntil(seconds: Double = 15, _ condition: () -> Bool) -> Bool {
+func waitUntil(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

@@ -289,7 +289,7 @@ final class Dock {
 
 extension AgentProcess {
     /// Waits until the log satisfies `condition` (or `seconds` pass).
-    func waitForLog(seconds: Double = 15, _ condition: (String) -> Bool) -> Bool {
+    func waitForLog(seconds: Double = 60, _ condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition(logText) { return true }

@@ -88,7 +88,7 @@ final class EventLog: Sendable {
     func count(_ event: GPSEvent) -> Int { all.filter { $0 == event }.count }
 
     /// Waits (bounded) until `condition` holds; returns whether it did.
-    func wait(seconds: Double = 15, until condition: (EventLog) -> Bool) async -> Bool {
+    func wait(seconds: Double = 60, until condition: (EventLog) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition(self) { return true }

@@ -178,7 +178,7 @@ final class AdapterRun: @unchecked Sendable {
 
     /// Waits (up to `seconds`, a failure guard, not a timing assertion)
     /// until `count` events arrived; returns whether they did.
-    func waitForEvents(_ count: Int, seconds: Double = 15) async -> Bool {
+    func waitForEvents(_ count: Int, seconds: Double = 60) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while events.count < count, Date() < deadline {
             try? await Task.sleep(for: .milliseconds(50))

@@ -28,24 +28,14 @@ extension DesktopBus {
             default: icon = "x-office-calendar"
             }
             title = "DeskDays: " + (Report.Status(rawValue: summary.status)?.words ?? summary.status)
-            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.period); \(summary.remaining) more needed.",
-                          "\(summary.office) of \(summary.required) office days in \(summary.period); \(summary.remaining) more needed.",
+            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName); \(summary.remaining) more needed.",
+                          "\(summary.office) of \(summary.required) office days in \(summary.periodName); \(summary.remaining) more needed.",
                           summary.required)
                 + " " + (summary.todayStatus.isEmpty ? tr("Today: no answer yet.") : tr("Today: \(Self.statusWord(summary.todayStatus))."))
         }
 
         /// A status as the tooltip names it, in the user's language (the D-Bus property keeps the name).
-        static func statusWord(_ name: String) -> String {
-            switch AttendanceStatus(rawValue: name) {
-            case .office?: tr("office")
-            case .travel?: tr("travel")
-            case .remote?: tr("remote")
-            case .sick?: tr("sick")
-            case .vacation?: tr("vacation")
-            case .leave?: tr("leave")
-            case nil: name
-            }
-        }
+        static func statusWord(_ name: String) -> String { AttendanceStatus(rawValue: name)?.word ?? name }
     }
 
     /// Exports the item and its menu, follows the watcher's name and registers with it.

@@ -5,6 +5,7 @@ import Glibc
 import CSystemd
 import DeskDaysControl
 import DeskDaysCore
+import DeskDaysReports
 import Foundation
 import Logging
 import Synchronization
@@ -14,7 +15,10 @@ import SystemBus
 /// figures and today's status.
 struct DesktopSummary: Sendable, Equatable {
     var today: LocalDate
+    /// The period's label as `report --json` writes it (the D-Bus property).
     var period: String
+    /// The period as the user's language names it (the tray's tooltip).
+    var periodName: String
     /// `met`, `on_track`, `behind` or `impossible`, as `report --json` writes it.
     var status: String
     var office: Int
@@ -29,6 +33,7 @@ struct DesktopSummary: Sendable, Equatable {
     init(report: Report, todayStatus: AttendanceStatus?, workday: Bool) {
         today = report.today
         period = report.period.label
+        periodName = ReportLocale.process.periodLabel(report.period)
         status = report.status.rawValue
         office = report.office
         required = report.required

@@ -62,3 +62,18 @@ public enum ClearScope: String, CaseIterable, Sendable {
         self == .all ? Set(Origin.allCases) : [Origin(rawValue: rawValue)!]
     }
 }
+
+extension AttendanceStatus {
+    /// The status as human text names it, in the user's language ("office",
+    /// "Büro"); JSON, the configuration and what the user types keep `rawValue`.
+    public var word: String {
+        switch self {
+        case .office: tr("office")
+        case .travel: tr("travel")
+        case .remote: tr("remote")
+        case .sick: tr("sick")
+        case .vacation: tr("vacation")
+        case .leave: tr("leave")
+        }
+    }
+}

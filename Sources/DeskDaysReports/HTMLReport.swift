@@ -163,16 +163,7 @@ public struct HTMLReport: Sendable {
 
     /// A status as the page shows it, in the user's language (the JSON and
     /// the command line keep the English names).
-    static func statusWord(_ status: AttendanceStatus) -> String {
-        switch status {
-        case .office: return tr("office")
-        case .travel: return tr("travel")
-        case .remote: return tr("remote")
-        case .sick: return tr("sick")
-        case .vacation: return tr("vacation")
-        case .leave: return tr("leave")
-        }
-    }
+    static func statusWord(_ status: AttendanceStatus) -> String { status.word }
 
     func targetWords(_ target: Target) -> String {
         target.words(value: target.hundredths % 100 == 0 ? locale.number(target.hundredths / 100) : locale.figure(target.value))

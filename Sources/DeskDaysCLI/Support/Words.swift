@@ -7,16 +7,7 @@ import Foundation
 /// (`rawValue`); only sentences and tables read by a person go through here.
 enum Words {
     /// A status as a word of a sentence or a table ("office", "Büro").
-    static func status(_ status: AttendanceStatus) -> String {
-        switch status {
-        case .office: tr("office")
-        case .travel: tr("travel")
-        case .remote: tr("remote")
-        case .sick: tr("sick")
-        case .vacation: tr("vacation")
-        case .leave: tr("leave")
-        }
-    }
+    static func status(_ status: AttendanceStatus) -> String { status.word }
 
     /// An origin (a precedence level) as a word.
     static func origin(_ origin: Origin) -> String {

@@ -33,7 +33,11 @@ enum SVG {
     /// one image to assistive technology, named by its `<title>` and
     /// described by its `<desc>` (`id` keeps both unique within a page).
     static func open(width: Int, height: Int, id: String, title: String, description: String, standalone: Bool) -> String {
-        let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : ""
+        // Inlined in a right-to-left page the chart would inherit `direction:
+        // rtl`, which flips every text anchor of a layout computed left to
+        // right (titles and legend labels over the swatches): charts keep
+        // their own direction; Arabic words inside still read right to left.
+        let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : " direction=\"ltr\""
         var text = "<svg\(namespace) width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
             + "role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"sans-serif\" font-size=\"12\">\n"
             + "<title id=\"\(id)-title\">\(escape(title))</title>\n<desc id=\"\(id)-desc\">\(escape(description))</desc>\n"

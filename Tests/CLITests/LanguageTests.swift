@@ -193,6 +193,8 @@ struct LanguageTests {
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("lang=\"ar\"") && html.contains("dir=\"rtl\""))
+        // The charts keep the direction their layout was computed in (their Arabic words still read right to left).
+        #expect(html.contains("<svg direction=\"ltr\""))
         let english = cli.folder.appendingPathComponent("english.html").path
         try cli.run(["report", "--html", english, "--today", Self.today])
         let englishHTML = try String(contentsOfFile: english, encoding: .utf8)

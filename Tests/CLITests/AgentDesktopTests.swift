@@ -93,9 +93,11 @@ import Glibc
         #expect(reminder["actions"] as? [String] == ["office", "⟦In the office⟧", "remote", "⟦Remote⟧", "off", "⟦Day off⟧"], "\(reminder)")
         #expect(reminder["summary"] as? String == "⟦DeskDays: no check-in yet today⟧", "\(reminder)")
         let body = try #require(reminder["body"] as? String)
-        #expect(body.hasPrefix("⟦") && body.hasSuffix("Where are you working today?⟧"), "\(body)")
+        #expect(body.hasSuffix("Where are you working today?⟧"), "\(body)")
+        #expect(Catalogs.untranslated(body).isEmpty, "\(body)")
         #expect(confirmation["summary"] as? String == "⟦DeskDays: recorded⟧")
-        #expect(confirmation["body"] as? String == "⟦⟦Remote⟧ on Nov 18, 2026.⟧", "\(confirmation)")
+        // Each literal part in marks, the values (a translated word, the date) between them.
+        #expect(confirmation["body"] as? String == "⟦Remote⟧⟦ on ⟧Nov 18, 2026⟦.⟧", "\(confirmation)")
         #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
         #expect(agent.stop() == 0)
     }

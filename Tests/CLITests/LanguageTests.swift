@@ -16,12 +16,12 @@ struct LanguageTests {
         let cli = try CLIRunner()
         let sync = cli.folder.appendingPathComponent("sync").path
         try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
-        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n\n[sync]\nfolder = \"\(sync)\"\ndevice_name = \"laptop\"\n")
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n\n[sync]\nfolder = \"\(sync)\"\ndevice_name = \"x7\"\n")
         for date in ["2026-10-26", "2026-10-27", "2026-11-02", "2026-11-03", "2026-11-09", "2026-11-10"] {
             let result = try cli.run(["checkin", "--date", date, "--today", Self.today])
             #expect(result.status == 0, "\(result.stderr)")
         }
-        try cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "desk"])
+        try cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "hq7"])
         try cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", Self.today])
         return cli
     }

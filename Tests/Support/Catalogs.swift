@@ -77,9 +77,9 @@ public enum Catalogs {
 
                 """)
             } else if plural.isEmpty {
-                out.append("msgid \"\(id)\"\nmsgstr \"\(open)\(id)\(close)\"\n")
+                out.append("msgid \"\(id)\"\nmsgstr \"\(wrap(id))\"\n")
             } else {
-                out.append("msgid \"\(id)\"\nmsgid_plural \"\(many)\"\nmsgstr[0] \"\(open)\(id)\(close)\"\nmsgstr[1] \"\(open)\(many)\(close)\"\n")
+                out.append("msgid \"\(id)\"\nmsgid_plural \"\(many)\"\nmsgstr[0] \"\(wrap(id))\"\nmsgstr[1] \"\(wrap(many))\"\n")
             }
             msgid = []; plural = []; section = ""
         }
@@ -101,11 +101,37 @@ public enum Catalogs {
         return out.joined(separator: "\n")
     }
 
+    /// Each literal part of a message in marks, its placeholders outside:
+    /// "Removed {0}." → "⟦Removed ⟧{0}⟦.⟧", so that an English value filled
+    /// into a translated message (a word that escaped gettext) shows too.
+    static func wrap(_ message: String) -> String {
+        var out = ""
+        var rest = Substring(message)
+        while let range = rest.range(of: #"\{[0-9]+\}"#, options: .regularExpression) {
+            if range.lowerBound > rest.startIndex { out += open + rest[..<range.lowerBound] + close }
+            out += rest[range]
+            rest = rest[range.upperBound...]
+        }
+        if !rest.isEmpty { out += open + rest + close }
+        return out.isEmpty ? open + close : out
+    }
+
     /// The inside of a PO string line, escapes kept.
     static func quoted(_ line: Substring) -> String {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         return String(trimmed.dropFirst().dropLast())
     }
+
+    static let contractWords = [
+        #"(?m)^deskdays: "#,
+        #"\b(nfc|qr|wifi|gps|wired|manual|import|fallback|external|libnfc|pcsc)\b"#,
+        #"\b(mon|tue|wed|thu|fri|sat|sun)\b"#,
+        // strerror(3) in the C locale, filled into our sentences.
+        #"No such file or directory|Permission denied|Not a directory|No such device"#,
+        // swift-argument-parser's own errors (it has no catalog).
+        #"The value '[^']*' is invalid for '[^']*'\. Please provide one of the following:[^.]*\."#,
+        #"Unknown option '[^']*'\.?"#,
+    ]
 
     /// What is left of `text` once every ⟦…⟧ (nested or not) is taken out.
     public static func unwrapped(_ text: String) -> String {
@@ -123,10 +149,14 @@ public enum Catalogs {
     /// everything inside the marks is taken out (a message may span lines,
     /// as wrapped help does), that holds two words of two letters or more in a row.
     /// `ignoring`: patterns taken out first (text a library writes).
+    /// Values filled into a message stand outside the marks; the words the
+    /// contract fixes and never translates (the `deskdays:` prefix, source
+    /// kinds, weekday keys, backends) and the system's and
+    /// swift-argument-parser's own sentences are taken out too.
     public static func untranslated(_ text: String, ignoring: [String] = []) -> [String] {
         var rest = unwrapped(text)
-        for pattern in ignoring {
-            rest = rest.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+        for pattern in ignoring + contractWords {
+            rest = rest.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
         }
         return rest.split(separator: "\n").map(String.init).filter { line in
             line.range(of: "[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}", options: .regularExpression) != nil

@@ -39,7 +39,8 @@ struct ClearCommand: AsyncParsableCommand {
             return print(origin == .all ? tr("\(day) had no entry; nothing changed.")
                                         : tr("\(day) had no \(origin.rawValue) entry; nothing changed."))
         }
-        let entries = removed.joined(separator: "; ")
+        // The stored words ("office record", shared with the socket and the journal) in the user's language.
+        let entries = removed.map(Words.removedEntry).joined(separator: "; ")
         print(tr("Removed from \(day): \(entries). `deskdays explain \(day)` lists removals."))
         print(Render.statusLine(try session.report()))
     }

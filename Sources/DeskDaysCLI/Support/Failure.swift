@@ -52,7 +52,8 @@ enum Failure {
             // and docs/cli.md has one code for user errors.
             var message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             message = message.split(separator: "\n").joined(separator: " ")
-            if !message.hasSuffix(".") { message += "." }
+            // Ends as a sentence, in whichever script it was written ("。", "؟").
+            if let last = message.last, !".。!?！？؟".contains(last) { message += "." }
             return ("deskdays: " + tr("\(message) See `deskdays help` for the options."), 1)
         }
     }

@@ -203,6 +203,6 @@ let package = Package(
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),
     ]
 )

@@ -19,7 +19,14 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DD` exactly (four-digit year, two-digit month and day).
     public init?(_ text: some StringProtocol) {
-        let bytes = Array(text.utf8)
+        // In place when the text is contiguous (a native string always is):
+        // a merge or a report parses one per row.
+        let parsed = text.utf8.withContiguousStorageIfAvailable(Self.parse) ?? Array(text.utf8).withUnsafeBufferPointer(Self.parse)
+        guard let (y, m, d) = parsed else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -31,7 +38,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
             return value
         }
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
-        self.init(year: y, month: m, day: d)
+        return (y, m, d)
     }
 
     /// Days since 1970-01-01 (negative before it).

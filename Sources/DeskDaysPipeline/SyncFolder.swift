@@ -243,7 +243,7 @@ public final class Synchronizer: Sendable {
             var entries: [JournalEntry] = []
             entries.reserveCapacity(lines.count)
             for line in lines {
-                guard let entry = JournalEntry.decode(line) else {
+                guard var entry = JournalEntry.decode(line) else {
                     if let version = Self.version(of: line), version > JournalEntry.version {
                         newer = true
                         break
@@ -259,6 +259,9 @@ public final class Synchronizer: Sendable {
                     bad += 1
                     continue
                 }
+                // One copy of the id for all its lines: the merge compares
+                // them, and equal storage compares at once.
+                entry.device = id
                 entries.append(entry)
             }
             if newer {
@@ -301,16 +304,18 @@ public final class Synchronizer: Sendable {
 
     static func readBytes(_ fd: Int32, from start: Int64, to end: Int64) -> [UInt8] {
         guard end > start else { return [] }
-        var bytes = [UInt8](repeating: 0, count: Int(end - start))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes[done...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start) + off_t(done)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            done += count
+        // Not zeroed first: pread fills it, and only what it filled is kept
+        // (fewer when the file shrank meanwhile).
+        return [UInt8](unsafeUninitializedCapacity: Int(end - start)) { buffer, initialized in
+            var done = 0
+            while done < buffer.count {
+                let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(start) + off_t(done))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                done += count
+            }
+            initialized = done
         }
-        // A file that shrank meanwhile; else the bytes as read, not copied.
-        return done == bytes.count ? bytes : Array(bytes.prefix(done))
     }
 
     /// Makes a new file's name durable.

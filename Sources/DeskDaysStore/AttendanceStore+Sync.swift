@@ -33,6 +33,7 @@ extension AttendanceStore {
             for index in bytes.indices { bytes[index] = generator.next() }
             let id = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
             try db.execute(sql: "INSERT INTO sync_device (id, name, self) VALUES (?, ?, 1)", arguments: [id, name])
+            let number = db.lastInsertedRowID
             // The history, in the order it was written: times become clock
             // times (a counter keeps equal times apart), so replaying gives
             // back exactly these rows. A fallback is kept unconditionally.
@@ -73,10 +74,11 @@ extension AttendanceStore {
                 latest = time
                 seq += 1
                 let entry = JournalEntry(device: id, name: name, seq: seq, time: time, clock: nil, change: change)
-                try Self.insertOp(db, entry)
+                try Self.insertOp(db, entry, device: number)
             }
-            try db.execute(sql: "UPDATE sync_device SET lastSeq = ?, lines = ?, lastChange = ? WHERE id = ?",
-                           arguments: [seq, seq, latest.map { UTCTimestamp.string(from: $0.date) }, id])
+            try db.execute(sql: "UPDATE sync_device SET lastSeq = ?, lines = ?, lastChange = ?, wall = ?, counter = ? WHERE id = ?",
+                           arguments: [seq, seq, latest.map { UTCTimestamp.string(from: $0.date) },
+                                       latest?.wall ?? 0, latest?.counter ?? 0, id])
             return id
         }
     }
@@ -86,11 +88,11 @@ extension AttendanceStore {
     /// is neither journaled nor written.
     public func journal(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
         try write { db in
-            guard let me = try Row.fetchOne(db, sql: "SELECT id, name, lastSeq FROM sync_device WHERE self = 1") else {
+            guard let me = try Row.fetchOne(db, sql: "SELECT number, id, name, lastSeq FROM sync_device WHERE self = 1") else {
                 throw StoreError.cannotOpen(path: path, detail: tr("sync is not enabled in this database"))
             }
-            let id: String = me[0], name: String = me[1]
-            var seq: Int64 = me[2]
+            let number: Int64 = me[0], id: String = me[1], name: String = me[2]
+            var seq: Int64 = me[3]
             var latest = try Self.latestTime(db)
             var outcomes: [JournalOutcome] = []
             var written = 0
@@ -103,16 +105,18 @@ extension AttendanceStore {
                 latest = time
                 seq += 1
                 written += 1
-                guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change)) else {
+                guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change),
+                                        device: number) else {
                     throw StoreError.corrupt(path: path, detail: tr("journal line \(seq) of this device is already held"))
                 }
                 outcomes.append(try Self.apply(db, change, time: time))
             }
-            if written > 0 {
+            if written > 0, let latest {
                 try db.execute(sql: """
-                    UPDATE sync_device SET lastSeq = ?, lines = lines + ?, lastChange = ?, lastClock = ? WHERE id = ?
-                    """, arguments: [seq, written, latest.map { UTCTimestamp.string(from: $0.date) },
-                                     UTCTimestamp.string(from: now), id])
+                    UPDATE sync_device SET lastSeq = ?, lines = lines + ?, lastChange = ?, lastClock = ?, wall = ?, counter = ?
+                    WHERE number = ?
+                    """, arguments: [seq, written, UTCTimestamp.string(from: latest.date), UTCTimestamp.string(from: now),
+                                     latest.wall, latest.counter, number])
             }
             return outcomes
         }
@@ -122,7 +126,8 @@ extension AttendanceStore {
     public func ownLines(after seq: Int64) throws -> [String] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.opColumns) FROM sync_op WHERE device = (SELECT id FROM sync_device WHERE self = 1) AND seq > ? ORDER BY seq
+                SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                WHERE sync_op.device = (SELECT number FROM sync_device WHERE self = 1) AND sync_op.seq > ? ORDER BY sync_op.seq
                 """, arguments: [seq]).map { Self.entry($0).encoded() }
         }
     }
@@ -176,12 +181,13 @@ extension AttendanceStore {
 
     /// `merge`'s statements, inside its transaction.
     private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
-        let known = try Row.fetchOne(db, sql: "SELECT forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
+        let known = try Row.fetchOne(db, sql: "SELECT number, forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
         if known == nil {
             try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
                            arguments: [device, entries.last?.name ?? String(device.prefix(8))])
         }
-        let forgotten: Bool = known?[0] ?? false, isSelf: Bool = known?[1] ?? false
+        let number: Int64 = known?[0] ?? db.lastInsertedRowID
+        let forgotten: Bool = known?[1] ?? false, isSelf: Bool = known?[2] ?? false
         var added: [Int] = []
         var lastSeq: Int64 = 0
         if !forgotten {
@@ -194,58 +200,67 @@ extension AttendanceStore {
             var seen: Set<Int64> = []
             if let low = seqs.min(), let high = seqs.max() {
                 seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
-                                              arguments: [device, low, high]))
+                                              arguments: [number, low, high]))
             }
+            seen.reserveCapacity(seen.count + entries.count)
             for index in entries.indices where entries[index].device == device && seen.insert(entries[index].seq).inserted {
                 added.append(index)
                 lastSeq = max(lastSeq, entries[index].seq)
             }
-            try keep(db, entries, added)
+            try keep(db, entries, added, device: number)
             // The dates FreshDates takes: held nothing, and their new
-            // lines come in clock order and clear nothing.
+            // lines come in clock order and clear nothing. (Lines are read
+            // in place: a copy of each would retain every field.)
             var fresh: [String: Bool] = [:]
-            var lastOfDate: [String: (HLC, Int64)] = [:]
-            for index in added {
-                let entry = entries[index]
-                guard held.empty.contains(entry.date), fresh[entry.date] != false else { continue }
-                let inOrder = lastOfDate[entry.date].map { $0 < (entry.time, entry.seq) } ?? true
-                fresh[entry.date] = inOrder && entry.op != "clear"
-                lastOfDate[entry.date] = (entry.time, entry.seq)
-            }
             var rows = FreshDates()
             var latestOfDate = held.latest
             var replay: Set<String> = []
-            for index in added {
-                let entry = entries[index]
-                if fresh[entry.date] == true {
-                    if let change = entry.change { rows.apply(change, time: entry.time) }
-                    continue
+            try entries.withUnsafeBufferPointer { entries in
+                var lastOfDate: [String: (HLC, Int64)] = [:]
+                for index in added {
+                    let date = entries[index].date
+                    guard held.empty.contains(date), fresh[date] != false else { continue }
+                    let time = entries[index].time, seq = entries[index].seq
+                    let inOrder = lastOfDate[date].map { $0 < (time, seq) } ?? true
+                    fresh[date] = inOrder && entries[index].op != "clear"
+                    lastOfDate[date] = (time, seq)
                 }
-                if replay.contains(entry.date) { continue }
-                if let latest = latestOfDate[entry.date],
-                   (entry.time, entry.device, entry.seq) < (latest.0, latest.1, latest.2) {
-                    replay.insert(entry.date)
-                    continue
+                for index in added {
+                    let date = entries[index].date
+                    if fresh[date] == true {
+                        if let change = entries[index].change { rows.apply(change, time: entries[index].time) }
+                        continue
+                    }
+                    if replay.contains(date) { continue }
+                    let time = entries[index].time, seq = entries[index].seq
+                    if let latest = latestOfDate[date], (time, entries[index].device, seq) < (latest.0, latest.1, latest.2) {
+                        replay.insert(date)
+                        continue
+                    }
+                    latestOfDate[date] = (time, entries[index].device, seq)
+                    if let change = entries[index].change { _ = try apply(db, change, time: time) }
                 }
-                latestOfDate[entry.date] = (entry.time, entry.device, entry.seq)
-                if let change = entry.change { _ = try apply(db, change, time: entry.time) }
             }
             try rows.write(db)
             for date in replay.sorted() { try Self.replay(db, date: date) }
         }
-        // The device's latest line names it and dates its last change.
+        // The device's latest line names it and dates its last change; its
+        // greatest time is a floor for this device's next one.
         if let last = entries.last(where: { $0.device == device }), !isSelf {
+            let latest = entries.map(\.time).max()!
             try db.execute(sql: """
                 UPDATE sync_device SET name = ?,
                     lastChange = MAX(IFNULL(lastChange, ''), ?),
-                    lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END
-                WHERE id = ?
-                """, arguments: [last.name, UTCTimestamp.string(from: entries.map(\.time).max()!.date),
-                                 last.clock, last.clock, device])
+                    lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END,
+                    counter = CASE WHEN (wall, counter) < (?, ?) THEN ? ELSE counter END,
+                    wall = MAX(wall, ?)
+                WHERE number = ?
+                """, arguments: [last.name, UTCTimestamp.string(from: latest.date), last.clock, last.clock,
+                                 latest.wall, latest.counter, latest.counter, latest.wall, number])
         }
         try db.execute(sql: """
-            UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE id = ?
-            """, arguments: isSelf ? [0, added.count, lastSeq, device] : [mergedBytes, added.count, lastSeq, device])
+            UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE number = ?
+            """, arguments: isSelf ? [0, added.count, lastSeq, number] : [mergedBytes, added.count, lastSeq, number])
         return added.count
     }
 
@@ -254,8 +269,10 @@ extension AttendanceStore {
     /// number of lines removed.
     public func forget(device: String) throws -> Int {
         try write { db in
-            let dates = try String.fetchAll(db, sql: "SELECT DISTINCT date FROM sync_op WHERE device = ?", arguments: [device])
-            try db.execute(sql: "DELETE FROM sync_op WHERE device = ?", arguments: [device])
+            guard let number = try Int64.fetchOne(db, sql: "SELECT number FROM sync_device WHERE id = ? AND self = 0",
+                                                  arguments: [device]) else { return 0 }
+            let dates = try String.fetchAll(db, sql: "SELECT DISTINCT date FROM sync_op WHERE device = ?", arguments: [number])
+            try db.execute(sql: "DELETE FROM sync_op WHERE device = ?", arguments: [number])
             let removed = db.changesCount
             try db.execute(sql: "UPDATE sync_device SET forgotten = 1, lines = 0, mergedBytes = 0 WHERE id = ? AND self = 0",
                            arguments: [device])
@@ -269,9 +286,9 @@ extension AttendanceStore {
     public func journalLines(on date: LocalDate) throws -> [(device: String, entry: JournalEntry)] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.opColumns), d.name FROM sync_op JOIN sync_device d ON d.id = sync_op.device
-                WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, sync_op.device, sync_op.seq
-                """, arguments: [date.description]).map { row in (row[19], Self.entry(row)) }
+                SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
+                """, arguments: [date.description]).map { row in (row[6], Self.entry(row)) }
         }
     }
 
@@ -280,7 +297,7 @@ extension AttendanceStore {
         try read { db in
             var names: [LocalDate: [String]] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT DISTINCT o.date, d.name FROM sync_op o JOIN sync_device d ON d.id = o.device
+                SELECT DISTINCT o.date, d.name FROM sync_op o JOIN sync_device d ON d.number = o.device
                 WHERE o.date BETWEEN ? AND ? ORDER BY o.date, d.name
                 """, arguments: Self.bounds(span)) {
                 if let date = LocalDate(row[0] as String) { names[date, default: []].append(row[1]) }
@@ -291,9 +308,10 @@ extension AttendanceStore {
 
     // MARK: - Applying lines
 
-    /// `sync_op`'s columns in the order `entry(_:)` reads them.
+    /// A line's columns in the order `entry(_:)` reads them, from `sync_op`
+    /// joined with its device as `d`.
     static let opColumns = """
-        sync_op.device, sync_op.seq, sync_op.wall, sync_op.counter, sync_op.date, sync_op.v, sync_op.name, sync_op.op,
+        d.id, sync_op.seq, sync_op.wall, sync_op.counter, sync_op.date, sync_op.v, d.name, sync_op.op,
         sync_op.clock, sync_op.source, sync_op.rule, sync_op.at, sync_op.kind, sync_op.status, sync_op.origin, sync_op.note,
         sync_op.ifEmpty, sync_op.origins, sync_op.entry
         """
@@ -304,7 +322,12 @@ extension AttendanceStore {
         entry.clock = row[8]
         entry.source = row[9]
         entry.rule = row[10]
-        entry.at = row[11]
+        // UTC milliseconds, or a text that was not in DeskDays' own format.
+        switch (row[11] as DatabaseValue).storage {
+        case .int64(let milliseconds): entry.at = UTCTimestamp.string(milliseconds: milliseconds)
+        case .string(let text): entry.at = text
+        default: entry.at = nil
+        }
         entry.kind = row[12]
         entry.status = row[13]
         entry.origin = row[14]
@@ -315,16 +338,17 @@ extension AttendanceStore {
         return entry
     }
 
-    /// Keeps a line; false when (device, seq) is already held.
+    /// Keeps a line of device number `device`; false when (device, seq) is already held.
     @discardableResult
-    static func insertOp(_ db: Database, _ entry: JournalEntry) throws -> Bool {
+    static func insertOp(_ db: Database, _ entry: JournalEntry, device: Int64) throws -> Bool {
+        let at = entry.at.map { text in UTCTimestamp.milliseconds(from: text)?.databaseValue ?? text.databaseValue } ?? .null
         try db.cachedStatement(sql: """
-            INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+            INSERT INTO sync_op (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
                                  note, ifEmpty, origins, entry)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (device, seq) DO NOTHING
-            """).execute(arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.name, entry.op,
-                                     entry.clock, entry.source, entry.rule, entry.at, entry.kind, entry.status, entry.origin,
+            """).execute(arguments: [device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.op,
+                                     entry.clock, entry.source, entry.rule, at, entry.kind, entry.status, entry.origin,
                                      entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
         return db.changesCount > 0
     }
@@ -347,8 +371,8 @@ extension AttendanceStore {
         var empty: Set<String> = []
         for date in dates {
             if let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT wall, counter, device, seq FROM sync_op WHERE date = ?
-                ORDER BY wall DESC, counter DESC, device DESC, seq DESC LIMIT 1
+                SELECT o.wall, o.counter, d.id, o.seq FROM sync_op o JOIN sync_device d ON d.number = o.device WHERE o.date = ?
+                ORDER BY o.wall DESC, o.counter DESC, d.id DESC, o.seq DESC LIMIT 1
                 """), arguments: [date]) {
                 latest[date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
             } else if try !Bool.fetchOne(db.cachedStatement(sql: """
@@ -361,38 +385,43 @@ extension AttendanceStore {
         return (latest, empty)
     }
 
-    /// Keeps the lines `entries[indexes]` (new ones: `insertOp`'s columns), many per statement.
-    static func keep(_ db: Database, _ entries: [JournalEntry], _ indexes: [Int]) throws {
+    /// Keeps the lines `entries[indexes]` of device number `device` (new
+    /// ones: `insertOp`'s columns), many per statement.
+    static func keep(_ db: Database, _ entries: [JournalEntry], _ indexes: [Int], device: Int64) throws {
         try SQLiteStatement.insert(db, """
-            INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+            INSERT INTO sync_op (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
                                  note, ifEmpty, origins, entry)
-            """, width: 19, count: indexes.count) { statement, index, first in
-            let entry = entries[indexes[index]]
-            statement.bind(first, entry.device)
-            statement.bind(first + 1, entry.seq)
-            statement.bind(first + 2, entry.hlc)
-            statement.bind(first + 3, entry.n)
-            statement.bind(first + 4, entry.date)
-            statement.bind(first + 5, Int64(entry.v))
-            statement.bind(first + 6, entry.name)
-            statement.bind(first + 7, entry.op)
-            statement.bind(first + 8, entry.clock)
-            statement.bind(first + 9, entry.source)
-            statement.bind(first + 10, entry.rule)
-            statement.bind(first + 11, entry.at)
-            statement.bind(first + 12, entry.kind)
-            statement.bind(first + 13, entry.status)
-            statement.bind(first + 14, entry.origin)
-            statement.bind(first + 15, entry.note)
-            statement.bind(first + 16, entry.ifEmpty)
-            statement.bind(first + 17, entry.origins?.joined(separator: ","))
-            statement.bind(first + 18, entry.entry)
+            """, width: 18, count: indexes.count) { statement, index, first in
+            let line = indexes[index]
+            statement.bind(first, device)
+            statement.bind(first + 1, entries[line].seq)
+            statement.bind(first + 2, entries[line].hlc)
+            statement.bind(first + 3, entries[line].n)
+            statement.bind(first + 4, entries[line].date)
+            statement.bind(first + 5, Int64(entries[line].v))
+            statement.bind(first + 6, entries[line].op)
+            statement.bind(first + 7, entries[line].clock)
+            statement.bind(first + 8, entries[line].source)
+            statement.bind(first + 9, entries[line].rule)
+            if let at = entries[line].at, let milliseconds = UTCTimestamp.milliseconds(from: at) {
+                statement.bind(first + 10, milliseconds)
+            } else {
+                statement.bind(first + 10, entries[line].at)
+            }
+            statement.bind(first + 11, entries[line].kind)
+            statement.bind(first + 12, entries[line].status)
+            statement.bind(first + 13, entries[line].origin)
+            statement.bind(first + 14, entries[line].note)
+            statement.bind(first + 15, entries[line].ifEmpty)
+            statement.bind(first + 16, entries[line].origins?.joined(separator: ","))
+            statement.bind(first + 17, entries[line].entry)
         }
     }
 
-    /// The greatest clock time of any line held.
+    /// The greatest clock time of any line merged or written (each
+    /// device's row keeps its own; a forgotten device's stays, a floor).
     static func latestTime(_ db: Database) throws -> HLC? {
-        try Row.fetchOne(db, sql: "SELECT wall, counter FROM sync_op ORDER BY wall DESC, counter DESC LIMIT 1")
+        try Row.fetchOne(db, sql: "SELECT wall, counter FROM sync_device WHERE wall > 0 ORDER BY wall DESC, counter DESC LIMIT 1")
             .map { HLC(wall: $0[0], counter: $0[1]) }
     }
 
@@ -409,7 +438,8 @@ extension AttendanceStore {
             try db.execute(sql: "DELETE FROM \(table) WHERE date = ?", arguments: [date])
         }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT \(opColumns) FROM sync_op WHERE date = ? ORDER BY wall, counter, device, seq
+            SELECT \(opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+            WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
             """, arguments: [date])
         for row in rows {
             let entry = entry(row)

@@ -55,7 +55,23 @@ enum UTCTimestamp {
         return Array(text.utf8).withUnsafeBufferPointer { date(from: $0) }
     }
 
+    /// Milliseconds since 1970 of a text in exactly the format `string(from:)`
+    /// writes (so the text comes back from them unchanged); nil for anything else.
+    static func milliseconds(from text: String) -> Int64? {
+        if let parsed = text.utf8.withContiguousStorageIfAvailable({ milliseconds(from: $0) }) { return parsed }
+        return Array(text.utf8).withUnsafeBufferPointer { milliseconds(from: $0) }
+    }
+
+    /// The text for `milliseconds` since 1970.
+    static func string(milliseconds: Int64) -> String {
+        string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
     private static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        milliseconds(from: bytes).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    private static func milliseconds(from bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."),
               bytes[23] == UInt8(ascii: "Z"),
@@ -64,9 +80,8 @@ enum UTCTimestamp {
               let hour = number(bytes, 11..<13), let minute = number(bytes, 14..<16),
               let second = number(bytes, 17..<19), let milli = number(bytes, 20..<23),
               hour < 24, minute < 60, second < 60 else { return nil }
-        let millis = ((Int64(day.dayNumber) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60_000
+        return ((Int64(day.dayNumber) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60_000
             + Int64(second) * 1000 + Int64(milli)
-        return Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {

@@ -21,8 +21,9 @@ import Testing
         #expect(tables == ["checkin", "grdb_migrations", "record", "removal", "sign", "sync_device", "sync_op"])
         // Sync: a device is a random id and the name the user gave it; a
         // journal line holds what the tables above hold (SyncTests checks its keys).
-        #expect(device == ["id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock"])
-        #expect(op == ["device", "seq", "wall", "counter", "date", "v", "name", "op", "clock", "source", "rule", "at", "kind",
+        #expect(device == ["number", "id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock",
+                           "wall", "counter"])
+        #expect(op == ["id", "device", "seq", "wall", "counter", "date", "v", "op", "clock", "source", "rule", "at", "kind",
                        "status", "origin", "note", "ifEmpty", "origins", "entry"])
         // Time on site keeps a source's latest sign: its kind and instant, no place, no identifier.
         #expect(sign == ["id", "date", "source", "at", "kind"])

@@ -137,6 +137,57 @@ import Testing
             == ["laptop record client visit"])
     }
 
+    /// v6 keeps the lines in fewer bytes: every line of a v5 file comes
+    /// back the same, its device and name included, an `at` in DeskDays'
+    /// own format and one that is not; the next time stays above them.
+    @Test func fixtureV6KeepsItsLinesAndV5LinesComeBackUnchanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("deskdays.sqlite")
+        try Fixtures.copy(version: 6, to: path)
+        let store = try AttendanceStore(path: path)
+        #expect(try store.journalLines(on: day("2026-03-03")).map { "\($0.device) \($0.entry.op) \($0.entry.at ?? "")" }
+            == ["desk sign 2026-03-03T07:45:00.000Z"])
+        #expect(try store.syncDevices().map(\.lines) == [1, 1])
+
+        // A v5 database with lines of two devices, migrated.
+        let queue = try DatabaseQueue()
+        try AttendanceStore.migrator.migrate(queue, upTo: "v5")
+        let other = "fedcba9876543210fedcba9876543210", me = "0123456789abcdef0123456789abcdef"
+        let lines = [
+            #"{"at":"2026-03-02T07:58:00.250Z","date":"2026-03-02","device":"\#(other)","hlc":1772438280250,"kind":"arrival","n":0,"name":"desk","op":"sign","rule":"hq","seq":1,"source":"wifi","v":1}"#,
+            #"{"at":"2026-03-02T08:00:00Z","date":"2026-03-02","device":"\#(other)","hlc":1772438400000,"kind":"departure","n":0,"name":"desk","op":"sign","seq":2,"source":"wifi","v":1}"#,
+            #"{"date":"2026-03-02","device":"\#(other)","hlc":1772438400000,"n":1,"name":"desk","op":"clear","origins":["import","manual"],"seq":3,"v":1}"#,
+            #"{"clock":"2026-03-02T08:15:00.000Z","date":"2026-03-02","device":"\#(me)","hlc":1772439300000,"n":0,"name":"laptop","note":"client visit","op":"record","origin":"manual","seq":1,"status":"office","v":1}"#,
+        ]
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO sync_device (id, name, self, lines, lastSeq) VALUES (?, 'laptop', 1, 1, 1), (?, 'desk', 0, 3, 3)
+                """, arguments: [me, other])
+            for line in lines {
+                let entry = try #require(JournalEntry.decode(Data(line.utf8)))
+                try db.execute(sql: """
+                    INSERT INTO sync_op (device, seq, wall, counter, date, v, name, op, clock, source, rule, at, kind, status, origin,
+                                         note, ifEmpty, origins, entry)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [entry.device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.name, entry.op,
+                                     entry.clock, entry.source, entry.rule, entry.at, entry.kind, entry.status, entry.origin,
+                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
+            }
+        }
+        try AttendanceStore.migrator.migrate(queue)
+        let migrated = try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(AttendanceStore.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
+                """).map { AttendanceStore.entry($0).encoded() }
+        }
+        #expect(migrated == lines)
+        let stored = try queue.read { try DatabaseValue.fetchAll($0, sql: "SELECT at FROM sync_op WHERE op = 'sign' ORDER BY seq") }
+        #expect(stored == [1_772_438_280_250.databaseValue, "2026-03-02T08:00:00Z".databaseValue])
+        #expect(try queue.read { try AttendanceStore.latestTime($0) } == HLC(wall: 1_772_439_300_000, counter: 0))
+    }
+
     // MARK: - Merging
 
     @Test func mergingTwiceChangesNothingAndForgetTakesADeviceOut() throws {
@@ -160,6 +211,25 @@ import Testing
         #expect(try a.merge(device: idB, entries: linesB, mergedBytes: 20) == 0)
         #expect(try a.syncDevices().first { $0.id == idB }?.forgotten == true)
         _ = idA
+    }
+
+    /// A line whose date is not a real date (a damaged or foreign journal)
+    /// is kept, so it is not taken again, and never applied: the rest of
+    /// its file merges.
+    @Test func aLineWithoutARealDateIsKeptAndNeverApplied() throws {
+        let store = try AttendanceStore.inMemory()
+        try store.enableSync(name: "laptop")
+        let other = "fedcba9876543210fedcba9876543210"
+        let lines = [
+            #"{"date":"2026-02-30","device":"\#(other)","hlc":1772438400000,"n":0,"name":"desk","op":"record","origin":"manual","seq":1,"status":"sick","v":1}"#,
+            #"{"date":"2026-03-02","device":"\#(other)","hlc":1772438400001,"n":0,"name":"desk","op":"record","origin":"manual","seq":2,"status":"office","v":1}"#,
+        ]
+        let entries = lines.compactMap { JournalEntry.decode(Data($0.utf8)) }
+        #expect(entries.count == 2)
+        #expect(try store.merge(device: other, entries: entries, mergedBytes: 0) == 2)
+        #expect(try store.merge(device: other, entries: entries, mergedBytes: 0) == 0)
+        #expect(try store.records(in: nil).map { "\($0.date) \($0.status)" } == ["2026-03-02 office"])
+        #expect(try store.syncDevices().first { $0.id == other }?.lines == 2)
     }
 
     /// A device's long journal merged at once (its dates held nothing here,

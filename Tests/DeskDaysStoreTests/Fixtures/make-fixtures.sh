@@ -174,3 +174,78 @@ COMMIT;
 SQL
 chmod 0600 v5.sqlite
 echo "wrote $(pwd)/v5.sqlite"
+
+# v6: v5's rows moved to the compact sync tables, then a sign line of the
+# other device (its `at` in milliseconds) and its check-in and latest sign.
+rm -f v6.sqlite v6.sqlite-wal v6.sqlite-shm
+cp v5.sqlite v6.sqlite
+sqlite3 v6.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE sync_device_v6 (
+    number INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE CHECK (length(id) = 32),
+    name TEXT NOT NULL,
+    self INTEGER NOT NULL DEFAULT 0,
+    forgotten INTEGER NOT NULL DEFAULT 0,
+    mergedBytes INTEGER NOT NULL DEFAULT 0,
+    lines INTEGER NOT NULL DEFAULT 0,
+    lastSeq INTEGER NOT NULL DEFAULT 0,
+    lastChange TEXT,
+    lastClock TEXT,
+    wall INTEGER NOT NULL DEFAULT 0,
+    counter INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO sync_device_v6 (id, name, self, forgotten, mergedBytes, lines, lastSeq, lastChange, lastClock, wall, counter)
+SELECT d.id, d.name, d.self, d.forgotten, d.mergedBytes, d.lines, d.lastSeq, d.lastChange, d.lastClock,
+       IFNULL((SELECT o.wall FROM sync_op o WHERE o.device = d.id ORDER BY o.wall DESC, o.counter DESC LIMIT 1), 0),
+       IFNULL((SELECT o.counter FROM sync_op o WHERE o.device = d.id ORDER BY o.wall DESC, o.counter DESC LIMIT 1), 0)
+FROM sync_device d ORDER BY d.self DESC, d.id;
+CREATE TABLE sync_op_v6 (
+    id INTEGER PRIMARY KEY,
+    device INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    wall INTEGER NOT NULL,
+    counter INTEGER NOT NULL,
+    date TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    op TEXT NOT NULL,
+    clock TEXT,
+    source TEXT,
+    rule TEXT,
+    at,
+    kind TEXT,
+    status TEXT,
+    origin TEXT,
+    note TEXT,
+    ifEmpty INTEGER,
+    origins TEXT,
+    entry TEXT,
+    UNIQUE (device, seq)
+);
+INSERT INTO sync_op_v6 (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
+                        note, ifEmpty, origins, entry)
+SELECT d.number, o.seq, o.wall, o.counter, o.date, o.v, o.op, o.clock, o.source, o.rule,
+       CASE WHEN o.at GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z'
+            THEN unixepoch(substr(o.at, 1, 19)) * 1000 + CAST(substr(o.at, 21, 3) AS INTEGER) ELSE o.at END,
+       o.kind, o.status, o.origin, o.note, o.ifEmpty, o.origins, o.entry
+FROM sync_op o JOIN sync_device_v6 d ON d.id = o.device
+ORDER BY o.wall, o.counter, o.device, o.seq;
+DROP TABLE sync_op;
+DROP TABLE sync_device;
+ALTER TABLE sync_device_v6 RENAME TO sync_device;
+ALTER TABLE sync_op_v6 RENAME TO sync_op;
+CREATE UNIQUE INDEX sync_device_self ON sync_device (self) WHERE self = 1;
+CREATE INDEX sync_op_date ON sync_op (date);
+PRAGMA user_version = 6;
+INSERT INTO grdb_migrations (identifier) VALUES ('v6');
+UPDATE sync_device SET lines = 1, lastSeq = 1, lastChange = '2026-03-03T07:45:00.000Z', wall = 1772523900000
+    WHERE id = 'fedcba9876543210fedcba9876543210';
+INSERT INTO sync_op (device, seq, wall, counter, date, v, op, source, rule, at, kind) VALUES
+    ((SELECT number FROM sync_device WHERE id = 'fedcba9876543210fedcba9876543210'), 1, 1772523900000, 0, '2026-03-03', 1,
+     'sign', 'nfc', 'desk', 1772523900000, 'arrival');
+INSERT INTO checkin (date, source, rule, at) VALUES ('2026-03-03', 'nfc', 'desk', '2026-03-03T07:45:00.000Z');
+INSERT INTO sign (date, source, at, kind) VALUES ('2026-03-03', 'nfc', '2026-03-03T07:45:00.000Z', 'arrival');
+COMMIT;
+SQL
+chmod 0600 v6.sqlite
+echo "wrote $(pwd)/v6.sqlite"

@@ -92,6 +92,10 @@ import Testing
         try history(cli)
         let agent = try AgentProcess(cli, environment: ["DESKDAYS_NOW": ""])
         defer { agent.kill9() }
+        // Answering once first: the CLI waits 2 s for the agent, then
+        // computes the answer itself, and a loaded machine's starting agent
+        // can take that long.
+        #expect(try TestSocketClient(path: agent.socket).status() != nil)
         let log = ["DESKDAYS_LOG": "info"]
         let asked = try cli.run(["status", "--format", "waybar", "--socket", agent.socket], environment: log)
         #expect(asked.status == 0 && asked.stderr.contains("answered by the agent"), "\(asked.stderr)")

@@ -62,13 +62,28 @@ struct CLIRunner {
         env["LANGUAGE"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        // Output goes to files read after the exit, not to pipes: with many
+        // tests spawning at once, a pipe's descriptor was once found closed
+        // under its reader (EBADF), and Foundation's
+        // `readDataToEndOfFile` then crashes the whole test process.
+        let name = UUID().uuidString
+        let outURL = folder.appendingPathComponent("stdout-\(name)"), errURL = folder.appendingPathComponent("stderr-\(name)")
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
+              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         try process.spawn()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        try? out.close()
+        try? err.close()
         process.waitForExit()
+        let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
         return Result(status: process.exitStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -243,7 +243,8 @@ public final class Synchronizer: Sendable {
             var entries: [JournalEntry] = []
             entries.reserveCapacity(lines.count)
             for line in lines {
-                guard var entry = JournalEntry.decode(line) else {
+                // Its lines share the id's storage: the merge compares them.
+                guard let entry = JournalEntry.decode(line, device: id) else {
                     if let version = Self.version(of: line), version > JournalEntry.version {
                         newer = true
                         break
@@ -259,9 +260,6 @@ public final class Synchronizer: Sendable {
                     bad += 1
                     continue
                 }
-                // One copy of the id for all its lines: the merge compares
-                // them, and equal storage compares at once.
-                entry.device = id
                 entries.append(entry)
             }
             if newer {

@@ -216,18 +216,33 @@ extension AttendanceStore {
             var latestOfDate = held.latest
             var replay: Set<String> = []
             try entries.withUnsafeBufferPointer { entries in
+                // A date's state is looked up once per run of its lines (a
+                // journal's lines come date by date), not once per line.
                 var lastOfDate: [String: (HLC, Int64)] = [:]
-                for index in added {
-                    let date = entries[index].date
-                    guard held.empty.contains(date), fresh[date] != false else { continue }
-                    let time = entries[index].time, seq = entries[index].seq
-                    let inOrder = lastOfDate[date].map { $0 < (time, seq) } ?? true
-                    fresh[date] = inOrder && entries[index].op != "clear"
-                    lastOfDate[date] = (time, seq)
+                var run: (date: String, heldSome: Bool, fresh: Bool, last: (HLC, Int64)?)?
+                func endRun() {
+                    guard let run, !run.heldSome else { return }
+                    fresh[run.date] = run.fresh
+                    lastOfDate[run.date] = run.last
                 }
                 for index in added {
                     let date = entries[index].date
-                    if fresh[date] == true {
+                    if run?.date != date {
+                        endRun()
+                        run = (date, !held.empty.contains(date), fresh[date] ?? true, lastOfDate[date])
+                    }
+                    guard !run!.heldSome, run!.fresh else { continue }
+                    let time = entries[index].time, seq = entries[index].seq
+                    let inOrder = run!.last.map { $0 < (time, seq) } ?? true
+                    run!.fresh = inOrder && entries[index].op != "clear"
+                    run!.last = (time, seq)
+                }
+                endRun()
+                var freshRun: (date: String, fresh: Bool)?
+                for index in added {
+                    let date = entries[index].date
+                    if freshRun?.date != date { freshRun = (date, fresh[date] == true) }
+                    if freshRun!.fresh {
                         if let change = entries[index].change { rows.apply(change, time: entries[index].time) }
                         continue
                     }

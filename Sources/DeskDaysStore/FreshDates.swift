@@ -24,6 +24,9 @@ struct FreshDates {
     }
 
     private var days: [LocalDate: Day] = [:]
+    /// The date the last line changed, held out of `days` until a line of
+    /// another date comes (a journal's lines come date by date).
+    private var current: (date: LocalDate, day: Day)?
     private var checkIns: [(date: String, source: Source, rule: String?, at: Date)] = []
     private var signs: [(date: String, source: Source, at: Date, kind: CheckInEvent.Kind)] = []
     private var records: [RecordRow] = []
@@ -35,7 +38,15 @@ struct FreshDates {
     mutating func apply(_ change: JournalChange, time: HLC) {
         let date = change.date
         // Taken out while it changes, so its lists are not copied on write.
-        var day = days.removeValue(forKey: date) ?? Day(text: date.description)
+        var day: Day
+        if let current, current.date == date {
+            day = current.day
+            self.current = nil
+        } else {
+            if let current { days[current.date] = current.day }
+            self.current = nil
+            day = days.removeValue(forKey: date) ?? Day(text: date.description)
+        }
         switch change {
         case .sign(let sign, let rule):
             // `applySign`: an arrival is the check-in when it is the first
@@ -62,7 +73,7 @@ struct FreshDates {
         case .clear:
             preconditionFailure("a clear is applied by AttendanceStore.apply")
         }
-        days[date] = day
+        current = (date, day)
     }
 
     /// The (date, source)'s check-in: this one when it is the first, or

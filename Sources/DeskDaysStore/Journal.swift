@@ -107,9 +107,10 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 
-    /// Decodes one line; nil when it is not a journal line.
-    public static func decode(_ line: some DataProtocol) -> JournalEntry? {
-        if let slice = line as? ArraySlice<UInt8>, let entry = fastDecode(slice) { return entry }
+    /// Decodes one line; nil when it is not a journal line. A line of
+    /// `device` (the id its file names) shares that string's storage.
+    public static func decode(_ line: some DataProtocol, device: String? = nil) -> JournalEntry? {
+        if let slice = line as? ArraySlice<UInt8>, let entry = fastDecode(slice, device: device) { return entry }
         let data = Data(line)
         return try? JSONDecoder().decode(JournalEntry.self, from: data)
     }
@@ -217,11 +218,11 @@ extension JournalEntry {
     /// decoder, which costs ten times more on a ten-year journal. Anything
     /// else (a nested object, a fraction, a key of the wrong type) is nil,
     /// and the caller falls back to `JSONDecoder`, which decides.
-    static func fastDecode(_ line: ArraySlice<UInt8>) -> JournalEntry? {
-        line.withUnsafeBufferPointer { fastDecode($0) }
+    static func fastDecode(_ line: ArraySlice<UInt8>, device: String? = nil) -> JournalEntry? {
+        line.withUnsafeBufferPointer { fastDecode($0, device: device) }
     }
 
-    private static func fastDecode(_ line: UnsafeBufferPointer<UInt8>) -> JournalEntry? {
+    private static func fastDecode(_ line: UnsafeBufferPointer<UInt8>, device known: String?) -> JournalEntry? {
         var reader = FlatJSON(bytes: line)
         var entry = JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0, n: 0, op: "", date: "")
         var seen = 0
@@ -231,7 +232,7 @@ extension JournalEntry {
             guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
             switch key {
             case .v: guard let value = reader.integer() else { return nil }; entry.v = Int(value); seen |= 1
-            case .device: guard let value = reader.string() else { return nil }; entry.device = value; seen |= 2
+            case .device: guard let value = reader.string(known: known) else { return nil }; entry.device = value; seen |= 2
             case .name: guard let value = reader.string() else { return nil }; entry.name = value; seen |= 4
             case .seq: guard let value = reader.integer() else { return nil }; entry.seq = value; seen |= 8
             case .hlc: guard let value = reader.integer() else { return nil }; entry.hlc = value; seen |= 16
@@ -324,7 +325,8 @@ private struct FlatJSON {
         return negative ? -value : value
     }
 
-    mutating func string() -> String? {
+    /// A string; `known` itself when the bytes are its own (no new storage).
+    mutating func string(known: String? = nil) -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         var plain = true
@@ -335,7 +337,13 @@ private struct FlatJSON {
         }
         guard index < bytes.endIndex else { return nil }
         defer { index += 1 }
-        if plain { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) }
+        if plain {
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if var known, known.withUTF8({ $0.count == text.count && memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+                return known
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
         // Escapes: rare (a note with a quote); Foundation reads them.
         let quoted = Array(bytes[(start - 1)...index])
         return try? JSONDecoder().decode(String.self, from: Data(quoted))

@@ -240,12 +240,13 @@ public final class Synchronizer: Sendable {
             guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
             var newer = false, bad = 0
             let lines = Self.lines(bytes[...lastNewline])
+            var decoded = Self.decode(lines, device: id)
             var entries: [JournalEntry] = []
             entries.reserveCapacity(lines.count)
-            for line in lines {
-                // Its lines share the id's storage: the merge compares them.
-                guard let entry = JournalEntry.decode(line, device: id) else {
-                    if let version = Self.version(of: line), version > JournalEntry.version {
+            for index in decoded.indices {
+                // Moved, not copied: a copy retains every field.
+                guard let entry = decoded[index].take() else {
+                    if let version = Self.version(of: lines[index]), version > JournalEntry.version {
                         newer = true
                         break
                     }
@@ -273,6 +274,25 @@ public final class Synchronizer: Sendable {
             report.merged += try store.merge(device: id, entries: entries, mergedBytes: start + Int64(lastNewline) + 1)
         }
         return report
+    }
+
+    /// Each line decoded (nil: not a journal line), a long file's in parts
+    /// on every core. Its lines share the id's storage: the merge compares them.
+    static func decode(_ lines: [ArraySlice<UInt8>], device id: String) -> [JournalEntry?] {
+        let parts = lines.count < 4_096 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        guard parts > 1 else { return lines.map { JournalEntry.decode($0, device: id) } }
+        var decoded = [JournalEntry?](repeating: nil, count: lines.count)
+        decoded.withUnsafeMutableBufferPointer { buffer in
+            let size = (lines.count + parts - 1) / parts
+            // Each part writes its own indexes only.
+            nonisolated(unsafe) let decoded = buffer
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                for index in part * size..<min(lines.count, (part + 1) * size) {
+                    decoded[index] = JournalEntry.decode(lines[index], device: id)
+                }
+            }
+        }
+        return decoded
     }
 
     /// The `v` of a line that does not decode as this build's (a newer

@@ -276,6 +276,35 @@ import Testing
         #expect(own == rows, "\(zip(own.rows, rows.rows).filter { $0 != $1 }.prefix(3))")
     }
 
+    /// Texts of every length come through a long merge as written, in the
+    /// lines kept and in the rows: empty, non-ASCII, with escapes, many to
+    /// a run of an insert (past one chunk of its text arena) and longer
+    /// than a chunk takes (bound as SQLite's own copy).
+    @Test func textsOfEveryLengthComeThroughALongMerge() throws {
+        let source = try AttendanceStore.inMemory()
+        let id = try source.enableSync(name: "desk")
+        let letters: [Character] = ["a", "é", "✓", "\"", "\\", " "]
+        var notes: [String] = []
+        for step in 0..<1_200 {
+            let length = [0, 1, 15, 16, 300, 2_000, 8_191, 8_192, 9_000, 70_000][step % 10]
+            let note = String((0..<length).map { letters[($0 * 7 + step) % letters.count] })
+            notes.append(note)
+            _ = try source.journal([.record(date: day("2026-01-01").adding(days: step), status: .office, origin: .manual,
+                                            note: note, ifEmpty: false)],
+                                   now: instant("2026-01-01T08:00:00Z").addingTimeInterval(Double(step)))
+        }
+        let lines = try source.ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
+        #expect(lines.count == notes.count)
+        let merged = try AttendanceStore.inMemory()
+        try merged.enableSync(name: "laptop")
+        #expect(try merged.merge(device: id, entries: lines, mergedBytes: 0) == notes.count)
+        #expect(try merged.records(in: nil).map { $0.note ?? "" } == notes)
+        #expect(try TableDump(merged) == TableDump(source))
+        for step in [0, 7, 8, 9, 1_199] {
+            #expect(try merged.journalLines(on: day("2026-01-01").adding(days: step)).map(\.entry.note) == [notes[step]])
+        }
+    }
+
     /// Property: devices working apart and merging now and then; every way
     /// of merging all their lines afterwards (random order, chunks,
     /// duplicates, a device's lines out of order) gives the rows of applying

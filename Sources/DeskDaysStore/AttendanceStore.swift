@@ -133,18 +133,7 @@ public final class AttendanceStore: Sendable {
         // fail, the earlier ones stay (the file is then at a version this
         // build knows), and the backup holds the file as it was before.
         do {
-            if state.isEmpty {
-                // A new file holds nothing to lose: its migrations commit
-                // without waiting for the disk (six syncs), and the first
-                // commit after them, synced, carries them to the disk with it.
-                // Should power fail first, the file opens empty or part-way
-                // migrated, and the next open migrates the rest.
-                try dbQueue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = OFF") }
-                defer { try? dbQueue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") } }
-                try migrator.migrate(dbQueue)
-            } else {
-                try migrator.migrate(dbQueue)
-            }
+            try migrator.migrate(dbQueue)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw StoreError.locked(path: path)
         } catch let error as DatabaseError {

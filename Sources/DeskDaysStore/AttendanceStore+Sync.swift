@@ -193,19 +193,27 @@ extension AttendanceStore {
         if !forgotten {
             // What each date held before this merge: its latest line,
             // or nothing at all (neither a line nor a row).
-            let held = try Self.held(db, dates: Set(entries.lazy.filter { $0.device == device }.map(\.date)))
+            let held = try Self.held(db, entries: entries, device: device)
             // Every new line is kept: not one held already (a file read
             // again), nor the second of a line twice in `entries`.
-            let seqs = entries.lazy.filter { $0.device == device }.map(\.seq)
-            var seen: Set<Int64> = []
-            if let low = seqs.min(), let high = seqs.max() {
-                seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
-                                              arguments: [number, low, high]))
+            var low = Int64.max, high = Int64.min, increasing = true
+            for index in entries.indices where entries[index].device == device {
+                let seq = entries[index].seq
+                increasing = increasing && seq > high
+                low = min(low, seq)
+                high = max(high, seq)
             }
-            seen.reserveCapacity(seen.count + entries.count)
-            for index in entries.indices where entries[index].device == device && seen.insert(entries[index].seq).inserted {
-                added.append(index)
-                lastSeq = max(lastSeq, entries[index].seq)
+            if low <= high {
+                var seen = Set(try Int64.fetchAll(db, sql: "SELECT seq FROM sync_op WHERE device = ? AND seq BETWEEN ? AND ?",
+                                                  arguments: [number, low, high]))
+                if seen.isEmpty, increasing {
+                    // The usual case, a journal read on from where it was: no two alike.
+                    added = entries.indices.filter { entries[$0].device == device }
+                } else {
+                    seen.reserveCapacity(seen.count + entries.count)
+                    added = entries.indices.filter { entries[$0].device == device && seen.insert(entries[$0].seq).inserted }
+                }
+                lastSeq = added.lazy.map { entries[$0].seq }.max() ?? 0
             }
             // What the new lines do is worked out in memory on another
             // core while SQLite keeps them here (a ten-year journal: each
@@ -329,11 +337,17 @@ extension AttendanceStore {
         return db.changesCount > 0
     }
 
-    /// For `dates`, what each held before a merge: its latest line (by
-    /// clock, device, seq), and whether it holds nothing at all (no line,
-    /// no row).
-    static func held(_ db: Database, dates: Set<String>) throws -> (latest: [String: (HLC, String, Int64)], empty: Set<String>) {
-        guard let first = dates.min(), let last = dates.max() else { return ([:], []) }
+    /// For the dates of `device`'s lines in `entries`, what each held before
+    /// a merge: its latest line (by clock, device, seq), and whether it
+    /// holds nothing at all (no line, no row).
+    static func held(_ db: Database, entries: [JournalEntry], device: String) throws -> Held {
+        var first: String?, last: String?
+        for index in entries.indices where entries[index].device == device {
+            let date = entries[index].date
+            if first.map({ date < $0 }) ?? true { first = date }
+            if last.map({ date > $0 }) ?? true { last = date }
+        }
+        guard let first, let last else { return Held() }
         // One look for a long merge's usual case: a span held nothing of.
         let holdsAny = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM sync_op WHERE date BETWEEN ?1 AND ?2)
@@ -342,23 +356,34 @@ extension AttendanceStore {
                 OR EXISTS (SELECT 1 FROM sign WHERE date BETWEEN ?1 AND ?2)
                 OR EXISTS (SELECT 1 FROM removal WHERE date BETWEEN ?1 AND ?2)
             """, arguments: [first, last]) ?? true
-        guard holdsAny else { return ([:], dates) }
-        var latest: [String: (HLC, String, Int64)] = [:]
-        var empty: Set<String> = []
-        for date in dates {
+        guard holdsAny else { return Held(nothing: true) }
+        var held = Held()
+        for date in Set(entries.indices.lazy.filter { entries[$0].device == device }.map { entries[$0].date }) {
             if let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT o.wall, o.counter, d.id, o.seq FROM sync_op o JOIN sync_device d ON d.number = o.device WHERE o.date = ?
                 ORDER BY o.wall DESC, o.counter DESC, d.id DESC, o.seq DESC LIMIT 1
                 """), arguments: [date]) {
-                latest[date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
+                held.latest[date] = (HLC(wall: row[0], counter: row[1]), row[2], row[3])
             } else if try !Bool.fetchOne(db.cachedStatement(sql: """
                 SELECT EXISTS (SELECT 1 FROM record WHERE date = ?1) OR EXISTS (SELECT 1 FROM checkin WHERE date = ?1)
                     OR EXISTS (SELECT 1 FROM sign WHERE date = ?1) OR EXISTS (SELECT 1 FROM removal WHERE date = ?1)
                 """), arguments: [date])! {
-                empty.insert(date)
+                held.empty.insert(date)
             }
         }
-        return (latest, empty)
+        return held
+    }
+
+    /// What the dates of a merge held before it (`held`).
+    struct Held: Sendable {
+        /// A date's latest line: clock time, device id, seq.
+        var latest: [String: (HLC, String, Int64)] = [:]
+        /// Dates that hold nothing at all.
+        var empty: Set<String> = []
+        /// Every date holds nothing (the usual case of a long merge).
+        var nothing = false
+
+        func holdsNothing(_ date: String) -> Bool { nothing || empty.contains(date) }
     }
 
     /// Keeps the lines `entries[indexes]` of device number `device` (new

@@ -257,7 +257,7 @@ extension JournalEntry {
     }
 
     /// Every required field, the optional ones nil.
-    init(v: Int, device: String, name: String, seq: Int64, hlc: Int64, n: Int64, op: String, date: String) {
+    public init(v: Int, device: String, name: String, seq: Int64, hlc: Int64, n: Int64, op: String, date: String) {
         self.v = v
         self.device = device
         self.name = name

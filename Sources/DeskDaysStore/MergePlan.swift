@@ -16,7 +16,7 @@ struct MergePlan: Sendable {
     var applied: [Int] = []
     var replay: Set<String> = []
 
-    init(entries: [JournalEntry], added: [Int], held: (latest: [String: (HLC, String, Int64)], empty: Set<String>)) {
+    init(entries: [JournalEntry], added: [Int], held: AttendanceStore.Held) {
         // Lines are read in place: a copy of each would retain every field.
         entries.withUnsafeBufferPointer { entries in
             // A date's state is looked up once per run of its lines (a
@@ -33,7 +33,7 @@ struct MergePlan: Sendable {
                 let date = entries[index].date
                 if run?.date != date {
                     endRun()
-                    run = (date, !held.empty.contains(date), fresh[date] ?? true, lastOfDate[date])
+                    run = (date, !held.holdsNothing(date), fresh[date] ?? true, lastOfDate[date])
                 }
                 guard !run!.heldSome, run!.fresh else { continue }
                 let time = entries[index].time, seq = entries[index].seq

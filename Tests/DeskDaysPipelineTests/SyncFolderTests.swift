@@ -106,4 +106,39 @@ import Testing
         #expect(report.merged == 1 && report.warnings.isEmpty, "\(report.warnings)")
         #expect(try a.records(in: nil).map(\.status) == [.office, .office, .remote])
     }
+
+    /// A long journal (decoded in parts) with lines that are not its
+    /// device's journal lines, here and there: they are skipped with one
+    /// warning naming how many, and the rest merges; one line of a newer
+    /// format anywhere in it skips the whole file.
+    @Test func badLinesAreSkippedAndANewerLineSkipsTheFile() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let store = try AttendanceStore.inMemory()
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
+        let other = "0123456789abcdef0123456789abcdef", stranger = String(repeating: "9", count: 32)
+        func line(_ seq: Int, device: String = other) -> String {
+            let date = day("2020-01-01").adding(days: seq)
+            return #"{"date":"\#(date)","device":"\#(device)","hlc":\#(1_577_836_800_000 + seq),"n":0,"name":"desk","op":"record","origin":"manual","seq":\#(seq),"status":"office","v":1}"#
+        }
+        var text = (1...6_000).map { line($0) }
+        let bad = [10: "not json", 3_001: line(3_001, device: stranger), 5_999: #"{"v":1}"#]
+        for (index, replacement) in bad { text[index] = replacement }
+        let file = folder.path + "/" + Synchronizer.fileName(other)
+        try (text.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let report = try sync.merge()
+        #expect(report.merged == 6_000 - bad.count)
+        #expect(report.warnings.count == 1 && report.warnings[0].contains("has 3 lines that are not"), "\(report.warnings)")
+        #expect(try store.records(in: nil).count == 6_000 - bad.count)
+
+        // The same file again, one line from a newer DeskDays in its middle: nothing of it is taken.
+        let newerStore = try AttendanceStore.inMemory()
+        let newerSync = try Synchronizer(store: newerStore, folder: folder.path, deviceName: "desk")
+        text[4_000] = #"{"v":2,"device":"\#(other)","op":"teleport"}"#
+        try (text.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let skipped = try newerSync.merge()
+        #expect(skipped.merged == 0)
+        #expect(skipped.warnings.contains { $0.contains("newer DeskDays") }, "\(skipped.warnings)")
+        #expect(try newerStore.records(in: nil).isEmpty)
+    }
 }

@@ -59,6 +59,17 @@ public final class Synchronizer: Sendable {
         return (size, start + Int64(lastNewline) + 1, JournalEntry.decode(body[lineStart...]).map(\.seq) ?? 0)
     }
 
+    /// Whether the file at `path` ends in an incomplete line (being
+    /// written, or torn): its last byte alone is read.
+    public static func endsInIncompleteLine(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0 else { return false }
+        return readBytes(fd, from: Int64(info.st_size) - 1, to: Int64(info.st_size)) != [UInt8(ascii: "\n")]
+    }
+
     /// Merges this device's own lines from its file when the file is ahead of the database.
     private func recoverOwnLines(_ fd: Int32, size: Int64, fileSeq: Int64) throws {
         let ownSeq = try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0

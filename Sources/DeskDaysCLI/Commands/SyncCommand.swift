@@ -70,7 +70,7 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
                 guard !device.forgotten else { continue }
                 if let path = present[device.id] {
-                    if let bytes = FileManager.default.contents(atPath: path), let last = bytes.last, last != UInt8(ascii: "\n") {
+                    if Synchronizer.endsInIncompleteLine(path) {
                         problems.append(tr("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete"))
                     }
                 } else {

@@ -65,10 +65,24 @@ public final class ControlServer: @unchecked Sendable {
         var raw = false
         init(fd: Int32) { self.fd = fd }
 
+        /// The last status line it was sent (its first, then each push),
+        /// under `writeLock`: a follower gets a line when its own line
+        /// changes, not when only another format's did.
+        var lastStatus: Data?
+
         func send(_ data: Data, nonBlocking: Bool = false) -> Bool {
             writeLock.lock()
             defer { writeLock.unlock() }
             return UnixSocket.sendAll(fd, data, nonBlocking: nonBlocking)
+        }
+
+        /// Sends a subscriber its status line, unless it is the one it has.
+        func push(_ data: Data) -> Bool {
+            writeLock.lock()
+            defer { writeLock.unlock() }
+            guard data != lastStatus else { return true }
+            lastStatus = data
+            return UnixSocket.sendAll(fd, data, nonBlocking: true)
         }
     }
 
@@ -145,7 +159,7 @@ public final class ControlServer: @unchecked Sendable {
             let key = (raw ? "raw " : "") + format.rawValue
             let line = lines[key] ?? (raw ? launcher.frame(format) : summary(format))
             lines[key] = line
-            guard !connection.send(line, nonBlocking: true) else { continue }
+            guard !connection.push(line) else { continue }
             logger.info("dropped a subscriber that stopped reading")
             shutdown(connection.fd, Int32(SHUT_RDWR))
         }
@@ -309,11 +323,8 @@ public final class ControlServer: @unchecked Sendable {
         if line.starts(with: Self.answerPrefix) || line.starts(with: Self.followPrefix) {
             let (reply, follow) = launcher.reply(line)
             if let follow {
-                lock.withLock {
-                    connection.subscribed = follow
-                    connection.raw = true
-                }
-                UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
+                subscribe(connection, to: follow, raw: true)
+                return nil
             }
             return reply
         }
@@ -323,13 +334,28 @@ public final class ControlServer: @unchecked Sendable {
             return ControlProtocol.encode(failure)
         case .success(let envelope):
             if case .subscribe(let format) = envelope.request {
-                lock.withLock { connection.subscribed = format }
-                // A subscriber only listens: it is no longer timed out (and wakes nothing while idle).
-                UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
-                return summary(format)
+                subscribe(connection, to: format, raw: false)
+                return nil
             }
             return runHandler(envelope)
         }
+    }
+
+    /// Makes `connection` a subscriber and sends it the line of now, under
+    /// its write lock: no push comes before that line, none is lost
+    /// between, and one of the same bytes is not sent again. A subscriber
+    /// only listens: it is no longer timed out (and wakes nothing while idle).
+    private func subscribe(_ connection: Connection, to format: StatusFormat, raw: Bool) {
+        UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
+        connection.writeLock.lock()
+        defer { connection.writeLock.unlock() }
+        lock.withLock {
+            connection.subscribed = format
+            connection.raw = raw
+        }
+        let first = raw ? launcher.frame(format) : summary(format)
+        connection.lastStatus = first
+        _ = UnixSocket.sendAll(connection.fd, first, nonBlocking: false)
     }
 
     /// Waits, on this connection's own thread, for the async handler.

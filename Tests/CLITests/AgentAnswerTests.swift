@@ -83,6 +83,30 @@ import Testing
         #expect(agent.stop() == 0)
     }
 
+    /// A follower gets a line when its own line changes: a change only
+    /// another format shows (a remote day: the JSON counts it, the waybar
+    /// line does not) sends a waybar follower nothing, and its next line is
+    /// the office day's.
+    @Test func aFollowerGetsALineOnlyWhenItsOwnLineChanges() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try history(cli)
+        let agent = try AgentProcess(cli)
+        defer { agent.kill9() }
+        let follower = try TestSocketClient(path: agent.socket)
+        #expect(follower.send(#"{"cmd":"subscribe","format":"waybar"}"#))
+        let first = try #require(follower.readLine())
+        let client = try TestSocketClient(path: agent.socket)
+        let before = try #require(client.status())
+        #expect(client.request(#"{"cmd":"checkin","date":"2026-03-04","status":"remote"}"#)?["ok"] as? Bool == true)
+        let remote = try #require(client.status())
+        #expect((before["remote"] as? Int).map { $0 + 1 } == remote["remote"] as? Int, "\(before) → \(remote)")
+        #expect(client.request(#"{"cmd":"checkin","date":"2026-03-06","status":"office"}"#)?["ok"] as? Bool == true)
+        let second = try #require(follower.readLine())
+        #expect(second != first, "\(first) then \(second)")
+        #expect(agent.stop() == 0)
+    }
+
     /// With the agent on the system clock and the same files, `status` is
     /// answered by the agent; with `--today`, another configuration or
     /// another database, it is computed by the CLI.

@@ -41,6 +41,13 @@ import Testing
     @Test func theLauncherAloneServesTheAgentsAnswer() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
+        // On the system clock, late in the evening, a fallback written
+        // between the two answers would make them differ: none is written.
+        try cli.writeConfig("""
+        [checkin]
+        reminder_time = "off"
+        fallback_time = "off"
+        """)
         #expect(try cli.run(["checkin", "--date", "2026-03-09", "--socket", "/nonexistent/agent.sock"]).status == 0)
         let runtime = cli.folder.appendingPathComponent("runtime").path
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
@@ -88,6 +95,17 @@ import Testing
     @Test func theLauncherFollowsTheAgent() throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
+        // The launcher follows only an agent on the system clock, so today
+        // is whatever it is: an office day today counts even on a weekend or
+        // a holiday, and no fallback or reminder changes the day meanwhile.
+        try cli.writeConfig("""
+        [policy]
+        count_non_workdays = true
+
+        [checkin]
+        reminder_time = "off"
+        fallback_time = "off"
+        """)
         let runtime = cli.folder.appendingPathComponent("runtime").path
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

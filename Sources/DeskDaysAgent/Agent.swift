@@ -266,6 +266,7 @@ extension Agent {
     /// passive checkpoint, which never waits for readers), so that a copy of
     /// deskdays.sqlite alone holds the whole history. Each commit restarts the wait.
     func storeChanged() {
+        answer.storeCommitted()
         answerMayHaveChanged()
         let generation = pendingCheckpoint.withLock { value -> Int in
             value += 1

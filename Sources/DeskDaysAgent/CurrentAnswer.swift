@@ -15,7 +15,8 @@ import Glibc
 /// the same code the CLI runs when no agent does (docs/design.md, "The
 /// agent is the cache").
 ///
-/// It is recomputed when the agent's own pipeline commits, when the local
+/// It is recomputed when the agent's own pipeline commits (at the latest
+/// before the next answer), when the local
 /// day changes, after a resume and on a reload (a new agent), and, before
 /// an answer is given, when SQLite's `data_version` shows that another
 /// process committed to the file. Each recomputation that changes the status
@@ -36,6 +37,19 @@ final class CurrentAnswer: @unchecked Sendable {
     private var dataVersion: Int?
     private var failure: String?
     private var computedAt: Date?
+    /// The agent's own commits, counted as the store reports them (on its
+    /// writer's queue, before the write returns), under a lock of their own
+    /// that is never held while anything else is done; and the count the
+    /// answer was computed after (under `lock`). SQLite's `data_version`
+    /// shows other processes' commits only, and the publish queue's refresh
+    /// may come after the next request: an answer given after a write the
+    /// agent acknowledged must already count it.
+    private let commits = NSLock()
+    private var commitCount = 0
+    private var answeredCommits = 0
+    /// A change an answer computed before the publish queue's refresh did
+    /// (under `lock`): that refresh still reports it, so followers get it.
+    private var unpushed = false
 
     /// The status formats written as files, and their names.
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
@@ -54,10 +68,19 @@ final class CurrentAnswer: @unchecked Sendable {
         configPath != nil && configPath == AgentPaths.canonical(path)
     }
 
+    /// Counts a commit of the agent's own: the next answer is computed anew.
+    func storeCommitted() {
+        commits.withLock { commitCount += 1 }
+    }
+
     /// Recomputes every answer from the store; true when the status changed.
     @discardableResult
     func refresh() -> Bool {
-        lock.withLock { refreshLocked() }
+        lock.withLock {
+            let changed = refreshLocked() || unpushed
+            unpushed = false
+            return changed
+        }
     }
 
     /// `status --format F`'s bytes, or why they cannot be given.
@@ -148,13 +171,18 @@ final class CurrentAnswer: @unchecked Sendable {
         // With min_hours, today's time on site grows while a method is
         // present: the answer is also stale a minute after it was computed.
         let aged = answers.policy.minHours > 0 && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true
-        if today != day || version != dataVersion || failure != nil || aged { refreshLocked() }
+        let committed = commits.withLock { commitCount }
+        if today != day || version != dataVersion || committed != answeredCommits || failure != nil || aged, refreshLocked() {
+            unpushed = true
+        }
     }
 
     private func refreshLocked() -> Bool {
         let now = clock.now()
         let today = answers.policy.localDate(of: now)
         let before = outputs
+        // Read first: a commit while this computes makes the next answer compute again.
+        let committed = commits.withLock { commitCount }
         do {
             let version = try store.dataVersion()
             var fresh: [StatusFormat: String] = [:]
@@ -166,6 +194,7 @@ final class CurrentAnswer: @unchecked Sendable {
             outputs = fresh
             day = today
             dataVersion = version
+            answeredCommits = committed
             failure = nil
         } catch {
             failure = "cannot read the database: \(error)"

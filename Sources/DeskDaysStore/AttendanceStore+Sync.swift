@@ -215,12 +215,19 @@ extension AttendanceStore {
                 }
                 lastSeq = added.lazy.map { entries[$0].seq }.max() ?? 0
             }
-            // What the new lines do is worked out in memory on another
-            // core while SQLite keeps them here (a ten-year journal: each
-            // takes about a third of the merge); then it is done, in order.
+            // What the new lines do is worked out in memory, for many lines
+            // on another core while SQLite keeps them here (a ten-year
+            // journal: each takes about a third of the merge); then it is
+            // done, in order.
             let lines = added
-            let plan = try overlapping({ try keep(db, entries, lines, device: number) }) {
-                MergePlan(entries: entries, added: lines, held: held)
+            let plan: MergePlan
+            if lines.count < 1_000 {
+                try keep(db, entries, lines, device: number)
+                plan = MergePlan(entries: entries, added: lines, held: held)
+            } else {
+                plan = try overlapping({ try keep(db, entries, lines, device: number) }) {
+                    MergePlan(entries: entries, added: lines, held: held)
+                }
             }
             for index in plan.applied {
                 if let change = entries[index].change { _ = try apply(db, change, time: entries[index].time) }

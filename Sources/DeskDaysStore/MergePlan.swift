@@ -1,5 +1,5 @@
 import DeskDaysCore
-import Dispatch
+import Foundation
 
 /// What a merge's new lines do, worked out without the database (from what
 /// each date held before, `AttendanceStore.held`): the rows of the dates
@@ -64,15 +64,19 @@ struct MergePlan: Sendable {
     }
 }
 
-/// Runs `work` here while `background` runs on another thread, and returns
-/// `background`'s result once both are done (also when `work` throws).
-/// Neither may write what the other reads.
+/// Runs `work` here while `background` runs on a thread of its own, and
+/// returns `background`'s result once both are done (also when `work`
+/// throws). Neither may write what the other reads. A thread of its own,
+/// not one of Dispatch's pools: their threads may all be waiting on the
+/// very database call this is part of.
 func overlapping<T: Sendable>(_ work: () throws -> Void, background: @escaping @Sendable () -> T) throws -> T {
     let box = OverlapResult<T>(), done = DispatchSemaphore(value: 0)
-    DispatchQueue.global(qos: .userInitiated).async {
+    let thread = Thread {
         box.value = background()
         done.signal()
     }
+    thread.name = "deskdays-merge"
+    thread.start()
     do {
         try work()
     } catch {

@@ -9,7 +9,6 @@ import PackageDescription
 /// adapter module that owns them.
 let package = Package(
     name: "DeskDays",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "deskdays", targets: ["deskdays"]),
         .executable(name: "deskdays-cli", targets: ["deskdays-cli"]),
@@ -23,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: - Messages in the user's language: gettext from glibc (libintl.h, setlocale)
@@ -52,6 +53,12 @@ let package = Package(
         .target(name: "DeskDaysExchange", dependencies: [
             "DeskDaysCore",
             .product(name: "CSV", package: "CSV.swift"),
+        ]),
+
+        // MARK: - Starting programs: the one way, for the product and the tests (swift-subprocess)
+        .target(name: "Spawn", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // MARK: - Stopping threads that block in C (every adapter, the agent's bus threads)
@@ -174,12 +181,13 @@ let package = Package(
 
         // MARK: - Tests
         // Helpers every test target may use (waiting for child processes reliably).
-        .target(name: "TestSupport", path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/Support"),
         .testTarget(name: "DeskDaysCoreTests", dependencies: [
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "DeskDaysConfigTests", dependencies: ["DeskDaysConfig"]),
+        .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "DeskDaysExchangeTests", dependencies: ["DeskDaysExchange"]),
         .testTarget(name: "DeskDaysStoreTests", dependencies: [
             "DeskDaysStore",

@@ -1,0 +1,2 @@
+/// Every test target that uses TestSupport starts programs through Spawn (Sources/Spawn).
+@_exported import Spawn

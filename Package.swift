@@ -134,7 +134,7 @@ let package = Package(
         // MARK: - The agent: adapters → pipeline, supervised
         // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
         .target(name: "DeskDaysAgent", dependencies: [
-            "DeviceThread",
+            "DeviceThread", "Spawn",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
             "WiFiAdapter", "Wired", "WiredAdapter",
@@ -159,7 +159,7 @@ let package = Package(
         // that need one (agent, doctor, enroll gps|nfc|wifi|qr, qr), with their own tree.
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
-            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA",
+            "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

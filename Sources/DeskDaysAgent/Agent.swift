@@ -98,7 +98,7 @@ public final class Agent: Sendable {
             today: { policy.localDate(of: clock.now()) },
             openReport: {
                 do {
-                    DesktopOpener.open(try answer.writeHTMLReport(), environment: environment, logger: logger)
+                    await DesktopOpener.open(try answer.writeHTMLReport(), environment: environment, logger: logger)
                 } catch {
                     logger.warning("could not write the report to open it: \(error)")
                 }

@@ -7,6 +7,7 @@ import DeskDaysCore
 import DeskDaysReports
 import Foundation
 import Logging
+import Spawn
 import Synchronization
 import SystemBus
 
@@ -298,7 +299,7 @@ extension DesktopBus {
                 }
             }
         case .openReport:
-            Thread.detachNewThread { hooks.openReport() }
+            Task { await hooks.openReport() }
         case .pause:
             let today = hooks.today()
             hooks.pauseReminders(today)
@@ -336,27 +337,15 @@ final class ReminderPause: Sendable {
 /// inheriting the agent's sandbox (MemoryDenyWriteExecute would kill a JIT
 /// browser, and RestrictAddressFamilies would cut it off the network).
 enum DesktopOpener {
-    static func open(_ path: String, environment: [String: String], logger: Logger) {
+    static func open(_ path: String, environment: [String: String], logger: Logger) async {
         let underSystemd = !(environment["INVOCATION_ID"] ?? "").isEmpty
         let arguments = (underSystemd ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + ["xdg-open", path]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        do {
+            let result = try await Program.run(arguments[0], Array(arguments.dropFirst()), stdout: .discard, stderr: .discard)
+            logger.info("report written to \(path) and opened with \(arguments[0])")
+            if result.status != 0 { logger.info("\(arguments[0]) ended with status \(result.status) opening the report") }
+        } catch {
+            logger.warning("cannot open the report: \(arguments[0]) could not be started (\(error)); install xdg-utils")
         }
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawnp(&child, arguments[0], &actions, nil, argv, environ)
-        guard spawned == 0 else {
-            logger.warning("cannot open the report: \(arguments[0]) could not be started (\(String(cString: strerror(spawned)))); install xdg-utils")
-            return
-        }
-        logger.info("report written to \(path) and opened with \(arguments[0])")
-        // Reaped on this (detached) thread, so no zombie stays behind.
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
-        if status != 0 { logger.info("\(arguments[0]) ended with status \(status >> 8) opening the report") }
     }
 }

@@ -97,7 +97,7 @@ public final class DesktopBus: @unchecked Sendable {
         /// The agent's today.
         var today: @Sendable () -> LocalDate
         /// Writes the HTML report and opens it (logs what happened).
-        var openReport: @Sendable () -> Void
+        var openReport: @Sendable () async -> Void
         /// No reminder today.
         var pauseReminders: @Sendable (LocalDate) -> Void
     }

@@ -3,6 +3,7 @@ import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports
 import Foundation
+import Spawn
 
 /// `deskdays chart burndown|weeks`: a self-contained SVG (or PNG through
 /// `rsvg-convert`) of the period.
@@ -54,7 +55,7 @@ struct ChartCommand: AsyncParsableCommand {
             try writeUserFile(expandTilde(out), contents: Data(svg.utf8))
             return
         }
-        try ChartCommand.convert(svg: svg, to: expandTilde(out), with: converter)
+        try await ChartCommand.convert(svg: svg, to: expandTilde(out), with: converter)
     }
 
     /// The `rsvg-convert` on PATH, or a user error saying how to get it.
@@ -67,23 +68,15 @@ struct ChartCommand: AsyncParsableCommand {
     }
 
     /// Renders `svg` to a PNG at `path` with `rsvg-convert`, reading the SVG from its stdin.
-    static func convert(svg: String, to path: String, with converter: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: converter)
-        process.arguments = ["--format", "png", "--output", path]
-        let input = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        do { try process.run() } catch {
+    static func convert(svg: String, to path: String, with converter: String) async throws {
+        let result: Program.Output
+        do {
+            result = try await Program.run(converter, ["--format", "png", "--output", path], input: Array(svg.utf8), stdout: .discard)
+        } catch {
             throw CLIError(tr("Cannot run \(converter) (\(ConfigLoader.reason(error))); reinstall librsvg2-bin or use --format svg."))
         }
-        input.fileHandleForWriting.write(Data(svg.utf8))
-        try? input.fileHandleForWriting.close()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(process.terminationStatus)"
+        guard result.status == 0, !result.terminatedBySignal else {
+            let reason = result.stderr.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(result.status)"
             throw CLIError(tr("rsvg-convert could not write \(path) (\(reason)); choose a writable path or use --format svg."))
         }
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)

@@ -4,6 +4,7 @@ import DeskDaysCore
 import DeskDaysReports
 import DeskDaysPipeline
 import Foundation
+import Spawn
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -95,7 +96,7 @@ struct CheckInCommand: AsyncParsableCommand {
     /// scan is `deskdays-hardware qr scan --camera`, run as a child whose
     /// output names the rule the code matched.
     private func checkInByQR(_ session: Session) async throws {
-        let rule = try Self.ruleFromCamera(seconds: 30, config: global.configIsExplicit ? global.configPath : nil)
+        let rule = try await Self.ruleFromCamera(seconds: 30, config: global.configIsExplicit ? global.configPath : nil)
         let seen = try Session.fixedNow(flag: global.today, environment: processEnvironment,
                                         policy: session.policy) ?? Date()
         let event = CheckInEvent(source: .qr, rule: rule, time: seen)
@@ -111,46 +112,23 @@ struct CheckInCommand: AsyncParsableCommand {
     /// Runs `deskdays-hardware qr scan --camera` and returns the rule of the
     /// code it saw. Its messages (the prompt, camera trouble, no code seen)
     /// reach the user's terminal directly; a failure exits with its status.
-    static func ruleFromCamera(seconds: Int, config: String?) throws -> String {
+    static func ruleFromCamera(seconds: Int, config: String?) async throws -> String {
         let (found, looked) = Companion.locate(Hardware.executableName)
         guard let program = found else {
             throw CLIError(tr("--qr needs \(Hardware.executableName), which is not installed (looked for \(looked.joined(separator: " and "))); reinstall DeskDays with `make install`."))
         }
-        let arguments = [program, "qr", "scan", "--camera", "--timeout", String(seconds)] + (config.map { ["--config", $0] } ?? [])
-        // posix_spawn and a pipe, not Foundation's Process: that needs a
-        // socket pair and a run loop just to notice the child's exit.
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw CLIError(tr("cannot start \(program) (\(String(cString: strerror(errno)))).")) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, program, &actions, nil, argv, environ)
-        close(ends[1])
-        guard spawned == 0 else {
-            close(ends[0])
-            throw CLIError(tr("cannot start \(program) (\(String(cString: strerror(spawned)))); reinstall DeskDays with `make install`."))
+        // Its prompt and messages reach the user's terminal; its output is read after it ended.
+        let result: Program.Output
+        do {
+            result = try await Program.run(program, ["qr", "scan", "--camera", "--timeout", String(seconds)] + (config.map { ["--config", $0] } ?? []),
+                                           stderr: .inherit)
+        } catch {
+            throw CLIError(tr("cannot start \(program) (\(error)); reinstall DeskDays with `make install`."))
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(ends[0], &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
+        guard result.status == 0, !result.terminatedBySignal else {
+            throw ExitCode(result.terminatedBySignal ? 128 + result.status : result.status)
         }
-        close(ends[0])
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
-        let exited = (status & 0x7f) == 0
-        let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        guard code == 0 else { throw ExitCode(code) }
-        let printed = String(decoding: bytes, as: UTF8.self)
+        let printed = result.stdout
         // One line per code seen: camera<TAB>PAYLOAD<TAB>RULE; the last names the matching rule.
         guard let rule = printed.split(separator: "\n").last?.split(separator: "\t").last.map(String.init), rule != "-" else {
             throw CLIError(tr("no office QR code was seen in \(seconds) s; hold the code steady 20–40 cm from the camera, or check [qr] payloads."))

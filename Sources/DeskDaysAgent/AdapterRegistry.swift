@@ -18,9 +18,9 @@ public enum AdapterRegistry {
     }
 
     /// The adapters the configuration enables (every method is in every build),
-    /// each stamping its check-ins with `now` (the agent's one clock).
-    public static func adapters(for configuration: Configuration,
-                                now: @escaping @Sendable () -> Date = { Date() }) -> [Entry] {
+    /// each stamping its check-ins and timing its waits with the agent's one clock.
+    public static func adapters(for configuration: Configuration, clock: AgentClock = .system) -> [Entry] {
+        let now = clock.now
         var enabled: [Entry] = []
         if configuration.nfc.enabled {
             enabled.append(Entry(name: "nfc", adapter: NFCCheckInAdapter(
@@ -39,7 +39,7 @@ public enum AdapterRegistry {
             enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi, now: now)))
         }
         if configuration.wired.enabled {
-            enabled.append(Entry(name: "wired", adapter: WiredCheckInAdapter(settings: configuration.wired, now: now)))
+            enabled.append(Entry(name: "wired", adapter: WiredCheckInAdapter(settings: configuration.wired, clock: clock)))
         }
         return enabled
     }

@@ -44,7 +44,7 @@ extension Agent {
     /// Sleeps for `duration`, cut short by a resume after count `seen` (or cancellation).
     func sleep(for duration: Duration, unlessResumedAfter seen: UInt64) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { try? await self.clock.sleep(for: duration) }
             group.addTask { await self.resumes.wait(after: seen) }
             await group.next()
             group.cancelAll()

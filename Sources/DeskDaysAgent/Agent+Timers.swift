@@ -15,8 +15,8 @@ extension Agent {
     ///
     /// Each round asks the pure `CheckInSchedule` what is due at the wall
     /// clock's now, then sleeps until its next instant (at most
-    /// `longestSleep`). The wall clock is compared with `ContinuousClock`
-    /// across every sleep: a difference is a clock change or a suspend,
+    /// `longestSleep`), on the agent's clock. The wall clock is compared
+    /// with the clock the waits run on (monotonic) across every sleep: a difference is a clock change or a suspend,
     /// which is logged; the schedule, recomputed from the wall clock each
     /// round, already handles it.
     func runTimers() async {
@@ -52,12 +52,10 @@ extension Agent {
                 logger.info("next timer: \(local)")
             }
             let wait = next.map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
-            let wallBefore = clock.now(), steadyBefore = ContinuousClock.now
+            let wallBefore = clock.now(), steadyBefore = clock.elapsed()
             // A resume from sleep ends the wait at once: what came due meanwhile is handled now, once.
-            await sleep(for: .seconds(min(wait, Self.longestSleep)), unlessResumedAfter: seen)
-            let steady = ContinuousClock.now - steadyBefore
-            let drift = clock.now().timeIntervalSince(wallBefore) - Double(steady.components.seconds)
-                - Double(steady.components.attoseconds) / 1e18
+            await sleep(for: .milliseconds(Int64(min(wait, Self.longestSleep) * 1000)), unlessResumedAfter: seen)
+            let drift = clock.now().timeIntervalSince(wallBefore) - (clock.elapsed() - steadyBefore).seconds
             if abs(drift) > Self.jumpThreshold {
                 logger.notice("the wall clock moved by \(Int(drift.rounded())) s (clock change or suspend); timers recomputed")
             }

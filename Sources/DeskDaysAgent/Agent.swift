@@ -61,7 +61,7 @@ public final class Agent: Sendable {
     ///   - clock: "now" for reports, reminders and the fallback.
     public init(configuration: Configuration, store: AttendanceStore, socketPath: String? = nil,
                 configPath: String? = nil,
-                clock: AgentClock = AgentClock(), logger: Logger = Logger(label: "deskdays.agent"),
+                clock: AgentClock = .system, logger: Logger = Logger(label: "deskdays.agent"),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.configuration = configuration
         self.store = store
@@ -82,7 +82,7 @@ public final class Agent: Sendable {
         self.notifier = notifier
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
-        adapters = AdapterRegistry.adapters(for: configuration, now: clock.now)
+        adapters = AdapterRegistry.adapters(for: configuration, clock: clock)
         let answer = CurrentAnswer(store: store, policy: configuration.policy, clock: clock,
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
                                    configPath: configPath, logger: logger)
@@ -178,7 +178,7 @@ public final class Agent: Sendable {
     func supervise(_ entry: AdapterRegistry.Entry) async {
         var backoff = Backoff(initialSeconds: 1, maximumSeconds: 60)
         while !Task.isCancelled {
-            let started = ContinuousClock.now
+            let started = clock.elapsed()
             let seen = resumes.generation
             var failure: String?
             do {
@@ -193,7 +193,7 @@ public final class Agent: Sendable {
             }
             if Task.isCancelled { return }
             // A minute of healthy running earns a quick restart again.
-            if ContinuousClock.now - started > .seconds(60) { backoff.reset() }
+            if clock.elapsed() - started > .seconds(60) { backoff.reset() }
             let delay = Duration.seconds(backoff.next())
             if let failure {
                 logger.error("\(entry.name) adapter failed (\(failure)); restarting in \(delay)")
@@ -272,17 +272,20 @@ extension Agent {
             value += 1
             return value
         }
-        publishQueue.asyncAfter(deadline: .now() + Self.checkpointDelay) { [self] in
-            guard pendingCheckpoint.withLock({ $0 == generation }) else { return }
-            do {
-                let (frames, folded) = try store.checkpoint()
-                logger.debug("checkpoint: \(folded) of \(frames) log frames in the database file")
-            } catch {
-                logger.info("checkpoint postponed: \(error)")
+        Task { [self] in
+            guard (try? await clock.sleep(for: Self.checkpointDelay)) != nil else { return }
+            publishQueue.async { [self] in
+                guard pendingCheckpoint.withLock({ $0 == generation }) else { return }
+                do {
+                    let (frames, folded) = try store.checkpoint()
+                    logger.debug("checkpoint: \(folded) of \(frames) log frames in the database file")
+                } catch {
+                    logger.info("checkpoint postponed: \(error)")
+                }
             }
         }
     }
 
     /// How long the store stays quiet before the log is folded in.
-    static let checkpointDelay: DispatchTimeInterval = .seconds(3)
+    static let checkpointDelay: Duration = .seconds(3)
 }

@@ -25,6 +25,14 @@ struct Handler: Sendable {
             switch envelope.request {
             case .status(let format), .subscribe(let format):
                 return answer.statusLine(format)
+            case .advance(let seconds):
+                guard let advance = clock.advance else {
+                    return ControlProtocol.encode(ControlProtocol.Failure(
+                        code: "bad_request", message: "this agent's clock is not manual (DESKDAYS_CLOCK=manual)"))
+                }
+                advance(.milliseconds(Int64((seconds * 1000).rounded())))
+                logger.info("clock advanced by \(seconds) s to \(clock.now().formatted(.iso8601))")
+                return ControlProtocol.line(["ok": true, "now": clock.now().formatted(.iso8601)])
             case .report:
                 return answer.reply(answer.report())
             case let .checkin(dates, status, note):

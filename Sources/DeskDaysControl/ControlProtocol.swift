@@ -14,6 +14,8 @@ import Foundation
 /// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`
 ///   (`"kind":"departure"` for a departure; `stored` is then false);
 /// - `{"cmd":"subscribe","format":"json"}` → a status reply now and one after every change.
+/// - `{"cmd":"advance","seconds":5}` → `{"ok":true,"now":"<RFC 3339>"}`: moves a manual clock
+///   on (an agent started with `DESKDAYS_CLOCK=manual`, for tests); any other agent refuses it.
 ///
 /// Any request may name the `database` its sender means; an agent serving
 /// another file answers `other_database` so the sender writes its file itself.
@@ -36,6 +38,8 @@ public enum ControlProtocol {
         /// `kind` is `departure` for `event --leave` (absent on the wire: an arrival).
         case event(source: Source, rule: String?, at: Date, kind: CheckInEvent.Kind = .arrival)
         case subscribe(StatusFormat)
+        /// Moves the agent's manual clock on by this many seconds (tests; docs/testing.md "Timers").
+        case advance(seconds: Double)
     }
 
     /// A request and the database its sender means, if it said.
@@ -70,6 +74,7 @@ public enum ControlProtocol {
         var format: String?
         var origin: String?
         var kind: String?
+        var seconds: Double?
     }
 
     // MARK: - Parsing
@@ -150,6 +155,11 @@ public enum ControlProtocol {
                 return .failure(.badRequest(tr("event takes \"kind\": arrival or departure")))
             }
             return .success(.event(source: source, rule: wire.rule, at: at, kind: kind))
+        case "advance":
+            guard let seconds = wire.seconds, seconds.isFinite, seconds >= 0, seconds <= 366 * 86_400 else {
+                return .failure(.badRequest("advance needs \"seconds\" from 0 to a year"))
+            }
+            return .success(.advance(seconds: seconds))
         default:
             return .failure(.badRequest(tr("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)")))
         }
@@ -214,6 +224,9 @@ public enum ControlProtocol {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             object["at"] = formatter.string(from: at)
             if let rule { object["rule"] = rule }
+        case .advance(let seconds):
+            object["cmd"] = "advance"
+            object["seconds"] = seconds
         }
         if let database { object["database"] = database }
         return line(object)

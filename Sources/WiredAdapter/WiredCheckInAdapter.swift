@@ -20,18 +20,18 @@ public struct WiredCheckInAdapter: CheckInAdapter {
     private let matcher: GatewayMatcher
     private let flapWindow: TimeInterval
     private let logger: Logger
-    private let now: @Sendable () -> Date
+    private let clock: AgentClock
 
     /// - Parameters:
     ///   - flapWindow: a link or gateway that comes back within this many
     ///     seconds never left: no departure, no second arrival.
-    ///   - now: the clock stamped on events.
+    ///   - clock: the agent's clock: stamped on events, and the departure timer's waits.
     public init(settings: WiredSettings, flapWindow: TimeInterval = defaultFlapWindow,
-                logger: Logger = Logger(label: "deskdays.wired"), now: @escaping @Sendable () -> Date = { Date() }) {
+                logger: Logger = Logger(label: "deskdays.wired"), clock: AgentClock = .system) {
         matcher = GatewayMatcher(settings)
         self.flapWindow = flapWindow
         self.logger = logger
-        self.now = now
+        self.clock = clock
     }
 
     /// Five minutes, as for Wi-Fi; `DESKDAYS_WIRED_FLAP_SECONDS` overrides it
@@ -60,7 +60,7 @@ public struct WiredCheckInAdapter: CheckInAdapter {
         var timerDeadline: Date?
         defer { timer?.cancel() }
         for await input in inputs {
-            let time = now()
+            let time = clock.now()
             var changes: [PresenceTracker<Gateway.Key>.Change] = []
             switch input {
             case .update(.unavailable(let reason)):
@@ -88,7 +88,7 @@ public struct WiredCheckInAdapter: CheckInAdapter {
                 if let deadline = timerDeadline {
                     let delay = max(0, deadline.timeIntervalSince(time))
                     timer = Task {
-                        try? await Task.sleep(for: .seconds(delay))
+                        try? await clock.sleep(for: .milliseconds(Int64(delay * 1000)))
                         if !Task.isCancelled { continuation.yield(.deadline) }
                     }
                 }

@@ -39,11 +39,14 @@ extension AgentCommand {
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")
-        // An injected now (--today, DESKDAYS_NOW) starts the agent's clock there; it then runs on.
+        // An injected now (--today, DESKDAYS_NOW) starts the agent's clock
+        // there; it then runs on, or, with DESKDAYS_CLOCK=manual, moves only
+        // when the control socket's `advance` says (tests: docs/testing.md "Timers").
         let environment = ProcessInfo.processInfo.environment
         let injected = global.today != nil || !(environment["DESKDAYS_NOW"] ?? "").isEmpty
             || !(environment["DESKDAYS_TODAY"] ?? "").isEmpty
-        let clock = AgentClock(start: injected ? session.now : nil)
+        let clock = !injected ? AgentClock.system
+            : environment["DESKDAYS_CLOCK"] == "manual" ? AgentClock.manual(start: session.now) : AgentClock(start: session.now)
         // SIGTERM and SIGINT end the agent gracefully (exit status 0); SIGHUP
         // reloads the configuration: AgentLifecycle's service groups.
         let configPath = global.configPath, databasePath = global.databasePath, socketPath = socket.socketPath

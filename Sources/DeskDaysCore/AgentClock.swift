@@ -1,0 +1,137 @@
+import Foundation
+
+/// The agent's one clock: "now" on the wall, and every wait (reminder,
+/// fallback, midnight, checkpoint, restart backoff, departure timers) — the
+/// agent and each adapter read time only through it.
+///
+/// Three kinds: the system's (`.system`); an injected start (`DESKDAYS_NOW`)
+/// that then runs on with the monotonic clock; and a start that moves only
+/// when told (`ManualClock`): tests advance it past a timer instead of
+/// waiting for it.
+public struct AgentClock: Sendable {
+    /// The wall-clock now.
+    public let now: @Sendable () -> Date
+    /// Time elapsed on the clock that drives the waits (monotonic), since the clock was made.
+    public let elapsed: @Sendable () -> Duration
+    private let sleeper: @Sendable (Duration) async throws -> Void
+    /// Whether "now" is the system clock's (no injected start).
+    public let isSystemClock: Bool
+    /// Moves a manual clock on (nil for every other kind): the control
+    /// socket's `advance`, for tests.
+    public private(set) var advance: (@Sendable (Duration) -> Void)?
+
+    /// The system's wall clock, waits on the monotonic clock.
+    public static var system: AgentClock {
+        let origin = ContinuousClock.now
+        return AgentClock(now: { Date() }, elapsed: { ContinuousClock.now - origin },
+                          sleeper: { try await Task.sleep(for: $0) }, isSystemClock: true)
+    }
+
+    /// `start` (nil: the system clock), then advancing as the monotonic clock does.
+    public init(start: Date? = nil) {
+        if let start { self.init(start: start, clock: ContinuousClock()) } else { self = .system }
+    }
+
+    /// "now" is `start` at this moment and advances as `clock` does; waits are on `clock`.
+    public init<C: Clock>(start: Date, clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        self.init(now: { start.addingTimeInterval(origin.duration(to: clock.now).seconds) },
+                  elapsed: { origin.duration(to: clock.now) },
+                  sleeper: { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }, isSystemClock: false)
+    }
+
+    /// `start`, moving only when `advance` is called (`DESKDAYS_CLOCK=manual`).
+    public static func manual(start: Date) -> AgentClock {
+        let manual = ManualClock()
+        var clock = AgentClock(start: start, clock: manual)
+        clock.advance = { manual.advance(by: $0) }
+        return clock
+    }
+
+    private init(now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
+                 sleeper: @escaping @Sendable (Duration) async throws -> Void, isSystemClock: Bool) {
+        self.now = now
+        self.elapsed = elapsed
+        self.sleeper = sleeper
+        self.isSystemClock = isSystemClock
+    }
+
+    /// Waits `duration` on this clock; throws `CancellationError` when the task is cancelled.
+    public func sleep(for duration: Duration) async throws {
+        try await sleeper(duration)
+    }
+}
+
+extension Duration {
+    /// In seconds, with the fraction.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// A clock that moves only when `advance` is called: every sleeper whose
+/// deadline is reached wakes, in deadline order. For tests (in process, or
+/// a spawned agent told over its socket; docs/testing.md "Timers").
+public final class ManualClock: Clock, @unchecked Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public init(offset: Duration = .zero) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    private struct Sleeper {
+        var id: UInt64
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current = Instant()
+    private var sleepers: [Sleeper] = []
+    private var nextID: UInt64 = 0
+
+    public init() {}
+
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks wait on this clock (a test can wait until the code under test sleeps).
+    public var sleeping: Int { lock.withLock { sleepers.count } }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id: UInt64 = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resume: Result<Void, any Error>? = lock.withLock {
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= current { return .success(()) }
+                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return nil
+                }
+                if let resume { continuation.resume(with: resume) }
+            }
+        } onCancel: {
+            let cancelled = lock.withLock { () -> Sleeper? in
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the clock `duration` on and wakes every sleeper whose deadline it reached.
+    public func advance(by duration: Duration) {
+        let due: [Sleeper] = lock.withLock {
+            current = current.advanced(by: max(.zero, duration))
+            let due = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
+            sleepers.removeAll { $0.deadline <= current }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}

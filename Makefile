@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/deskdays
 
-.PHONY: all build run test deps-build deps-test fuzz bench clean catalogs po
+.PHONY: all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po
 
 all: build
 
@@ -62,8 +62,23 @@ test: deps-test
 	python3 po/extract.py --check
 	po/check.sh
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory test-suites
+
+# Both passes, on what is built (for test and test-twice).
+test-suites:
 	LC_ALL=C LANGUAGE= DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --skip '$(BENCH_SUITES)'
 	LC_ALL=C LANGUAGE= DESKDAYS_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --no-parallel --filter '$(BENCH_SUITES)'
+
+# The check that keeps `make test` a promise (docs/testing.md "Load and
+# hour"): every suite twice back to back, with one core kept busy by a
+# spinning process, under a TZ where it is 22:xx now. No retry: one red run fails it.
+test-twice: deps-test
+	$(SWIFT) build --build-tests
+	@h=$$(date -u +%H); off=$$(( (22 - 10#$$h + 36) % 24 - 12 )); \
+	if [ $$off -le 0 ]; then tz=Etc/GMT+$$(( -off )); else tz=Etc/GMT-$$off; fi; \
+	echo "test-twice: TZ=$$tz (local time $$(TZ=$$tz date +%H:%M)), one core kept busy"; \
+	( while :; do :; done ) & busy=$$!; trap "kill $$busy" EXIT; \
+	for round in 1 2; do echo "== round $$round"; TZ=$$tz $(MAKE) --no-print-directory test-suites || exit 1; done
 
 # Suites tagged `.hardwareBench` (Tests/Support/Tags.swift) drive simulated
 # hardware in real time (pcscd polling, a PN532 on a pty, qemu VMs under TCG):

@@ -41,6 +41,8 @@ public final class Agent: Sendable {
     /// Change notifications leave the store's writer queue through here, in order
     /// (reading the store from inside its own commit callback would deadlock).
     let publishQueue = DispatchQueue(label: "deskdays.publish")
+    /// Whether a recompute of the answer waits on `publishQueue` (see `answerMayHaveChanged`).
+    let refreshQueued = Mutex(false)
     /// Counts the agent's commits, so only the last one's idle checkpoint runs.
     let pendingCheckpoint = Mutex(0)
     /// The running group, for `shutDownGracefully()`; nil before and after `run()`
@@ -252,9 +254,17 @@ extension Agent {
 extension Agent {
     /// Recomputes the current answer and, when it changed, pushes it to
     /// subscribers; on the publish queue, in order with the store's changes.
+    /// Recomputes coalesce: at most one waits behind the one running, and it
+    /// reads the latest state, so a burst of commits costs two recomputes, not one each.
     func answerMayHaveChanged() {
         let answer = self.answer, server = self.server, desktop = self.desktop
-        publishQueue.async {
+        guard refreshQueued.withLock({ (waiting: inout Bool) -> Bool in
+            defer { waiting = true }
+            return !waiting
+        }) else { return }
+        publishQueue.async { [self] in
+            // Cleared before reading: a change from now on queues the next recompute.
+            refreshQueued.withLock { $0 = false }
             if answer.refresh() { server?.publish() }
             // The session bus diffs and announces what changed (PropertiesChanged, the tray's signals).
             if desktop.isServing, let summary = try? answer.desktopSummary() { desktop.update(summary) }

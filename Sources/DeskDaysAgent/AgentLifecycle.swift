@@ -115,7 +115,7 @@ struct ReloadService: Service {
             do {
                 await host.reload(with: try loadConfiguration())
             } catch {
-                logger.error("configuration reload rejected, the running one is kept:\n\(error)")
+                logger.warning("configuration reload rejected, the running one is kept:\n\(error)")
             }
         }
     }

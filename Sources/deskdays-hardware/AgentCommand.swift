@@ -50,7 +50,9 @@ extension AgentCommand {
         // SIGTERM and SIGINT end the agent gracefully (exit status 0); SIGHUP
         // reloads the configuration: AgentLifecycle's service groups.
         let configPath = global.configPath, databasePath = global.databasePath, socketPath = socket.socketPath
-        let required = global.configIsExplicit
+        // A file that was there at start and is gone at a reload is a problem
+        // (the running configuration is kept), not a switch to the defaults.
+        let required = global.configIsExplicit || FileManager.default.fileExists(atPath: configPath)
         do {
             try await AgentLifecycle.run(
                 configuration: session.configuration, logger: logger,

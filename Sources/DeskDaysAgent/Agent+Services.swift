@@ -78,7 +78,7 @@ struct ControlSocketService: Service {
         let observation = agent.store.observeChanges { [agent] in agent.storeChanged() }
         defer {
             observation.cancel()
-            server.stop()
+            server.stop(reloading: agent.reloading.withLock { $0 })
         }
         // Throws only on cancellation, which is a stop too.
         try? await gracefulShutdown()

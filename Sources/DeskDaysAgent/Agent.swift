@@ -41,6 +41,8 @@ public final class Agent: Sendable {
     /// Change notifications leave the store's writer queue through here, in order
     /// (reading the store from inside its own commit callback would deadlock).
     let publishQueue = DispatchQueue(label: "deskdays.publish")
+    /// Set when this agent stops for a reload: its followers are told to follow the next one.
+    let reloading = Mutex(false)
     /// Whether a recompute of the answer waits on `publishQueue` (see `answerMayHaveChanged`).
     let refreshQueued = Mutex(false)
     /// Counts the agent's commits, so only the last one's idle checkpoint runs.
@@ -116,7 +118,7 @@ public final class Agent: Sendable {
             server = ControlServer(path: socketPath, logger: logger, summary: { answer.statusLine($0) },
                                    launcher: ControlServer.LauncherReplies(reply: { handler.launcherReply($0) },
                                                                            frame: { handler.frame(answer.status($0)) }),
-                                   handler: { await handler.handle($0) })
+                                   refusal: { handler.refusal($0) }, handler: { await handler.handle($0) })
         } else {
             server = nil
         }

@@ -1,4 +1,5 @@
 import DeskDaysConfig
+import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -24,8 +25,9 @@ public enum AgentLifecycle {
     ///
     /// - Parameters:
     ///   - makeAgent: a new agent for a configuration; `reloaded` is false for the first.
-    ///   - loadConfiguration: reads the configuration afresh on SIGHUP (its error is the log line).
-    public static func run(configuration: Configuration, logger: Logger,
+    ///   - loadConfiguration: reads the configuration afresh on SIGHUP, or when
+    ///     the file at `configPath` is saved with other bytes (its error is the log line).
+    public static func run(configuration: Configuration, configPath: String? = nil, logger: Logger,
                            loadConfiguration: @escaping @Sendable () throws -> Configuration,
                            makeAgent: @escaping @Sendable (_ configuration: Configuration, _ reloaded: Bool) -> Agent)
         async throws {
@@ -33,7 +35,8 @@ public enum AgentLifecycle {
         // in `run()` before it starts any service.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let host = AgentHost(configuration: configuration, makeAgent: makeAgent)
-        let reloader = ReloadService(hangups: hangups, host: host, loadConfiguration: loadConfiguration, logger: logger)
+        let reloader = ReloadService(hangups: hangups, host: host, configPath: configPath,
+                                     loadConfiguration: loadConfiguration, logger: logger)
         // Both keep the default `.cancelGroup`: the host ends on its own only when
         // an agent failed (its error is rethrown, the process exits non-zero),
         // and neither ends before being told to otherwise. The group stops them
@@ -99,24 +102,76 @@ final class AgentHost: Service {
             state.pending = configuration
             return state.agent
         }
+        agent?.reloading.withLock { $0 = true }
         await agent?.shutDownGracefully()
     }
 }
 
-/// SIGHUP: the configuration is read again and, when valid, handed to the host.
+/// SIGHUP, or the configuration file saved with other bytes: the
+/// configuration is read again and, when valid, handed to the host. An
+/// edited file applies within moments without a reload command, so no
+/// command ever computes with a configuration the agent does not run
+/// (docs/cli.md "Reloading").
 struct ReloadService: Service {
     let hangups: UnixSignalsSequence
     let host: AgentHost
+    let configPath: String?
     let loadConfiguration: @Sendable () throws -> Configuration
     let logger: Logger
 
     func run() async {
-        for await _ in hangups.cancelOnGracefulShutdown() {
+        let saved = configPath.map { LastBytes(path: $0) }
+        let reload: @Sendable () async -> Void = { [host, loadConfiguration, logger] in
             do {
                 await host.reload(with: try loadConfiguration())
             } catch {
                 logger.warning("configuration reload rejected, the running one is kept:\n\(error)")
             }
         }
+        await withDiscardingTaskGroup { group in
+            if let configPath, let saved {
+                let logger = self.logger
+                group.addTask {
+                    let path = configPath as NSString
+                    let watcher = FolderWatcher(folder: path.deletingLastPathComponent, only: path.lastPathComponent,
+                                                label: "the configuration's folder", events: FolderWatcher.saved, logger: logger)
+                    await watcher.run {
+                        guard saved.changed() else { return }
+                        logger.notice("the configuration file changed; reloading it")
+                        Task { await reload() }
+                    }
+                }
+            }
+            for await _ in hangups.cancelOnGracefulShutdown() {
+                _ = saved?.changed()
+                await reload()
+            }
+            // Shutting down: the watcher goes too.
+            group.cancelAll()
+        }
+    }
+}
+
+/// A file's bytes as last seen: `changed()` tells whether they differ now
+/// (an editor's save of the same text, or the watcher's first look, is no change).
+final class LastBytes: Sendable {
+    private let path: String
+    private let seen: Mutex<[UInt8]?>
+
+    init(path: String) {
+        self.path = path
+        seen = Mutex(Self.read(path))
+    }
+
+    func changed() -> Bool {
+        let now = Self.read(path)
+        return seen.withLock { seen in
+            defer { seen = now }
+            return seen != now
+        }
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { Array($0) }
     }
 }

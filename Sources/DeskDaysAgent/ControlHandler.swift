@@ -16,11 +16,16 @@ struct Handler: Sendable {
     let clock: AgentClock
     let logger: Logger
 
+    /// The reply refusing a request for another database (every request, a
+    /// subscription too: a follower of another file must not get this one's figures); nil when it is this one's.
+    func refusal(_ envelope: ControlProtocol.Envelope) -> Data? {
+        guard let database = envelope.database, Self.canonical(database) != Self.canonical(databasePath) else { return nil }
+        return ControlProtocol.encode(ControlProtocol.Failure(
+            code: "other_database", message: "this agent serves \(databasePath), not \(database)"))
+    }
+
     func handle(_ envelope: ControlProtocol.Envelope) async -> Data {
-        if let database = envelope.database, Self.canonical(database) != Self.canonical(databasePath) {
-            return ControlProtocol.encode(ControlProtocol.Failure(
-                code: "other_database", message: "this agent serves \(databasePath), not \(database)"))
-        }
+        if let refused = refusal(envelope) { return refused }
         do {
             switch envelope.request {
             case .status(let format), .subscribe(let format):

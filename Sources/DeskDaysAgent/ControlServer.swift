@@ -22,6 +22,8 @@ public final class ControlServer: @unchecked Sendable {
 
     public let path: String
     private let handler: Handler
+    /// Why this agent does not serve a request (another database), as the reply line; nil when it does.
+    private let refusal: @Sendable (ControlProtocol.Envelope) -> Data?
     /// The launcher's side (docs/cli.md, "The control socket").
     private let launcher: LauncherReplies
 
@@ -90,9 +92,12 @@ public final class ControlServer: @unchecked Sendable {
     ///   - handler: answers every request but `subscribe`, after any write it causes is committed.
     ///   - summary: the line a subscriber gets now and after every change, in its format.
     ///   - launcher: the replies to the launcher's `answer …` and `follow …` lines.
+    ///   - refusal: checked before every request, `subscribe` included.
     public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> Data,
-                launcher: LauncherReplies = .none, handler: @escaping Handler) {
+                launcher: LauncherReplies = .none, refusal: @escaping @Sendable (ControlProtocol.Envelope) -> Data? = { _ in nil },
+                handler: @escaping Handler) {
         self.path = path
+        self.refusal = refusal
         self.logger = logger
         self.summary = summary
         self.launcher = launcher
@@ -137,7 +142,10 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Stops accepting, closes every connection and removes the socket file.
-    public func stop() {
+    /// For a reload (`reloading`), each follower is told so first (`reloading`
+    /// to the launcher, `{"ok":true,"reloading":true}` to the CLI) and follows
+    /// the next agent on this path: a status bar does not go dead on a reload.
+    public func stop(reloading: Bool = false) {
         let (fd, toClose) = lock.withLock { () -> (Int32, [Connection]) in
             if stopped { return (-1, []) }
             stopped = true
@@ -146,9 +154,18 @@ public final class ControlServer: @unchecked Sendable {
         guard fd >= 0 else { return }
         unlink(path)
         wake.stop()
-        // shutdown wakes each connection's blocking read; its thread closes it.
-        for connection in toClose { shutdown(connection.fd, Int32(SHUT_RDWR)) }
+        for connection in toClose {
+            if reloading, connection.subscribed != nil {
+                _ = connection.push(connection.raw ? Self.reloadingFrame : Self.reloadingLine)
+            }
+            // shutdown wakes the connection's blocking read; its thread closes it.
+            shutdown(connection.fd, Int32(SHUT_RDWR))
+        }
     }
+
+    /// What a follower gets when the agent reloads (docs/cli.md "The control socket").
+    static let reloadingFrame = Data("reloading\n".utf8)
+    static let reloadingLine = ControlProtocol.line(["ok": true, "reloading": true])
 
     /// Sends the summary line to every subscriber; one that cannot take it now is dropped.
     public func publish() {
@@ -333,6 +350,7 @@ public final class ControlServer: @unchecked Sendable {
             logger.info("bad control request: \(failure.message)")
             return ControlProtocol.encode(failure)
         case .success(let envelope):
+            if let refused = refusal(envelope) { return refused }
             if case .subscribe(let format) = envelope.request {
                 subscribe(connection, to: format, raw: false)
                 return nil

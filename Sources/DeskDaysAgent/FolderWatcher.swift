@@ -7,19 +7,33 @@ import Logging
 import Glibc
 #endif
 
-/// Watches the `[sync]` folder with inotify on a thread of its own (a
-/// blocking `poll` beside the `StopSignal`, like the other watchers) and
-/// calls `onChange` after each burst of changes to a file other than
-/// `ownName`: a synchroniser's rename into place, an append, a deletion.
-/// No timer: a quiet folder costs no wake-up.
+/// Watches a folder with inotify on a thread of its own (a blocking `poll`
+/// beside the `StopSignal`, like the other watchers) and calls `onChange`
+/// after each burst of changes to a file other than `ownName` (or, with
+/// `only`, to that file alone): for the `[sync]` folder, a synchroniser's
+/// rename into place, an append, a deletion; for the configuration's
+/// folder, an editor saving the file. No timer: a quiet folder costs no wake-up.
 final class FolderWatcher: Sendable {
     let folder: String
     let ownName: String
+    let only: String?
+    /// How the folder is named in the log ("the sync folder").
+    let label: String
+    let events: UInt32
     private let logger: Logger
 
-    init(folder: String, ownName: String, logger: Logger) {
+    /// Every kind of change (the sync folder's files are appended to as well as replaced).
+    static let anyChange = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+    /// A file saved whole (closed after writing, or renamed into place) or removed: not each write of a save.
+    static let saved = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
+
+    init(folder: String, ownName: String = "", only: String? = nil, label: String = "the sync folder",
+         events: UInt32 = FolderWatcher.anyChange, logger: Logger) {
         self.folder = folder
         self.ownName = ownName
+        self.only = only
+        self.label = label
+        self.events = events
         self.logger = logger
     }
 
@@ -52,26 +66,25 @@ final class FolderWatcher: Sendable {
         while !stop.isStopped {
             let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
             guard fd >= 0 else {
-                logger.error("cannot watch the sync folder (inotify: \(String(cString: strerror(errno)))); it is merged by each command instead")
+                logger.error("cannot watch \(label) (inotify: \(String(cString: strerror(errno))))")
                 return
             }
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-                              | IN_DELETE_SELF | IN_MOVE_SELF)
+            let mask = events | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
             if inotify_add_watch(fd, folder, mask) < 0 {
                 let reason = String(cString: strerror(errno))
                 close(fd)
-                logger.warning("cannot watch the sync folder \(folder) (\(reason)); trying again")
+                logger.warning("cannot watch \(label) \(folder) (\(reason)); trying again")
                 guard stop.sleep(delay.next()) else { return }
                 continue
             }
             delay.reset()
-            logger.info("watching the sync folder \(folder)")
+            logger.info("watching \(label) \(folder)")
             // What was written while nobody watched.
             onChange()
             let outcome = watch(fd, stop: stop, onChange: onChange)
             close(fd)
             if outcome { return }
-            logger.warning("the sync folder \(folder) went away; watching for it again")
+            logger.warning("\(label) \(folder) went away; watching for it again")
             guard stop.sleep(delay.next()) else { return }
         }
     }
@@ -107,7 +120,7 @@ final class FolderWatcher: Sendable {
                     let name = String(decoding: nameBytes, as: UTF8.self)
                     if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { gone = true }
                     // This device's own appends are not news.
-                    if !name.isEmpty, name != ownName { relevant = true }
+                    if !name.isEmpty, name != ownName, only.map({ $0 == name }) ?? true { relevant = true }
                     offset = nameStart + length
                 }
             }

@@ -55,7 +55,7 @@ extension AgentCommand {
         let required = global.configIsExplicit || FileManager.default.fileExists(atPath: configPath)
         do {
             try await AgentLifecycle.run(
-                configuration: session.configuration, logger: logger,
+                configuration: session.configuration, configPath: configPath, logger: logger,
                 loadConfiguration: { try Self.loadConfiguration(path: configPath, required: required) },
                 makeAgent: { configuration, reloaded in
                     let agent = Agent(configuration: configuration, store: store, socketPath: socketPath, configPath: configPath,

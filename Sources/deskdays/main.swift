@@ -74,9 +74,10 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
 }
 
 /// Reads `ok N` frames from the agent and hands each frame's bytes to
-/// `handle`, until the agent says `no`, closes the connection, or `handle`
-/// returns false. Returns how many frames came.
-func readFrames(_ fd: Int32, _ handle: ([UInt8]) -> Bool) -> Int {
+/// `handle`, until the agent says `no` or `reloading`, closes the
+/// connection, or `handle` returns false. Returns how many frames came, and
+/// whether the agent said it reloads (a follower then follows the next one).
+func readFrames(_ fd: Int32, _ handle: ([UInt8]) -> Bool) -> (frames: Int, reloading: Bool) {
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     var frames = 0
@@ -84,49 +85,75 @@ func readFrames(_ fd: Int32, _ handle: ([UInt8]) -> Bool) -> Int {
         // Every whole frame that has arrived, first.
         while let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
             let header = String(decoding: received[..<newline], as: UTF8.self)
-            guard header.hasPrefix("ok "), let size = Int(header.dropFirst(3)), size >= 0 else { return frames }
+            if header == "reloading" { return (frames, true) }
+            guard header.hasPrefix("ok "), let size = Int(header.dropFirst(3)), size >= 0 else { return (frames, false) }
             guard received.count >= newline + 1 + size else { break }
             let frame = Array(received[(newline + 1)..<(newline + 1 + size)])
             received.removeFirst(newline + 1 + size)
             frames += 1
-            guard handle(frame) else { return frames }
+            guard handle(frame) else { return (frames, false) }
         }
         let count = read(fd, &buffer, buffer.count)
         if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return frames }
+        guard count > 0 else { return (frames, false) }
         received += buffer[0..<count]
     }
 }
 
-/// Asks the agent; true when it answered and the answer was printed. With
-/// `follow`, prints every pushed answer and ends the process when the agent goes away.
-func askAgent(_ ask: Ask) -> Bool {
+/// One connection to the agent: the request, then its frames (see `readFrames`); nil when it could not be asked.
+func exchange(_ ask: Ask, _ handle: ([UInt8]) -> Bool) -> (frames: Int, reloading: Bool)? {
     let config = AgentPaths.canonical(ask.config)
     // The request line cannot carry a tab or a newline in a path: such paths take the long way.
     guard !(ask.database + config).contains(where: { $0 == "\t" || $0 == "\n" }),
-          let fd = SocketTrust.trustedConnection(to: ask.socket) else { return false }
+          let fd = SocketTrust.trustedConnection(to: ask.socket) else { return nil }
     defer { close(fd) }
     if !ask.follow { UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: 2) }
     UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 2)
     // The status-bar formats carry words: the agent answers them only in this process's language.
     let language = Localization.signature
-    guard !language.contains(where: { $0 == "\t" || $0 == "\n" }) else { return false }
+    guard !language.contains(where: { $0 == "\t" || $0 == "\n" }) else { return nil }
     let line = Array("\(ask.follow ? "follow" : "answer") \(ask.request)\t\(ask.database)\t\(config)\t\(language)\n".utf8)
-    guard send(fd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count else { return false }
-    let frames = readFrames(fd) { frame in writeOut(frame) && ask.follow }
-    guard frames > 0 else { return false }
+    guard send(fd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count else { return nil }
+    return readFrames(fd, handle)
+}
+
+/// How long a follower waits for the next agent after a reload (a loaded machine may take seconds).
+let reloadWait: Int = 30_000
+
+/// Asks the agent; true when it answered and the answer was printed. With
+/// `follow`, prints every pushed answer (not one the same as the line
+/// before), follows the next agent across a reload, and ends the process
+/// when the agent goes away.
+func askAgent(_ ask: Ask) -> Bool {
+    var last: [UInt8]?
+    let print: ([UInt8]) -> Bool = { frame in
+        defer { last = frame }
+        return (frame == last || writeOut(frame)) && ask.follow
+    }
+    guard var outcome = exchange(ask, print), outcome.frames > 0 else { return false }
     // As the CLI logs it, at DESKDAYS_LOG=info and below.
     if ["trace", "debug", "info"].contains(AgentPaths.process.environment("DESKDAYS_LOG") ?? "") {
         let note = "deskdays: info: answered by the agent at \(ask.socket)\n"
         _ = note.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
-    if ask.follow {
-        // As `deskdays-cli status --follow` ends.
-        let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
-        _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-        exit(1)
+    guard ask.follow else { return true }
+    // A reload: the socket comes back with the next agent (waited for, bounded).
+    while outcome.reloading {
+        var waited = 0
+        var next: (frames: Int, reloading: Bool)?
+        while next == nil, waited < reloadWait {
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            nanosleep(&pause, nil)
+            waited += 50
+            next = exchange(ask, print)
+        }
+        guard let next, next.frames > 0 else { break }
+        outcome = next
     }
-    return true
+    // As `deskdays-cli status --follow` ends.
+    let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
+    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    exit(1)
 }
 
 /// Writes all of `bytes` to standard output; false when it cannot.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The idle agent (issue 7): NFC enabled on a private pcscd with the vpcd
+# The idle agent: NFC enabled on a private pcscd with the vpcd
 # virtual reader and no card, GPS enabled on a socat pty that stays silent,
 # nothing happening for AGENT_IDLE_SECONDS (default 60) twice:
 #  - window 1, untraced: the agent's CPU time (utime+stime from /proc/PID/stat,

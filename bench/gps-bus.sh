@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPS from gpsd over the system bus (issue 17): Debian's gpsd reads a socat
+# GPS from gpsd over the system bus: Debian's gpsd reads a socat
 # pty and broadcasts each fix as its org.gpsd `fix` signal on a private
 # dbus-daemon; the agent follows it with `[gps] source = "gpsd"`.
 #  - window 1: FIXES (default 600) cycles written at 10 Hz (RMC+GGA+GSA,

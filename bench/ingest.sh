@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingest speed (issue 2): 10,000 automatic check-ins through the real
+# Ingest speed: 10,000 automatic check-ins through the real
 # pipeline in one process, each committed durably (WAL, synchronous=FULL,
 # one transaction per event), beside 10,000 single-row durable INSERTs by the
 # sqlite3 tool into the same v1 `checkin` table, same run, same folder.

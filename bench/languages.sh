@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Languages speed (issue 19): `deskdays status` (the text a person reads) in
+# Languages speed: `deskdays status` (the text a person reads) in
 # German beside the same command in English (LC_ALL=C), on the ten-year
 # database of bench/make-ten-year-db.sh, in the same run. Target: German
 # within 1.1x of English. Prints medians of repeated runs (wall) and the mean

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NFC tap latency (issue 3): over TAPS (default 100) taps of a virtual Type 2
+# NFC tap latency: over TAPS (default 100) taps of a virtual Type 2
 # tag on vpcd, the time from the virtual card's connect to the check-in being
 # durably stored (NFC adapter → CheckInPipeline → SQLite, synchronous=FULL),
 # p50 and p99, beside the detection floor of pcscd itself: bench/nfc_floor.c,

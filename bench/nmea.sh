@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NMEA decoding speed (issue 6): `deskdays nmea decode FILE > /dev/null`
+# NMEA decoding speed: `deskdays nmea decode FILE > /dev/null`
 # beside gpsd's `gpsdecode < FILE > /dev/null` (Debian gpsd-clients) on the
 # same file in the same run. The file is every gpsd capture of the test
 # fixtures concatenated and repeated to about SIZE_MB (default 30) MB.

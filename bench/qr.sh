@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# QR decoding speed and watch-mode cost (issue 4), each beside its baseline
+# QR decoding speed and watch-mode cost, each beside its baseline
 # measured in the same run:
 #  1. Throughput on the ZXing photo set (Tests/Fixtures/qr), the list repeated
 #     REPEAT times (default 5): `deskdays qr scan FILES…` vs `zbarimg -Sdisable

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reports speed (issue 8): `deskdays report --html` and `chart burndown` on
+# Reports speed: `deskdays report --html` and `chart burndown` on
 # the ten-year database of bench/make-ten-year-db.sh, beside
 # `deskdays report --json` on the same file, in the same run. Each must stay
 # within 3x of report --json. Prints medians of repeated runs.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sync speed (issue 15), one run, two figures, each beside its baseline:
+# Sync speed, one run, two figures, each beside its baseline:
 #
 #  1. Merge: another device's ten-year journal (50,000 check-in lines, its
 #     arrivals and departures, and 1,200 manual records) merged into a fresh

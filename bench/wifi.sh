@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wi-Fi arrival speed and idle cost (issue 5), in one boot of the test VM
+# Wi-Fi arrival speed and idle cost, in one boot of the test VM
 # (Tests/Harness/wifi, mac80211_hwsim + hostapd + wpa_supplicant, TCG):
 #  - CONNECT → stored: from the nl80211 CONNECT event (timestamped by
 #    `iw event -t` as it arrives) to the check-in row being readable in the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wired arrival speed and idle cost (issue 16), on real network stacks: the
+# Wired arrival speed and idle cost, on real network stacks: the
 # laptop and gateway namespaces of Tests/Harness/wired/netns.sh (root only).
 #  - link up → stored: the gateway end of the veth pair goes down and up 50
 #    times (the laptop's eth0 loses and regains its carrier, as a cable or a

@@ -19,7 +19,7 @@ extension Agent {
     ///
     /// Termination behaviours, chosen on purpose:
     /// - adapters `.ignore` on success and on failure: an adapter never ends
-    ///   the group (issue 7); `supervise` catches every failure and restarts
+    ///   the group; `supervise` catches every failure and restarts
     ///   the adapter itself, with backoff, so neither should ever happen.
     /// - the core services keep the default `.cancelGroup`: each only ends
     ///   when told, so one that ended on its own would be a bug that leaves

@@ -83,7 +83,7 @@ import Testing
 }
 
 /// u-blox receivers with UBX enabled beside NMEA interleave binary frames
-/// (issue 16): skipped whole, they change nothing.
+///: skipped whole, they change nothing.
 @Suite struct UBXInterleavedTests {
     /// A UBX frame (sync, class, id, little-endian length, payload, checksum)
     /// whose payload holds what would break a naive NMEA reader: `$`, `*`,

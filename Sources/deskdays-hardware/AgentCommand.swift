@@ -89,6 +89,7 @@ extension AgentCommand {
           gps   a serial/USB GPS receiver: `deskdays enroll gps`, then [gps] enabled = true and its device
           qr    a webcam and a printed code: `deskdays enroll qr`, then [qr] enabled = true
           wifi  the office network: `deskdays enroll wifi`, then [wifi] enabled = true
+          wired the network you dock on at the office: `deskdays enroll wired`, then [wired] enabled = true
         `deskdays doctor` says which of them this build and this machine support, and what is missing.
         """)
     }

@@ -51,4 +51,7 @@ static inline sd_bus_vtable deskdays_vtable_end(void) {
 static const uint64_t DESKDAYS_PROPERTY_CONST = SD_BUS_VTABLE_PROPERTY_CONST;
 static const uint64_t DESKDAYS_PROPERTY_EMITS_CHANGE = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
 static const uint64_t DESKDAYS_PROPERTY_EMITS_INVALIDATION = SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION;
+// Every member may be called by any peer the bus lets in (a session bus: the user); without it sd-bus
+// marks each method org.freedesktop.systemd1.Privileged in its introspection, which is not true here.
+static const uint64_t DESKDAYS_UNPRIVILEGED = SD_BUS_VTABLE_UNPRIVILEGED;
 #endif

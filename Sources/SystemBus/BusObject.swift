@@ -46,7 +46,7 @@ public final class BusObject {
         self.path = path
         self.interface = interface
         table = .allocate(capacity: members.count + 2)
-        var entries = [deskdays_vtable_start(0)]
+        var entries = [deskdays_vtable_start(DESKDAYS_UNPRIVILEGED)]
         for member in members {
             switch member {
             case let .method(name, input, output, names, body):

@@ -224,18 +224,40 @@ public final class ControlServer: @unchecked Sendable {
 
     // MARK: - Accepting
 
+    /// Accepts on one thread, and lets refused connections go on the same
+    /// thread: each refused peer gets its reason, then its descriptor stays
+    /// in this loop's poll until the peer has read and closed (or for
+    /// `refusalSeconds`), so no thread is spent on a connection that is not served.
     private func acceptLoop() {
         let fd = lock.withLock { listener }
+        var refused: [(fd: Int32, until: ContinuousClock.Instant)] = []
+        var sink = [UInt8](repeating: 0, count: 4096)
         while true {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
+            fds += refused.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let timeout = refused.map { entry -> Int32 in
+                let left = ContinuousClock.now.duration(to: entry.until).components
+                return Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
+            }.min() ?? -1
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 logger.error("control socket poll failed: \(String(cString: strerror(errno)))")
                 break
             }
             if fds[1].revents != 0 { break }
+            // A refused peer that sent more is drained; one that closed (or overstayed) is let go.
+            let now = ContinuousClock.now
+            refused = zip(refused, fds.dropFirst(2)).compactMap { entry, polled in
+                var done = now >= entry.until
+                if polled.revents != 0 {
+                    let count = recv(entry.fd, &sink, sink.count, Int32(MSG_DONTWAIT))
+                    if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { done = true }
+                }
+                if done { close(entry.fd) }
+                return done ? nil : entry
+            }
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             let client = accept(fd, nil, nil)
             if client < 0 {
@@ -244,23 +266,29 @@ public final class ControlServer: @unchecked Sendable {
                 continue
             }
             UnixSocket.setCloseOnExec(client)
-            admit(client)
+            if let failure = admit(client) {
+                // The reason, without blocking this thread; then only reads until the peer closes.
+                _ = UnixSocket.sendAll(client, ControlProtocol.encode(failure), nonBlocking: true)
+                shutdown(client, Int32(SHUT_WR))
+                refused.append((client, now + .seconds(Self.refusalSeconds)))
+            }
         }
+        for entry in refused { close(entry.fd) }
         lock.withLock {
             close(listener)
             listener = -1
         }
     }
 
-    private func admit(_ fd: Int32) {
+    /// How long a refused peer may take to read why before its connection is closed.
+    static let refusalSeconds: Int64 = 1
+
+    /// Serves `fd` on a thread of its own, or says why not (the caller tells the peer).
+    private func admit(_ fd: Int32) -> ControlProtocol.Failure? {
         guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
             // Another user reached the socket (its permissions were loosened): refuse and say why.
             logger.warning("refused a control connection from another user")
-            let thread = Thread { Self.refuse(fd, ControlProtocol.Failure(
-                code: "forbidden", message: "this agent serves only the user who started it")) }
-            thread.name = "deskdays-refuse"
-            thread.start()
-            return
+            return ControlProtocol.Failure(code: "forbidden", message: "this agent serves only the user who started it")
         }
         let connection = Connection(fd: fd)
         let admitted = lock.withLock { () -> Bool in
@@ -269,11 +297,7 @@ public final class ControlServer: @unchecked Sendable {
             return true
         }
         guard admitted else {
-            let thread = Thread { Self.refuse(fd, ControlProtocol.Failure(
-                code: "busy", message: "too many open connections to the agent")) }
-            thread.name = "deskdays-refuse"
-            thread.start()
-            return
+            return ControlProtocol.Failure(code: "busy", message: "too many open connections to the agent")
         }
         // A reply that cannot be delivered within this time means a stuck client: give up on it.
         UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 10)
@@ -281,23 +305,7 @@ public final class ControlServer: @unchecked Sendable {
         let thread = Thread { [self] in serve(connection) }
         thread.name = "deskdays-client"
         thread.start()
-    }
-
-    /// Tells a peer it is refused and why, then drains what it sent (briefly)
-    /// before closing: closing with its request unread would reset the
-    /// connection and the peer might never read the reason.
-    private static func refuse(_ fd: Int32, _ failure: ControlProtocol.Failure) {
-        _ = UnixSocket.sendAll(fd, ControlProtocol.encode(failure))
-        shutdown(fd, Int32(SHUT_WR))
-        UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: 1)
-        var sink = [UInt8](repeating: 0, count: 4096)
-        var total = 0
-        while total < 64 * 1024 {
-            let count = read(fd, &sink, sink.count)
-            if count <= 0 { break }
-            total += count
-        }
-        close(fd)
+        return nil
     }
 
     // MARK: - One connection

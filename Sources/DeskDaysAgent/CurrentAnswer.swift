@@ -85,8 +85,9 @@ final class CurrentAnswer: @unchecked Sendable {
 
     /// `status --format F`'s bytes, or why they cannot be given.
     func status(_ format: StatusFormat) -> Result<String, ControlProtocol.Failure> {
-        lock.withLock {
-            refreshIfStale()
+        let arrived = commits.withLock { commitCount }
+        return lock.withLock {
+            refreshIfStale(counting: arrived)
             if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
             return .success(outputs[format] ?? "")
         }
@@ -94,8 +95,9 @@ final class CurrentAnswer: @unchecked Sendable {
 
     /// `report --json`'s bytes, or why they cannot be given.
     func report() -> Result<String, ControlProtocol.Failure> {
-        lock.withLock {
-            refreshIfStale()
+        let arrived = commits.withLock { commitCount }
+        return lock.withLock {
+            refreshIfStale(counting: arrived)
             if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
             return .success(reportJSON)
         }
@@ -164,15 +166,18 @@ final class CurrentAnswer: @unchecked Sendable {
         }
     }
 
-    private func refreshIfStale() {
+    /// Recomputes unless the answer already counts the agent's first
+    /// `arrived` commits (those acknowledged before the request came):
+    /// requests waiting behind one recompute share it, so a burst of
+    /// check-ins does not make every `status` wait for a recompute of its own.
+    private func refreshIfStale(counting arrived: Int) {
         let now = clock.now()
         let today = answers.policy.localDate(of: now)
         let version = try? store.dataVersion()
         // With min_hours, today's time on site grows while a method is
         // present: the answer is also stale a minute after it was computed.
         let aged = answers.policy.minHours > 0 && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true
-        let committed = commits.withLock { commitCount }
-        if today != day || version != dataVersion || committed != answeredCommits || failure != nil || aged, refreshLocked() {
+        if today != day || version != dataVersion || answeredCommits < arrived || failure != nil || aged, refreshLocked() {
             unpushed = true
         }
     }
@@ -185,13 +190,10 @@ final class CurrentAnswer: @unchecked Sendable {
         let committed = commits.withLock { commitCount }
         do {
             let version = try store.dataVersion()
-            var fresh: [StatusFormat: String] = [:]
-            for format in StatusFormat.allCases {
-                fresh[format] = try answers.status(format, store: store, today: today, now: now)
-            }
-            reportJSON = try answers.report(.current, json: true, store: store, today: today, now: now).output
+            let fresh = try answers.everything(store: store, today: today, now: now)
+            reportJSON = fresh.report
             computedAt = now
-            outputs = fresh
+            outputs = fresh.status
             day = today
             dataVersion = version
             answeredCommits = committed

@@ -21,10 +21,28 @@ public struct Answers: Sendable {
     /// `deskdays status --format F`, newline included.
     public func status(_ format: StatusFormat, store: AttendanceStore, today: LocalDate, now: Date? = nil) throws -> String {
         switch format {
+        case .text, .json: try render(format, try reportData(store: store, today: today, now: now))
+        // Streaks read the whole history; the status-bar formats, polled often, skip them.
+        case .waybar: Render.waybar(try report(store: store, today: today, now: now), locale: locale) + "\n"
+        case .i3blocks: Render.i3blocks(try report(store: store, today: today, now: now), locale: locale) + "\n"
+        }
+    }
+
+    /// Every status format and `report --json`, from one read of the store:
+    /// the agent's current answer (computing each on its own read the
+    /// history five times; the bytes are the same as `status` and `report` give).
+    public func everything(store: AttendanceStore, today: LocalDate, now: Date? = nil) throws -> (status: [StatusFormat: String], report: String) {
+        let data = try reportData(store: store, today: today, now: now)
+        var outputs: [StatusFormat: String] = [:]
+        for format in StatusFormat.allCases { outputs[format] = try render(format, data) }
+        return (outputs, try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n")
+    }
+
+    /// `status --format F`'s bytes for the current period's data.
+    func render(_ format: StatusFormat, _ data: ReportData) throws -> String {
+        let report = data.report
+        switch format {
         case .text:
-            // Streaks read the whole history; the status-bar formats below, polled often, skip them.
-            let data = try reportData(store: store, today: today, now: now)
-            let report = data.report
             var output = Render.statusLine(report, locale: locale) + " " + streakLine(data.streaks!, locale: locale) + "\n"
             if report.remainingRequired > 0 || report.status == .behind {
                 output += tr("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.") + "\n"
@@ -32,10 +50,9 @@ public struct Answers: Sendable {
             return output
         case .json:
             // One line: `status --follow --format json` prints one per change.
-            let data = try reportData(store: store, today: today, now: now)
-            return try Render.jsonLine(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n"
-        case .waybar: return Render.waybar(try report(store: store, today: today, now: now), locale: locale) + "\n"
-        case .i3blocks: return Render.i3blocks(try report(store: store, today: today, now: now), locale: locale) + "\n"
+            return try Render.jsonLine(ReportWithStreaks(report: report, streaks: data.streaks!)) + "\n"
+        case .waybar: return Render.waybar(report, locale: locale) + "\n"
+        case .i3blocks: return Render.i3blocks(report, locale: locale) + "\n"
         }
     }
 

@@ -20,28 +20,67 @@ struct ClearCommand: AsyncParsableCommand {
     @OptionGroup var socket: SocketOptions
 
     @Option(help: ArgumentHelp(tr("The date, YYYY-MM-DD.")))
-    var date: String
+    var date: String?
+
+    @Option(help: ArgumentHelp(tr("First date of a range (every date, not only workdays), with --to.")))
+    var from: String?
+
+    @Option(help: ArgumentHelp(tr("Last date of a range, with --from.")))
+    var to: String?
 
     @Option(help: ArgumentHelp(tr("Which entries: manual, automatic, import, fallback or all.")))
     var origin: ClearScope = .manual
 
+    func validate() throws {
+        if date != nil, from != nil || to != nil {
+            throw ValidationError(tr("Use either --date or --from/--to, not both."))
+        }
+        if (from == nil) != (to == nil) {
+            throw ValidationError(tr("A range needs both --from and --to."))
+        }
+        if date == nil, from == nil {
+            throw ValidationError(tr("Name what to clear: --date D, or --from D1 --to D2."))
+        }
+    }
+
     func run() async throws {
         let session = try Session(global)
-        let day = try Session.date(date, option: "--date")
-        // Through the running agent when there is one, else straight into the database.
-        let removed: [String]
-        if let reply = try AgentRoute.send(.clear(date: day, origins: origin.origins), socket: socket, global: global) {
-            removed = reply["removed"] as? [String] ?? []
+        var dates: [LocalDate]
+        if let from, let to {
+            let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
+            guard first <= last else { throw CLIError(tr("--from \(first) is after --to \(last); swap them.")) }
+            guard first.days(to: last) <= 366 else {
+                throw CLIError(tr("The range \(first) to \(last) is longer than a year; record it in parts."))
+            }
+            dates = Array(DateSpan(first, last))
         } else {
-            removed = try await session.pipeline().clear(date: day, origins: origin.origins).map(\.entry)
+            dates = [try Session.date(date ?? "", option: "--date")]
         }
-        guard !removed.isEmpty else {
-            return print(origin == .all ? tr("\(day) had no entry; nothing changed.")
-                                        : tr("\(day) had no \(origin.rawValue) entry; nothing changed."))
+        // Through the running agent when there is one, else straight into the database; one date at a time.
+        var removed: [(LocalDate, [String])] = []
+        for day in dates {
+            if let reply = try AgentRoute.send(.clear(date: day, origins: origin.origins), socket: socket, global: global) {
+                removed.append((day, reply["removed"] as? [String] ?? []))
+            } else {
+                removed.append((day, try await session.pipeline().clear(date: day, origins: origin.origins).map(\.entry)))
+            }
         }
-        // The stored words ("office record", shared with the socket and the journal) in the user's language.
-        let entries = removed.map(Words.removedEntry).joined(separator: "; ")
-        print(tr("Removed from \(day): \(entries). `deskdays explain \(day)` lists removals."))
+        let (first, last) = (dates.first!, dates.last!)
+        let count = removed.reduce(0) { $0 + $1.1.count }
+        guard count > 0 else {
+            let what = first == last ? first.description : "\(first) – \(last)"
+            return print(origin == .all ? tr("\(what) had no entry; nothing changed.")
+                                        : tr("\(what) had no \(origin.rawValue) entry; nothing changed."))
+        }
+        if first == last {
+            // The stored words ("office record", shared with the socket and the journal) in the user's language.
+            let entries = removed[0].1.map(Words.removedEntry).joined(separator: "; ")
+            print(tr("Removed from \(first): \(entries). `deskdays explain \(first)` lists removals."))
+        } else {
+            let days = removed.filter { !$0.1.isEmpty }.count
+            print(trn("Removed \(count) entry from \(days) of the dates \(first) to \(last); `deskdays explain DATE` lists each date's removals.",
+                      "Removed \(count) entries from \(days) of the dates \(first) to \(last); `deskdays explain DATE` lists each date's removals.", count))
+        }
         print(Render.statusLine(try session.report()))
     }
 }

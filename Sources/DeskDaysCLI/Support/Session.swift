@@ -128,6 +128,13 @@ package struct Session {
     /// Parses a `--date`-style argument.
     static func date(_ text: String, option: String) throws -> LocalDate {
         guard let date = LocalDate(text) else {
+            // Written right but past the month's end (2026-11-31, 2026-02-29): say so, not how to write a date.
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), day > 28 {
+                let days = LocalDate.daysIn(month: month, year: year)
+                throw CLIError(tr("\(option) \(text) is not a date: that month has \(days) days."))
+            }
             throw CLIError(tr("\(option) \(text) is not a date; write it as YYYY-MM-DD (e.g. 2026-11-18)."))
         }
         guard date.isSupported else {

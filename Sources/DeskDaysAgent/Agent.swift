@@ -225,6 +225,9 @@ public final class Agent: Sendable {
             case .duplicate(let date):
                 logger.info("\(event.source.rawValue) check-in for \(date) already stored")
             }
+        } catch let refusal as CheckInPipeline.Refusal {
+            // The event's own values (a time more than a day ahead): the input's fault, not the agent's.
+            logger.warning("refused a \(event.source.rawValue) check-in: \(refusal)")
         } catch {
             logger.error("could not store a \(event.source.rawValue) check-in: \(error)")
         }

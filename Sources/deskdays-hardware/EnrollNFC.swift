@@ -65,6 +65,18 @@ extension EnrollNFC {
         var logger = Logger(label: "deskdays.enroll.nfc")
         logger.logLevel = .warning
         let reader = NFCTagReader.configured(settings, logger: logger)
+        // No service, or no reader: say so now, not after waiting for a tap that cannot come.
+        if reader.backend == .pcsc {
+            switch NFCTagReader.pcscAnswer() {
+            case .unreachable:
+                throw CLIError(tr("pcscd does not answer, so no reader can be used; start it (sudo systemctl start pcscd.socket) and run `deskdays doctor`."))
+            case .refused:
+                throw CLIError(tr("pcscd refused this user (polkit); see `deskdays doctor` for the rule that lets you use the reader."))
+            case .readers(let names) where names.isEmpty:
+                throw CLIError(tr("pcscd lists no reader; plug the reader in (or check it with `deskdays doctor`)."))
+            case .readers: break
+            }
+        }
         printError(tr("Present the tag to the reader (\(reader.backend.rawValue)); waiting \(Int(timeout)) s…"))
         // Two taps: a card with a random or changing UID is found out before it becomes a rule that never matches.
         let taps = try await firstTaps(reader, count: byNdef ? 1 : 2) {

@@ -48,17 +48,18 @@ struct ExplainCommand: AsyncParsableCommand {
         // Times in the policy's time zone, the one the date is counted in.
         let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
         func local(_ instant: Date) -> String { instant.formatted(style) }
-        // With sync, the device behind each entry (its journal line).
+        // With sync, the device behind each entry (its journal line); its
+        // name, like a note, may come from the folder: printed escaped.
         let journal = try store.syncIdentity() == nil ? [] : try store.journalLines(on: day)
         func from(_ matches: (JournalEntry) -> Bool) -> String {
-            journal.last(where: { matches($0.entry) }).map { " " + tr("(from \($0.device))") } ?? ""
+            journal.last(where: { matches($0.entry) }).map { " " + tr("(from \(Printable.escaped($0.device)))") } ?? ""
         }
         // The first column's labels, once: "record", "check-in", "removed".
         let recordLabel = Words.padded(tr("record"), 9), checkInLabel = Words.padded(tr("check-in"), 9)
         let removedLabel = Words.padded(tr("removed"), 9)
         let sorted = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         for record in sorted {
-            let note = record.note.map { " — \"\($0)\"" } ?? ""
+            let note = record.note.map { " — \"\(Printable.escaped($0))\"" } ?? ""
             let written = local(record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
                          + tr("\(Words.status(record.status)) (written \(written))") + note

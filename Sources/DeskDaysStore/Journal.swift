@@ -260,11 +260,14 @@ extension JournalEntry {
     private static func fastDecode(_ line: UnsafeBufferPointer<UInt8>, device known: String?) -> JournalEntry? {
         var reader = FlatJSON(bytes: line)
         var entry = JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0, n: 0, op: "", date: "")
-        var seen = 0
+        // A bit per key, and how many keys came: a key given twice is not
+        // ours (JSONDecoder decides which one counts).
+        var seen = 0, keys = 0
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         if reader.take(UInt8(ascii: "}")) { return nil }
         repeat {
             guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
+            keys += 1
             switch key {
             case .v: guard let value = reader.integer() else { return nil }; entry.v = Int(value); seen |= 1
             case .device: guard let value = reader.string(known: known) else { return nil }; entry.device = value; seen |= 2
@@ -274,20 +277,20 @@ extension JournalEntry {
             case .n: guard let value = reader.integer() else { return nil }; entry.n = value; seen |= 32
             case .op: guard let value = reader.string() else { return nil }; entry.op = value; seen |= 64
             case .date: guard let value = reader.string() else { return nil }; entry.date = value; seen |= 128
-            case .clock: guard let value = reader.optionalString() else { return nil }; entry.clock = value
-            case .source: guard let value = reader.optionalString() else { return nil }; entry.source = value
-            case .rule: guard let value = reader.optionalString() else { return nil }; entry.rule = value
-            case .at: guard let value = reader.optionalString() else { return nil }; entry.at = value
-            case .kind: guard let value = reader.optionalString() else { return nil }; entry.kind = value
-            case .status: guard let value = reader.optionalString() else { return nil }; entry.status = value
-            case .origin: guard let value = reader.optionalString() else { return nil }; entry.origin = value
-            case .note: guard let value = reader.optionalString() else { return nil }; entry.note = value
-            case .entry: guard let value = reader.optionalString() else { return nil }; entry.entry = value
-            case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value
-            case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value
+            case .clock: guard let value = reader.optionalString() else { return nil }; entry.clock = value; seen |= 256
+            case .source: guard let value = reader.optionalString() else { return nil }; entry.source = value; seen |= 512
+            case .rule: guard let value = reader.optionalString() else { return nil }; entry.rule = value; seen |= 1024
+            case .at: guard let value = reader.optionalString() else { return nil }; entry.at = value; seen |= 2048
+            case .kind: guard let value = reader.optionalString() else { return nil }; entry.kind = value; seen |= 4096
+            case .status: guard let value = reader.optionalString() else { return nil }; entry.status = value; seen |= 8192
+            case .origin: guard let value = reader.optionalString() else { return nil }; entry.origin = value; seen |= 16384
+            case .note: guard let value = reader.optionalString() else { return nil }; entry.note = value; seen |= 32768
+            case .entry: guard let value = reader.optionalString() else { return nil }; entry.entry = value; seen |= 65536
+            case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value; seen |= 131072
+            case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value; seen |= 262144
             }
         } while reader.take(UInt8(ascii: ","))
-        guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen == 255 else { return nil }
+        guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen & 255 == 255, seen.nonzeroBitCount == keys else { return nil }
         return entry
     }
 

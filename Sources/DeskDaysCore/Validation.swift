@@ -51,7 +51,7 @@ public enum Validation {
     public static func signProblem(_ time: Date, date: LocalDate) -> String? {
         let seconds = time.timeIntervalSince1970
         let first = Double(date.dayNumber - 1) * 86_400, end = Double(date.dayNumber + 2) * 86_400
-        return seconds >= first && seconds < end ? nil : tr("its time is not within its date \(date)")
+        return seconds >= first && seconds < end ? nil : tr("it is not within its date \(date)")
     }
 }
 

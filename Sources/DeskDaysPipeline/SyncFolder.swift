@@ -1,6 +1,7 @@
 import DeskDaysCore
 import DeskDaysStore
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +28,9 @@ public final class Synchronizer: Sendable {
     public let deviceName: String
     /// This device's clock: lines from the folder more than a day ahead of it are refused.
     public let now: @Sendable () -> Date
+    /// The lines skipped in each file a merge of this process read from its
+    /// start (by path), for `skippedLines`: a first merge reads a long journal once.
+    private let wholeReadings = Mutex<[String: [(line: Int, reason: String)]]>([:])
 
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
@@ -268,6 +272,8 @@ public final class Synchronizer: Sendable {
             let bytes = Self.readBytes(fd, from: start, to: size)
             guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
             let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
+            // Read whole: `skippedLines` need not read it again.
+            if start == 0 { wholeReadings.withLock { $0[path] = reading.newer ? [] : reading.skipped } }
             if reading.newer {
                 report.warnings.append(tr("\(path) was written by a newer DeskDays; it is skipped until this one is updated"))
                 continue
@@ -291,18 +297,21 @@ public final class Synchronizer: Sendable {
         let files = [(deviceID, ownFile)] + (try scan().journals.filter { !forgotten.contains($0.id) })
         var named: [String] = []
         for (id, path) in files {
-            guard case .file(let fd) = Self.openFile(path) else { continue }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { continue }
-            let bytes = Self.readBytes(fd, from: 0, to: Int64(info.st_size))
-            guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            // Every line, empty ones too, so that the numbers are the file's.
-            let lines = bytes[..<lastNewline].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            let reading = Self.read(lines, device: id, now: now())
-            guard !reading.newer else { continue }
             let file = (path as NSString).lastPathComponent
-            let skipped = reading.skipped.filter { !lines[$0.line].isEmpty }
+            let skipped: [(line: Int, reason: String)]
+            if let whole = wholeReadings.withLock({ $0[path] }) {
+                skipped = whole
+            } else {
+                guard case .file(let fd) = Self.openFile(path) else { continue }
+                defer { close(fd) }
+                var info = stat()
+                guard fstat(fd, &info) == 0 else { continue }
+                let bytes = Self.readBytes(fd, from: 0, to: Int64(info.st_size))
+                guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+                let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
+                guard !reading.newer else { continue }
+                skipped = reading.skipped
+            }
             for (line, reason) in skipped.prefix(limit) { named.append("\(file):\(line + 1): \(reason)") }
             if skipped.count > limit {
                 let more = skipped.count - limit
@@ -326,55 +335,61 @@ public final class Synchronizer: Sendable {
     /// (`JournalEntry.problem`, as of `now`): a line that is not a journal
     /// line, one of another device, and one refused are skipped, with why.
     static func read(_ lines: [ArraySlice<UInt8>], device id: String, now: Date) -> Reading {
-        let (entries, failed) = decode(lines, device: id)
+        let (entries, failed, refused) = decode(lines, device: id, now: now)
         var reading = Reading()
         var skipped = Set(failed)
-        for index in failed {
+        // An empty line is no line at all.
+        for index in failed where !lines[index].isEmpty {
             if (version(of: lines[index]) ?? 0) > JournalEntry.version { reading.newer = true }
             reading.skipped.append((index, tr("it is not a DeskDays journal line")))
         }
-        for index in entries.indices where !skipped.contains(index) {
+        for (index, reason) in refused {
             if entries[index].v > JournalEntry.version { reading.newer = true }
-            let reason = entries[index].device != id ? tr("it is a line of another device than its file's")
-                : entries[index].problem(now: now)
-            if let reason {
-                skipped.insert(index)
-                reading.skipped.append((index, reason))
-            }
+            skipped.insert(index)
+            reading.skipped.append((index, reason))
         }
         reading.skipped.sort { $0.line < $1.line }
         reading.entries = skipped.isEmpty ? entries : entries.indices.filter { !skipped.contains($0) }.map { entries[$0] }
         return reading
     }
 
-    /// Each line decoded, a long file's in parts on every core, and the
-    /// indexes of those that are not journal lines (in order; their slots
-    /// hold a line of no device). Its lines share the id's storage: the
-    /// merge compares them.
-    static func decode(_ lines: [ArraySlice<UInt8>], device id: String) -> (entries: [JournalEntry], failed: [Int]) {
+    /// Each line decoded and checked, a long file's in parts on every
+    /// core: the indexes of those that are not journal lines (in order;
+    /// their slots hold a line of no device), and of those refused (of
+    /// another device, of a newer format, or `JournalEntry.problem` as of
+    /// `now`) with why. Its lines share the id's storage: the merge compares them.
+    static func decode(_ lines: [ArraySlice<UInt8>], device id: String, now: Date)
+        -> (entries: [JournalEntry], failed: [Int], refused: [(Int, String)]) {
         let parts = lines.count < 4_096 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let size = (lines.count + parts - 1) / parts
         var failed = [[Int]](repeating: [], count: parts)
+        var refused = [[(Int, String)]](repeating: [], count: parts)
         // Each entry is made in its place: a copy would retain every field.
         let entries = [JournalEntry](unsafeUninitializedCapacity: lines.count) { buffer, initialized in
             failed.withUnsafeMutableBufferPointer { failedBuffer in
-                // Each part writes its own indexes and its own list only.
-                nonisolated(unsafe) let entries = buffer, failed = failedBuffer
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    for index in part * size..<min(lines.count, (part + 1) * size) {
-                        if let entry = JournalEntry.decode(lines[index], device: id) {
-                            (entries.baseAddress! + index).initialize(to: entry)
-                        } else {
-                            (entries.baseAddress! + index).initialize(to: JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0,
-                                                                                       n: 0, op: "", date: ""))
-                            failed[part].append(index)
+                refused.withUnsafeMutableBufferPointer { refusedBuffer in
+                    // Each part writes its own indexes and its own lists only.
+                    nonisolated(unsafe) let entries = buffer, failed = failedBuffer, refused = refusedBuffer
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        for index in part * size..<min(lines.count, (part + 1) * size) {
+                            if let entry = JournalEntry.decode(lines[index], device: id) {
+                                (entries.baseAddress! + index).initialize(to: entry)
+                                let reason = entry.v > JournalEntry.version ? tr("it was written by a newer DeskDays")
+                                    : entry.device != id ? tr("it is a line of another device than its file's")
+                                    : entry.problem(now: now)
+                                if let reason { refused[part].append((index, reason)) }
+                            } else {
+                                (entries.baseAddress! + index).initialize(to: JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0,
+                                                                                           n: 0, op: "", date: ""))
+                                failed[part].append(index)
+                            }
                         }
                     }
                 }
             }
             initialized = lines.count
         }
-        return (entries, failed.flatMap { $0 })
+        return (entries, failed.flatMap { $0 }, refused.flatMap { $0 })
     }
 
     /// The `v` of a line that does not decode as this build's (a newer
@@ -386,7 +401,9 @@ public final class Synchronizer: Sendable {
 
     // MARK: - Files
 
-    /// The complete lines of `bytes` (without their newlines), sharing its storage.
+    /// The complete lines of `bytes` (without their newlines), sharing its
+    /// storage; empty ones too, so that the index of a line of a file read
+    /// from its start is its line number less one.
     static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         // memchr, not a loop by hand nor the generic `split`.
         var lines: [ArraySlice<UInt8>] = []
@@ -396,7 +413,7 @@ public final class Synchronizer: Sendable {
             while start < buffer.count {
                 let end = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
                     .map { $0.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base) } ?? buffer.count
-                if end > start { lines.append(bytes[(bytes.startIndex + start)..<(bytes.startIndex + end)]) }
+                lines.append(bytes[(bytes.startIndex + start)..<(bytes.startIndex + end)])
                 start = end + 1
             }
         }

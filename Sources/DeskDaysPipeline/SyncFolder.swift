@@ -45,16 +45,18 @@ public final class Synchronizer: Sendable {
         // the database lacks (restored from a backup) come back first.
         if case .file(let fd) = Self.openFile(ownFile) {
             defer { close(fd) }
-            let end = tail(fd)
+            let end = try tail(fd)
             try recoverOwnLines(fd, size: end.complete, fileSeq: end.lastSeq)
         }
     }
 
     /// The end of this device's journal file: the bytes up to its last
-    /// newline and the seq of its last line of this device that is not
-    /// refused (a line someone else appended is not its own), 0 when none
-    /// is in the last 64 KiB.
-    func tail(_ fd: Int32) -> (size: Int64, complete: Int64, lastSeq: Int64) {
+    /// newline and the seq of its last line of this device that the
+    /// database holds (it wrote it, whatever the clock says now) or would
+    /// take (`JournalEntry.problem`: restored from a backup), 0 when none is
+    /// in the last 64 KiB. A line someone else appended is not its own: a
+    /// seq of Int64.max there would stop this device's lines for good.
+    func tail(_ fd: Int32) throws -> (size: Int64, complete: Int64, lastSeq: Int64) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return (0, 0, 0) }
         let size = Int64(info.st_size)
@@ -63,11 +65,16 @@ public final class Synchronizer: Sendable {
         let tail = Self.readBytes(fd, from: start, to: size)
         guard let lastNewline = tail.lastIndex(of: UInt8(ascii: "\n")) else { return (size, 0, 0) }
         // The first line may be cut by the 64 KiB: it is read in full or not at all.
-        var lines = Self.lines(tail[..<lastNewline])
-        if start > 0 { lines = Array(lines.dropFirst()) }
-        let reading = Self.read(lines, device: deviceID, now: now())
-        return (size, start + Int64(lastNewline) + 1, reading.entries.last?.seq ?? 0)
+        let lines = Self.lines(tail[..<lastNewline]).dropFirst(start > 0 ? 1 : 0)
+        let held = try ownSeq()
+        let last = lines.reversed().lazy.compactMap { JournalEntry.decode($0) }.first { entry in
+            entry.device == deviceID && ((entry.seq >= 1 && entry.seq <= held) || entry.problem(now: now()) == nil)
+        }
+        return (size, start + Int64(lastNewline) + 1, last?.seq ?? 0)
     }
+
+    /// The seq of this device's last line in the database.
+    private func ownSeq() throws -> Int64 { try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0 }
 
     /// Whether the file at `path` ends in an incomplete line (being
     /// written, or torn): its last byte alone is read.
@@ -81,8 +88,7 @@ public final class Synchronizer: Sendable {
 
     /// Merges this device's own lines from its file when the file is ahead of the database.
     private func recoverOwnLines(_ fd: Int32, size: Int64, fileSeq: Int64) throws {
-        let ownSeq = try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0
-        guard fileSeq > ownSeq else { return }
+        guard fileSeq > (try ownSeq()) else { return }
         let reading = Self.read(Self.lines(Self.readBytes(fd, from: 0, to: size)[...]), device: deviceID, now: now())
         try store.merge(device: deviceID, entries: reading.entries, mergedBytes: 0)
     }
@@ -136,7 +142,7 @@ public final class Synchronizer: Sendable {
         defer { close(fd) }
         // One writer at a time (the agent and a command may both publish).
         while flock(fd, LOCK_EX) != 0, errno == EINTR {}
-        let end = tail(fd)
+        let end = try tail(fd)
         let size = end.complete
         // A torn last line of its own (a crash mid-write) is cut.
         if end.complete < end.size { _ = ftruncate(fd, off_t(end.complete)) }

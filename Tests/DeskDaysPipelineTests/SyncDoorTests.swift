@@ -98,6 +98,27 @@ import Glibc
         #expect(try again.skippedLines() == ["\(Synchronizer.fileName(again.deviceID)):2: its seq \(Int64.max): it is not a number from 1 to \(Validation.greatestCount)"])
     }
 
+    /// Its own lines stamped more than a day after a later "now" (the clock
+    /// set back, or `DESKDAYS_NOW`) are still its own: publishing again
+    /// appends nothing, and the next line follows them.
+    @Test func itsOwnLinesFromAheadOfNowStayItsOwn() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let store = try AttendanceStore.inMemory()
+        let ahead = Self.now.addingTimeInterval(3 * 86_400)
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ahead })
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ahead }, sync: sync)
+        try await pipeline.recordManual(dates: [day("2026-11-16"), day("2026-11-17")], status: .office, note: nil)
+        let back = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { Self.now })
+        try back.publish()
+        try back.publish()
+        #expect(try SyncFolderTests().lines(back.ownFile).count == 2 + 1)
+        let later = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { Self.now }, sync: back)
+        try await later.recordManual(dates: [day("2026-11-18")], status: .remote, note: nil)
+        let seqs = try SyncFolderTests().lines(back.ownFile).dropLast().map { JournalEntry.decode(Data($0.utf8))?.seq }
+        #expect(seqs == [1, 2, 3], "\(seqs)")
+    }
+
     /// Runs `work` on a thread of its own; if it has not returned within
     /// 20 s (a read blocked on the FIFO), opens the FIFO for writing to
     /// release it, and says so.

@@ -77,7 +77,8 @@ import Glibc
         var results: [String: CLIRunner.Result] = [:]
         let hung = try Self.hangs(releasing: fifo) {
             for arguments in [["checkin", "--date", "2026-11-19", "--status", "remote"], ["report", "--json"],
-                              ["days", "--from", "2026-11-16", "--to", "2026-11-20"], ["status"], ["sync", "status"]] {
+                              ["days", "--from", "2026-11-16", "--to", "2026-11-20"], ["status"], ["sync", "status"],
+                              ["explain", "2026-11-20"]] {
                 results[arguments.joined(separator: " ")] = try a.run(arguments, now: "2026-11-20T17:00:00Z")
             }
         }
@@ -98,6 +99,8 @@ import Glibc
         for text in expected { #expect(status.contains(text), "\(text)\n\(status)") }
         #expect(!status.contains("\u{1B}"), "\(status)")
         #expect(status.split(separator: "\n").filter { $0.hasPrefix("Problems:") } == ["Problems:"], "\(status)")
+        let explain = try #require(results["explain 2026-11-20"]).stdout
+        #expect(explain.contains(#"(from x\nProblems: none\u{1B}[2J)"#) && !explain.contains("\u{1B}"), "\(explain)")
 
         // The laptop's own next line went out after its real ones: the desk
         // takes it, and both answer alike.

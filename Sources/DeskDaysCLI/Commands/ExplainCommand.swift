@@ -79,7 +79,7 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         for removal in try store.removals(in: span) {
             let when = local(removal.removedAt)
-            lines.append("  \(removedLabel) \(Words.padded(Words.origin(removal.origin), 9)) " + tr("\(Words.removedEntry(removal.entry)) (on \(when))")
+            lines.append("  \(removedLabel) \(Words.padded(Words.origin(removal.origin), 9)) " + tr("\(Printable.escaped(Words.removedEntry(removal.entry))) (on \(when))")
                          + from { ($0.op == "clear" || $0.op == "removed") && $0.hlc == HLC.milliseconds(removal.removedAt) })
         }
         print(lines.joined(separator: "\n"))

@@ -73,7 +73,7 @@ public final class Agent: Sendable {
         var sync: Synchronizer?
         if let settings = configuration.sync {
             do {
-                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName)
+                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.now)
             } catch {
                 logger.error("sync is off for this run: \(error)")
             }

@@ -150,7 +150,7 @@ extension Agent {
                 let report = try sync.merge()
                 if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
                 // Each problem once per run, not on every change.
-                for warning in report.warnings where warned.insert(warning) { logger.warning("sync: \(warning)") }
+                for warning in report.problems where warned.insert(warning) { logger.warning("sync: \(Printable.escaped(warning))") }
             } catch {
                 logger.warning("sync: \(error)")
             }

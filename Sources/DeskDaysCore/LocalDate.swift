@@ -146,19 +146,3 @@ public struct DateSpan: Hashable, Sendable, Sequence {
         }
     }
 }
-
-extension LocalDate {
-    /// The dates DeskDays accepts at every door (flags, the control socket,
-    /// import files, `DESKDAYS_NOW`/`DESKDAYS_TODAY`, events): an attendance
-    /// record outside them is a typo, and one stored would break exports and
-    /// reports for good (docs/cli.md, "Dates").
-    public static let supported = LocalDate(year: 1990, month: 1, day: 1)!...LocalDate(year: 2099, month: 12, day: 31)!
-
-    /// Whether `supported` contains this date.
-    public var isSupported: Bool { Self.supported.contains(self) }
-
-    /// "outside the dates DeskDays keeps (1990-01-01 to 2099-12-31)", for messages.
-    public static var unsupportedPhrase: String {
-        tr("outside the dates DeskDays keeps (\(supported.lowerBound) to \(supported.upperBound))")
-    }
-}

@@ -59,10 +59,6 @@ public actor CheckInPipeline {
         public var description: String
     }
 
-    /// The latest an automatic check-in may be stamped: a day after now
-    /// (clocks disagree a little; a time further ahead is a mistake).
-    public static let furthestAhead: TimeInterval = 86_400
-
     /// Stores an automatic sign: an arrival is a check-in if it is the first
     /// of its source on its date (after `day_starts_at`); every sign may be
     /// its source's latest of the date (time on site).
@@ -72,7 +68,7 @@ public actor CheckInPipeline {
         guard date.isSupported else {
             throw Refusal(description: tr("a check-in on \(date) is \(LocalDate.unsupportedPhrase)"))
         }
-        guard event.time.timeIntervalSince(now()) <= Self.furthestAhead else {
+        guard event.time.timeIntervalSince(now()) <= Validation.furthestAhead else {
             throw Refusal(description: tr("a check-in stamped \(date) is more than a day after now; check the time (and the clock)"))
         }
         // Departures feed time on site (docs/policy.md): the store keeps the

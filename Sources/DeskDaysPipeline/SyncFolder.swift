@@ -1,6 +1,7 @@
 import DeskDaysCore
 import DeskDaysStore
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,45 +26,60 @@ public final class Synchronizer: Sendable {
     /// This device's id (random, kept in the database) and name.
     public let deviceID: String
     public let deviceName: String
+    /// This device's clock: lines from the folder more than a day ahead of it are refused.
+    public let now: @Sendable () -> Date
+    /// The lines skipped in each file a merge of this process read from its
+    /// start (by path), for `skippedLines`: a first merge reads a long journal once.
+    private let wholeReadings = Mutex<[String: [(line: Int, reason: String)]]>([:])
 
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
     /// reach delays the files, never a change.
-    public init(store: AttendanceStore, folder: String, deviceName: String) throws {
+    public init(store: AttendanceStore, folder: String, deviceName: String, now: @escaping @Sendable () -> Date = Date.init) throws {
         self.store = store
         self.folder = folder
         self.deviceName = deviceName
+        self.now = now
         deviceID = try store.enableSync(name: deviceName)
         // Before any change is numbered: lines of its own in the file that
         // the database lacks (restored from a backup) come back first.
-        let fd = open(ownFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if fd >= 0 {
+        if case .file(let fd) = Self.openFile(ownFile) {
             defer { close(fd) }
-            let end = Self.tail(fd)
+            let end = try tail(fd)
             try recoverOwnLines(fd, size: end.complete, fileSeq: end.lastSeq)
         }
     }
 
-    /// The end of a journal file: the bytes up to its last newline and the
-    /// seq of its last complete line (0 when none can be read).
-    static func tail(_ fd: Int32) -> (size: Int64, complete: Int64, lastSeq: Int64) {
+    /// The end of this device's journal file: the bytes up to its last
+    /// newline and the seq of its last line of this device that the
+    /// database holds (it wrote it, whatever the clock says now) or would
+    /// take (`JournalEntry.problem`: restored from a backup), 0 when none is
+    /// in the last 64 KiB. A line someone else appended is not its own: a
+    /// seq of Int64.max there would stop this device's lines for good.
+    func tail(_ fd: Int32) throws -> (size: Int64, complete: Int64, lastSeq: Int64) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return (0, 0, 0) }
         let size = Int64(info.st_size)
         guard size > 0 else { return (0, 0, 0) }
         let start = max(0, size - 65_536)
-        let tail = readBytes(fd, from: start, to: size)
+        let tail = Self.readBytes(fd, from: start, to: size)
         guard let lastNewline = tail.lastIndex(of: UInt8(ascii: "\n")) else { return (size, 0, 0) }
-        let body = tail[..<lastNewline]
-        let lineStart = body.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? body.startIndex
-        return (size, start + Int64(lastNewline) + 1, JournalEntry.decode(body[lineStart...]).map(\.seq) ?? 0)
+        // The first line may be cut by the 64 KiB: it is read in full or not at all.
+        let lines = Self.lines(tail[..<lastNewline]).dropFirst(start > 0 ? 1 : 0)
+        let held = try ownSeq()
+        let last = lines.reversed().lazy.compactMap { JournalEntry.decode($0) }.first { entry in
+            entry.device == deviceID && ((entry.seq >= 1 && entry.seq <= held) || entry.problem(now: now()) == nil)
+        }
+        return (size, start + Int64(lastNewline) + 1, last?.seq ?? 0)
     }
+
+    /// The seq of this device's last line in the database.
+    private func ownSeq() throws -> Int64 { try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0 }
 
     /// Whether the file at `path` ends in an incomplete line (being
     /// written, or torn): its last byte alone is read.
     public static func endsInIncompleteLine(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return false }
+        guard case .file(let fd) = openFile(path) else { return false }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_size > 0 else { return false }
@@ -72,10 +88,9 @@ public final class Synchronizer: Sendable {
 
     /// Merges this device's own lines from its file when the file is ahead of the database.
     private func recoverOwnLines(_ fd: Int32, size: Int64, fileSeq: Int64) throws {
-        let ownSeq = try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0
-        guard fileSeq > ownSeq else { return }
-        let entries = Self.lines(Self.readBytes(fd, from: 0, to: size)[...]).compactMap { JournalEntry.decode($0) }
-        try store.merge(device: deviceID, entries: entries.filter { $0.device == deviceID }, mergedBytes: 0)
+        guard fileSeq > (try ownSeq()) else { return }
+        let reading = Self.read(Self.lines(Self.readBytes(fd, from: 0, to: size)[...]), device: deviceID, now: now())
+        try store.merge(device: deviceID, entries: reading.entries, mergedBytes: 0)
     }
 
     /// Creates the folder (0700) when missing.
@@ -114,15 +129,20 @@ public final class Synchronizer: Sendable {
     public func publish() throws {
         try ensureFolder()
         let path = ownFile
-        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+        let fd: Int32
+        switch Self.openFile(path, O_RDWR | O_CREAT | O_APPEND) {
+        case .file(let opened): fd = opened
+        case .notAFile(let kind):
+            throw SyncFailure(description: tr("\(path) is \(kind), not a journal file; remove it, and this device's journal is written again"))
+        case .absent:
+            throw SyncFailure(description: tr("cannot write \(path) (\(String(cString: strerror(ENOENT)))); check the sync folder's permissions"))
+        case .unreadable(let reason):
             throw SyncFailure(description: tr("cannot write \(path) (\(reason)); check the sync folder's permissions"))
         }
         defer { close(fd) }
         // One writer at a time (the agent and a command may both publish).
         while flock(fd, LOCK_EX) != 0, errno == EINTR {}
-        let end = Self.tail(fd)
+        let end = try tail(fd)
         let size = end.complete
         // A torn last line of its own (a crash mid-write) is cut.
         if end.complete < end.size { _ = ftruncate(fd, off_t(end.complete)) }
@@ -213,8 +233,13 @@ public final class Synchronizer: Sendable {
     public struct MergeReport: Sendable {
         /// New lines merged.
         public var merged = 0
-        /// One sentence per problem met (a newer file, a bad line, a conflict copy…).
+        /// One sentence per problem met (a newer file, a file that is not a file, a conflict copy…).
         public var warnings: [String] = []
+        /// One sentence per file with lines skipped (`skippedLines` names each).
+        public var skipped: [String] = []
+
+        /// Every sentence, for a command's or the agent's warnings.
+        public var problems: [String] { warnings + skipped }
     }
 
     /// Merges every other device's journal: what was appended since the
@@ -228,17 +253,20 @@ public final class Synchronizer: Sendable {
         let known = Dictionary(try store.syncDevices().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, path) in scan.journals {
             if known[id]?.forgotten == true { continue }
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard fd >= 0 else {
-                if errno != ENOENT {
-                    let reason = String(cString: strerror(errno))
-                    report.warnings.append(tr("cannot read \(path) (\(reason)); its device's changes wait until it can be read"))
-                }
+            let fd: Int32
+            switch Self.openFile(path) {
+            case .file(let opened): fd = opened
+            case .absent: continue
+            case .unreadable(let reason):
+                report.warnings.append(tr("cannot read \(path) (\(reason)); its device's changes wait until it can be read"))
+                continue
+            case .notAFile(let kind):
+                report.warnings.append(tr("\(path) is \(kind), not a journal file; it is not read (remove it)"))
                 continue
             }
             defer { close(fd) }
             var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard fstat(fd, &info) == 0 else { continue }
             let size = Int64(info.st_size)
             var start = known[id]?.mergedBytes ?? 0
             if size == start { continue }
@@ -249,62 +277,125 @@ public final class Synchronizer: Sendable {
             }
             let bytes = Self.readBytes(fd, from: start, to: size)
             guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            let lines = Self.lines(bytes[...lastNewline])
-            var (entries, failed) = Self.decode(lines, device: id)
-            // Lines that are not its device's journal lines are skipped; a
-            // line of a newer format skips the whole file.
-            var newer = false
-            var skipped = Set(failed)
-            for index in failed where (Self.version(of: lines[index]) ?? 0) > JournalEntry.version { newer = true }
-            for index in entries.indices where !skipped.contains(index) {
-                if entries[index].v > JournalEntry.version { newer = true }
-                if entries[index].device != id { skipped.insert(index) }
-            }
-            let bad = skipped.count
-            if bad > 0, !newer {
-                entries = entries.indices.filter { !skipped.contains($0) }.map { entries[$0] }
-            }
-            if newer {
+            let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
+            // Read whole: `skippedLines` need not read it again.
+            if start == 0 { wholeReadings.withLock { $0[path] = reading.newer ? [] : reading.skipped } }
+            if reading.newer {
                 report.warnings.append(tr("\(path) was written by a newer DeskDays; it is skipped until this one is updated"))
                 continue
             }
+            let bad = reading.skipped.count
             if bad > 0 {
-                report.warnings.append(trn("\(path) has \(bad) line that is not a DeskDays journal line of its device; it is skipped",
-                                           "\(path) has \(bad) lines that are not DeskDays journal lines of its device; they are skipped", bad))
+                report.skipped.append(trn("\(path) has \(bad) line that is not a DeskDays journal line of its device or is refused; it is skipped (`deskdays sync status` names it)",
+                                          "\(path) has \(bad) lines that are not DeskDays journal lines of its device or are refused; they are skipped (`deskdays sync status` names them)", bad))
             }
-            report.merged += try store.merge(device: id, entries: entries, mergedBytes: start + Int64(lastNewline) + 1)
+            report.merged += try store.merge(device: id, entries: reading.entries, mergedBytes: start + Int64(lastNewline) + 1)
         }
         return report
     }
 
-    /// Each line decoded, a long file's in parts on every core, and the
-    /// indexes of those that are not journal lines (in order; their slots
-    /// hold a line of no device). Its lines share the id's storage: the
-    /// merge compares them.
-    static func decode(_ lines: [ArraySlice<UInt8>], device id: String) -> (entries: [JournalEntry], failed: [Int]) {
+    /// Each line skipped in the journal files of the folder (this
+    /// device's and every other not forgotten), as `FILE:LINE: why`, at
+    /// most `limit` per file: every file is read from its start, so that a
+    /// line skipped by an earlier merge is named too.
+    public func skippedLines(limit: Int = 20) throws -> [String] {
+        let forgotten = Set(try store.syncDevices().filter(\.forgotten).map(\.id))
+        let files = [(deviceID, ownFile)] + (try scan().journals.filter { !forgotten.contains($0.id) })
+        var named: [String] = []
+        for (id, path) in files {
+            let file = (path as NSString).lastPathComponent
+            let skipped: [(line: Int, reason: String)]
+            if let whole = wholeReadings.withLock({ $0[path] }) {
+                skipped = whole
+            } else {
+                guard case .file(let fd) = Self.openFile(path) else { continue }
+                defer { close(fd) }
+                var info = stat()
+                guard fstat(fd, &info) == 0 else { continue }
+                let bytes = Self.readBytes(fd, from: 0, to: Int64(info.st_size))
+                guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+                let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
+                guard !reading.newer else { continue }
+                skipped = reading.skipped
+            }
+            for (line, reason) in skipped.prefix(limit) { named.append("\(file):\(line + 1): \(reason)") }
+            if skipped.count > limit {
+                let more = skipped.count - limit
+                named.append(trn("\(file): \(more) more line is skipped", "\(file): \(more) more lines are skipped", more))
+            }
+        }
+        return named
+    }
+
+    /// A journal file's complete lines, decoded and checked (`read`).
+    struct Reading {
+        /// The lines to merge, in file order.
+        var entries: [JournalEntry] = []
+        /// Each line skipped (its index) and why.
+        var skipped: [(line: Int, reason: String)] = []
+        /// A line of a newer format: the whole file waits for a newer DeskDays.
+        var newer = false
+    }
+
+    /// Decodes the lines of device `id`'s journal file and checks each one
+    /// (`JournalEntry.problem`, as of `now`): a line that is not a journal
+    /// line, one of another device, and one refused are skipped, with why.
+    static func read(_ lines: [ArraySlice<UInt8>], device id: String, now: Date) -> Reading {
+        let (entries, failed, refused) = decode(lines, device: id, now: now)
+        var reading = Reading()
+        var skipped = Set(failed)
+        // An empty line is no line at all.
+        for index in failed where !lines[index].isEmpty {
+            if (version(of: lines[index]) ?? 0) > JournalEntry.version { reading.newer = true }
+            reading.skipped.append((index, tr("it is not a DeskDays journal line")))
+        }
+        for (index, reason) in refused {
+            if entries[index].v > JournalEntry.version { reading.newer = true }
+            skipped.insert(index)
+            reading.skipped.append((index, reason))
+        }
+        reading.skipped.sort { $0.line < $1.line }
+        reading.entries = skipped.isEmpty ? entries : entries.indices.filter { !skipped.contains($0) }.map { entries[$0] }
+        return reading
+    }
+
+    /// Each line decoded and checked, a long file's in parts on every
+    /// core: the indexes of those that are not journal lines (in order;
+    /// their slots hold a line of no device), and of those refused (of
+    /// another device, of a newer format, or `JournalEntry.problem` as of
+    /// `now`) with why. Its lines share the id's storage: the merge compares them.
+    static func decode(_ lines: [ArraySlice<UInt8>], device id: String, now: Date)
+        -> (entries: [JournalEntry], failed: [Int], refused: [(Int, String)]) {
         let parts = lines.count < 4_096 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let size = (lines.count + parts - 1) / parts
         var failed = [[Int]](repeating: [], count: parts)
+        var refused = [[(Int, String)]](repeating: [], count: parts)
         // Each entry is made in its place: a copy would retain every field.
         let entries = [JournalEntry](unsafeUninitializedCapacity: lines.count) { buffer, initialized in
             failed.withUnsafeMutableBufferPointer { failedBuffer in
-                // Each part writes its own indexes and its own list only.
-                nonisolated(unsafe) let entries = buffer, failed = failedBuffer
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    for index in part * size..<min(lines.count, (part + 1) * size) {
-                        if let entry = JournalEntry.decode(lines[index], device: id) {
-                            (entries.baseAddress! + index).initialize(to: entry)
-                        } else {
-                            (entries.baseAddress! + index).initialize(to: JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0,
-                                                                                       n: 0, op: "", date: ""))
-                            failed[part].append(index)
+                refused.withUnsafeMutableBufferPointer { refusedBuffer in
+                    // Each part writes its own indexes and its own lists only.
+                    nonisolated(unsafe) let entries = buffer, failed = failedBuffer, refused = refusedBuffer
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        for index in part * size..<min(lines.count, (part + 1) * size) {
+                            if let entry = JournalEntry.decode(lines[index], device: id) {
+                                (entries.baseAddress! + index).initialize(to: entry)
+                                let reason = entry.v > JournalEntry.version ? tr("it was written by a newer DeskDays")
+                                    : entry.device != id ? tr("it is a line of another device than its file's")
+                                    : entry.problem(now: now)
+                                if let reason { refused[part].append((index, reason)) }
+                            } else {
+                                (entries.baseAddress! + index).initialize(to: JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0,
+                                                                                           n: 0, op: "", date: ""))
+                                failed[part].append(index)
+                            }
                         }
                     }
                 }
             }
             initialized = lines.count
         }
-        return (entries, failed.flatMap { $0 })
+        return (entries, failed.flatMap { $0 }, refused.flatMap { $0 })
     }
 
     /// The `v` of a line that does not decode as this build's (a newer
@@ -316,7 +407,9 @@ public final class Synchronizer: Sendable {
 
     // MARK: - Files
 
-    /// The complete lines of `bytes` (without their newlines), sharing its storage.
+    /// The complete lines of `bytes` (without their newlines), sharing its
+    /// storage; empty ones too, so that the index of a line of a file read
+    /// from its start is its line number less one.
     static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         // memchr, not a loop by hand nor the generic `split`.
         var lines: [ArraySlice<UInt8>] = []
@@ -326,11 +419,48 @@ public final class Synchronizer: Sendable {
             while start < buffer.count {
                 let end = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
                     .map { $0.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base) } ?? buffer.count
-                if end > start { lines.append(bytes[(bytes.startIndex + start)..<(bytes.startIndex + end)]) }
+                lines.append(bytes[(bytes.startIndex + start)..<(bytes.startIndex + end)])
                 start = end + 1
             }
         }
         return lines
+    }
+
+    /// A file of the folder, opened (`open`'s flags and 0600), or why not.
+    enum Opened {
+        case file(Int32)
+        case absent
+        case unreadable(String)
+        /// Not a regular file: what it is ("a FIFO", "a folder"…).
+        case notAFile(String)
+    }
+
+    /// Opens a file of the folder without ever blocking, and only a regular
+    /// file: anyone who can write to the folder can put a FIFO there under
+    /// a journal's name, whose `open` and reads would wait for a writer
+    /// forever (and a device or a socket is no journal either).
+    static func openFile(_ path: String, _ flags: Int32 = O_RDONLY) -> Opened {
+        let fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: return .absent
+            case EISDIR: return .notAFile(tr("a folder"))
+            case let error: return .unreadable(String(cString: strerror(error)))
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            return .unreadable(reason)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(fd)
+        case S_IFIFO: close(fd); return .notAFile(tr("a FIFO"))
+        case S_IFDIR: close(fd); return .notAFile(tr("a folder"))
+        case S_IFSOCK: close(fd); return .notAFile(tr("a socket"))
+        default: close(fd); return .notAFile(tr("a device"))
+        }
     }
 
     static func readBytes(_ fd: Int32, from start: Int64, to end: Int64) -> [UInt8] {

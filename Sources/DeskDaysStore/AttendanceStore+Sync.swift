@@ -103,7 +103,13 @@ extension AttendanceStore {
                 }
                 let time = HLC.next(after: latest, physical: HLC.milliseconds(now))
                 latest = time
-                seq += 1
+                // Lines from the folder are checked at the door (`JournalEntry.problem`);
+                // a database that took a huge seq before that is refused, not trapped.
+                let (next, overflow) = seq.addingReportingOverflow(1)
+                guard !overflow else {
+                    throw StoreError.corrupt(path: path, detail: tr("this device's journal has no sequence number left"))
+                }
+                seq = next
                 written += 1
                 guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change),
                                         device: number) else {
@@ -146,8 +152,10 @@ extension AttendanceStore {
         }
     }
 
-    /// Merges lines of device `device`'s journal (already decoded, in file
-    /// order) read up to byte `mergedBytes` of its file: each line not held
+    /// Merges lines of device `device`'s journal (already decoded and
+    /// checked, `JournalEntry.problem`: the folder's door, `Synchronizer`,
+    /// refuses the others; in file order) read up to byte `mergedBytes` of
+    /// its file: each line not held
     /// yet is kept and applied (or its date replayed). A forgotten device's
     /// lines are not taken. Returns the number of new lines.
     ///

@@ -19,10 +19,13 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The time of a new change: `physical` (milliseconds) when it is past
-    /// every time seen, else the latest time seen with the counter raised.
+    /// every time seen, else the latest time seen with the counter raised
+    /// (past the greatest counter, the next millisecond: times seen come
+    /// from outside, and no value of theirs may trap).
     public static func next(after latest: HLC?, physical: Int64) -> HLC {
         guard let latest, latest.wall >= physical else { return HLC(wall: physical, counter: 0) }
-        return HLC(wall: latest.wall, counter: latest.counter + 1)
+        let (counter, overflow) = latest.counter.addingReportingOverflow(1)
+        return overflow ? HLC(wall: latest.wall &+ 1, counter: 0) : HLC(wall: latest.wall, counter: counter)
     }
 
     /// Milliseconds since 1970 of `date`.
@@ -152,8 +155,40 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         }
     }
 
+    /// Why this line is refused (its file is in the sync folder, where
+    /// anyone who can write is taken for one of the user's devices), or nil:
+    /// each value is checked by the rule its door has (`Validation`), so a
+    /// line can neither store what a flag or an import could not, nor move
+    /// this device's clock more than a day ahead of `now`, nor bring a
+    /// number that arithmetic on it could overflow.
+    public func problem(now: Date) -> String? {
+        if let problem = Validation.countProblem(seq, from: 1) { return tr("its seq \(seq): \(problem)") }
+        if let problem = Validation.countProblem(n, from: 0) { return tr("its clock counter (n) \(n): \(problem)") }
+        if let problem = Validation.timeProblem(milliseconds: hlc, now: now) { return tr("its clock time (hlc) \(hlc): \(problem)") }
+        if let clock {
+            guard let time = UTCTimestamp.date(from: clock) else { return tr("its clock is not a time") }
+            if let problem = Validation.timeProblem(time, now: now) { return tr("its clock \(clock): \(problem)") }
+        }
+        guard let day = LocalDate(date) else { return tr("its date is not a date") }
+        guard day.isSupported else { return tr("its date \(date) is \(LocalDate.unsupportedPhrase)") }
+        guard let change else {
+            return tr("it names an operation, status, origin, source or kind this DeskDays does not know")
+        }
+        let (at, rule): (Date?, String?) = switch change {
+        case .sign(let sign, let rule): (sign.at, rule)
+        case .checkIn(let checkIn): (checkIn.at, checkIn.rule)
+        default: (nil, nil)
+        }
+        if let rule, let problem = RuleName.problem(rule) { return tr("its rule: \(problem)") }
+        if let at, let problem = Validation.signProblem(at, date: day) ?? Validation.timeProblem(at, now: now) {
+            return tr("its time \(self.at ?? ""): \(problem)")
+        }
+        return nil
+    }
+
     /// The change this line carries; nil when it names something this build
-    /// does not know (a newer source or status): the line is kept, not applied.
+    /// does not know (a newer source or status): such a line is refused at
+    /// the door (`problem`), and one kept before that is not applied.
     public var change: JournalChange? {
         guard let day = LocalDate(date) else { return nil }
         switch op {
@@ -225,11 +260,14 @@ extension JournalEntry {
     private static func fastDecode(_ line: UnsafeBufferPointer<UInt8>, device known: String?) -> JournalEntry? {
         var reader = FlatJSON(bytes: line)
         var entry = JournalEntry(v: 0, device: "", name: "", seq: 0, hlc: 0, n: 0, op: "", date: "")
-        var seen = 0
+        // A bit per key, and how many keys came: a key given twice is not
+        // ours (JSONDecoder decides which one counts).
+        var seen = 0, keys = 0
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         if reader.take(UInt8(ascii: "}")) { return nil }
         repeat {
             guard let key = reader.key(), reader.take(UInt8(ascii: ":")) else { return nil }
+            keys += 1
             switch key {
             case .v: guard let value = reader.integer() else { return nil }; entry.v = Int(value); seen |= 1
             case .device: guard let value = reader.string(known: known) else { return nil }; entry.device = value; seen |= 2
@@ -239,20 +277,20 @@ extension JournalEntry {
             case .n: guard let value = reader.integer() else { return nil }; entry.n = value; seen |= 32
             case .op: guard let value = reader.string() else { return nil }; entry.op = value; seen |= 64
             case .date: guard let value = reader.string() else { return nil }; entry.date = value; seen |= 128
-            case .clock: guard let value = reader.optionalString() else { return nil }; entry.clock = value
-            case .source: guard let value = reader.optionalString() else { return nil }; entry.source = value
-            case .rule: guard let value = reader.optionalString() else { return nil }; entry.rule = value
-            case .at: guard let value = reader.optionalString() else { return nil }; entry.at = value
-            case .kind: guard let value = reader.optionalString() else { return nil }; entry.kind = value
-            case .status: guard let value = reader.optionalString() else { return nil }; entry.status = value
-            case .origin: guard let value = reader.optionalString() else { return nil }; entry.origin = value
-            case .note: guard let value = reader.optionalString() else { return nil }; entry.note = value
-            case .entry: guard let value = reader.optionalString() else { return nil }; entry.entry = value
-            case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value
-            case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value
+            case .clock: guard let value = reader.optionalString() else { return nil }; entry.clock = value; seen |= 256
+            case .source: guard let value = reader.optionalString() else { return nil }; entry.source = value; seen |= 512
+            case .rule: guard let value = reader.optionalString() else { return nil }; entry.rule = value; seen |= 1024
+            case .at: guard let value = reader.optionalString() else { return nil }; entry.at = value; seen |= 2048
+            case .kind: guard let value = reader.optionalString() else { return nil }; entry.kind = value; seen |= 4096
+            case .status: guard let value = reader.optionalString() else { return nil }; entry.status = value; seen |= 8192
+            case .origin: guard let value = reader.optionalString() else { return nil }; entry.origin = value; seen |= 16384
+            case .note: guard let value = reader.optionalString() else { return nil }; entry.note = value; seen |= 32768
+            case .entry: guard let value = reader.optionalString() else { return nil }; entry.entry = value; seen |= 65536
+            case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value; seen |= 131072
+            case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value; seen |= 262144
             }
         } while reader.take(UInt8(ascii: ","))
-        guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen == 255 else { return nil }
+        guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen & 255 == 255, seen.nonzeroBitCount == keys else { return nil }
         return entry
     }
 

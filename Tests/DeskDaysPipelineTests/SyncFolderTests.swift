@@ -128,7 +128,11 @@ import Testing
         try (text.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let report = try sync.merge()
         #expect(report.merged == 6_000 - bad.count)
-        #expect(report.warnings.count == 1 && report.warnings[0].contains("has 3 lines that are not"), "\(report.warnings)")
+        #expect(report.warnings.isEmpty && report.skipped.count == 1 && report.skipped[0].contains("has 3 lines that are not"), "\(report.problems)")
+        let named = try sync.skippedLines(limit: 2)
+        let name = Synchronizer.fileName(other)
+        #expect(named == ["\(name):11: it is not a DeskDays journal line", "\(name):3002: it is a line of another device than its file's",
+                          "\(name): 1 more line is skipped"], "\(named)")
         #expect(try store.records(in: nil).count == 6_000 - bad.count)
 
         // The same file again, one line from a newer DeskDays in its middle: nothing of it is taken.

@@ -48,17 +48,18 @@ struct ExplainCommand: AsyncParsableCommand {
         // Times in the policy's time zone, the one the date is counted in.
         let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
         func local(_ instant: Date) -> String { instant.formatted(style) }
-        // With sync, the device behind each entry (its journal line).
+        // With sync, the device behind each entry (its journal line); its
+        // name, like a note, may come from the folder: printed escaped.
         let journal = try store.syncIdentity() == nil ? [] : try store.journalLines(on: day)
         func from(_ matches: (JournalEntry) -> Bool) -> String {
-            journal.last(where: { matches($0.entry) }).map { " " + tr("(from \($0.device))") } ?? ""
+            journal.last(where: { matches($0.entry) }).map { " " + tr("(from \(Printable.escaped($0.device)))") } ?? ""
         }
         // The first column's labels, once: "record", "check-in", "removed".
         let recordLabel = Words.padded(tr("record"), 9), checkInLabel = Words.padded(tr("check-in"), 9)
         let removedLabel = Words.padded(tr("removed"), 9)
         let sorted = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         for record in sorted {
-            let note = record.note.map { " — \"\($0)\"" } ?? ""
+            let note = record.note.map { " — \"\(Printable.escaped($0))\"" } ?? ""
             let written = local(record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
                          + tr("\(Words.status(record.status)) (written \(written))") + note
@@ -78,7 +79,7 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         for removal in try store.removals(in: span) {
             let when = local(removal.removedAt)
-            lines.append("  \(removedLabel) \(Words.padded(Words.origin(removal.origin), 9)) " + tr("\(Words.removedEntry(removal.entry)) (on \(when))")
+            lines.append("  \(removedLabel) \(Words.padded(Words.origin(removal.origin), 9)) " + tr("\(Printable.escaped(Words.removedEntry(removal.entry))) (on \(when))")
                          + from { ($0.op == "clear" || $0.op == "removed") && $0.hlc == HLC.milliseconds(removal.removedAt) })
         }
         print(lines.joined(separator: "\n"))

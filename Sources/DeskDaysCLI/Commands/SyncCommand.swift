@@ -29,8 +29,9 @@ struct SyncCommand: AsyncParsableCommand {
     static func open(_ session: Session) throws -> (Synchronizer, Synchronizer.MergeReport) {
         let settings = try settings(session)
         do {
+            let instant = session.now
             let sync = try Synchronizer(store: try session.writeStore(), folder: settings.folder,
-                                        deviceName: settings.deviceName)
+                                        deviceName: settings.deviceName, now: { instant })
             try sync.publish()
             return (sync, try sync.merge())
         } catch let failure as Synchronizer.SyncFailure {
@@ -52,7 +53,8 @@ struct SyncCommand: AsyncParsableCommand {
             let scan = try sync.scan()
             let present = Dictionary(scan.journals.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
             var lines = [tr("Folder: \(sync.folder)")]
-            var problems = report.warnings
+            // Each skipped line by its place (FILE:LINE) rather than the merge's count per file.
+            var problems = report.warnings + (try sync.skippedLines())
             if let me = devices.first(where: \.isSelf) {
                 let (count, file) = (me.lines, Synchronizer.fileName(me.id))
                 lines.append(trn("This device: \(me.name) (\(me.id)), \(count) line in \(file)",
@@ -85,7 +87,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             lines.append(problems.isEmpty ? tr("Problems: none") : tr("Problems:"))
             lines += problems.map { "  - \($0)" }
-            print(lines.joined(separator: "\n"))
+            // Names and file names come from the folder: they cannot forge a line or send an escape.
+            print(lines.map(Printable.escaped).joined(separator: "\n"))
         }
     }
 
@@ -123,8 +126,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let removed = try sync.store.forget(device: target.id)
             let file = Synchronizer.fileName(target.id)
-            print(trn("Forgot \(target.name) (\(target.id)): \(removed) line removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.",
-                      "Forgot \(target.name) (\(target.id)): \(removed) lines removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.", removed))
+            print(Printable.escaped(trn("Forgot \(target.name) (\(target.id)): \(removed) line removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.",
+                      "Forgot \(target.name) (\(target.id)): \(removed) lines removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.", removed)))
         }
     }
 }

@@ -100,19 +100,21 @@ package struct Session {
     /// as warnings and the command goes on. Nil without `[sync]`.
     package func synchronizer() throws -> Synchronizer? {
         guard let settings = configuration.sync else { return nil }
-        let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName)
+        let instant = now
+        let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
+                                    now: { instant })
         // The folder out of reach (unmounted, permissions) delays the files,
         // never an answer: warn, and answer from this device's database.
         var warnings: [String] = []
         do {
             try sync.publish()
-            warnings += try sync.merge().warnings
+            warnings += try sync.merge().problems
         } catch {
             warnings.append("\(error)")
         }
         // Each warning once per command, however often it merges.
         for warning in warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
-            printError("deskdays: " + tr("sync: \(warning)."))
+            printError("deskdays: " + tr("sync: \(Printable.escaped(warning))."))
         }
         return sync
     }

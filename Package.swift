@@ -196,7 +196,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
-        .testTarget(name: "GPSAdapterTests", dependencies: ["TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus"]),
+        .testTarget(name: "GPSAdapterTests", dependencies: [
+            "TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCAdapterTests", dependencies: [
             "TestSupport",

@@ -112,6 +112,8 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
                 } else if event.contains(.empty) {
                     debouncer.absent(reader)
                     failures[reader] = nil
+                    // The re-arm, for tests: the next tag here is a new tap.
+                    logger.debug("NFC reader empty", metadata: ["reader": "\(reader)"])
                 }
             }
             if relist {

@@ -63,22 +63,24 @@ final class LinkWatcher: @unchecked Sendable {
     /// Resolves nl80211. When the kernel has none, reports that once and
     /// waits, without waking, for the controller to announce the family
     /// (cfg80211 loading when a Wi-Fi dongle is plugged in). Nil: stopped.
+    /// The report is made once the wait is set up, so that "unavailable"
+    /// means the thread now only waits (a test can rely on it).
     private func waitForNL80211(requests: NL80211Socket, events: NL80211Socket,
                                 report: @Sendable (LinkUpdate) -> Void) throws -> UInt16? {
         do {
             return try requests.resolve(family: NL80211.familyName)
-        } catch WiFiUnavailable.noNL80211 {
-            report(.unavailable(.noNL80211))
-        }
+        } catch WiFiUnavailable.noNL80211 {}
         let notify: Int32
         do {
             notify = try requests.groupID(family: "nlctrl", group: "notify")
             try events.membership(notify)
         } catch {
-            // No announcements to wait for: wait for shutdown alone (already reported).
+            // No announcements to wait for: wait for shutdown alone.
+            report(.unavailable(.noNL80211))
             _ = wait(for: nil)
             return nil
         }
+        report(.unavailable(.noNL80211))
         while wait(for: events.fileDescriptor) {
             for message in (try? events.receive()) ?? [] where message.type == GenericNetlinkControl.familyID {
                 guard let generic = try? message.generic(), generic.command == GenericNetlinkControl.commandNewFamily,

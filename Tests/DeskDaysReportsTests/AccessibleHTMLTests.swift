@@ -79,13 +79,13 @@ import Testing
     /// (which would move stray captions, cells or rows out of place).
     @Test(.enabled(if: Tools.has("chromium"), "chromium not installed: apt-get install chromium"),
           arguments: ["en", "ar"])
-    func chromiumKeepsLangHeadingsAndTableHeaders(_ language: String) throws {
+    func chromiumKeepsLangHeadingsAndTableHeaders(_ language: String) async throws {
         let folder = try Tools.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let html = folder.appendingPathComponent("report.html"), dom = folder.appendingPathComponent("dom.html")
         let locale = language == "ar" ? Self.arabic : Self.english
         try HTMLReport(data: Scenarios.workedExample(), locale: locale).html().write(to: html, atomically: true, encoding: .utf8)
-        let status = try Tools.runCapturing("chromium", [
+        let status = try await Tools.runCapturing("chromium", [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
             "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
             "--dump-dom", html.absoluteString,

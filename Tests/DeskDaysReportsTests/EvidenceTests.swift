@@ -76,21 +76,21 @@ import Testing
 
     @Test(.enabled(if: Tools.has("chromium") && Tools.has("pdftotext") && Tools.has("pdfinfo"),
                    "chromium or poppler-utils not installed: apt-get install chromium poppler-utils"))
-    func printsToPDFWithoutClipping() throws {
+    func printsToPDFWithoutClipping() async throws {
         let folder = try Tools.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = Self.page()
         let html = folder.appendingPathComponent("evidence.html"), pdf = folder.appendingPathComponent("evidence.pdf")
         try page.html().write(to: html, atomically: true, encoding: .utf8)
-        let status = try Tools.run("chromium", [
+        let status = try await Tools.run("chromium", [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
             "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
             "--print-to-pdf=\(pdf.path)", html.absoluteString,
         ], timeout: 120)
         #expect(status == 0)
         let text = folder.appendingPathComponent("evidence.txt"), info = folder.appendingPathComponent("info.txt")
-        #expect(try Tools.run("pdftotext", [pdf.path, text.path]) == 0)
-        #expect(try Tools.runCapturing("pdfinfo", [pdf.path], to: info) == 0)
+        #expect(try await Tools.run("pdftotext", [pdf.path, text.path]) == 0)
+        #expect(try await Tools.runCapturing("pdfinfo", [pdf.path], to: info) == 0)
         let pageInfo = try String(contentsOf: info, encoding: .utf8)
         #expect(pageInfo.contains("(A4)"), "\(pageInfo)")
         // Everything on the page reached the paper: every date, the digest, the

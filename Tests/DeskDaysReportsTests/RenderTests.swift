@@ -83,13 +83,13 @@ import Testing
     }
 
     @Test(.enabled(if: Tools.has("rsvg-convert"), "rsvg-convert not installed: apt-get install librsvg2-bin"))
-    func svgRendersWithLibrsvg() throws {
+    func svgRendersWithLibrsvg() async throws {
         let folder = try Tools.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for chart in charts(Scenarios.workedExample()) {
             let svg = folder.appendingPathComponent("\(chart.name).svg"), png = folder.appendingPathComponent("\(chart.name).png")
             try chart.svg.write(to: svg, atomically: true, encoding: .utf8)
-            #expect(try Tools.run("rsvg-convert", ["--format", "png", "--output", png.path, svg.path]) == 0)
+            #expect(try await Tools.run("rsvg-convert", ["--format", "png", "--output", png.path, svg.path]) == 0)
             let size = try #require(Tools.pngSize(try Data(contentsOf: png)), "\(chart.name) did not render a PNG")
             if chart.width > 0 {
                 #expect(size.width == chart.width && size.height == chart.height)
@@ -100,12 +100,12 @@ import Testing
     }
 
     @Test(.enabled(if: Tools.has("chromium"), "chromium not installed: apt-get install chromium"))
-    func htmlRendersInHeadlessChromium() throws {
+    func htmlRendersInHeadlessChromium() async throws {
         let folder = try Tools.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let html = folder.appendingPathComponent("report.html"), png = folder.appendingPathComponent("report.png")
         try HTMLReport(data: Scenarios.workedExample(), locale: locale).html().write(to: html, atomically: true, encoding: .utf8)
-        let status = try Tools.run("chromium", [
+        let status = try await Tools.run("chromium", [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
             "--screenshot=\(png.path)", "--window-size=900,1600", html.absoluteString,

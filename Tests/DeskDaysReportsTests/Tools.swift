@@ -13,39 +13,23 @@ enum Tools {
 
     /// Runs a program to completion with no pipes (output to /dev/null, so a
     /// child that lingers, like Chromium's helpers, cannot hold a pipe open).
-    /// Returns the exit status; kills it after `timeout` seconds.
-    static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name)!)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.spawn()
-        if !process.waitForExit(seconds: timeout) {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
-        }
-        return process.exitStatus
+    /// Returns the exit status; kills it after `timeout` seconds (a guard
+    /// against a hang, printed, never a measure).
+    static func run(_ name: String, _ arguments: [String], timeout: Double = 60) async throws -> Int32 {
+        try await finish(Child.start(path(name)!, arguments), name, timeout: timeout)
     }
 
     /// Runs a program to completion with its standard output in `file`; returns the exit status.
-    static func runCapturing(_ name: String, _ arguments: [String], to file: URL, timeout: TimeInterval = 60) throws -> Int32 {
+    static func runCapturing(_ name: String, _ arguments: [String], to file: URL, timeout: Double = 60) async throws -> Int32 {
         FileManager.default.createFile(atPath: file.path, contents: nil)
-        let output = try FileHandle(forWritingTo: file)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name)!)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.spawn()
-        if !process.waitForExit(seconds: timeout) {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
-        }
-        return process.exitStatus
+        return try await finish(Child.start(path(name)!, arguments, stdout: .file(file.path)), name, timeout: timeout)
+    }
+
+    private static func finish(_ child: Child, _ name: String, timeout: Double) async -> Int32 {
+        if let status = await child.wait(seconds: timeout) { return status }
+        print("\(name) still ran after \(timeout) s: killed")
+        child.signal(SIGKILL)
+        return await child.wait()
     }
 
     /// Width and height from a PNG's IHDR chunk, or nil when the bytes are not a PNG.

@@ -4,6 +4,7 @@ import Foundation
 import GPSAdapter
 import NMEA
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite(.serialized, .enabled(if: Tools.has("socat"), "socat not installed: apt-get install socat"))
@@ -21,24 +22,24 @@ struct DeviceLossTests {
         let receiver = try SimulatedReceiver()
         let symlink = receiver.directory.appendingPathComponent("gps0").path
         try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: receiver.device)
-        try receiver.start()
+        try await receiver.start()
         let events = EventLog()
         let task = NMEASerialReader.forTests(symlink).start(into: events)
-        try #require(await events.wait { $0.count(.connected) == 1 })
+        try #require(await events.wait("the reader to open the pty") { $0.count(.connected) == 1 })
         receiver.write(Array(lines[..<half].joined()))
-        let firstHalf = await events.wait { $0.fixes.count >= 5 }
+        let firstHalf = await events.wait("5 fixes from the first half") { $0.fixes.count >= 5 }
         #expect(firstHalf)
 
-        receiver.stop()
-        #expect(await events.wait { $0.count(.disconnected) == 1 })
+        await receiver.stop()
+        #expect(await events.wait("the reader to report the unplug") { $0.count(.disconnected) == 1 })
         let beforeReturn = events.fixes.count
-        try receiver.start()
-        try #require(await events.wait { $0.count(.connected) == 2 })
+        try await receiver.start()
+        try #require(await events.wait("the reader to reopen the new pty") { $0.count(.connected) == 2 })
         receiver.write(Array(lines[half...].joined()) + cycleCloser)
         let lastTime = UTCTime(hour: 21, minute: 26, second: 32)
-        let resumed = await events.wait { $0.fixes.contains { $0.time == lastTime } }
+        let resumed = await events.wait("the capture's last fix (21:26:32)") { $0.fixes.contains { $0.time == lastTime } }
         task.cancel()
-        receiver.stop()
+        await receiver.stop()
         #expect(resumed)
         #expect(events.fixes.count > beforeReturn)
         let kinds = events.all.compactMap { event -> String? in
@@ -55,13 +56,17 @@ struct DeviceLossTests {
     @Test func deviceAppearsLater() async throws {
         let receiver = try SimulatedReceiver()
         let events = EventLog()
-        let task = NMEASerialReader.forTests(receiver.device).start(into: events)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        let logs = LogCapture()
+        let task = NMEASerialReader.forTests(receiver.device, logger: logs.logger).start(into: events)
+        // Its first attempt failed once it says so; nothing can connect before the device exists.
+        #expect(await eventually("the reader to log that the receiver is unavailable") { logs.count("unavailable") == 1 })
         #expect(events.count(.connected) == 0)
-        try receiver.start()
-        try #require(await events.wait { $0.count(.connected) == 1 })
+        try await receiver.start()
+        try #require(await events.wait("the reader to open the pty") { $0.count(.connected) == 1 })
         task.cancel()
-        receiver.stop()
+        await receiver.stop()
+        #expect(logs.count("unavailable") == 1, "said once, not at every retry: \(logs.lines)")
+        #expect(logs.count("is back") == 1, "\(logs.lines)")
     }
 
     /// The adapter over a replayed capture: one check-in named after the
@@ -69,7 +74,7 @@ struct DeviceLossTests {
     @Test func adapterChecksInOnce() async throws {
         let bytes = try DeviceLossTests.capture("motorola-t805.log")
         let receiver = try SimulatedReceiver()
-        try receiver.start()
+        try await receiver.start()
         var settings = GPSSettings()
         settings.enabled = true
         settings.device = receiver.device
@@ -81,14 +86,15 @@ struct DeviceLossTests {
         let task = Task {
             try await adapter.run { event in checkIns.withLock { $0.append(event) } }
         }
-        try #require(await events.wait { $0.count(.connected) == 1 })
+        try #require(await events.wait("the adapter to open the pty") { $0.count(.connected) == 1 })
         var expected = 0
         var decoder = NMEAStreamDecoder()
         decoder.feed(bytes + cycleCloser) { _ in expected += 1 }
         receiver.write(bytes + cycleCloser)
-        #expect(await events.wait { $0.fixes.count >= expected })
+        let count = expected
+        #expect(await events.wait("\(count) fixes from the pty") { $0.fixes.count >= count })
         task.cancel()
-        receiver.stop()
+        await receiver.stop()
         let received = checkIns.withLock { $0 }
         #expect(received.count == 1)
         #expect(received.first?.rule == "hq")
@@ -100,15 +106,19 @@ struct DeviceLossTests {
     @Test func enrollAveragesAndWritesTheConfig() async throws {
         let bytes = try DeviceLossTests.capture("motorola-t805.log")
         let receiver = try SimulatedReceiver()
-        try receiver.start()
+        try await receiver.start()
         try GPSEnrollment.checkDevice(path: receiver.device, baud: 9600)
+        // The capture is written once the averaging reader has the pty open.
+        let events = EventLog()
         let writer = Task.detached {
-            try? await Task.sleep(nanoseconds: 300_000_000)
-            receiver.write(bytes + cycleCloser)
+            if await events.wait("the averaging reader to open the pty", until: { $0.count(.connected) == 1 }) {
+                receiver.write(bytes + cycleCloser)
+            }
         }
-        let result = await GPSEnrollment.average(fixes: NMEASerialReader.forTests(receiver.device), seconds: 5, deadline: 300)
+        let source = Observed(source: NMEASerialReader.forTests(receiver.device), log: events)
+        let result = await GPSEnrollment.average(fixes: source, seconds: 5, deadline: 300)
         _ = await writer.value
-        receiver.stop()
+        await receiver.stop()
         let averaged = try #require(result)
         #expect(averaged.fixes >= 5)
         #expect(averaged.spanSeconds >= 5)

@@ -2,6 +2,7 @@ import DeskDaysCore
 import Foundation
 import TestSupport
 import GPSAdapter
+import Logging
 import NMEA
 import Synchronization
 
@@ -21,7 +22,7 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
     let directory: URL
     var device: String { directory.appendingPathComponent("gps").path }
     var feed: String { directory.appendingPathComponent("feed").path }
-    private var process: Process?
+    private var socat: Child?
     private var feedDescriptor: Int32 = -1
 
     init() throws {
@@ -31,36 +32,35 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
     }
 
     deinit {
-        stop()
+        if feedDescriptor >= 0 { close(feedDescriptor) }
+        socat?.signal(SIGKILL)
+        unlink(device)
+        unlink(feed)
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Starts socat and waits until both ends exist.
-    func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["socat", "pty,raw,echo=0,b9600,link=\(device)", "pty,raw,echo=0,b9600,link=\(feed)"]
-        try process.spawn()
-        self.process = process
-        for _ in 0..<500 where !(FileManager.default.fileExists(atPath: device)
-                                 && FileManager.default.fileExists(atPath: feed)) {
-            usleep(10_000)
+    func start() async throws {
+        let socat = try await Child.start("socat", ["pty,raw,echo=0,b9600,link=\(device)", "pty,raw,echo=0,b9600,link=\(feed)"])
+        self.socat = socat
+        let linked = await eventually("socat to link \(device) and \(feed)") {
+            FileManager.default.fileExists(atPath: device) && FileManager.default.fileExists(atPath: feed)
         }
+        guard linked else { throw POSIXError(.ENOENT) }
         feedDescriptor = open(feed, O_WRONLY | O_NOCTTY)
         guard feedDescriptor >= 0 else { throw POSIXError(.ENOENT) }
     }
 
     /// Removes the device: socat is killed and its links deleted, as udev
-    /// deletes a symlink on unplug. SIGKILL, because a test process may
-    /// hand its children a blocked SIGTERM.
-    func stop() {
+    /// deletes a symlink on unplug. SIGKILL: an unplug gives no warning.
+    func stop() async {
         if feedDescriptor >= 0 { close(feedDescriptor) }
         feedDescriptor = -1
-        if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
+        if let socat {
+            socat.signal(SIGKILL)
+            await socat.wait()
         }
-        process = nil
+        socat = nil
         unlink(device)
         unlink(feed)
     }
@@ -87,21 +87,16 @@ final class EventLog: Sendable {
     var fixes: [Fix] { all.compactMap { if case .fix(let fix) = $0 { fix } else { nil } } }
     func count(_ event: GPSEvent) -> Int { all.filter { $0 == event }.count }
 
-    /// Waits (bounded) until `condition` holds; returns whether it did.
-    func wait(seconds: Double = 60, until condition: (EventLog) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return condition(self)
+    /// Waits (bounded, a guard) until `condition` holds; returns whether it did.
+    func wait(_ what: String, until condition: (EventLog) -> Bool) async -> Bool {
+        await eventually(what) { condition(self) }
     }
 }
 
 extension NMEASerialReader {
     /// Fast backoff so device-loss tests take milliseconds.
-    static func forTests(_ path: String) -> NMEASerialReader {
-        NMEASerialReader(path: path, baud: 9600, backoff: Backoff(initialSeconds: 0.05, maximumSeconds: 0.2))
+    static func forTests(_ path: String, logger: Logger = Logger(label: "deskdays.gps")) -> NMEASerialReader {
+        NMEASerialReader(path: path, baud: 9600, backoff: Backoff(initialSeconds: 0.05, maximumSeconds: 0.2), logger: logger)
     }
 
     /// Starts reading into `log`; cancel the returned task to stop.
@@ -116,3 +111,57 @@ extension NMEASerialReader {
 /// A sentence that ends the capture's last cycle (any new time does), so
 /// every cycle of the capture is reported without tearing the device down.
 let cycleCloser = Array(("\r\n" + Sentence("GPZDA,235959.99,01,01,2000,00,00").description + "\r\n").utf8)
+
+/// A source whose events are also written to `log`, so a test sees when it opened its device.
+struct Observed: FixSource {
+    let source: any FixSource
+    let log: EventLog
+
+    func events() -> AsyncStream<GPSEvent> {
+        let events = source.events()
+        let log = log
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    log.append(event)
+                    continuation.yield(event)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// Log lines kept in memory, so a test can wait for the one that says a
+/// decision was made (and still see them all on stderr).
+final class LogCapture: Sendable {
+    private let kept = Mutex<[String]>([])
+
+    var lines: [String] { kept.withLock { $0 } }
+    func count(_ fragment: String) -> Int { lines.filter { $0.contains(fragment) }.count }
+
+    var logger: Logger {
+        var logger = Logger(label: "test.gps") { [self] label in Handler(capture: self, stream: StreamLogHandler.standardError(label: label)) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    fileprivate func keep(_ line: String) { kept.withLock { $0.append(line) } }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var stream: StreamLogHandler
+        var metadata: Logger.Metadata { get { stream.metadata } set { stream.metadata = newValue } }
+        var logLevel: Logger.Level { get { stream.logLevel } set { stream.logLevel = newValue } }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { stream[metadataKey: key] }
+            set { stream[metadataKey: key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            capture.keep("\(event.level): \(event.message)")
+            stream.log(event: event)
+        }
+    }
+}

@@ -67,14 +67,14 @@ struct ReplayTests {
 
         // The serial path.
         let receiver = try SimulatedReceiver()
-        try receiver.start()
+        try await receiver.start()
         let events = EventLog()
         let task = NMEASerialReader.forTests(receiver.device).start(into: events)
-        try #require(await events.wait { $0.count(.connected) == 1 })
+        try #require(await events.wait("the reader to open the pty") { $0.count(.connected) == 1 })
         receiver.write(bytes + cycleCloser)
-        let complete = await events.wait { $0.fixes.count >= expected.count }
+        let complete = await events.wait("\(expected.count) fixes from the pty") { $0.fixes.count >= expected.count }
         task.cancel()
-        receiver.stop()
+        await receiver.stop()
         #expect(complete)
         let fixes = events.fixes
         #expect(fixes == expected, "serial path differs from the pure decoder")

@@ -6,6 +6,7 @@ import Foundation
 import TestSupport
 import Logging
 import NFCAdapter
+import Synchronization
 import Testing
 
 /// Tools the bench tests need, found the way a shell would (plus /usr/sbin).
@@ -41,19 +42,12 @@ enum Tools {
 
 /// Runs a helper and returns its stdout (trimmed); throws on non-zero exit.
 @discardableResult
-func runTool(_ executable: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.spawn()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitForExit()
-    guard process.exitStatus == 0 else {
-        throw HarnessError("\(executable) \(arguments.joined(separator: " ")) exited \(process.exitStatus)")
+func runTool(_ executable: String, _ arguments: [String]) async throws -> String {
+    let result = try await Program.run(executable, arguments, stderr: .discard)
+    guard result.status == 0, !result.terminatedBySignal else {
+        throw HarnessError("\(executable) \(arguments.joined(separator: " ")) exited \(result.status)")
     }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -62,49 +56,84 @@ struct HarnessError: Error, CustomStringConvertible {
 }
 
 /// A helper process driven by lines on stdin, answering one line each.
-final class LineProcess: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private var buffer = Data()
+/// Spawn gives a child no pipe, so its stdin and stdout are two named pipes
+/// in a folder of its own, opened by a shell in the child before it execs
+/// the helper; this side holds the other ends (read-write, so neither open
+/// waits for the other side).
+final class LineProcess: @unchecked Sendable { // one test task drives it
+    private let child: Child
+    private let name: String
+    private let folder: String
+    private var input: Int32, output: Int32
+    private var buffer: [UInt8] = []
 
-    init(_ executable: String, _ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.spawn()
+    static func start(_ executable: String, _ arguments: [String]) async throws -> LineProcess {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-line-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let inPath = folder + "/in", outPath = folder + "/out"
+        guard mkfifo(inPath, 0o600) == 0, mkfifo(outPath, 0o600) == 0 else { throw HarnessError("mkfifo in \(folder): errno \(errno)") }
+        let input = open(inPath, O_RDWR | O_CLOEXEC), output = open(outPath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard input >= 0, output >= 0 else { throw HarnessError("cannot open the pipes in \(folder): errno \(errno)") }
+        let child = try await Child.start("/bin/sh", ["-c", #"exec "$0" "$@" <"\#(inPath)" >"\#(outPath)""#, executable] + arguments)
+        let name = ([executable] + arguments).map { ($0 as NSString).lastPathComponent }.joined(separator: " ")
+        return LineProcess(child: child, name: name, folder: folder, input: input, output: output)
     }
 
-    /// Sends `line` and returns the reply line (blocking: helpers answer at once).
+    private init(child: Child, name: String, folder: String, input: Int32, output: Int32) {
+        self.child = child
+        self.name = name
+        self.folder = folder
+        self.input = input
+        self.output = output
+    }
+
+    /// Sends `line` and returns the reply line.
     @discardableResult
-    func send(_ line: String) -> String {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
-        return readLine()
+    func send(_ line: String) async throws -> String {
+        let bytes = Array((line + "\n").utf8)
+        guard input >= 0, bytes.withUnsafeBytes({ write(input, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw HarnessError("\(name): cannot send \(line)")
+        }
+        return try await readLine()
     }
 
-    func readLine() -> String {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[..<newline]
-                buffer.removeSubrange(...newline)
-                return String(decoding: line, as: UTF8.self)
+    /// The next line it writes (waited for: helpers answer at once, unless
+    /// asked to wait for something themselves).
+    func readLine() async throws -> String {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let answered = await eventually("a line from \(name)") {
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                buffer += chunk.prefix(count)
             }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return "" }
-            buffer.append(chunk)
+            return buffer.contains(0x0A) || !child.isRunning
+        }
+        guard answered, let newline = buffer.firstIndex(of: 0x0A) else {
+            throw HarnessError("\(name) \(child.isRunning ? "did not answer" : "ended")")
+        }
+        let line = buffer[..<newline]
+        buffer.removeSubrange(...newline)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Closes its input (it ends at end of file) and waits for it; SIGKILL
+    /// if it still runs after a minute (a guard, printed).
+    func terminate() async {
+        if input >= 0 { close(input) }
+        input = -1
+        if await child.wait(seconds: 60) == nil {
+            print("\(name) still ran a minute after its input closed: killed")
+            child.signal(SIGKILL)
+            await child.wait()
         }
     }
 
-    func terminate() {
-        if process.isRunning {
-            process.terminate()
-            process.waitForExit()
-        }
+    deinit {
+        if input >= 0 { close(input) }
+        close(output)
+        try? FileManager.default.removeItem(atPath: folder)
     }
-
-    deinit { terminate() }
 }
 
 /// A Type 2 tag the harnesses present: its UID and memory from page 0.
@@ -141,15 +170,17 @@ struct VirtualTag: Sendable {
 }
 
 /// An adapter running against a real store: collects the events it emits
-/// and pushes each through `CheckInPipeline.submit`, as the agent does.
+/// and pushes each through `CheckInPipeline.submit`, as the agent does, and
+/// keeps its log lines, which say what it decided.
 final class AdapterRun: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [CheckInEvent] = []
     private var task: Task<Void, Error>?
     let store: AttendanceStore
     let databaseDirectory: URL
+    let logs = LogCapture()
 
-    init(tags: [NFCSettings.Tag], reader: @escaping @Sendable () -> NFCTagReader,
+    init(tags: [NFCSettings.Tag], reader: @escaping @Sendable (Logger) -> NFCTagReader,
          now: @escaping @Sendable () -> Date = { Date() }, afterStore: @escaping @Sendable () -> Void = {}) throws {
         databaseDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("deskdays-nfc-test-\(UUID().uuidString)")
@@ -159,10 +190,11 @@ final class AdapterRun: @unchecked Sendable {
         var settings = NFCSettings()
         settings.enabled = true
         settings.tags = tags
-        let adapter = NFCCheckInAdapter(settings: settings, logger: testLogger, reader: reader, now: now)
+        let logger = logs.logger
+        let adapter = NFCCheckInAdapter(settings: settings, logger: logger, reader: { reader(logger) }, now: now)
         task = Task {
             try await adapter.run { event in
-                do { _ = try await pipeline.submit(event) } catch { testLogger.error("submit: \(error)") }
+                do { _ = try await pipeline.submit(event) } catch { logger.error("submit: \(error)") }
                 afterStore()
                 self.lock.withLock { self.collected.append(event) }
             }
@@ -170,6 +202,7 @@ final class AdapterRun: @unchecked Sendable {
     }
 
     var events: [CheckInEvent] { lock.withLock { collected } }
+    var rules: [String?] { events.map(\.rule) }
 
     /// NFC check-ins in the store.
     func storedCheckIns() throws -> [AutomaticCheckIn] {
@@ -179,11 +212,12 @@ final class AdapterRun: @unchecked Sendable {
     /// Waits (up to `seconds`, a failure guard, not a timing assertion)
     /// until `count` events arrived; returns whether they did.
     func waitForEvents(_ count: Int, seconds: Double = 60) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while events.count < count, Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return events.count >= count
+        await eventually("\(count) NFC event(s)", seconds: seconds) { events.count >= count }
+    }
+
+    /// Waits until the adapter logged a line containing `fragment` more than `before` times.
+    func waitForLog(_ fragment: String, after before: Int = 0) async -> Bool {
+        await eventually("the adapter to log \"\(fragment)\"") { logs.count(fragment) > before }
     }
 
     func stop() async {
@@ -193,10 +227,37 @@ final class AdapterRun: @unchecked Sendable {
     }
 }
 
-/// Settle time after a tap, so a duplicate event would have arrived.
-func settle(_ seconds: Double = 1.0) async {
-    try? await Task.sleep(for: .seconds(seconds))
-}
+/// Log lines kept in memory, so a test can wait for the one that says a
+/// decision was made; they still go to stderr, unbuffered, so a hung or
+/// failed run shows them.
+final class LogCapture: Sendable {
+    private let kept = Mutex<[String]>([])
 
-/// Adapter logs on stderr, unbuffered, so a hung or failed run still shows them.
-let testLogger = Logger(label: "test.nfc", factory: { label in StreamLogHandler.standardError(label: label) })
+    var lines: [String] { kept.withLock { $0 } }
+    func count(_ fragment: String) -> Int { lines.filter { $0.contains(fragment) }.count }
+
+    var logger: Logger {
+        var logger = Logger(label: "test.nfc") { [self] label in Handler(capture: self, stream: StreamLogHandler.standardError(label: label)) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    fileprivate func keep(_ line: String) { kept.withLock { $0.append(line) } }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var stream: StreamLogHandler
+        var metadata: Logger.Metadata { get { stream.metadata } set { stream.metadata = newValue } }
+        var logLevel: Logger.Level { get { stream.logLevel } set { stream.logLevel = newValue } }
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { stream[metadataKey: key] }
+            set { stream[metadataKey: key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let metadata = (event.metadata ?? [:]).map { " \($0)=\($1)" }.sorted().joined()
+            capture.keep("\(event.level): \(event.message)\(metadata)")
+            stream.log(event: event)
+        }
+    }
+}

@@ -19,7 +19,7 @@ import Testing
         // One event per day would be deduplicated away: stamp each tap on its own day.
         let day = Counter()
         let run = try AdapterRun(tags: [.init(name: "desk", uid: VirtualTag(uid: VirtualTag.deskUID, area: []).uidHex)],
-                                 reader: { NFCTagReader.pcsc(logger: testLogger) },
+                                 reader: { NFCTagReader.pcsc(logger: $0) },
                                  now: { Date(timeIntervalSince1970: 86_400 * Double(10_000 + day.next())) },
                                  afterStore: { stored.append() })
         file.write(Data("ready\n".utf8))

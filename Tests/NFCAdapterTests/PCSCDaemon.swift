@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A private `pcscd -f` with vpcd, started through Tests/Harness/nfc/pcscd_ctl.py
@@ -13,47 +14,53 @@ final class PCSCDaemon: @unchecked Sendable {
 
     private(set) var pid: Int32 = 0
 
-    init() throws {
-        try FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
-        setenv("PCSCLITE_CSOCK_NAME", Self.directory + "/run/pcscd.comm", 1)
-        try start()
+    static func started() async throws -> PCSCDaemon {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        setenv("PCSCLITE_CSOCK_NAME", directory + "/run/pcscd.comm", 1)
+        let daemon = PCSCDaemon()
+        try await daemon.start()
+        return daemon
     }
 
-    func start() throws {
-        let printed = try runTool(Tools.python, [Tools.harness + "/pcscd_ctl.py", "start", Self.directory])
+    func start() async throws {
+        let printed = try await runTool(Tools.python, [Tools.harness + "/pcscd_ctl.py", "start", Self.directory])
         guard let pid = Int32(printed) else { throw HarnessError("pcscd_ctl.py printed \(printed)") }
         self.pid = pid
     }
 
-    func stop() {
-        _ = try? runTool(Tools.python, [Tools.harness + "/pcscd_ctl.py", "stop", Self.directory])
+    func stop() async {
+        _ = try? await runTool(Tools.python, [Tools.harness + "/pcscd_ctl.py", "stop", Self.directory])
     }
 
     /// SIGKILL, as a crash would.
-    func kill() throws {
-        try runTool(Tools.python, [Tools.harness + "/pcscd_ctl.py", "kill", Self.directory])
+    func kill() async throws {
+        try await runTool(Tools.python, [Tools.harness + "/pcscd_ctl.py", "kill", Self.directory])
     }
 
-    /// A virtual card on reader `Virtual PCD 00 00` of this daemon.
-    func card(_ tag: VirtualTag) throws -> VirtualCard {
-        let process = try LineProcess(Tools.python, [Tools.harness + "/vcard.py", "--netns", "/proc/\(pid)/ns/net"])
-        process.send("tag " + tag.line)
-        return VirtualCard(process: process)
+    /// A virtual card on reader `Virtual PCD 00 00` of this daemon, not yet inserted.
+    func card(_ tag: VirtualTag) async throws -> VirtualCard {
+        let process = try await LineProcess.start(Tools.python, [Tools.harness + "/vcard.py", "--netns", "/proc/\(pid)/ns/net"])
+        let card = VirtualCard(process: process)
+        try await card.load(tag)
+        return card
     }
 }
 
-/// Presents and removes one virtual tag.
+/// Presents and removes one virtual tag (Tests/Harness/nfc/vcard.py).
 struct VirtualCard {
     let process: LineProcess
-    func insert() { process.send("insert") }
-    func remove() { process.send("remove") }
-    func quit() { process.terminate() }
 
-    /// Insert, hold (≥ 1 s: pcscd polls vpcd about every 400 ms), remove.
-    func tap(holding seconds: Double = 1.2) async {
-        insert()
-        try? await Task.sleep(for: .seconds(seconds))
-        remove()
+    /// The tag it presents from the next insert on.
+    func load(_ tag: VirtualTag) async throws { try await process.send("tag " + tag.line) }
+    func insert() async throws { try await process.send("insert") }
+    func remove() async throws { try await process.send("remove") }
+    func quit() async { await process.terminate() }
+
+    /// How many times pcscd checked the card since it was inserted.
+    func polls() async throws -> Int {
+        let reply = try await process.send("polls")
+        guard reply.hasPrefix("polls "), let count = Int(reply.dropFirst(6)) else { throw HarnessError("vcard.py: \(reply)") }
+        return count
     }
 }
 
@@ -63,9 +70,14 @@ struct PCSCDaemonScope: SuiteTrait, TestScoping {
 
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
-        let daemon = try PCSCDaemon()
-        defer { daemon.stop() }
-        try await PCSCDaemon.$current.withValue(daemon) { try await function() }
+        let daemon = try await PCSCDaemon.started()
+        do {
+            try await PCSCDaemon.$current.withValue(daemon) { try await function() }
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+        await daemon.stop()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The PN532 emulator of Tests/Harness/nfc/pn532_emulator.py on a pty;
@@ -11,25 +12,43 @@ final class PN532Emulator: @unchecked Sendable {
     var tagFile: String { directory + "/tag" }
     /// Created by the emulator when the host first polls for targets.
     var pollingMarker: String { directory + "/polling" }
+    /// How many presence checks of a tag in the field the emulator answered.
+    var checksFile: String { directory + "/checks" }
     var connstring: String { "pn532_uart:" + link }
-    private var process: LineProcess?
+    private var process: Child?
 
-    init() throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try start()
+    static func started() async throws -> PN532Emulator {
+        let emulator = PN532Emulator()
+        try FileManager.default.createDirectory(atPath: emulator.directory, withIntermediateDirectories: true)
+        try await emulator.start()
+        return emulator
     }
 
-    func start() throws {
+    /// Starts the emulator and waits until it says `ready` (its pty linked).
+    func start() async throws {
         unlink(pollingMarker)
-        let process = try LineProcess(Tools.python, [Tools.harness + "/pn532_emulator.py", link, tagFile])
-        guard process.readLine() == "ready" else { throw HarnessError("pn532_emulator.py did not start") }
+        unlink(checksFile)
+        let output = directory + "/emulator.out"
+        unlink(output)
+        let process = try await Child.start(Tools.python, [Tools.harness + "/pn532_emulator.py", link, tagFile],
+                                            stdout: .file(output))
         self.process = process
+        let ready = await eventually("pn532_emulator.py to print ready") {
+            (try? String(contentsOfFile: output, encoding: .utf8))?.hasPrefix("ready") == true || !process.isRunning
+        }
+        guard ready, process.isRunning else { throw HarnessError("pn532_emulator.py did not start") }
     }
 
     /// The serial PN532 vanishes (USB-serial unplugged).
-    func stop() {
-        process?.terminate()
-        process = nil
+    func stop() async {
+        guard let process else { return }
+        process.signal(SIGTERM)
+        if await process.wait(seconds: 60) == nil {
+            print("pn532_emulator.py still ran a minute after SIGTERM: killed")
+            process.signal(SIGKILL)
+            await process.wait()
+        }
+        self.process = nil
     }
 
     func present(_ tag: VirtualTag) throws {
@@ -47,21 +66,17 @@ final class PN532Emulator: @unchecked Sendable {
         unlink(pollingMarker)
     }
 
-    /// Waits until a host is polling for targets (libnfc opening the
-    /// device can take seconds on a loaded machine), up to 30 s.
-    func waitUntilPolled() async throws {
-        for _ in 0..<600 where !FileManager.default.fileExists(atPath: pollingMarker) {
-            try await Task.sleep(for: .milliseconds(50))
+    /// Waits until a host is polling for targets since the last reset
+    /// (libnfc opening the device can take seconds on a loaded machine).
+    func waitUntilPolled() async -> Bool {
+        await eventually("libnfc to poll the emulated PN532 for targets") {
+            FileManager.default.fileExists(atPath: pollingMarker)
         }
     }
 
-    /// Present, hold, remove. Presence is seen in tens of milliseconds here;
-    /// the hold only has to outlast one poll.
-    func tap(_ tag: VirtualTag, holding seconds: Double = 0.6) async throws {
-        try await waitUntilPolled()
-        try present(tag)
-        try await Task.sleep(for: .seconds(seconds))
-        remove()
+    /// Presence checks answered so far (READ of page 0 with a tag in the field).
+    var checks: Int {
+        (try? String(contentsOfFile: checksFile, encoding: .utf8)).flatMap { Int($0) } ?? 0
     }
 }
 
@@ -71,9 +86,14 @@ struct PN532EmulatorScope: SuiteTrait, TestScoping {
 
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
-        let emulator = try PN532Emulator()
-        defer { emulator.stop() }
-        try await PN532Emulator.$current.withValue(emulator) { try await function() }
+        let emulator = try await PN532Emulator.started()
+        do {
+            try await PN532Emulator.$current.withValue(emulator) { try await function() }
+        } catch {
+            await emulator.stop()
+            throw error
+        }
+        await emulator.stop()
     }
 }
 

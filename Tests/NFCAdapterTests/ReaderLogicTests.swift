@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @testable import NFCAdapter
 import Synchronization
+import TestSupport
 import Testing
 
 /// A scripted pcscd: `SmartCardSystem` with readers and cards that change
@@ -26,6 +27,8 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
         var released = 0
         var cancels = 0
         var connects = 0
+        /// Times the script was done and the reader waited for more.
+        var idles = 0
     }
 
     private struct State {
@@ -40,11 +43,8 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
     }
 
     private let state: Mutex<State>
+    /// Blocks the reader's own thread (as pcscd would) until `cancel`.
     private let wake = DispatchSemaphore(value: 0)
-    /// Signalled each time the script is done and the reader waits for more.
-    let idle = DispatchSemaphore(value: 0)
-    /// Signalled when the reader lets go of a context.
-    let released = DispatchSemaphore(value: 0)
 
     init(_ script: [Step], serviceFailures: Int = 0) {
         state = Mutex(State(script: script, serviceFailures: serviceFailures))
@@ -65,7 +65,6 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
 
     func releaseContext(_ context: Int) {
         state.withLock { $0.calls.released += 1 }
-        released.signal()
     }
 
     func cancel(_ context: Int) {
@@ -110,7 +109,7 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
                 states = found
                 return
             }
-            idle.signal()
+            state.withLock { $0.calls.idles += 1 }
             wake.wait()
         }
     }
@@ -189,9 +188,8 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
             for try await reading in stream { all.append(reading) }
             return all
         }
-        // An event, not a sleep: the fake signals when it has nothing left to report.
-        let waited = await Task.detached { cards.idle.wait(timeout: .now() + 60) }.value
-        #expect(waited == .success, "the reader never came back to wait for changes")
+        // An event, not a sleep: the fake counts when it has nothing left to report.
+        #expect(await eventually("the reader to come back to wait for changes") { cards.calls.idles > 0 })
         collector.cancel()
         return try await collector.value
     }
@@ -210,8 +208,9 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
         #expect(taps.allSatisfy { $0.ndef == .notRead })
         #expect(cards.calls.cancels >= 1, "stopping must interrupt the blocking wait")
         // The consumer is gone at once; the reader thread lets go of pcscd right after.
-        let letGo = await Task.detached { cards.released.wait(timeout: .now() + 30) }.value
-        #expect(letGo == .success && cards.calls.released == cards.calls.contexts)
+        #expect(await eventually("the reader thread to let go of pcscd") {
+            cards.calls.released > 0 && cards.calls.released == cards.calls.contexts
+        })
     }
 
     @Test func aTagLeftOnAReaderThatIsReplugedIsANewTap() async throws {
@@ -303,15 +302,18 @@ final class ScriptedNFCChip: NFCChipSystem, @unchecked Sendable {
         var script: [Step]
         var opens = 0
         var aborted = false
+        var idles = 0
     }
 
     private let state: Mutex<State>
+    /// Blocks the reader's own thread (a poll with no tag) until `abort`.
     private let wake = DispatchSemaphore(value: 0)
-    let idle = DispatchSemaphore(value: 0)
 
     init(_ script: [Step]) { state = Mutex(State(script: script)) }
 
     var opens: Int { state.withLock { $0.opens } }
+    /// Times the script was done and the reader polled for more.
+    var idles: Int { state.withLock { $0.idles } }
 
     func makeContext() throws(LibNFCCallError) -> Int { 1 }
 
@@ -339,7 +341,7 @@ final class ScriptedNFCChip: NFCChipSystem, @unchecked Sendable {
             case .some(.some(.nothing)): return nil
             case .some(.some(.lost)): throw LibNFCCallError(call: "nfc_initiator_poll_target", code: .io)
             case .none:
-                idle.signal()
+                state.withLock { $0.idles += 1 }
                 wake.wait()
             }
         }
@@ -368,8 +370,7 @@ final class ScriptedNFCChip: NFCChipSystem, @unchecked Sendable {
             for try await reading in stream { all.append(reading) }
             return all
         }
-        let waited = await Task.detached { chip.idle.wait(timeout: .now() + 60) }.value
-        #expect(waited == .success, "the reader never came back to poll")
+        #expect(await eventually("the reader to come back to poll") { chip.idles > 0 })
         collector.cancel()
         return try await collector.value
     }

@@ -34,28 +34,13 @@ enum Support {
         return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 
-    /// Runs a program to the end; stdout, stderr and status.
-    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:])
-        throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-        var env = ProcessInfo.processInfo.environment
+    /// Runs a program (a path, or a name on PATH) to the end; stdout, stderr and status.
+    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws
+        -> (status: Int32, stdout: Data, stderr: String) {
         // An empty value removes the variable.
-        for (key, value) in environment { env[key] = value.isEmpty ? nil : value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.spawn()
-        // Read stderr on the side so a chatty child cannot fill the pipe and stall.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        while !reader.isFinished { usleep(1000) }
-        return (process.exitStatus, outData, String(decoding: errData, as: UTF8.self))
+        let overrides = environment.mapValues { $0.isEmpty ? nil : $0 }
+        let result = try await Program.run(program, arguments, overrides: overrides)
+        return (result.status, Data(result.stdoutBytes), result.stderr)
     }
 
     /// A camera-sized frame with `code` centred on a light grey background.

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test(.enabled(if: missing == nil, "\(missing ?? "")"), .timeLimit(.minutes(8)))
-    func qrCodeOnTheVirtualCameraChecksInOnce() throws {
+    func qrCodeOnTheVirtualCameraChecksInOnce() async throws {
         let binary = try #require(Support.binary)
         let share = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-vm-qr-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
@@ -43,7 +43,7 @@ import Testing
         try Data(Support.yuyv(frame)).write(to: share.appendingPathComponent("frame.yuyv"))
         try Data(payload.utf8).write(to: share.appendingPathComponent("payload.txt"))
 
-        let vm = try Support.run(Support.harness.appendingPathComponent("run-vm.sh").path, [
+        let vm = try await Support.run(Support.harness.appendingPathComponent("run-vm.sh").path, [
             Support.harness.appendingPathComponent("qr-camera.sh").path, share.path, "\(binary),test", "420"])
         let read = { (name: String) in (try? String(contentsOf: share.appendingPathComponent(name), encoding: .utf8)) ?? "" }
         let context = "vm: \(vm.stderr)\nscript:\n\(read("script.log"))\ncheckin:\n\(read("checkin.out"))\nagent:\n\(read("agent.log"))\nconsole tail:\n\(read("console.log").suffix(1500))"
@@ -77,13 +77,13 @@ import Testing
         for database in ["checkin.sqlite", "agent.sqlite"] {
             let path = share.appendingPathComponent(database).path
             let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-            let explain = try Support.run(binary, ["explain", today, "--config", config, "--database", path],
+            let explain = try await Support.run(binary, ["explain", today, "--config", config, "--database", path],
                                           environment: ["TZ": "UTC", "DESKDAYS_NOW": "", "DESKDAYS_TODAY": ""])
             let text = String(decoding: explain.stdout, as: UTF8.self)
             #expect(text.components(separatedBy: "check-in  qr").count == 2, "\(database): exactly one qr check-in\n\(text)\n\(explain.stderr)")
             #expect(text.contains("rule \"payload-1\""), "\(database)\n\(text)")
             if database == "agent.sqlite" {
-                let manual = try Support.run(binary, ["explain", "2026-01-05", "--config", config, "--database", path],
+                let manual = try await Support.run(binary, ["explain", "2026-01-05", "--config", config, "--database", path],
                                              environment: ["TZ": "UTC", "DESKDAYS_NOW": "", "DESKDAYS_TODAY": ""])
                 let text = String(decoding: manual.stdout, as: UTF8.self)
                 #expect(text.contains("office") && text.contains("camera gone"), "the manual check-in sent while the camera was gone\n\(text)\n\(manual.stderr)")

@@ -21,7 +21,7 @@ struct ZBarImgParityTests {
             func add(_ group: inout ThrowingTaskGroup<(String, String), Error>) {
                 guard let path = pending.next() else { return }
                 group.addTask {
-                    let result = try Support.run("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", path])
+                    let result = try await Support.run("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", path])
                     return (path, String(decoding: result.stdout, as: UTF8.self))
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 
 /// The project's message catalogs, compiled for a test (docs/testing.md,
 /// "Languages"): `po/LANG.po` through `msgfmt` into a private folder that a
@@ -27,29 +28,54 @@ public enum Catalogs {
     }
 
     /// A new folder holding `languages` compiled (and the pseudo-locale when asked).
-    public static func compile(_ languages: [String], pseudo withPseudo: Bool = false) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-locale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    public static func compiled(_ languages: [String], pseudo withPseudo: Bool = false) async throws -> URL {
+        let directory = try folderFor(pseudo: withPseudo)
         for language in languages {
-            try msgfmt(folder.appendingPathComponent(language + ".po"), into: directory, language: language)
+            try await msgfmt(folder.appendingPathComponent(language + ".po"), into: directory, language: language)
         }
         if withPseudo {
-            let source = directory.appendingPathComponent("pseudo.po")
-            try pseudoCatalog().write(to: source, atomically: true, encoding: .utf8)
-            try msgfmt(source, into: directory, language: pseudo)
+            try await msgfmt(directory.appendingPathComponent("pseudo.po"), into: directory, language: pseudo)
         }
         return directory
     }
 
-    static func msgfmt(_ source: URL, into directory: URL, language: String) throws {
+    /// The synchronous form CLITests still call; it goes with
+    /// ProcessWait.swift once they call `compiled` (Foundation's `Process`).
+    @available(*, deprecated, message: "use `try await Catalogs.compiled(...)`: the one way to start msgfmt is Spawn")
+    public static func compile(_ languages: [String], pseudo withPseudo: Bool = false) throws -> URL {
+        let directory = try folderFor(pseudo: withPseudo)
+        func msgfmt(_ source: URL, language: String) throws {
+            let target = directory.appendingPathComponent("\(language)/LC_MESSAGES")
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["msgfmt", "--check", "-o", target.appendingPathComponent("deskdays.mo").path, source.path]
+            try process.spawn()
+            process.waitForExit()
+            guard process.exitStatus == 0 else { throw CatalogError(message: "msgfmt failed on \(source.path)") }
+        }
+        for language in languages { try msgfmt(folder.appendingPathComponent(language + ".po"), language: language) }
+        if withPseudo { try msgfmt(directory.appendingPathComponent("pseudo.po"), language: pseudo) }
+        return directory
+    }
+
+    /// A new folder, with the pseudo-locale's source written when asked.
+    static func folderFor(pseudo withPseudo: Bool) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-locale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if withPseudo {
+            try pseudoCatalog().write(to: directory.appendingPathComponent("pseudo.po"), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    static func msgfmt(_ source: URL, into directory: URL, language: String) async throws {
         let target = directory.appendingPathComponent("\(language)/LC_MESSAGES")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["msgfmt", "--check", "-o", target.appendingPathComponent("deskdays.mo").path, source.path]
-        try process.spawn()
-        process.waitForExit()
-        guard process.exitStatus == 0 else { throw CatalogError(message: "msgfmt failed on \(source.path)") }
+        let result = try await Program.run("msgfmt", ["--check", "-o", target.appendingPathComponent("deskdays.mo").path, source.path])
+        guard result.status == 0, !result.terminatedBySignal else {
+            throw CatalogError(message: "msgfmt failed on \(source.path): \(result.stderr)")
+        }
     }
 
     /// The template with every message translated as ⟦message⟧ (both plural forms).

@@ -15,7 +15,7 @@ import Testing
           .enabled(if: binary != nil, "DESKDAYS_BIN is not set: run through `make test`"),
           .enabled(if: strace != nil, "strace not installed: apt-get install strace"),
           .enabled(if: !hasCfg80211, "this machine has cfg80211 loaded; the test needs one without Wi-Fi"))
-    func unavailableOnce() throws {
+    func unavailableOnce() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-wifi-host-\(getpid())")
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -24,35 +24,27 @@ import Testing
         try "[wifi]\nenabled = true\n\n[[wifi.networks]]\nname = \"hq\"\nssid = \"Office-5G\"\n".write(to: config, atomically: true, encoding: .utf8)
         let log = work.appendingPathComponent("agent.log")
         let trace = work.appendingPathComponent("socket.trace")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.strace!)
-        process.arguments = ["-f", "-e", "trace=socket", "-o", trace.path, Self.binary!, "agent",
-                             "--config", config.path, "--database", work.appendingPathComponent("db.sqlite").path,
-                             "--socket", work.appendingPathComponent("agent.sock").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DESKDAYS_LOG"] = "info"
-        environment["HOME"] = work.path
-        process.environment = environment
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.spawn()
+        let strace = try await Child.start(
+            Self.strace!,
+            ["-f", "-e", "trace=socket", "-o", trace.path, Self.binary!, "agent",
+             "--config", config.path, "--database", work.appendingPathComponent("db.sqlite").path,
+             "--socket", work.appendingPathComponent("agent.sock").path],
+            overrides: ["DESKDAYS_LOG": "info", "HOME": work.path], stderr: .file(log.path))
 
         func text() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        var waited = 0
-        while !text().contains("Wi-Fi unavailable"), waited < 600 {
-            usleep(100_000); waited += 1
-        }
-        // Long enough for the supervisor's first restart (1 s) had the adapter returned.
-        sleep(3)
-        let agent = childProcess(of: process.processIdentifier)
+        // The adapter says "unavailable" once its thread only waits for nl80211
+        // to appear (LinkWatcher): from then on it cannot return by itself, so
+        // a restart (logged as "adapter stopped" before the SIGTERM's "agent
+        // stopped") would be a bug the log shows, with no time to wait out.
+        #expect(await eventually("the agent to log \"Wi-Fi unavailable\"") { text().contains("Wi-Fi unavailable") }, "\(text())")
+        let agent = childProcess(of: strace.pid)
         #expect(agent != nil)
         if let agent { kill(agent, SIGTERM) }
-        if !process.waitForExit(seconds: 30) {
+        if await strace.wait(seconds: 60) == nil {
             if let agent { kill(agent, SIGKILL) }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
+            strace.signal(SIGKILL)
+            await strace.wait()
             Issue.record("the agent did not stop on SIGTERM")
         }
         let output = text()
@@ -72,24 +64,15 @@ import Testing
     @Test("no nl80211: enroll wifi says so in one line, exit 1, config untouched",
           .enabled(if: binary != nil, "DESKDAYS_BIN is not set: run through `make test`"),
           .enabled(if: !hasCfg80211, "this machine has cfg80211 loaded; the test needs one without Wi-Fi"))
-    func enrollWithoutWiFi() throws {
+    func enrollWithoutWiFi() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-wifi-enroll-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let config = work.appendingPathComponent("config.toml")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary!)
-        process.arguments = ["enroll", "wifi", "--pin", "--config", config.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = work.path
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.spawn()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
-        #expect(process.exitStatus == 1)
+        let result = try await Program.run(Self.binary!, ["enroll", "wifi", "--pin", "--config", config.path],
+                                           overrides: ["HOME": work.path], stdout: .discard)
+        let text = result.stderr
+        #expect(result.status == 1 && !result.terminatedBySignal)
         #expect(text.split(whereSeparator: \.isNewline).count == 1, "\(text)")
         #expect(text.contains("cannot read Wi-Fi") && text.contains("no nl80211"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: config.path))

@@ -11,57 +11,59 @@ import Testing
     static let harness = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Harness/wifi/run.sh").path
 
-    /// One VM run shared by every test below: scenario → (stored, arrivals).
-    static let run: Result<VMRun, VMFailure> = VMRun.start()
+    /// One VM run shared by every test below, started by the first to ask: scenario → (stored, arrivals).
+    static let vm = Task { await VMRun.start() }
+    static var run: Result<VMRun, VMFailure> { get async { await vm.value } }
 
     /// Why these tests cannot run here (printed once), or nil.
-    static let missing: String? = {
+    static let missing = Task<String?, Never> {
         guard binary != nil else {
             print("Wi-Fi VM tests skipped: DESKDAYS_BIN is not set (run them through `make test`)")
             return "DESKDAYS_BIN is not set"
         }
-        let check = VMRun.shell([harness, "check"])
+        let check = await VMRun.shell([harness, "check"])
         guard check.status == 0 else {
             print("Wi-Fi VM tests skipped: \(check.errors)")
             return check.errors
         }
         return nil
-    }()
-    static let enabled = ConditionTrait.enabled(if: missing == nil,
-        "needs DESKDAYS_BIN and qemu-system-x86, linux-image-amd64, busybox-static, cpio, kmod, hostapd, wpasupplicant, iw, wireless-regdb, sqlite3, strace, socat (reason printed above)")
+    }
+    static let enabled = ConditionTrait.enabled(
+        "needs DESKDAYS_BIN and qemu-system-x86, linux-image-amd64, busybox-static, cpio, kmod, hostapd, wpasupplicant, iw, wireless-regdb, sqlite3, strace, socat (reason printed above)"
+    ) { await missing.value == nil }
 
     @Test("started before any Wi-Fi exists: unavailable once, then reads the link when the driver loads", enabled)
-    func wifiAppearsLater() throws {
-        let late = try #require(try Self.run.get().results["late"])
+    func wifiAppearsLater() async throws {
+        let late = try #require(try await Self.run.get().results["late"])
         #expect(late.count == 2)
         #expect(late.first == 1)
         #expect((late.last ?? 0) >= 1)
     }
 
     @Test("connect to the configured SSID → one check-in", enabled)
-    func connect() throws {
-        let run = try Self.run.get()
+    func connect() async throws {
+        let run = try await Self.run.get()
         #expect(run.results["connect"] == [1, 1])
     }
 
     @Test("a network no rule names → none", enabled)
-    func otherSSID() throws {
-        #expect(try Self.run.get().results["other"] == [0, 0])
+    func otherSSID() async throws {
+        #expect(try await Self.run.get().results["other"] == [0, 0])
     }
 
     @Test("a BSSID pin that does not match → none", enabled)
-    func pinMismatch() throws {
-        #expect(try Self.run.get().results["pin"] == [0, 0])
+    func pinMismatch() async throws {
+        #expect(try await Self.run.get().results["pin"] == [0, 0])
     }
 
     @Test("disconnect and reconnect → still one stored, one arrival", enabled)
-    func flap() throws {
-        #expect(try Self.run.get().results["flap"] == [1, 1])
+    func flap() async throws {
+        #expect(try await Self.run.get().results["flap"] == [1, 1])
     }
 
     @Test("disconnecting is a departure, the return after a flap an arrival: the latest sign follows the link", enabled)
-    func departures() throws {
-        let run = try Self.run.get()
+    func departures() async throws {
+        let run = try await Self.run.get()
         // After the flap the latest sign is the return; after a disconnect, a departure.
         #expect(run.results["leave"] == [1, 1, 1])
         // explain names the departure; days --json has first_seen and last_seen.
@@ -71,13 +73,13 @@ import Testing
     }
 
     @Test("agent started while already connected → one check-in", enabled)
-    func alreadyConnected() throws {
-        #expect(try Self.run.get().results["already"] == [1, 1])
+    func alreadyConnected() async throws {
+        #expect(try await Self.run.get().results["already"] == [1, 1])
     }
 
     @Test("enroll wifi --pin writes the current network and access point", enabled)
-    func enroll() throws {
-        let run = try Self.run.get()
+    func enroll() async throws {
+        let run = try await Self.run.get()
         #expect(run.results["enroll-status"] == [0])
         #expect(run.enrolled.contains("[[wifi.networks]]\nname = \"desk\"\nssid = \"Office-5G\"\nbssids = [\"02:00:00:00:00:00\"]\n"),
                 "\(run.enrolled)")
@@ -85,8 +87,8 @@ import Testing
 
     @Test("the radios vanish under a running agent: a manual check-in is answered meanwhile, the arrival after their return is stored",
           enabled)
-    func vanishAndReturn() throws {
-        let run = try Self.run.get()
+    func vanishAndReturn() async throws {
+        let run = try await Self.run.get()
         // wlan1 gone, agent alive, the socket said ok, the manual record committed.
         #expect(run.results["vanish-gone"] == [1, 1, 1, 1])
         #expect(run.results["vanish"] == [0, 0])
@@ -95,8 +97,8 @@ import Testing
 
     @Test("the agent opens only AF_UNIX and AF_NETLINK sockets; Wi-Fi only NETLINK_GENERIC",
           enabled)
-    func socketFamilies() throws {
-        let calls = try Self.run.get().socketCalls
+    func socketFamilies() async throws {
+        let calls = try await Self.run.get().socketCalls
         #expect(!calls.isEmpty)
         for call in calls {
             #expect(call.hasPrefix("socket(AF_UNIX,") || call.hasPrefix("socket(AF_NETLINK,"), "\(call)")
@@ -121,11 +123,11 @@ struct VMRun: Sendable {
     /// The config file `enroll wifi --pin` wrote.
     var enrolled: String
 
-    static func start() -> Result<VMRun, VMFailure> {
+    static func start() async -> Result<VMRun, VMFailure> {
         guard let binary = VirtualRadioTests.binary else { return .failure(VMFailure(description: "DESKDAYS_BIN is not set")) }
         let share = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-wifi-vm-\(getpid())")
         try? FileManager.default.removeItem(at: share)
-        let (status, message) = shell([VirtualRadioTests.harness, "test", binary, share.path, "420"])
+        let (status, message) = await shell([VirtualRadioTests.harness, "test", binary, share.path, "420"])
         if let skip = try? String(contentsOf: share.appendingPathComponent("skip"), encoding: .utf8) {
             print("Wi-Fi VM tests skipped: \(skip)")
             return .failure(VMFailure(description: skip))
@@ -151,16 +153,12 @@ struct VMRun: Sendable {
     }
 
     /// Runs a script with bash; its exit status and stderr.
-    static func shell(_ arguments: [String]) -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.spawn() } catch { return (127, "cannot start bash: \(error)") }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
-        return (process.exitStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    static func shell(_ arguments: [String]) async -> (status: Int32, errors: String) {
+        do {
+            let result = try await Program.run("/bin/bash", arguments, stdout: .discard)
+            return (result.status, result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            return (127, "cannot start bash: \(error)")
+        }
     }
 }

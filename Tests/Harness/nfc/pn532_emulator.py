@@ -7,7 +7,10 @@ Creates a pty, links LINK to its slave side (libnfc opens
 `pn532_uart:LINK`), prints `ready` and answers host frames until killed.
 A tag is in the field while TAGFILE exists; it holds `UIDHEX MEMHEX`
 (Type 2 memory from page 0). Tests present a tag by writing the file
-(atomically, by rename) and remove it by deleting it.
+(atomically, by rename) and remove it by deleting it. Each READ of page 0
+(libnfc's presence check of a Type 2 tag) while a tag is in the field
+counts in the file `checks` beside TAGFILE, so a test can wait for the
+host to have checked a resting tag several times.
 
 Frames: host `00 00 FF LEN LCS D4 CMD … DCS 00` (the `55 55 00 …` wake-up
 preamble and host ACKs are skipped); we answer the ACK `00 00 FF 00 FF 00`
@@ -46,6 +49,7 @@ class Emulator:
         tty.setraw(self.slave)
         self.buffer = b""
         self.registers = {}
+        self.checks = 0
 
     def tag(self):
         """(uid, memory) when a tag is in the field, else None."""
@@ -163,6 +167,8 @@ class Emulator:
             body = data[1:] if command == 0x40 else data
             tag = self.tag()
             if tag and len(body) == 2 and body[0] == 0x30:  # Type 2 READ: 4 pages
+                if body[1] == 0:
+                    self.count_check()
                 memory, start = tag[1], body[1] * 4
                 chunk = (memory[start:start + 16] if start < len(memory) else b"")
                 self.send(command, b"\x00" + chunk + bytes(16 - len(chunk)))
@@ -172,6 +178,14 @@ class Emulator:
             self.send(command, b"\x00")
         else:  # syntax error frame
             os.write(self.master, ACK + bytes.fromhex("0000ff01ff7f8100"))
+
+    def count_check(self):
+        """One more presence check of a tag in the field, in the file `checks` (by rename)."""
+        self.checks += 1
+        path = os.path.join(os.path.dirname(self.tag_file), "checks")
+        with open(path + ".tmp", "w") as file:
+            file.write(str(self.checks))
+        os.rename(path + ".tmp", path)
 
     def mark_polling(self):
         """Tells the test the host is polling for targets: a tap presented

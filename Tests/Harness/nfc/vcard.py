@@ -13,6 +13,9 @@ Driven by lines on stdin, answering one line each on stdout:
   waitread [SECONDS]  wait until a reader asked for the UID (FF CA) since
                       the last insert                    → read N | timeout
   reads               UID reads since the card started   → reads N
+  polls               presence checks (ATR requests: vpcd asks for the
+                      ATR each time pcscd polls) since the last insert
+                                                         → polls N
   quit
 After each insert, the first ATR request is reported as `atr <unix time>`
 on stderr (pcscd noticed the tag: the detection floor for bench/nfc.sh).
@@ -52,6 +55,7 @@ class Card:
         self.thread = None
         self.atr_reported = False
         self.reads = 0
+        self.polls = 0
         self.read_since_insert = threading.Event()
 
     def answer(self, apdu):
@@ -82,6 +86,7 @@ class Card:
                 message = receive(length)
                 if length == 1:
                     if message[0] == 4:
+                        self.polls += 1
                         if not self.atr_reported:
                             self.atr_reported = True
                             print(f"atr {time.time():.6f}", file=sys.stderr, flush=True)
@@ -97,6 +102,7 @@ class Card:
     def insert(self):
         self.remove()
         self.atr_reported = False
+        self.polls = 0
         self.read_since_insert.clear()
         deadline = time.monotonic() + 10
         while True:
@@ -161,6 +167,8 @@ def main():
             print(f"read {card.reads}" if seen else "timeout", flush=True)
         elif words[0] == "reads":
             print(f"reads {card.reads}", flush=True)
+        elif words[0] == "polls":
+            print(f"polls {card.polls}", flush=True)
         elif words[0] == "quit":
             break
     card.remove()

@@ -181,7 +181,7 @@ let package = Package(
 
         // MARK: - Tests
         // Helpers every test target may use (waiting for child processes reliably).
-        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["Spawn", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
         .testTarget(name: "DeskDaysCoreTests", dependencies: [
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),

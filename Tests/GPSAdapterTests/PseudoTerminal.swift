@@ -132,36 +132,3 @@ struct Observed: FixSource {
         }
     }
 }
-
-/// Log lines kept in memory, so a test can wait for the one that says a
-/// decision was made (and still see them all on stderr).
-final class LogCapture: Sendable {
-    private let kept = Mutex<[String]>([])
-
-    var lines: [String] { kept.withLock { $0 } }
-    func count(_ fragment: String) -> Int { lines.filter { $0.contains(fragment) }.count }
-
-    var logger: Logger {
-        var logger = Logger(label: "test.gps") { [self] label in Handler(capture: self, stream: StreamLogHandler.standardError(label: label)) }
-        logger.logLevel = .debug
-        return logger
-    }
-
-    fileprivate func keep(_ line: String) { kept.withLock { $0.append(line) } }
-
-    private struct Handler: LogHandler {
-        let capture: LogCapture
-        var stream: StreamLogHandler
-        var metadata: Logger.Metadata { get { stream.metadata } set { stream.metadata = newValue } }
-        var logLevel: Logger.Level { get { stream.logLevel } set { stream.logLevel = newValue } }
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { stream[metadataKey: key] }
-            set { stream[metadataKey: key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            capture.keep("\(event.level): \(event.message)")
-            stream.log(event: event)
-        }
-    }
-}

@@ -226,38 +226,3 @@ final class AdapterRun: @unchecked Sendable {
         try? FileManager.default.removeItem(at: databaseDirectory)
     }
 }
-
-/// Log lines kept in memory, so a test can wait for the one that says a
-/// decision was made; they still go to stderr, unbuffered, so a hung or
-/// failed run shows them.
-final class LogCapture: Sendable {
-    private let kept = Mutex<[String]>([])
-
-    var lines: [String] { kept.withLock { $0 } }
-    func count(_ fragment: String) -> Int { lines.filter { $0.contains(fragment) }.count }
-
-    var logger: Logger {
-        var logger = Logger(label: "test.nfc") { [self] label in Handler(capture: self, stream: StreamLogHandler.standardError(label: label)) }
-        logger.logLevel = .debug
-        return logger
-    }
-
-    fileprivate func keep(_ line: String) { kept.withLock { $0.append(line) } }
-
-    private struct Handler: LogHandler {
-        let capture: LogCapture
-        var stream: StreamLogHandler
-        var metadata: Logger.Metadata { get { stream.metadata } set { stream.metadata = newValue } }
-        var logLevel: Logger.Level { get { stream.logLevel } set { stream.logLevel = newValue } }
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { stream[metadataKey: key] }
-            set { stream[metadataKey: key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let metadata = (event.metadata ?? [:]).map { " \($0)=\($1)" }.sorted().joined()
-            capture.keep("\(event.level): \(event.message)\(metadata)")
-            stream.log(event: event)
-        }
-    }
-}

@@ -21,7 +21,6 @@ extension Agent {
     /// round, already handles it.
     func runTimers() async {
         var schedule = CheckInSchedule(policy: configuration.policy, settings: configuration.checkin, start: clock.now())
-        var streak = loadStreak()
         var lastDay = configuration.policy.localDate(of: clock.now())
         var announced: Date?
         while !Task.isCancelled {
@@ -30,7 +29,7 @@ extension Agent {
             for action in schedule.due(at: now) {
                 switch action {
                 case .fallback(let date): await writeFallback(on: date)
-                case .reminder(let date): await remind(on: date, streak: &streak)
+                case .reminder(let date): await remind(on: date)
                 }
             }
             let today = configuration.policy.localDate(of: now)
@@ -77,7 +76,9 @@ extension Agent {
     }
 
     /// Gives the day's reminder unless a record, a met target or the user's silence makes it pointless.
-    func remind(on date: LocalDate, streak: inout ReminderStreak) async {
+    func remind(on date: LocalDate) async {
+        // Read afresh: the desktop records dismissals in the same file.
+        let streak = reminders.load()
         do {
             let span = DateSpan(date, date)
             if try !store.records(in: span).isEmpty || !store.checkIns(in: span).isEmpty {
@@ -95,7 +96,7 @@ extension Agent {
                 logger.info("reminder already given today")
                 return
             case .ignoredInARow?:
-                logger.notice("reminder withheld: the last \(ReminderStreak.limit) were ignored; they resume after your next check-in")
+                logger.notice("reminder withheld: the last \(ReminderStreak.limit) were dismissed; they resume after your next check-in")
                 return
             case nil: break
             }
@@ -109,8 +110,7 @@ extension Agent {
             let body = trn("\(count) more office day needed in \(label). Check in with `deskdays checkin` (or --status remote).",
                            "\(count) more office days needed in \(label). Check in with `deskdays checkin` (or --status remote).", count)
             logger.notice("reminder for \(date): \(body)")
-            streak.record(date)
-            saveStreak(streak)
+            reminders.update { $0.record(date) }
             // With the server's `actions`, the notification asks instead and its buttons answer.
             let question = trn("\(count) more office day needed in \(label). Where are you working today?",
                                "\(count) more office days needed in \(label). Where are you working today?", count)
@@ -129,22 +129,38 @@ extension Agent {
         return Set(manual + (try store.checkIns(in: span)).map(\.date))
     }
 
-    // MARK: - Reminder state
+}
 
-    /// Beside the database: reminder dates only (no identifiers), so "once a day" survives an agent restart.
-    var streakPath: String? {
-        store.path == ":memory:" || store.path.isEmpty ? nil
-            : (store.path as NSString).deletingLastPathComponent + "/reminders.json"
+/// The reminder state beside the database (`reminders.json`: dates only, no
+/// identifiers), so "once a day" and the dismissals survive an agent
+/// restart; changed under a lock (the timers record reminders, the desktop dismissals).
+final class ReminderState: Sendable {
+    let path: String?
+    private let lock = NSLock()
+    private let logger: Logger
+
+    init(databasePath: String, logger: Logger) {
+        path = databasePath == ":memory:" || databasePath.isEmpty ? nil
+            : (databasePath as NSString).deletingLastPathComponent + "/reminders.json"
+        self.logger = logger
     }
 
-    func loadStreak() -> ReminderStreak {
-        guard let path = streakPath, let data = FileManager.default.contents(atPath: path),
+    func load() -> ReminderStreak {
+        guard let path, let data = FileManager.default.contents(atPath: path),
               let streak = try? JSONDecoder().decode(ReminderStreak.self, from: data) else { return ReminderStreak() }
         return streak
     }
 
-    func saveStreak(_ streak: ReminderStreak) {
-        guard let path = streakPath, let data = try? JSONEncoder().encode(streak) else { return }
+    func update(_ change: (inout ReminderStreak) -> Void) {
+        lock.withLock {
+            var streak = load()
+            change(&streak)
+            save(streak)
+        }
+    }
+
+    private func save(_ streak: ReminderStreak) {
+        guard let path, let data = try? JSONEncoder().encode(streak) else { return }
         // 0600 like every file we create (docs/cli.md); replaced atomically by rename.
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),

@@ -43,6 +43,8 @@ public final class Agent: Sendable {
     let publishQueue = DispatchQueue(label: "deskdays.publish")
     /// Set when this agent stops for a reload: its followers are told to follow the next one.
     let reloading = Mutex(false)
+    /// The reminders given and dismissed, kept beside the database.
+    let reminders: ReminderState
     /// Whether a recompute of the answer waits on `publishQueue` (see `answerMayHaveChanged`).
     let refreshQueued = Mutex(false)
     /// Counts the agent's commits, so only the last one's idle checkpoint runs.
@@ -91,6 +93,7 @@ public final class Agent: Sendable {
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
                                    configPath: configPath, logger: logger)
         self.answer = answer
+        reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
         desktop = DesktopBus(address: notifier.address, tray: configuration.desktop.tray, hooks: DesktopBus.Hooks(
             summary: { try answer.desktopSummary() },
@@ -110,7 +113,8 @@ public final class Agent: Sendable {
             pauseReminders: { day in
                 pause.pause(day)
                 logger.notice("reminders paused for \(day) from the tray menu")
-            }), notifier: notifier, logger: logger)
+            },
+            dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
         if let socketPath {
             let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path,
                                   configuration: configuration,

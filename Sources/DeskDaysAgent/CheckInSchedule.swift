@@ -95,21 +95,36 @@ public struct CheckInSchedule: Sendable, Equatable {
     }
 }
 
-/// Whether to nudge: at most once a day, and silent after the user ignored
-/// three reminders in a row (ignored: no check-in on that day after it).
+/// Whether to nudge: at most once a day, and silent after the user
+/// dismissed three reminders in a row without checking in.
 ///
-/// The state is just the dates of the last reminders; whether each was
-/// answered is read from the data when deciding, so a check-in entered
-/// later, or any check-in since, ends the silence.
+/// Ignored means dismissed (the notification closed by the user, reason 2):
+/// a reminder that the notification server let expire, or that no desktop
+/// showed, was never seen to be ignored. The state is the dates of the last
+/// reminders and of the dismissed ones; whether the user checked in is read
+/// from the data when deciding, so a check-in entered later, or any
+/// check-in since, ends the silence.
 public struct ReminderStreak: Sendable, Equatable, Codable {
-    /// After this many ignored reminders in a row, reminders stop until the user checks in again.
+    /// After this many dismissed reminders in a row, reminders stop until the user checks in again.
     public static let limit = 3
 
     /// The dates reminders were given, oldest first (only the last `limit` are kept).
     public private(set) var reminded: [LocalDate] = []
+    /// The dates whose reminder the user dismissed without an answer (only the last `limit`).
+    public private(set) var dismissed: [LocalDate] = []
 
-    public init(reminded: [LocalDate] = []) {
+    public init(reminded: [LocalDate] = [], dismissed: [LocalDate] = []) {
         self.reminded = Array(reminded.suffix(Self.limit))
+        self.dismissed = Array(dismissed.suffix(Self.limit))
+    }
+
+    enum CodingKeys: String, CodingKey { case reminded, dismissed }
+
+    /// A file written before dismissals were kept reads as none dismissed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(reminded: try container.decode([LocalDate].self, forKey: .reminded),
+                  dismissed: try container.decodeIfPresent([LocalDate].self, forKey: .dismissed) ?? [])
     }
 
     /// Why no reminder is given, or nil to give one.
@@ -121,13 +136,21 @@ public struct ReminderStreak: Sendable, Equatable, Codable {
     /// - Parameter checkedIn: whether the user checked in (manual or automatic) on a date.
     public func silence(on date: LocalDate, checkedIn: (LocalDate) -> Bool) -> Silence? {
         if reminded.last == date { return .alreadyRemindedToday }
-        guard reminded.count == Self.limit, let first = reminded.first, first < date else { return nil }
-        // Any check-in from the first of the last three reminders up to yesterday breaks the streak.
+        // The last `limit` reminders, every one dismissed.
+        guard reminded.count == Self.limit, reminded.allSatisfy(dismissed.contains), let first = reminded.first,
+              first < date else { return nil }
+        // Any check-in from the first of them up to yesterday breaks the streak.
         for day in DateSpan(first, date.adding(days: -1)) where checkedIn(day) { return nil }
         return .ignoredInARow
     }
 
     public mutating func record(_ date: LocalDate) {
         reminded = Array((reminded + [date]).suffix(Self.limit))
+    }
+
+    /// The user closed `date`'s reminder without answering it.
+    public mutating func dismiss(_ date: LocalDate) {
+        guard !dismissed.contains(date) else { return }
+        dismissed = Array((dismissed + [date]).suffix(Self.limit))
     }
 }

@@ -68,7 +68,10 @@ extension DesktopBus {
         let body = actions ? reminder.answerBody : reminder.plainBody
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "Notify", build: { message in
-            DesktopNotifier.appendNotify(to: message, title: reminder.title, body: body, actions: pairs)
+            // Answers on it: it stays until answered or dismissed (expire_timeout 0), so a
+            // server's default timeout (dunst: 10 s) neither hides the question nor counts it as ignored.
+            DesktopNotifier.appendNotify(to: message, title: reminder.title, body: body, actions: pairs,
+                                         expires: pairs.isEmpty ? -1 : 0)
         }) { [self] reply in
             if sd_bus_message_is_method_error(reply, nil) != 0 {
                 notifier.complain("the desktop notification could not be shown (\(BusSupport.errorText(reply)))")
@@ -158,10 +161,15 @@ extension DesktopBus {
         if let failure { logger.debug("cannot withdraw the reminder (\(failure))") }
     }
 
-    /// Closed without an answer: it counts as ignored (`ReminderStreak`: no check-in that day after it).
+    /// Closed without an answer: dismissed by the user (reason 2), it counts
+    /// as ignored (`ReminderStreak`); expired or closed by the server, it does not.
     func notificationClosed(id: UInt32, reason: UInt32) {
         guard let reminder = shown.removeValue(forKey: id), !reminder.answered else { return }
-        let how = [1: "expired", 2: "dismissed"][reason] ?? "closed"
-        logger.notice("the reminder for \(reminder.date) was \(how) without an answer; it counts as ignored")
+        guard reason == 2 else {
+            let how = [1: "expired", 3: "closed by the notification server"][reason] ?? "closed (reason \(reason))"
+            return logger.notice("the reminder for \(reminder.date) \(how) without an answer; not counted as ignored")
+        }
+        hooks.dismissed(reminder.date)
+        logger.notice("the reminder for \(reminder.date) was dismissed without an answer; it counts as ignored")
     }
 }

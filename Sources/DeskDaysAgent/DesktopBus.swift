@@ -100,6 +100,8 @@ public final class DesktopBus: @unchecked Sendable {
         var openReport: @Sendable () async -> Void
         /// No reminder today.
         var pauseReminders: @Sendable (LocalDate) -> Void
+        /// The user closed a date's reminder without answering (it counts as ignored).
+        var dismissed: @Sendable (LocalDate) -> Void
     }
 
     /// A reminder to show.

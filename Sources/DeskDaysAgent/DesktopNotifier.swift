@@ -199,9 +199,10 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// The arguments, signature `susssasa{sv}i`: app name, `replaces` (0: a new one), icon, summary, body,
-    /// `actions` (key, label, key, label…), the hint urgency 1 (normal), expire -1 (the server's default).
+    /// `actions` (key, label, key, label…), the hint urgency 1 (normal), and
+    /// `expires` (-1: the server's default; 0: never, for a question with answers).
     static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
-                             replaces: UInt32 = 0) -> Int32 {
+                             replaces: UInt32 = 0, expires: Int32 = -1) -> Int32 {
         func string(_ value: String) -> Int32 {
             value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
         }
@@ -221,7 +222,7 @@ public final class DesktopNotifier: Sendable {
             { open("v", "y") }, { basic("y", UInt8(1)) }, { sd_bus_message_close_container(message) },
             { sd_bus_message_close_container(message) },
             { sd_bus_message_close_container(message) },
-            { basic("i", Int32(-1)) },
+            { basic("i", expires) },
         ]
         for step in steps {
             let result = step()

@@ -175,7 +175,8 @@ struct SeededRandom {
     }
 }
 
-/// Reminders stop after three ignored in a row and resume after a check-in.
+/// Reminders stop after three dismissed in a row and resume after a check-in;
+/// a reminder that expired (or was never shown) was not ignored.
 struct ReminderStreakTests {
     static func day(_ text: String) -> LocalDate { LocalDate(text)! }
 
@@ -186,18 +187,40 @@ struct ReminderStreakTests {
         #expect(streak.silence(on: Self.day("2026-11-18"), checkedIn: { _ in false }) == .alreadyRemindedToday)
     }
 
-    @Test func threeIgnoredInARowSilenceUntilACheckIn() {
-        let streak = ReminderStreak(reminded: ["2026-11-16", "2026-11-17", "2026-11-18"].map(Self.day))
+    @Test func threeDismissedInARowSilenceUntilACheckIn() {
+        let days = ["2026-11-16", "2026-11-17", "2026-11-18"].map(Self.day)
+        let streak = ReminderStreak(reminded: days, dismissed: days)
         #expect(streak.silence(on: Self.day("2026-11-19"), checkedIn: { _ in false }) == .ignoredInARow)
         // A check-in on any of those days (after its reminder) breaks the streak…
         #expect(streak.silence(on: Self.day("2026-11-19"), checkedIn: { $0 == Self.day("2026-11-17") }) == nil)
         // …and so does one on a later day without a reminder.
-        let later = ReminderStreak(reminded: ["2026-11-10", "2026-11-11", "2026-11-12"].map(Self.day))
+        let earlier = ["2026-11-10", "2026-11-11", "2026-11-12"].map(Self.day)
+        let later = ReminderStreak(reminded: earlier, dismissed: earlier)
         #expect(later.silence(on: Self.day("2026-11-19"), checkedIn: { $0 == Self.day("2026-11-16") }) == nil)
     }
 
+    @Test func remindersThatExpiredOrWereNeverShownAreNotIgnored() {
+        let days = ["2026-11-16", "2026-11-17", "2026-11-18"].map(Self.day)
+        #expect(ReminderStreak(reminded: days).silence(on: Self.day("2026-11-19"), checkedIn: { _ in false }) == nil)
+        // Two dismissed, the third expired (the server's timeout): still reminded.
+        var streak = ReminderStreak(reminded: days)
+        streak.dismiss(days[0])
+        streak.dismiss(days[1])
+        #expect(streak.silence(on: Self.day("2026-11-19"), checkedIn: { _ in false }) == nil)
+        streak.dismiss(days[2])
+        #expect(streak.silence(on: Self.day("2026-11-19"), checkedIn: { _ in false }) == .ignoredInARow)
+    }
+
+    @Test func aStateFileWithoutDismissalsReadsAsNoneDismissed() throws {
+        let streak = try JSONDecoder().decode(ReminderStreak.self, from: Data(#"{"reminded":["2026-11-17","2026-11-18"]}"#.utf8))
+        #expect(streak.reminded == ["2026-11-17", "2026-11-18"].map(Self.day) && streak.dismissed.isEmpty)
+        let again = try JSONDecoder().decode(ReminderStreak.self, from: JSONEncoder().encode(streak))
+        #expect(again == streak)
+    }
+
     @Test func twoIgnoredStillRemind() {
-        let streak = ReminderStreak(reminded: ["2026-11-17", "2026-11-18"].map(Self.day))
+        let days = ["2026-11-17", "2026-11-18"].map(Self.day)
+        let streak = ReminderStreak(reminded: days, dismissed: days)
         #expect(streak.silence(on: Self.day("2026-11-19"), checkedIn: { _ in false }) == nil)
     }
 

@@ -79,3 +79,52 @@ public final class StopSignal: Sendable {
         return false
     }
 }
+
+/// Waiting on an event socket beside the stop (the netlink watchers of the
+/// Wi-Fi and wired methods): no timeout, so nothing wakes the thread while
+/// the socket is quiet.
+extension StopSignal {
+    /// Blocks until `descriptor` is readable (true) or the signal stops (false).
+    /// With a nil descriptor it waits for the stop alone.
+    public func wait(for descriptor: Int32?) -> Bool {
+        var fds = [pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)]
+        if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
+        while true {
+            let result = poll(&fds, nfds_t(fds.count), -1)
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 || fds[0].revents != 0 { return false }
+            if fds.count > 1, fds[1].revents & Int16(POLLNVAL) != 0 { return false }
+            if fds.count > 1, fds[1].revents != 0 { return true }
+        }
+    }
+
+    /// Until stopped: waits for `descriptor`, drains everything queued on it
+    /// (`receive` reads what is queued and says whether any of it matters;
+    /// several messages often arrive together) and calls `changed` once per
+    /// burst that mattered. A failed receive (an overrun lost events) counts
+    /// as mattering; a socket that only fails would spin, so the ninth
+    /// failure in a row is thrown (the adapter's supervisor restarts it).
+    public func watchBursts(on descriptor: Int32, receive: () throws -> Bool, changed: () -> Void) throws {
+        var failures = 0
+        while wait(for: descriptor) {
+            var relevant = false
+            repeat {
+                do {
+                    if try receive() { relevant = true }
+                    failures = 0
+                } catch {
+                    relevant = true
+                    failures += 1
+                    if failures > 8 { throw error }
+                }
+            } while Self.readable(descriptor)
+            if relevant { changed() }
+        }
+    }
+
+    /// Whether more is queued on `descriptor` right now (no waiting).
+    static func readable(_ descriptor: Int32) -> Bool {
+        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        return poll(&fds, 1, 0) > 0 && fds[0].revents & Int16(POLLIN) != 0
+    }
+}

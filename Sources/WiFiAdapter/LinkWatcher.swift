@@ -31,30 +31,15 @@ final class LinkWatcher: @unchecked Sendable {
             try events.membership(requests.groupID(family: NL80211.familyName, group: NL80211.mlmeGroup))
             let reader = LinkReader(socket: requests, family: family)
             read(reader, report)
-            var failures = 0
-            while wait(for: events.fileDescriptor) {
-                var relevant = false
-                // Drain everything queued (AUTHENTICATE, ASSOCIATE, CONNECT
-                // arrive together) and re-read once.
-                repeat {
-                    do {
-                        for message in try events.receive() where message.type == family {
-                            if let event = try? MLMEEvent(message.generic()), event.changesLink { relevant = true }
-                        }
-                        failures = 0
-                    } catch {
-                        // An overrun (ENOBUFS) lost events: re-read to be sure.
-                        // A socket that only fails would spin: give up, the supervisor restarts us.
-                        relevant = true
-                        failures += 1
-                        if failures > 8 { throw error }
-                    }
-                } while readable(events.fileDescriptor)
-                if relevant { read(reader, report) }
-            }
+            // AUTHENTICATE, ASSOCIATE and CONNECT arrive together: one re-read per burst.
+            try stopSignal.watchBursts(on: events.fileDescriptor, receive: {
+                try events.receive().contains { message in
+                    message.type == family && (try? MLMEEvent(message.generic()))?.changesLink == true
+                }
+            }, changed: { read(reader, report) })
         } catch let error as WiFiUnavailable {
             report(.unavailable(error))
-            _ = wait(for: nil)
+            _ = stopSignal.wait(for: nil)
         } catch {
             report(.readFailed("\(error)"))
         }
@@ -77,11 +62,11 @@ final class LinkWatcher: @unchecked Sendable {
         } catch {
             // No announcements to wait for: wait for shutdown alone.
             report(.unavailable(.noNL80211))
-            _ = wait(for: nil)
+            _ = stopSignal.wait(for: nil)
             return nil
         }
         report(.unavailable(.noNL80211))
-        while wait(for: events.fileDescriptor) {
+        while stopSignal.wait(for: events.fileDescriptor) {
             for message in (try? events.receive()) ?? [] where message.type == GenericNetlinkControl.familyID {
                 guard let generic = try? message.generic(), generic.command == GenericNetlinkControl.commandNewFamily,
                       let family = try? ControlFamily(attributes: generic.attributes),
@@ -99,25 +84,5 @@ final class LinkWatcher: @unchecked Sendable {
         } catch {
             report(.readFailed("\(error)"))
         }
-    }
-
-    /// Blocks until `descriptor` is readable (true) or `stop()` (false).
-    /// With a nil descriptor it waits for `stop()` alone.
-    private func wait(for descriptor: Int32?) -> Bool {
-        var fds = [pollfd(fd: stopSignal.descriptor, events: Int16(POLLIN), revents: 0)]
-        if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
-        while true {
-            let result = poll(&fds, nfds_t(fds.count), -1)
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 || fds[0].revents != 0 { return false }
-            if fds.count > 1, fds[1].revents & Int16(POLLNVAL) != 0 { return false }
-            if fds.count > 1, fds[1].revents != 0 { return true }
-        }
-    }
-
-    /// Whether more is queued on `descriptor` right now (no waiting).
-    private func readable(_ descriptor: Int32) -> Bool {
-        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-        return poll(&fds, 1, 0) > 0 && fds[0].revents & Int16(POLLIN) != 0
     }
 }

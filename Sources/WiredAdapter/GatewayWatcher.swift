@@ -42,28 +42,15 @@ final class GatewayWatcher: @unchecked Sendable {
             try events.listen()
             let requests = try RouteSocket()
             var snapshot = read(requests, report) ?? RouteSnapshot()
-            var failures = 0
-            while wait(for: events.fileDescriptor) {
-                var relevant = false
-                // Drain what is queued (a link coming up brings several
-                // messages at once) and re-read once.
-                repeat {
-                    do {
-                        for object in try events.receive() where snapshot.isChanged(by: object) { relevant = true }
-                        failures = 0
-                    } catch {
-                        // An overrun lost events: re-read to be sure. A socket
-                        // that only fails would spin: give up, the supervisor restarts us.
-                        relevant = true
-                        failures += 1
-                        if failures > 8 { throw error }
-                    }
-                } while readable(events.fileDescriptor)
-                if relevant, let fresh = read(requests, report) { snapshot = fresh }
-            }
+            // A link coming up brings several messages at once: one re-read per burst.
+            try stopSignal.watchBursts(on: events.fileDescriptor, receive: {
+                try events.receive().contains { snapshot.isChanged(by: $0) }
+            }, changed: {
+                if let fresh = read(requests, report) { snapshot = fresh }
+            })
         } catch let error as WiredUnavailable {
             report(.unavailable(error))
-            _ = wait(for: nil)
+            _ = stopSignal.wait(for: nil)
         } catch {
             report(.readFailed("\(error)"))
         }
@@ -78,25 +65,5 @@ final class GatewayWatcher: @unchecked Sendable {
             report(.readFailed("\(error)"))
             return nil
         }
-    }
-
-    /// Blocks until `descriptor` is readable (true) or `stop()` (false).
-    /// With a nil descriptor it waits for `stop()` alone.
-    private func wait(for descriptor: Int32?) -> Bool {
-        var fds = [pollfd(fd: stopSignal.descriptor, events: Int16(POLLIN), revents: 0)]
-        if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
-        while true {
-            let result = poll(&fds, nfds_t(fds.count), -1)
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 || fds[0].revents != 0 { return false }
-            if fds.count > 1, fds[1].revents & Int16(POLLNVAL) != 0 { return false }
-            if fds.count > 1, fds[1].revents != 0 { return true }
-        }
-    }
-
-    /// Whether more is queued on `descriptor` right now (no waiting).
-    private func readable(_ descriptor: Int32) -> Bool {
-        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-        return poll(&fds, 1, 0) > 0 && fds[0].revents & Int16(POLLIN) != 0
     }
 }

@@ -31,14 +31,14 @@ import Testing
         for event in events {
             var arguments = ["event", "--source", event[0], "--at", event[1], "--rule", "secret-rule", "--socket", socket]
             if event.count == 3 { arguments.append("--leave") }
-            let result = try cli.run(arguments, environment: ["DESKDAYS_TODAY": "2026-03-20"])
+            let result = try await cli.run(arguments, environment: ["DESKDAYS_TODAY": "2026-03-20"])
             try #require(result.status == 0, "\(arguments): \(result.stderr)")
             if event.count == 3 { #expect(result.stdout.contains("departure")) }
         }
         for (date, status, note) in [("2026-03-13", "office", "visitor book at reception"), ("2026-03-19", "remote", "")] {
             var arguments = ["checkin", "--date", date, "--status", status]
             if !note.isEmpty { arguments += ["--note", note] }
-            try #require(try cli.run(arguments, environment: ["DESKDAYS_TODAY": "2026-03-20"]).status == 0)
+            try #require(try await cli.run(arguments, environment: ["DESKDAYS_TODAY": "2026-03-20"]).status == 0)
         }
     }
 
@@ -49,7 +49,7 @@ import Testing
     func reconcile(_ cli: CLIRunner, _ csv: String, _ extra: [String] = [], json: Bool = true) throws -> CLIRunner.Result {
         let file = cli.folder.appendingPathComponent("employer-\(UUID().uuidString).csv")
         try csv.write(to: file, atomically: true, encoding: .utf8)
-        return try cli.run(["reconcile", file.path] + extra + (json ? ["--json"] : []), environment: ["DESKDAYS_TODAY": "2026-03-20"])
+        return try await cli.run(["reconcile", file.path] + extra + (json ? ["--json"] : []), environment: ["DESKDAYS_TODAY": "2026-03-20"])
     }
 
     /// The disagreements as "date employer status".
@@ -65,11 +65,11 @@ import Testing
         return ["agree", "employer_only", "ours_only"].map { summary[$0] as? Int ?? -1 }
     }
 
-    @Test func timeOnSiteWithANightShift() throws {
+    @Test func timeOnSiteWithANightShift() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try Self.prepare(cli)
-        let days = try cli.run(["days", "--from", "2026-03-16", "--to", "2026-03-19", "--json"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
+        let days = try await cli.run(["days", "--from", "2026-03-16", "--to", "2026-03-19", "--json"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
         func row(_ index: Int) -> [String] {
             let day = list[index]
@@ -82,15 +82,15 @@ import Testing
         // The night shift and its 02:00 tap are one day, the 18th.
         #expect(row(2) == ["office", "22:00", "03:30", "5.5", "nfc,gps"])
         #expect(row(3) == ["remote", "-", "-", "-", "manual"])
-        let report = try Self.json(try cli.run(["report", "--json"], environment: ["DESKDAYS_TODAY": "2026-03-20"]).stdout)
+        let report = try Self.json(try await cli.run(["report", "--json"], environment: ["DESKDAYS_TODAY": "2026-03-20"]).stdout)
         #expect(report["short_days"] as? Int == 1)
-        let explain = try cli.run(["explain", "2026-03-18"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
+        let explain = try await cli.run(["explain", "2026-03-18"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
         #expect(explain.stdout.contains("Time on site: 22:00–03:30, 5.5 h"), "\(explain.stdout)")
         #expect(explain.stdout.contains("first arrival 22:00, left 03:30"), "\(explain.stdout)")
     }
 
     /// One row per swipe, with times: the 02:10 swipe belongs to the night before.
-    @Test func perSwipeExport() throws {
+    @Test func perSwipeExport() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try Self.prepare(cli)
@@ -133,7 +133,7 @@ import Testing
     }
 
     /// One row per day, dates only, with a planted extra day (the 19th, remote for us).
-    @Test func perDayExport() throws {
+    @Test func perDayExport() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try Self.prepare(cli)
@@ -160,7 +160,7 @@ import Testing
     }
 
     /// The date column under another name, with offsets: found with --date-column.
-    @Test func namedDateColumnWithOffsets() throws {
+    @Test func namedDateColumnWithOffsets() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try Self.prepare(cli)
@@ -184,7 +184,7 @@ import Testing
         #expect(summary(output) == [12, 1, 2])
     }
 
-    @Test func badFilesAreOneSentenceNamingTheLine() throws {
+    @Test func badFilesAreOneSentenceNamingTheLine() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try Self.prepare(cli)
@@ -198,18 +198,18 @@ import Testing
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stderr.contains(line) && result.stderr.contains(words), "\(result.stderr)")
         }
-        let missing = try cli.run(["reconcile", cli.folder.appendingPathComponent("nope.csv").path])
+        let missing = try await cli.run(["reconcile", cli.folder.appendingPathComponent("nope.csv").path])
         #expect(missing.status == 1 && missing.stderr.contains("Cannot read"))
     }
 
-    @Test func evidenceFromTheCommandLine() throws {
+    @Test func evidenceFromTheCommandLine() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try Self.prepare(cli)
-        let clear = try cli.run(["clear", "--date", "2026-03-10", "--origin", "automatic"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
+        let clear = try await cli.run(["clear", "--date", "2026-03-10", "--origin", "automatic"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
         #expect(clear.status == 0, "\(clear.stderr)")
         let out = cli.folder.appendingPathComponent("evidence.html").path
-        let result = try cli.run(["evidence", "--period", "2026-03-05", "--out", out], environment: ["DESKDAYS_TODAY": "2026-03-20"])
+        let result = try await cli.run(["evidence", "--period", "2026-03-05", "--out", out], environment: ["DESKDAYS_TODAY": "2026-03-20"])
         #expect(result.status == 0, "\(result.stderr)")
         let digest = try #require(result.stdout.split(separator: "\n").last?.split(separator: " ").last.map(String.init))
         #expect(digest.count == 64)
@@ -223,9 +223,9 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: out)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         // The same data gives the same digest.
-        let again = try cli.run(["evidence", "--period", "2026-03-05", "--out", out], environment: ["DESKDAYS_TODAY": "2026-03-20"])
+        let again = try await cli.run(["evidence", "--period", "2026-03-05", "--out", out], environment: ["DESKDAYS_TODAY": "2026-03-20"])
         #expect(again.stdout.hasSuffix(digest + "\n"))
-        let bad = try cli.run(["evidence", "--period", "someday", "--out", out])
+        let bad = try await cli.run(["evidence", "--period", "someday", "--out", out])
         #expect(bad.status == 1 && bad.stderr.split(separator: "\n").count == 1)
     }
 }

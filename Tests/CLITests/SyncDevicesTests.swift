@@ -20,7 +20,7 @@ import Testing
         /// Runs a command with "now" fixed and no agent.
         @discardableResult
         func run(_ arguments: [String], now: String) throws -> CLIRunner.Result {
-            try cli.run(arguments, environment: ["DESKDAYS_NOW": now, "XDG_RUNTIME_DIR": cli.folder.appendingPathComponent("run").path])
+            try await cli.run(arguments, environment: ["DESKDAYS_NOW": now, "XDG_RUNTIME_DIR": cli.folder.appendingPathComponent("run").path])
         }
 
         /// Runs a command that must succeed; its stdout.
@@ -50,7 +50,7 @@ import Testing
         try device.ok(["report", "--json"]) + device.ok(["days", "--json", "--from", "2026-11-16", "--to", "2026-11-22"])
     }
 
-    @Test func threeDevicesGiveByteIdenticalAnswers() throws {
+    @Test func threeDevicesGiveByteIdenticalAnswers() async throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder), c = try Device("home", folder: folder)
@@ -103,7 +103,7 @@ import Testing
     /// A torn last line, a conflict copy, duplicated lines, a journal from a
     /// newer DeskDays, a deleted journal and a clock a day ahead: exit 0,
     /// warnings on stderr, nothing lost, nothing doubled.
-    @Test func folderTroubleNeverBreaksTheAnswer() throws {
+    @Test func folderTroubleNeverBreaksTheAnswer() async throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
@@ -122,7 +122,7 @@ import Testing
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: fileB))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(tuesday.prefix(40).utf8))
-        var result = try a.run(["report", "--json"], now: "2026-11-20T17:00:00Z")
+        var result = try await a.run(["report", "--json"], now: "2026-11-20T17:00:00Z")
         #expect(result.status == 0 && result.stdout.contains("\"office\" : 1") && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
         #expect(try a.ok(["sync", "status"]).contains("incomplete line"))
         try handle.write(contentsOf: Data((tuesday.dropFirst(40) + "\n").utf8))
@@ -133,7 +133,7 @@ import Testing
         let conflict = folder + "/deskdays-\(idB).sync-conflict-20261118-093000-ABCDEFG.jsonl"
         try template.replacingOccurrences(of: "\"office\"", with: "\"sick\"").appending("\n")
             .write(toFile: conflict, atomically: true, encoding: .utf8)
-        result = try a.run(["report", "--json"], now: "2026-11-20T17:00:00Z")
+        result = try await a.run(["report", "--json"], now: "2026-11-20T17:00:00Z")
         #expect(result.status == 0 && result.stdout.contains("\"office\" : 2") && result.stderr.contains("conflict copy"), "\(result.stderr)")
         #expect(try a.ok(["sync", "status"]).contains("sync-conflict"))
         try FileManager.default.removeItem(atPath: conflict)
@@ -149,7 +149,7 @@ import Testing
         let future = folder + "/deskdays-" + String(repeating: "f", count: 32) + ".jsonl"
         try "{\"v\":2,\"device\":\"\(String(repeating: "f", count: 32))\",\"op\":\"teleport\"}\n"
             .write(toFile: future, atomically: true, encoding: .utf8)
-        result = try a.run(["report", "--json"], now: "2026-11-20T17:00:00Z")
+        result = try await a.run(["report", "--json"], now: "2026-11-20T17:00:00Z")
         #expect(result.status == 0 && result.stderr.components(separatedBy: "newer DeskDays").count == 2, "\(result.stderr)")
         try FileManager.default.removeItem(atPath: future)
 
@@ -178,32 +178,32 @@ import Testing
         let forgot = try a.ok(["sync", "forget", "desk"])
         #expect(forgot.contains("Forgot desk"), "\(forgot)")
         #expect(!(try a.ok(["days", "--from", "2026-11-16", "--to", "2026-11-18"]).contains("office")))
-        #expect(try a.run(["sync", "forget", "laptop"], now: "2026-11-20T17:00:00Z").status == 1)
+        #expect(try await a.run(["sync", "forget", "laptop"], now: "2026-11-20T17:00:00Z").status == 1)
     }
 
-    @Test func syncCommandsWithoutSyncSayHowToTurnItOn() throws {
+    @Test func syncCommandsWithoutSyncSayHowToTurnItOn() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let result = try cli.run(["sync", "status"])
+        let result = try await cli.run(["sync", "status"])
         #expect(result.status == 1 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("[sync] folder"),
                 "\(result.stderr)")
         try cli.writeConfig("[sync]\nfolder = \"\(cli.folder.path)/sync\"\n")
-        let unknown = try cli.run(["sync", "forget", "nowhere"])
+        let unknown = try await cli.run(["sync", "forget", "nowhere"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no device named nowhere"), "\(unknown.stderr)")
         // A folder out of reach (here a file in its place) delays the files, never an answer.
         let file = cli.folder.appendingPathComponent("not-a-folder").path
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         try cli.writeConfig("[sync]\nfolder = \"\(file)\"\n")
-        let recorded = try cli.run(["checkin", "--date", "2026-11-16"], environment: ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"])
+        let recorded = try await cli.run(["checkin", "--date", "2026-11-16"], environment: ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"])
         #expect(recorded.status == 0 && recorded.stderr.contains("is not a folder"), "\(recorded.stderr)")
-        let report = try cli.run(["report", "--json"], environment: ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"])
+        let report = try await cli.run(["report", "--json"], environment: ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"])
         #expect(report.status == 0 && report.stdout.contains("\"office\" : 1"), "\(report.stderr)")
-        #expect(try cli.run(["sync", "status"]).status == 1)
+        #expect(try await cli.run(["sync", "status"]).status == 1)
     }
 
     /// A device with history turns sync on: the history is written into its
     /// journal once, and another device ends up with the same answers.
-    @Test func historyIsJournaledOnce() throws {
+    @Test func historyIsJournaledOnce() async throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let a = try Device("laptop", folder: folder)
@@ -231,22 +231,22 @@ import Testing
 
     /// The agent merges a file change on its own: a check-in on another
     /// device reaches this device's `status --follow` without a command here.
-    @Test func theAgentMergesWhenTheFolderChanges() throws {
+    @Test func theAgentMergesWhenTheFolderChanges() async throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
         defer { [a, b].forEach { $0.cli.cleanup() } }
-        let agent = try AgentProcess(a.cli)
-        defer { _ = agent.stop() }
-        #expect(agent.waitForLog("watching the sync folder"), "\(agent.logText)")
-        let follow = try StatusFollower(a.cli, socket: agent.socket)
+        let agent = try await AgentProcess(a.cli)
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("watching the sync folder"), "\(agent.logText)")
+        let follow = try await StatusFollower(a.cli, socket: agent.socket)
         defer { follow.stop() }
-        let first = try #require(follow.waitForLine { _ in true })
-        let office = first.json["office"] as? Int ?? 0
+        let first = try #require(await follow.waitForLine { _ in true })
+        let office = first["office"] as? Int ?? 0
         _ = try b.ok(["checkin", "--date", AgentProcess.fixedDay, "--status", "office"], now: AgentProcess.fixedNow)
-        let pushed = follow.waitForLine { ($0.json["office"] as? Int ?? 0) == office + 1 }
+        let pushed = await follow.waitForLine { ($0["office"] as? Int ?? 0) == office + 1 }
         #expect(pushed != nil, "\(agent.logText)")
-        #expect(agent.waitForLog("merged 1 journal line"), "\(agent.logText)")
+        #expect(await agent.waitForLog("merged 1 journal line"), "\(agent.logText)")
         // The agent's own check-in reaches the desk.
         let socketClient = try TestSocketClient(path: agent.socket)
         let reply = socketClient.request(#"{"cmd":"checkin","dates":["2026-03-09"],"status":"office"}"#)

@@ -7,7 +7,7 @@ import Testing
 /// `deskdays status`/`report --json` print are the same bytes.
 @Suite(.serialized) struct AgentAnswerTests {
     /// A short history, written before the agent starts (the agent must see it).
-    func history(_ cli: CLIRunner) throws {
+    func history(_ cli: CLIRunner) async throws {
         try cli.writeConfig("""
         [policy]
         timezone = "UTC"
@@ -27,7 +27,7 @@ import Testing
     @Test func socketReplyStatusFileAndCLIPrintTheSameBytes() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try history(cli)
+        try await history(cli)
         let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         let folder = (agent.socket as NSString).deletingLastPathComponent
@@ -71,7 +71,7 @@ import Testing
     @Test func aDirectWriteByAnotherProcessIsSeenBeforeTheNextAnswer() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try history(cli)
+        try await history(cli)
         let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         let client = try TestSocketClient(path: agent.socket)
@@ -90,7 +90,7 @@ import Testing
     @Test func aFollowerGetsALineOnlyWhenItsOwnLineChanges() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try history(cli)
+        try await history(cli)
         let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         let follower = try TestSocketClient(path: agent.socket)
@@ -113,7 +113,7 @@ import Testing
     @Test func theCLIAsksTheAgentOnlyWhenItsAnswerIsTheCLIs() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try history(cli)
+        try await history(cli)
         let agent = try await AgentProcess(cli, environment: ["DESKDAYS_NOW": ""])
         defer { agent.kill9() }
         // Answering once first: the CLI waits 2 s for the agent, then

@@ -364,24 +364,24 @@ import Glibc
         let labels = ((layout[2] as? [Any]) ?? []).compactMap { (($0 as? [Any])?[1] as? [String: Any])?["label"] as? String }
         #expect(labels == ["Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")
 
-        func click(_ id: Int) throws {
+        func click(_ id: Int) async throws {
             let reply = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                         "\(id)", "clicked", "<0>", "0"])
             #expect(reply.status == 0, "\(reply)")
         }
         // "Pause reminders today": the 10:30 reminder (30 s after the agent's start, ample time to click first) is not given.
-        try click(5)
+        try await click(5)
         #expect(await agent.waitForLog("reminders paused for 2026-11-18 from the tray menu"), "\(agent.logText)")
         #expect(await agent.waitForLog("reminder for 2026-11-18 not given: paused from the tray menu", seconds: 60), "\(agent.logText)")
         // "Check in now", then "Remote today": manual records for today, the latest winning.
-        try click(1)
+        try await click(1)
         #expect(await agent.waitForLog("manual office recorded for 2026-11-18 through the tray menu"), "\(agent.logText)")
         #expect(await eventually("TodayStatus office on the bus") { (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"office\"\n" })
-        try click(2)
+        try await click(2)
         #expect(await agent.waitForLog("manual remote recorded for 2026-11-18 through the tray menu"), "\(agent.logText)")
         #expect(await eventually("TodayStatus remote on the bus") { (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"remote\"\n" })
         // "Open report": the HTML page beside the control socket, handed to xdg-open.
-        try click(3)
+        try await click(3)
         let page = (agent.socket as NSString).deletingLastPathComponent + "/report.html"
         #expect(await eventually("the report's page named in \(opened)") { ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "") == page + "\n" }, "\(agent.logText)")
         #expect(((try? String(contentsOfFile: page, encoding: .utf8)) ?? "").contains("<html"))

@@ -264,7 +264,7 @@ final class FixSignalMonitor {
     init(address: String, in folder: URL) async throws {
         let output = folder.appendingPathComponent("fix-signals.txt")
         self.output = output
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         // Line-buffered: dbus-monitor's stdout to a file is otherwise written in 4 KiB blocks.
         process = try await Child.start("/usr/bin/env", ["stdbuf", "-oL", "dbus-monitor", "--address", address,
                                                          "type='signal',interface='org.gpsd',member='fix'"],

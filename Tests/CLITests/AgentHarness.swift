@@ -24,7 +24,7 @@ final class AgentProcess {
         let socket = socket ?? cli.folder.appendingPathComponent("run/agent.sock").path
         self.socket = socket
         log = cli.folder.appendingPathComponent("agent-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let agentArguments = ["agent", "--config", cli.config, "--database", cli.database, "--socket", socket] + arguments
         var env = ProcessInfo.processInfo.environment
         env["DESKDAYS_LOG"] = "info"

@@ -82,7 +82,7 @@ import Glibc
         try FileManager.default.createDirectory(at: emptyFolder, withIntermediateDirectories: true)
         let empty = try await PrivateSystemBus(in: emptyFolder)
         let modem = try await FakeModemManager(address: bus.address, in: cli.folder, enabled: 0, signals: false)
-        func agentLog(device: String, address: String, waitingFor line: String) throws -> String {
+        func agentLog(device: String, address: String, waitingFor line: String) async throws -> String {
             try cli.writeConfig("""
                 [gps]
                 enabled = true
@@ -96,12 +96,12 @@ import Glibc
             #expect(await agent.stop() == 0)
             return agent.logText
         }
-        _ = try agentLog(device: gps.device, address: bus.address, waitingFor:
+        _ = try await agentLog(device: gps.device, address: bus.address, waitingFor:
             "GPS source auto: serial (gpsd is not on the system bus and no modem has its GPS enabled; the serial device exists)")
-        let log = try agentLog(device: "/dev/deskdays-no-such-gps", address: bus.address, waitingFor:
+        let log = try await agentLog(device: "/dev/deskdays-no-such-gps", address: bus.address, waitingFor:
             "GPS source auto: modemmanager (ModemManager's modem 0 can give GPS positions, and the serial device does not exist)")
         #expect(log.contains("the GPS NMEA source of modem 0 is not enabled"), "\(log)")
-        _ = try agentLog(device: gps.device, address: empty.address, waitingFor:
+        _ = try await agentLog(device: gps.device, address: empty.address, waitingFor:
             "GPS source auto: serial (neither gpsd nor ModemManager is on the system bus; the serial device exists)")
         #expect(modem.setupCalls.isEmpty)
     }

@@ -22,12 +22,12 @@ import Glibc
     static let now = ["DESKDAYS_NOW": "2026-03-10T12:00:00Z"]
 
     /// `explain` of the agent's day, the presence line of gps.
-    static func gpsPresence(_ cli: CLIRunner) -> String {
+    static func gpsPresence(_ cli: CLIRunner) async -> String {
         let explain = (try? await cli.run(["explain", AgentProcess.fixedDay], environment: now))?.stdout ?? ""
         return explain.split(separator: "\n").first { $0.contains("presence  gps") }.map(String.init) ?? ""
     }
 
-    static func day(_ cli: CLIRunner) -> [String: Any] {
+    static func day(_ cli: CLIRunner) async -> [String: Any] {
         let days = try? await cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay], environment: now)
         let list = (try? JSONSerialization.jsonObject(with: Data((days?.stdout ?? "").utf8))) as? [[String: Any]]
         return list?.first ?? [:]
@@ -44,24 +44,25 @@ import Glibc
         #expect(await agent!.waitForLog("opened"), "\(agent!.logText)")
         // Six seconds of receiver time inside a 3 s dwell: an arrival, still present.
         try gps.send(SimulatedGPS.fixes(inside: true, from: 0, count: 6))
-        #expect(await eventually("GPS presence \"still present now\"") { Self.gpsPresence(cli).contains("still present now") }, "\(agent!.logText)")
-        let arrived = Self.day(cli)
+        #expect(await eventually("GPS presence \"still present now\"") { await Self.gpsPresence(cli).contains("still present now") }, "\(agent!.logText)")
+        let arrived = await Self.day(cli)
         #expect(arrived["status"] as? String == "office")
         #expect(arrived["first_seen"] as? String == "08:00")
         #expect(arrived["last_seen"] as? String == "12:00")
         // 5 km north: past the leave radius, a departure.
         try gps.send(SimulatedGPS.fixes(inside: false, from: 6, count: 3))
         #expect(await agent!.waitForLog("GPS: left geofence toulouse"), "\(agent!.logText)")
-        #expect(await eventually("GPS presence \"left 08:\"") { Self.gpsPresence(cli).contains("left 08:") }, "\(Self.gpsPresence(cli)) \(agent!.logText)")
-        #expect(Self.day(cli)["first_seen"] as? String == "08:00")
+        #expect(await eventually("GPS presence \"left 08:\"") { await Self.gpsPresence(cli).contains("left 08:") }, "\(agent!.logText)")
+        #expect(await Self.day(cli)["first_seen"] as? String == "08:00")
         // Back inside: present again (the same day's check-in, a newer sign).
         try gps.send(SimulatedGPS.fixes(inside: true, from: 9, count: 6))
-        #expect(await eventually("GPS presence \"still present now\"") { Self.gpsPresence(cli).contains("still present now") }, "\(agent!.logText)")
+        #expect(await eventually("GPS presence \"still present now\"") { await Self.gpsPresence(cli).contains("still present now") }, "\(agent!.logText)")
         // The agent stops while the receiver is inside the fence: that moment is a departure.
         #expect(await agent!.stop() == 0)
         #expect(agent!.logText.contains("the agent stopped: departure recorded for gps"), "\(agent!.logText)")
         agent = nil
-        #expect(Self.gpsPresence(cli).contains("left 08:"), "\(Self.gpsPresence(cli))")
+        let presence = await Self.gpsPresence(cli)
+        #expect(presence.contains("left 08:"), "\(presence)")
         let explain = try await cli.run(["explain", AgentProcess.fixedDay])
         #expect(explain.stdout.components(separatedBy: "check-in  gps").count == 2, "one check-in row: \(explain.stdout)")
     }
@@ -79,19 +80,20 @@ import Glibc
         #expect(await agent.waitForLog("opened"), "\(agent.logText)")
         try #require(await agent.waitForLog("watching suspend and resume"), "\(agent.logText)")
         try gps.send(SimulatedGPS.fixes(inside: true, from: 0, count: 6))
-        #expect(await eventually("GPS presence \"still present now\"") { Self.gpsPresence(cli).contains("still present now") }, "\(agent.logText)")
+        #expect(await eventually("GPS presence \"still present now\"") { await Self.gpsPresence(cli).contains("still present now") }, "\(agent.logText)")
 
         let logind = try await bus.logind()
         try await logind.prepareForSleep(true)
         #expect(await agent.waitForLog("suspending: departure recorded for gps"), "\(agent.logText)")
-        #expect(Self.gpsPresence(cli).contains("left 08:"), "\(Self.gpsPresence(cli))")
+        let presence = await Self.gpsPresence(cli)
+        #expect(presence.contains("left 08:"), "\(presence)")
 
         // On resume the receiver is reopened; fixes still inside make it arrive again.
         try await logind.prepareForSleep(false)
         #expect(await agent.waitForLog("resumed from sleep"), "\(agent.logText)")
         #expect(await eventually("the GPS receiver opened a second time") { agent.logText.components(separatedBy: "opened at 9600 baud").count == 3 }, "\(agent.logText)")
         try gps.send(SimulatedGPS.fixes(inside: true, from: 20, count: 6))
-        #expect(await eventually("GPS presence \"still present now\"") { Self.gpsPresence(cli).contains("still present now") }, "\(agent.logText)")
+        #expect(await eventually("GPS presence \"still present now\"") { await Self.gpsPresence(cli).contains("still present now") }, "\(agent.logText)")
         #expect(await agent.stop() == 0)
     }
 }

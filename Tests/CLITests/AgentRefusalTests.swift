@@ -73,7 +73,7 @@ import Glibc
             for date in dates {
                 group.addTask { try? await cli.run(["checkin", "--date", date, "--status", "office", "--socket", socket]) }
             }
-            return await group.reduce(into: []) { all, result in if let result { all.append(result) } }
+            return await group.reduce(into: [CLIRunner.Result]()) { all, result in if let result { all.append(result) } }
         }
         #expect(results.count == 8)
         for result in results {

@@ -281,5 +281,5 @@ final class Dock {
         guard output.status == 0 else { throw HarnessError("netns.sh \(command) failed: \(output.stderr)") }
     }
 
-    func remove() async { try? await Program.run("/bin/sh", [Self.script, "down", prefix], stdout: .discard) }
+    func remove() async { _ = try? await Program.run("/bin/sh", [Self.script, "down", prefix], stdout: .discard) }
 }

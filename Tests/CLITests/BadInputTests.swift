@@ -54,7 +54,7 @@ import Testing
     ]
 
     /// A database with one record, and its bytes.
-    static func seeded() throws -> (CLIRunner, Data) {
+    static func seeded() async throws -> (CLIRunner, Data) {
         let cli = try CLIRunner()
         let result = try await cli.run(["checkin", "--date", "2026-11-16"])
         precondition(result.status == 0, result.stderr)
@@ -72,7 +72,7 @@ import Testing
 
     @Test(arguments: badArguments)
     func badArgumentsChangeNothing(_ testCase: Case) async throws {
-        let (cli, before) = try Self.seeded()
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         let result = try await cli.run(testCase.arguments)
         Self.expectOneLine(result, code: testCase.code, mentions: testCase.mentions)
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func corruptConfigIsLocatedAndChangesNothing() async throws {
-        let (cli, before) = try Self.seeded()
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         try cli.writeConfig("[policy]\nperiod = \"quarter\"\n[policy.target\nvalue = 60\n")
         let result = try await cli.run(["checkin", "--date", "2026-11-17"])
@@ -112,7 +112,7 @@ import Testing
 
     @Test(.enabled(if: toolExists("sqlite3"), "sqlite3 not installed: apt-get install sqlite3"))
     func aDatabaseFromANewerVersionIsRefused() async throws {
-        let (cli, _) = try Self.seeded()
+        let (cli, _) = try await Self.seeded()
         defer { cli.cleanup() }
         let sqlite = try await Program.run("/usr/bin/env", ["sqlite3", cli.database,
                                                             "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"],
@@ -127,7 +127,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "Debian's /usr/bin/python3 is needed to hold a lock"))
     func aLockedDatabaseGivesAClearMessage() async throws {
-        let (cli, before) = try Self.seeded()
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         let holder = try await Conversation("/usr/bin/python3", ["-c", """
         import sqlite3, sys, time
@@ -146,7 +146,7 @@ import Testing
 
     @Test(arguments: ["2026-11-18,partying", "1899-12-31,office"])
     func aBadImportFileImportsNothing(_ badRow: String) async throws {
-        let (cli, before) = try Self.seeded()
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         let file = cli.folder.appendingPathComponent("bad.csv").path
         try "date,status\n2026-11-17,office\n\(badRow)\n".write(toFile: file, atomically: true, encoding: .utf8)
@@ -157,7 +157,7 @@ import Testing
 
     /// A rule equal to a configured identifier is refused without echoing it, at the CLI and at the socket.
     @Test func aRuleThatIsAnIdentifierIsRefused() async throws {
-        let (cli, before) = try Self.seeded()
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         try cli.writeConfig("[[wifi.networks]]\nname = \"hq\"\nssid = \"Corp-WiFi\"\nbssids = [\"aa:bb:cc:dd:ee:ff\"]\n\n[[nfc.tags]]\nname = \"desk\"\nuid = \"04A2246A2F6E80\"\n")
         for identifier in ["Corp-WiFi", "AA-BB-CC-DD-EE-FF", "04a2246a2f6e80"] {
@@ -176,7 +176,7 @@ import Testing
     /// A `gateway_mac` that is not a MAC is one located sentence naming the key;
     /// a configured gateway MAC is refused as a rule like any identifier.
     @Test func aBadGatewayMACIsOneLineAndAGatewayMACIsNoRule() async throws {
-        let (cli, before) = try Self.seeded()
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         try cli.writeConfig("[wired]\nenabled = true\n\n[[wired.networks]]\nname = \"hq\"\ngateway_mac = [\"aa:bb:cc:dd:ee\"]\n")
         Self.expectOneLine(try await cli.run(["config", "check"]), code: 1, mentions: "config.toml:6: gateway_mac \"aa:bb:cc:dd:ee\" is not a MAC address")

@@ -36,7 +36,7 @@ struct BadgeBenchTests {
     }
 
     /// `enroll nfc` against the private pcscd, with the card already on the reader.
-    func enroll(_ cli: CLIRunner, _ environment: [String: String]) throws -> CLIRunner.Result {
+    func enroll(_ cli: CLIRunner, _ environment: [String: String]) async throws -> CLIRunner.Result {
         try await cli.run(["enroll", "nfc", "--backend", "pcsc", "--timeout", "30"], environment: environment)
     }
 
@@ -51,7 +51,7 @@ struct BadgeBenchTests {
         let uid = Self.randomUID()
         let card = try await pcscd.card(uid: uid, in: cli.folder)
         await card.insert()
-        let result = try enroll(cli, AgentBench.environment(pcscd))
+        let result = try await enroll(cli, AgentBench.environment(pcscd))
         await card.remove()
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let refusal = result.stderr.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
@@ -75,7 +75,7 @@ struct BadgeBenchTests {
         let errors = cli.folder.appendingPathComponent("enroll.err").path, output = cli.folder.appendingPathComponent("enroll.out").path
         let enroll = try await Child.start(CLIRunner.binary, ["enroll", "nfc", "--backend", "pcsc", "--timeout", "30",
                                                               "--config", cli.config, "--database", cli.database],
-                                           environment: ProcessInfo.processInfo.environment.merging(AgentBench.environment(pcscd)) { $1 },
+                                           overrides: AgentBench.environment(pcscd).mapValues { $0 },
                                            stdout: .file(output), stderr: .file(errors))
         var stderr: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
         #expect(await eventually("\"Now take it away\" from enroll in \(errors)") { stderr.contains("Now take it away") }, "\(stderr)")
@@ -107,7 +107,7 @@ struct BadgeBenchTests {
         defer { agent.kill9() }
         #expect(await agent.waitForLog("NFC reader ready"), "\(agent.logText)")
 
-        let badge = try await pcscd.card(uid: Self.randomUID(, in: cli.folder))
+        let badge = try await pcscd.card(uid: Self.randomUID(), in: cli.folder)
         var shown: [String] = []
         for _ in 0..<3 {
             let uid = Self.randomUID()
@@ -160,9 +160,9 @@ struct BadgeBenchTests {
         defer { agent.kill9() }
         #expect(await agent.waitForLog("NFC reader ready"), "\(agent.logText)")
         let door = try await pcscd.card(uid: "04A1A2A3A4A5A6", in: cli.folder)
-        door.insert()
+        await door.insert()
         #expect(await agent.waitForLog("nfc check-in stored for \(day.date)"), "\(agent.logText)")
-        door.remove()
+        await door.remove()
         #expect(await agent.stop() == 0)
         await other.remove()
         #expect(await other.reads == 0, "the card in the other slot was never asked for its UID: \(agent.logText)")

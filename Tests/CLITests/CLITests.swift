@@ -39,12 +39,12 @@ import Testing
         for (index, date) in workdays.enumerated() where index < 33 {
             if index < 20 {
                 // Office days arrive as automatic check-ins at 07:30 UTC.
-                try #require(cli.run(["event", "--source", "nfc", "--at", "\(date)T07:30:00Z", "--rule", "desk"]).status == 0)
+                try #require(await cli.run(["event", "--source", "nfc", "--at", "\(date)T07:30:00Z", "--rule", "desk"]).status == 0)
             } else {
-                try #require(cli.run(["checkin", "--date", date, "--status", "remote", "--today", "2026-11-18"]).status == 0)
+                try #require(await cli.run(["checkin", "--date", date, "--status", "remote", "--today", "2026-11-18"]).status == 0)
             }
         }
-        try #require(cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-31", "--status", "vacation", "--today", "2026-11-18"]).status == 0)
+        try #require(await cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-31", "--status", "vacation", "--today", "2026-11-18"]).status == 0)
         let result = try await cli.run(["report", "--json", "--today", "2026-11-18"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -73,31 +73,31 @@ import Testing
     @Test func manualBeatsAutomaticAndClearRestoresIt() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try #require(cli.run(["event", "--source", "wifi", "--at", "2026-11-17T08:00:00Z", "--rule", "hq"]).status == 0)
+        try #require(await cli.run(["event", "--source", "wifi", "--at", "2026-11-17T08:00:00Z", "--rule", "hq"]).status == 0)
         let again = try await cli.run(["event", "--source", "wifi", "--at", "2026-11-17T12:00:00Z", "--rule", "hq"])
         #expect(again.stdout.contains("already"))
-        try #require(cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", "2026-11-18"]).status == 0)
-        func day() throws -> [String: Any] {
+        try #require(await cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", "2026-11-18"]).status == 0)
+        func day() async throws -> [String: Any] {
             let result = try await cli.run(["days", "--from", "2026-11-17", "--to", "2026-11-17", "--json", "--today", "2026-11-18"])
             let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
             return try #require(list.first)
         }
-        #expect(try day()["status"] as? String == "sick")
-        #expect(try day()["origin"] as? String == "manual")
-        #expect(try day()["sources"] as? [String] == ["wifi", "manual"])
+        #expect(try await day()["status"] as? String == "sick")
+        #expect(try await day()["origin"] as? String == "manual")
+        #expect(try await day()["sources"] as? [String] == ["wifi", "manual"])
         let explain = try await cli.run(["explain", "2026-11-17", "--today", "2026-11-18"])
         #expect(explain.stdout.contains("wifi"))
         #expect(explain.stdout.contains("rule \"hq\""))
-        try #require(cli.run(["clear", "--date", "2026-11-17"]).status == 0)
-        #expect(try day()["status"] as? String == "office")
-        #expect(try day()["origin"] as? String == "automatic")
+        try #require(await cli.run(["clear", "--date", "2026-11-17"]).status == 0)
+        #expect(try await day()["status"] as? String == "office")
+        #expect(try await day()["origin"] as? String == "automatic")
     }
 
     @Test func exportImportRoundTrip() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try #require(cli.run(["checkin", "--date", "2026-11-16", "--status", "travel", "--note", "Client, Paris", "--today", "2026-11-18"]).status == 0)
-        try #require(cli.run(["event", "--source", "gps", "--at", "2026-11-17T08:00:00Z"]).status == 0)
+        try #require(await cli.run(["checkin", "--date", "2026-11-16", "--status", "travel", "--note", "Client, Paris", "--today", "2026-11-18"]).status == 0)
+        try #require(await cli.run(["event", "--source", "gps", "--at", "2026-11-17T08:00:00Z"]).status == 0)
         for format in ["csv", "json"] {
             let exported = try await cli.run(["export", "--format", format])
             #expect(exported.status == 0)

@@ -8,7 +8,7 @@ import Testing
     static let now = ["DESKDAYS_NOW": AgentProcess.fixedNow]
     static let day = AgentProcess.fixedDay
 
-    func explain(_ cli: CLIRunner) throws -> String {
+    func explain(_ cli: CLIRunner) async throws -> String {
         try await cli.run(["explain", Self.day], environment: Self.now).stdout
     }
 
@@ -25,7 +25,7 @@ import Testing
         // Default: the manual record only.
         let manual = try await cli.run(["clear", "--date", Self.day] + none, environment: Self.now)
         #expect(manual.stdout.contains("Removed from \(Self.day): remote record."), "\(manual.stdout)\(manual.stderr)")
-        var text = try explain(cli)
+        var text = try await explain(cli)
         #expect(text.contains("check-in  gps") && text.contains("record    import"), "\(text)")
         #expect(text.contains("removed   manual    remote record"), "\(text)")
 
@@ -33,12 +33,12 @@ import Testing
         #expect(automatic.stdout.contains("gps check-in, rule \"hq\""), "\(automatic.stdout)")
         let again = try await cli.run(["clear", "--date", Self.day, "--origin", "automatic"] + none, environment: Self.now)
         #expect(again.stdout.contains("had no automatic entry; nothing changed"), "\(again.stdout)")
-        text = try explain(cli)
+        text = try await explain(cli)
         #expect(!text.contains("check-in  gps") && text.contains("removed   automatic gps check-in, rule \"hq\""), "\(text)")
         #expect(text.contains("Resolved: sick, from the import record"), "\(text)")
 
         #expect(try await cli.run(["clear", "--date", Self.day, "--origin", "all"] + none, environment: Self.now).status == 0)
-        text = try explain(cli)
+        text = try await explain(cli)
         #expect(text.contains("nothing is stored for this date") && text.contains("removed   import    sick record"), "\(text)")
         let bad = try await cli.run(["clear", "--date", Self.day, "--origin", "tags"] + none, environment: Self.now)
         #expect(bad.status == 1 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
@@ -54,6 +54,6 @@ import Testing
                             environment: Self.now).status == 0)
         let cleared = try await cli.run(["clear", "--date", Self.day, "--origin", "automatic"] + socket, environment: Self.now)
         #expect(cleared.stdout.contains("Removed from \(Self.day): wifi check-in, rule \"office\"."), "\(cleared.stdout)\(cleared.stderr)")
-        #expect(try explain(cli).contains("removed   automatic wifi check-in"))
+        #expect(try await explain(cli).contains("removed   automatic wifi check-in"))
     }
 }

@@ -21,7 +21,7 @@ final class Conversation {
          input: Bool = true, stderr: Program.Sink = .discard) async throws {
         let name = folder.appendingPathComponent("conversation-\(UUID().uuidString.prefix(8))").path
         output = name + ".out"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         if input {
             guard mkfifo(name + ".in", 0o600) == 0 else { throw HarnessError("mkfifo: \(errno)") }
             // Read and write: opening a FIFO so never blocks, and the program's reading end opens at once.

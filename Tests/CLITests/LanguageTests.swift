@@ -12,7 +12,7 @@ struct LanguageTests {
 
     /// A runner with some October–November 2026 history and a configuration
     /// that names a sync folder, so that every command has something to say.
-    func seeded() throws -> CLIRunner {
+    func seeded() async throws -> CLIRunner {
         let cli = try CLIRunner()
         let sync = cli.folder.appendingPathComponent("sync").path
         try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
@@ -27,7 +27,7 @@ struct LanguageTests {
     }
 
     /// Every command's human output (stdout and stderr), one run each, in `environment`.
-    func everyCommand(_ cli: CLIRunner, _ environment: [String: String]) throws -> [(String, String)] {
+    func everyCommand(_ cli: CLIRunner, _ environment: [String: String]) async throws -> [(String, String)] {
         let folder = cli.folder.path
         let employer = folder + "/employer.csv"
         try "Date,Location\n2026-11-02,Office\n2026-11-03,Office\n2026-11-04,Office\n".write(toFile: employer, atomically: true, encoding: .utf8)
@@ -87,12 +87,12 @@ struct LanguageTests {
     @Test func noMessageEscapesTheCatalog() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let environment = ["LC_ALL": "", "LANG": "C.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
         var escaped: [String] = []
         var wrapped = 0
-        for (command, output) in try everyCommand(cli, environment) {
+        for (command, output) in try await everyCommand(cli, environment) {
             wrapped += output.components(separatedBy: Catalogs.open).count - 1
             for line in Catalogs.untranslated(output) where !Self.frameworkLines.contains(where: line.contains) {
                 escaped.append("deskdays \(command): \(line)")
@@ -127,12 +127,13 @@ struct LanguageTests {
     @Test func jsonIsTheSameBytesInEveryLanguage() async throws {
         let locale = try Catalogs.compile(Catalogs.languages, pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let commands = [["status", "--format", "json", "--today", Self.today], ["report", "--json", "--today", Self.today],
                         ["days", "--json", "--from", "2026-10-01", "--to", "2026-11-18", "--today", Self.today],
                         ["reconcile", cli.folder.path + "/none.csv", "--json"]]
-        let english = try commands.map { try await cli.run($0).stdout }
+        var english: [String] = []
+        for command in commands { english.append(try await cli.run(command).stdout) }
         for language in Catalogs.languages + [Catalogs.pseudo] {
             let environment = ["LC_ALL": "", "LANG": "\(language).UTF-8", "LANGUAGE": language, "DESKDAYS_LOCALEDIR": locale.path]
             for (index, command) in commands.enumerated() {
@@ -144,7 +145,7 @@ struct LanguageTests {
     @Test func cAndUnknownLocalesGiveTheEnglishBytes() async throws {
         let locale = try Catalogs.compile(Catalogs.languages)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let command = ["status", "--today", Self.today]
         let english = try await cli.run(command, environment: ["DESKDAYS_LOCALEDIR": locale.path])
@@ -163,21 +164,21 @@ struct LanguageTests {
         try #require(Catalogs.languages.contains("de") && Catalogs.languages.contains("fr"), "po/de.po and po/fr.po")
         let both = try Catalogs.compile(["de", "fr"]), frenchOnly = try Catalogs.compile(["fr"])
         defer { try? FileManager.default.removeItem(at: both); try? FileManager.default.removeItem(at: frenchOnly) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let command = ["status", "--today", Self.today]
-        func run(_ folder: URL, _ variables: [String: String]) throws -> String {
+        func run(_ folder: URL, _ variables: [String: String]) async throws -> String {
             try await cli.run(command, environment: ["LC_ALL": "", "DESKDAYS_LOCALEDIR": folder.path].merging(variables) { $1 }).stdout
         }
         let english = try await cli.run(command).stdout
-        let german = try run(both, ["LANG": "de_DE.UTF-8"])
-        let french = try run(both, ["LANG": "fr_FR.UTF-8"])
+        let german = try await run(both, ["LANG": "de_DE.UTF-8"])
+        let french = try await run(both, ["LANG": "fr_FR.UTF-8"])
         #expect(german != english && french != english && german != french)
         // LANGUAGE=de:fr: German when there is a German catalog, else French.
-        #expect(try run(both, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]) == german)
-        #expect(try run(frenchOnly, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]).contains(french.split(separator: "\n")[1]))
+        #expect(try await run(both, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]) == german)
+        #expect(try await run(frenchOnly, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]).contains(french.split(separator: "\n")[1]))
         // LC_MESSAGES decides messages when LC_ALL is unset, over LANG.
-        #expect(try run(both, ["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LC_TIME": "de_DE.UTF-8",
+        #expect(try await run(both, ["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LC_TIME": "de_DE.UTF-8",
                                "LC_NUMERIC": "de_DE.UTF-8"]) == german)
     }
 
@@ -185,7 +186,7 @@ struct LanguageTests {
         try #require(Catalogs.languages.contains("ar"), "po/ar.po")
         let locale = try Catalogs.compile(["ar"])
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let page = cli.folder.appendingPathComponent("report.html").path
         let result = try await cli.run(["report", "--html", page, "--today", Self.today],
@@ -209,7 +210,7 @@ struct LanguageTests {
         try #require(Catalogs.languages.contains(language), "po/\(language).po")
         let catalogs = try Catalogs.compile([language])
         defer { try? FileManager.default.removeItem(at: catalogs) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let environment = ["LC_ALL": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path]
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/languages")

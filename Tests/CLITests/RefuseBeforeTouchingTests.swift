@@ -94,7 +94,7 @@ import Glibc
 
     /// A database whose history is in its `-wal` only: 40 check-ins written
     /// while another connection holds the file open, then that holder killed.
-    static func historyInTheLog(_ cli: CLIRunner) throws {
+    static func historyInTheLog(_ cli: CLIRunner) async throws {
         #expect(try await cli.run(["checkin", "--date", "2026-08-31"]).status == 0)
         let holder = try await Conversation("/usr/bin/python3", ["-c", """
             import sqlite3, sys, time
@@ -130,7 +130,7 @@ import Glibc
     func aDamagedLogIsRefusedAndLeftAsItWas(_ part: String, _ offset: UInt64) async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try Self.historyInTheLog(cli)
+        try await Self.historyInTheLog(cli)
         try Self.overwrite(cli.database + "-wal", at: offset, with: [0xDE, 0xAD, 0xBE, 0xEF])
         let folder = (cli.database as NSString).deletingLastPathComponent
         let before = try Self.snapshot(folder)
@@ -149,7 +149,7 @@ import Glibc
     func aTornLastFrameIsNotDamage() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try Self.historyInTheLog(cli)
+        try await Self.historyInTheLog(cli)
         let wal = cli.database + "-wal"
         let size = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? UInt64 ?? 0
         let handle = try #require(FileHandle(forUpdatingAtPath: wal))

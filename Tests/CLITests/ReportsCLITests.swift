@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ReportsCLITests {
     /// A runner with a few weeks of October–November 2026: Mondays to
     /// Wednesdays in the office (one of them by an NFC event), a vacation.
-    func seeded() throws -> CLIRunner {
+    func seeded() async throws -> CLIRunner {
         let cli = try CLIRunner()
         try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n")
         for date in ["2026-10-26", "2026-10-27", "2026-10-28", "2026-11-02", "2026-11-03", "2026-11-04",
@@ -22,7 +22,7 @@ import TestSupport
     }
 
     @Test func calendarIsPlainWithoutATerminal() async throws {
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let result = try await cli.run(["calendar", "--months", "2", "--today", "2026-11-18"], environment: ["LANG": "en_GB.UTF-8"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -35,7 +35,7 @@ import TestSupport
     }
 
     @Test func calendarFollowsTheLocale() async throws {
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let result = try await cli.run(["calendar", "--months", "2", "--today", "2026-11-18"],
                                  environment: ["LANG": "de_DE.UTF-8", "LC_ALL": ""])
@@ -53,7 +53,7 @@ import TestSupport
     }
 
     @Test func chartsAreWrittenPrivateAndSelfContained() async throws {
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         for kind in ["burndown", "weeks"] {
             let path = cli.folder.appendingPathComponent("\(kind).svg").path
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func pngWithoutRsvgConvertIsAClearError() async throws {
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("chart.png").path
         let result = try await cli.run(["chart", "burndown", "--out", path, "--today", "2026-11-18"],
@@ -80,7 +80,7 @@ import TestSupport
 
     @Test(.enabled(if: toolExists("rsvg-convert"), "rsvg-convert not installed: apt-get install librsvg2-bin"))
     func pngThroughRsvgConvert() async throws {
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("weeks.img").path
         let result = try await cli.run(["chart", "weeks", "--out", path, "--format", "png", "--today", "2026-11-18"])
@@ -92,7 +92,7 @@ import TestSupport
     }
 
     @Test func htmlReportAndStreakKeys() async throws {
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("report.html").path
         let result = try await cli.run(["report", "--html", path, "--json", "--today", "2026-11-18"])
@@ -149,7 +149,7 @@ import TestSupport
     func reportFilesTakeEveryWordFromTheCatalog() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let pseudo = ["LC_ALL": "", "LANG": "de_DE.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
         let today = ["--today", "2026-11-18"]

@@ -131,8 +131,8 @@ import Glibc
         let a = try SyncDevicesTests.Device("laptop", folder: stA.folder), b = try SyncDevicesTests.Device("desk", folder: stB.folder)
         defer { [a, b].forEach { $0.cli.cleanup() } }
         func socket(_ device: SyncDevicesTests.Device) -> String { device.cli.folder.appendingPathComponent("run/deskdays/agent.sock").path }
-        func checkIn(_ date: String) throws {
-            _ = try a.ok(["checkin", "--date", date, "--status", "office"], now: AgentProcess.fixedNow)
+        func checkIn(_ date: String) async throws {
+            _ = try await a.ok(["checkin", "--date", date, "--status", "office"], now: AgentProcess.fixedNow)
         }
         var agentA: AgentProcess? = try await AgentProcess(a.cli, socket: socket(a))
         let trace = root + "/strace-b.out"
@@ -145,22 +145,22 @@ import Glibc
         let office = try #require(await follow.waitForLine { _ in true })["office"] as? Int ?? 0
 
         // 1. A check-in on A reaches B's status --follow.
-        try checkIn("2026-03-02")
+        try await checkIn("2026-03-02")
         #expect(await follow.waitForLine(seconds: 60) { ($0["office"] as? Int) == office + 1 } != nil,
                 "B's follower never saw A's check-in; Syncthing B: \((try? String(contentsOfFile: stB.log, encoding: .utf8)) ?? "")")
 
         // 2. kill -9 of B's agent (strace's child); A writes meanwhile; B's new agent merges it at start.
         _ = await agentB!.stopTraced(SIGKILL)
         agentB = nil
-        try checkIn("2026-03-03")
-        let fileA = stB.folder + "/deskdays-" + (try a.id(in: stA.folder)) + ".jsonl"
+        try await checkIn("2026-03-03")
+        let fileA = stB.folder + "/deskdays-" + (try await a.id(in: stA.folder)) + ".jsonl"
         #expect(try await eventually("A's journal line for 2026-03-03 in B's folder") { ((try? String(contentsOfFile: fileA, encoding: .utf8)) ?? "").contains("2026-03-03") },
                 "Syncthing carried A's journal line to B's folder")
         agentB = try await AgentProcess(b.cli, socket: socket(b))
         #expect(try await eventually("2026-03-03 office on B") { try await b.ok(["days", "--from", "2026-03-03", "--to", "2026-03-03"], now: AgentProcess.fixedNow).contains("office") })
 
         // 3. kill -9 of A's agent right after its write returned: the line was already in A's folder.
-        try checkIn("2026-03-04")
+        try await checkIn("2026-03-04")
         agentA?.kill9()
         _ = await agentA?.ended()
         agentA = nil
@@ -168,19 +168,19 @@ import Glibc
         agentA = try await AgentProcess(a.cli, socket: socket(a))
 
         // 4. kill -9 of a Syncthing instance mid-sync (A's, right after the write; then B's): restarted, it delivers.
-        try checkIn("2026-03-05")
+        try await checkIn("2026-03-05")
         await stA.stop()
         try await stA.start()
-        try checkIn("2026-03-06")
+        try await checkIn("2026-03-06")
         await stB.stop()
         try await stB.start()
         #expect(try await eventually("2026-03-05 and 2026-03-06 office on B") { try await b.ok(["days", "--from", "2026-03-05", "--to", "2026-03-06"], now: AgentProcess.fixedNow).components(separatedBy: "office").count == 3 })
 
         // 5. B writes too; both devices end with byte-identical answers.
-        _ = try b.ok(["checkin", "--date", "2026-03-09", "--status", "remote"], now: AgentProcess.fixedNow)
+        _ = try await b.ok(["checkin", "--date", "2026-03-09", "--status", "remote"], now: AgentProcess.fixedNow)
         #expect(try await eventually("2026-03-09 remote on A") { try await a.ok(["days", "--from", "2026-03-09", "--to", "2026-03-09"], now: AgentProcess.fixedNow).contains("remote") })
-        let answersA = try a.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
-        let answersB = try b.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
+        let answersA = try await a.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
+        let answersB = try await b.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
         #expect(answersA == answersB)
         #expect(answersA.components(separatedBy: "\"office\"").count - 1 == 5, "\(answersA)")
 

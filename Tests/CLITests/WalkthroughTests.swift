@@ -19,19 +19,19 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        func explain(_ date: String) throws -> String { try await cli.run(["explain", date], environment: Self.now).stdout }
+        func explain(_ date: String) async throws -> String { try await cli.run(["explain", date], environment: Self.now).stdout }
         // A weekend and a holiday count for nothing, recorded or not.
         try await cli.run(["checkin", "--date", "2026-11-22"], environment: Self.now)
-        #expect(try explain("2026-11-22").contains("Counts: not at all: it is not a workday (set count_non_workdays = true"))
-        #expect(try explain("2026-11-21").contains("Counts: not at all: it is not a workday."))
-        let holiday = try explain("2026-11-11")
+        #expect(try await explain("2026-11-22").contains("Counts: not at all: it is not a workday (set count_non_workdays = true"))
+        #expect(try await explain("2026-11-21").contains("Counts: not at all: it is not a workday."))
+        let holiday = try await explain("2026-11-11")
         #expect(holiday.contains("is a holiday (Armistice)") && holiday.contains("Counts: not at all"), "\(holiday)")
         // A past workday without a record is unrecorded; a future one is still to come.
-        #expect(try explain("2026-11-20").contains("Counts: unrecorded"))
-        #expect(try explain("2026-11-30").contains("Counts: not yet: still to come"))
+        #expect(try await explain("2026-11-20").contains("Counts: unrecorded"))
+        #expect(try await explain("2026-11-30").contains("Counts: not yet: still to come"))
         // Times are shown in the policy's zone, the one the date is counted in.
         try await cli.run(["event", "--source", "gps", "--rule", "hq", "--at", "2026-11-18T07:00:00Z"], environment: Self.now)
-        let automatic = try explain("2026-11-18")
+        let automatic = try await explain("2026-11-18")
         #expect(automatic.contains("at 2026-11-18T08:00:00+01:00 rule \"hq\"") && automatic.contains("Counts: as an office day"),
                 "\(automatic)")
     }

@@ -119,11 +119,10 @@ final class TestSocketClient {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw HarnessError("connect: \(String(cString: strerror(code)))")
-        }
+        // Not closed here: a class whose init throws once every property is set is
+        // deinitialised, and `deinit` closes `fd`; closing it twice closed whatever
+        // descriptor another thread had opened under that number meanwhile.
+        guard result == 0 else { throw HarnessError("connect: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -39,7 +39,10 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let errors = cli.folder.appendingPathComponent("agent.err").path
-        let agent = try await Child.start(CLIRunner.binary, ["agent", "--config", cli.config, "--database", cli.database],
+        // A socket of its own: the default one (/tmp/deskdays-UID) is where other tests' CLI runs look for an agent.
+        let socket = cli.folder.appendingPathComponent("agent.sock").path
+        let agent = try await Child.start(CLIRunner.binary, ["agent", "--config", cli.config, "--database", cli.database,
+                                                             "--socket", socket],
                                           stderr: .file(errors))
         // Printed once the agent traps SIGTERM (AgentLifecycle: the group traps it before the agent is made).
         var message = ""

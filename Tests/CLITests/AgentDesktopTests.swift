@@ -35,18 +35,18 @@ import Glibc
     // MARK: - The reminder's answers
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func anAnswerFromTheNotificationIsRecordedOnceAndConfirmedInItsPlace() throws {
+    func anAnswerFromTheNotificationIsRecordedOnceAndConfirmedInItsPlace() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
-        let bus = try PrivateSystemBus(in: cli.folder)
+        let bus = try await PrivateSystemBus(in: cli.folder)
         // The server answers "remote" twice (a repeating server) and then closes the notification.
-        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:remote"],
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:remote"],
                                     in: cli.folder)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
                                                         "DESKDAYS_NOW": "2026-11-18T10:29:57Z"])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
+        #expect(await agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
         #expect(agent.logText.contains("reminder shown as a desktop notification (id 7) with the answers office, remote and off"))
         let notifies = server.records.filter { $0["closed"] == nil }
         try #require(notifies.count == 2, "the reminder and its confirmation: \(notifies)")
@@ -62,9 +62,9 @@ import Glibc
         #expect(agent.logText.components(separatedBy: "manual remote recorded for 2026-11-18 through the reminder").count == 2,
                 "\(agent.logText)")
         #expect(!agent.logText.contains("without an answer"))
-        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
-        #expect(agent.stop() == 0)
-        let explain = try cli.run(["explain", "2026-11-18"])
+        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        #expect(await agent.stop() == 0)
+        let explain = try await cli.run(["explain", "2026-11-18"])
         #expect(explain.stdout.contains("remote") && explain.stdout.contains("manual"), "\(explain.stdout)\(explain.stderr)")
     }
 
@@ -72,20 +72,20 @@ import Glibc
     /// come from the catalog (a pseudo-locale wraps each in ⟦ ⟧); the action keys,
     /// the recorded status and the log lines do not change.
     @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))
-    func theReminderSpeaksTheUsersLanguageButItsKeysDoNot() throws {
+    func theReminderSpeaksTheUsersLanguageButItsKeysDoNot() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:remote"],
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:remote"],
                                     in: cli.folder)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:57Z",
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:57Z",
                                                         "LC_ALL": "", "LANG": "C.UTF-8", "LANGUAGE": Catalogs.pseudo,
                                                         "DESKDAYS_LOCALEDIR": locale.path])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
+        #expect(await agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
         #expect(agent.logText.contains("reminder shown as a desktop notification (id 7) with the answers office, remote and off"))
         let notifies = server.records.filter { $0["closed"] == nil }
         try #require(notifies.count == 2, "the reminder and its confirmation: \(notifies)")
@@ -98,63 +98,63 @@ import Glibc
         #expect(confirmation["summary"] as? String == "⟦DeskDays: recorded⟧")
         // Each literal part in marks, the values (a translated word, the date) between them.
         #expect(confirmation["body"] as? String == "⟦Remote⟧⟦ on ⟧Nov 18, 2026⟦.⟧", "\(confirmation)")
-        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
-        #expect(agent.stop() == 0)
+        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        #expect(await agent.stop() == 0)
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func aReminderAnsweredAnotherWayIsWithdrawnNotCountedAsIgnored() throws {
+    func aReminderAnsweredAnotherWayIsWithdrawnNotCountedAsIgnored() async throws {
 
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "wait"], in: cli.folder)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "wait"], in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
                                                         "DESKDAYS_NOW": "2026-11-18T10:29:58Z"])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("reminder shown as a desktop notification (id 7)"), "\(agent.logText)")
+        #expect(await agent.waitForLog("reminder shown as a desktop notification (id 7)"), "\(agent.logText)")
         // Answered through the interface instead of the notification: the reminder is closed for us.
-        let reply = try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).CheckIn",
+        let reply = try await gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).CheckIn",
                                     "2026-11-18", "office", ""])
         #expect(reply.status == 0, "\(reply)")
-        #expect(waitUntil { server.records.contains { $0["closed"] as? Int == 7 } }, "\(server.records) \(agent.logText)")
-        #expect(agent.waitForLog("the reminder was withdrawn: today is answered"), "\(agent.logText)")
+        #expect(await eventually(#"server.records.contains { $0["closed"] as? Int == 7 }"#) { server.records.contains { $0["closed"] as? Int == 7 } }, "\(server.records) \(agent.logText)")
+        #expect(await agent.waitForLog("the reminder was withdrawn: today is answered"), "\(agent.logText)")
         #expect(!agent.logText.contains("without an answer"), "\(agent.logText)")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func withoutActionsTheBodyNamesTheCommandAndClosedRemindersCountAsIgnored() throws {
+    func withoutActionsTheBodyNamesTheCommandAndClosedRemindersCountAsIgnored() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
-        let bus = try PrivateSystemBus(in: cli.folder)
+        let bus = try await PrivateSystemBus(in: cli.folder)
         // mako and minimal daemons: no `actions`; each reminder is dismissed unanswered.
-        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body", "dismiss"], in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body", "dismiss"], in: cli.folder)
         for (index, day) in ["2026-11-16", "2026-11-17", "2026-11-18"].enumerated() {
-            let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "\(day)T10:29:58Z"])
+            let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "\(day)T10:29:58Z"])
             defer { agent.kill9() }
-            #expect(agent.waitForLog("the reminder for \(day) was dismissed without an answer; it counts as ignored"), "\(agent.logText)")
+            #expect(await agent.waitForLog("the reminder for \(day) was dismissed without an answer; it counts as ignored"), "\(agent.logText)")
             #expect(agent.logText.contains("the server takes no actions, so it names the command"))
-            #expect(agent.stop() == 0)
+            #expect(await agent.stop() == 0)
             let notify = try #require(server.records.last)
             #expect(server.records.count == index + 1, "\(server.records)")
             #expect((notify["actions"] as? [String])?.isEmpty == true)
             #expect((notify["body"] as? String)?.contains("`deskdays checkin`") == true, "\(notify)")
         }
         // The fourth day: three ignored in a row, so no nudge (until the next check-in).
-        let fourth = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-19T10:29:58Z"])
+        let fourth = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-19T10:29:58Z"])
         defer { fourth.kill9() }
-        #expect(fourth.waitForLog("reminder withheld: the last 3 were ignored"), "\(fourth.logText)")
-        #expect(fourth.stop() == 0)
+        #expect(await fourth.waitForLog("reminder withheld: the last 3 were ignored"), "\(fourth.logText)")
+        #expect(await fourth.stop() == 0)
         #expect(server.records.count == 3)
     }
 
     // MARK: - The interface
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func busctlAndGdbusReadCallAndHearTheInterface() throws {
+    func busctlAndGdbusReadCallAndHearTheInterface() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("""
@@ -166,16 +166,16 @@ import Glibc
         value = 2
         """)
         for (date, status) in [("2026-03-02", "office"), ("2026-03-03", "remote"), ("2026-03-05", "office")] {
-            #expect(try cli.run(["checkin", "--date", date, "--status", status, "--socket", "/nonexistent/agent.sock"]).status == 0)
+            #expect(try await cli.run(["checkin", "--date", date, "--status", status, "--socket", "/nonexistent/agent.sock"]).status == 0)
         }
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("serving \(Self.name) on the session bus"), "\(agent.logText)")
+        #expect(await agent.waitForLog("serving \(Self.name) on the session bus"), "\(agent.logText)")
         let now = ["DESKDAYS_NOW": AgentProcess.fixedNow]
 
         // Introspection names every member.
-        let introspect = try busctl(bus, ["introspect", Self.name, Self.path, Self.name])
+        let introspect = try await busctl(bus, ["introspect", Self.name, Self.path, Self.name])
         for member in [".CheckIn", ".Report", ".Today", ".Period", ".Status", ".Office", ".Required", ".Remaining",
                        ".Compliance", ".TodayStatus"] {
             #expect(introspect.stdout.contains(member), "\(member) in \(introspect.stdout)")
@@ -183,7 +183,7 @@ import Glibc
         #expect(introspect.stdout.contains("emits-change"))
 
         // Each property, read by both clients, agrees with `report --json`.
-        let report = try #require(JSONSerialization.jsonObject(with: Data(try cli.run(["report", "--json", "--socket", agent.socket],
+        let report = try #require(JSONSerialization.jsonObject(with: Data(try await cli.run(["report", "--json", "--socket", agent.socket],
                                                                                      environment: now).stdout.utf8)) as? [String: Any])
         let period = try #require(report["period"] as? [String: Any])
         let expected: [(String, String)] = [
@@ -192,21 +192,21 @@ import Glibc
             ("Remaining", "u \(report["remaining_required"]!)"), ("TodayStatus", "s \"\""),
         ]
         for (property, value) in expected {
-            #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, property]).stdout == value + "\n", "\(property)")
+            #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, property]).stdout == value + "\n", "\(property)")
         }
-        let compliance = try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path,
+        let compliance = try await gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path,
                                          "--method", "org.freedesktop.DBus.Properties.Get", Self.name, "Compliance"])
         #expect(compliance.stdout.hasPrefix("(<\(report["compliance_to_date"]!)"), "\(compliance.stdout) vs \(report)")
-        let all = try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path,
+        let all = try await gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path,
                                   "--method", "org.freedesktop.DBus.Properties.GetAll", Self.name])
         #expect(all.stdout.contains("'Period': <'\(period["label"]!)'>"), "\(all.stdout)")
 
         // A check-in through the CLI (the control socket) reaches a listener as PropertiesChanged.
-        let listener = try BusStandIn(PropertiesListener.script, address: bus.address, arguments: [], in: cli.folder)
+        let listener = try await BusStandIn(PropertiesListener.script, address: bus.address, arguments: [], in: cli.folder)
         let before = ContinuousClock.now
-        #expect(try cli.run(["checkin", "--date", "2026-03-10", "--status", "office", "--socket", agent.socket], environment: now).status == 0)
+        #expect(try await cli.run(["checkin", "--date", "2026-03-10", "--status", "office", "--socket", agent.socket], environment: now).status == 0)
         let returned = ContinuousClock.now
-        #expect(waitUntil { listener.records.contains { ($0["changed"] as? [String: Any])?["TodayStatus"] as? String == "office" } },
+        #expect(await eventually(#"listener.records.contains { ($0["changed"] as? [String: Any])?["TodayStatus"] as? String == "office" }"#) { listener.records.contains { ($0["changed"] as? [String: Any])?["TodayStatus"] as? String == "office" } },
                 "\(listener.records) \(agent.logText)")
         if let signal = listener.records.first(where: { ($0["changed"] as? [String: Any])?["TodayStatus"] as? String == "office" }),
            let at = signal["t"] as? Double {
@@ -218,18 +218,18 @@ import Glibc
         #expect(changed?["Office"] as? Int == (report["office"] as? Int ?? -1) + 1, "the office count changed in the same signal: \(listener.records)")
 
         // CheckIn(sss) as gdbus sends it: a CLI synonym ("wfh") and a note, recorded once committed.
-        let checkIn = try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).CheckIn",
+        let checkIn = try await gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).CheckIn",
                                       "2026-03-09", "wfh", "dentist in the morning"])
         #expect(checkIn.status == 0 && checkIn.stdout == "()\n", "\(checkIn)")
-        let explain = try cli.run(["explain", "2026-03-09"])
+        let explain = try await cli.run(["explain", "2026-03-09"])
         #expect(explain.stdout.contains("remote"), "\(explain.stdout)")
 
         // Report(s) returns the bytes `report --json` prints, for the current and another period.
         for (argument, cliPeriod) in [("", "current"), ("previous", "previous"), ("2026-01-15", "2026-01-15")] {
-            let reply = try busctl(bus, ["--json=short", "call", Self.name, Self.path, Self.name, "Report", "s", argument])
+            let reply = try await busctl(bus, ["--json=short", "call", Self.name, Self.path, Self.name, "Report", "s", argument])
             let data = try #require(JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any], "\(reply)")
             let json = try #require((data["data"] as? [Any])?.first as? String)
-            let printed = try cli.run(["report", "--json", "--period", cliPeriod, "--socket", agent.socket], environment: now)
+            let printed = try await cli.run(["report", "--json", "--period", cliPeriod, "--socket", agent.socket], environment: now)
             #expect(json == printed.stdout, "Report(\"\(argument)\")")
         }
 
@@ -243,18 +243,18 @@ import Glibc
             (["Report", "1"], "\(Self.name).Error.InvalidPeriod"),
         ]
         for (call, name) in errors {
-            let reply = try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).\(call[0])"]
+            let reply = try await gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).\(call[0])"]
                                        + call.dropFirst())
             #expect(reply.status != 0 && reply.stderr.contains(name), "\(call): \(reply.stderr)")
         }
-        let wrongType = try busctl(bus, ["call", Self.name, Self.path, Self.name, "CheckIn", "sis", "2026-03-10", "1", ""])
+        let wrongType = try await busctl(bus, ["call", Self.name, Self.path, Self.name, "CheckIn", "sis", "2026-03-10", "1", ""])
         #expect(wrongType.status != 0 && wrongType.stderr.contains("nvalid"), "\(wrongType.stderr)")
-        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"office\"\n")
+        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"office\"\n")
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"status"}"#)?["ok"] as? Bool == true, "the agent carries on")
 
         // doctor asks the same bus what the desktop offers.
-        let doctor = try cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let doctor = try await cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(doctor.stdout.contains("ok      the agent serves \(Self.name) on the session bus"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("note    no notification server runs now"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("note    the desktop has no tray (no StatusNotifierWatcher): no icon"), "\(doctor.stdout)")
@@ -262,33 +262,33 @@ import Glibc
         // No StatusNotifierWatcher on this bus: no icon, and nothing said about it above debug.
         #expect(!agent.logText.contains("StatusNotifier") && !agent.logText.contains("tray"), "\(agent.logText)")
         #expect(!agent.logText.contains("warning"), "\(agent.logText)")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func aSecondAgentWaitsForTheNameAndTakesItOverWhenTheFirstStops() throws {
+    func aSecondAgentWaitsForTheNameAndTakesItOverWhenTheFirstStops() async throws {
         let first = try CLIRunner(), second = try CLIRunner()
         defer { first.cleanup(); second.cleanup() }
         // Different histories, so the interface shows whose answer it gives.
-        #expect(try first.run(["checkin", "--date", AgentProcess.fixedDay, "--status", "office", "--socket", "/nonexistent/agent.sock"]).status == 0)
-        #expect(try second.run(["checkin", "--date", AgentProcess.fixedDay, "--status", "remote", "--socket", "/nonexistent/agent.sock"]).status == 0)
-        let bus = try PrivateSystemBus(in: first.folder)
-        let owner = try AgentProcess(first, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(try await first.run(["checkin", "--date", AgentProcess.fixedDay, "--status", "office", "--socket", "/nonexistent/agent.sock"]).status == 0)
+        #expect(try await second.run(["checkin", "--date", AgentProcess.fixedDay, "--status", "remote", "--socket", "/nonexistent/agent.sock"]).status == 0)
+        let bus = try await PrivateSystemBus(in: first.folder)
+        let owner = try await AgentProcess(first, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         defer { owner.kill9() }
-        #expect(owner.waitForLog("serving \(Self.name) on the session bus"), "\(owner.logText)")
-        let queued = try AgentProcess(second, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(await owner.waitForLog("serving \(Self.name) on the session bus"), "\(owner.logText)")
+        let queued = try await AgentProcess(second, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         defer { queued.kill9() }
-        #expect(queued.waitForLog("another DeskDays agent owns \(Self.name) on the session bus; this one takes over"), "\(queued.logText)")
-        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"office\"\n")
+        #expect(await queued.waitForLog("another DeskDays agent owns \(Self.name) on the session bus; this one takes over"), "\(queued.logText)")
+        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"office\"\n")
         // The first stops (or is reloaded): the bus hands the name to the second, which answers from its own database.
-        #expect(owner.stop() == 0)
-        #expect(queued.waitForLog("serving \(Self.name) on the session bus"), "\(queued.logText)")
-        #expect(try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
-        #expect(queued.stop() == 0)
+        #expect(await owner.stop() == 0)
+        #expect(await queued.waitForLog("serving \(Self.name) on the session bus"), "\(queued.logText)")
+        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        #expect(await queued.stop() == 0)
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func theFirstCallStartsTheAgentThroughTheServiceFile() throws {
+    func theFirstCallStartsTheAgentThroughTheServiceFile() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
@@ -307,34 +307,34 @@ import Glibc
             + "--database \(cli.database) --socket \(socket) >>\(log) 2>&1"
         let service = lines.map { $0.hasPrefix("Exec=") ? "Exec=/bin/sh -c '\(command)'" : $0 }.joined(separator: "\n") + "\n"
         try service.write(to: services.appendingPathComponent("\(Self.name).service"), atomically: true, encoding: .utf8)
-        let bus = try PrivateSystemBus(in: cli.folder, services: services)
+        let bus = try await PrivateSystemBus(in: cli.folder, services: services)
         #expect(bus.address.hasPrefix("unix:path=\(busSocket)"))
 
         // Nothing runs yet; a client's call starts the agent and gets its answer.
         #expect(!FileManager.default.fileExists(atPath: socket))
-        let reply = try busctl(bus, ["get-property", Self.name, Self.path, Self.name, "Today"])
+        let reply = try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "Today"])
         #expect(reply.stdout == "s \"\(AgentProcess.fixedDay)\"\n", "\(reply) \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         let agentLog = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(agentLog.contains("serving \(Self.name) on the session bus"), "\(agentLog)")
         #expect(FileManager.default.fileExists(atPath: socket), "the activated agent serves its control socket too")
 
         // Stop it by its pid, as the bus reports it.
-        let pid = try busctl(bus, ["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+        let pid = try await busctl(bus, ["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                    "GetConnectionUnixProcessID", "s", Self.name])
         let number = try #require(Int32(pid.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""),
                                   "\(pid)")
         kill(number, SIGTERM)
-        #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("agent stopped") })
+        #expect(await eventually("\"agent stopped\" in \(log)") { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("agent stopped") })
     }
 
     // MARK: - The tray icon
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func theTrayIconRegistersAgainAfterTheWatcherRestartsAndItsMenuActs() throws {
+    func theTrayIconRegistersAgainAfterTheWatcherRestartsAndItsMenuActs() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
-        let bus = try PrivateSystemBus(in: cli.folder)
+        let bus = try await PrivateSystemBus(in: cli.folder)
         // xdg-open stand-in: writes the file it was asked to open.
         let tools = cli.folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
@@ -342,13 +342,13 @@ import Glibc
         try "#!/bin/sh\necho \"$@\" > \(opened)\n".write(to: tools.appendingPathComponent("xdg-open"), atomically: true, encoding: .utf8)
         chmod(tools.appendingPathComponent("xdg-open").path, 0o755)
 
-        let watcher = try BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
-        let agent = try AgentProcess(cli, environment: [
+        let watcher = try await BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: [
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:30Z", "INVOCATION_ID": "",
             "PATH": tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
         ])
         defer { agent.kill9() }
-        #expect(waitUntil { !watcher.records.isEmpty }, "\(agent.logText)")
+        #expect(await eventually(#"!watcher.records.isEmpty"#) { !watcher.records.isEmpty }, "\(agent.logText)")
         let registration = try #require(watcher.records.first)
         let service = try #require(registration["service"] as? String)
         #expect(service == registration["sender"] as? String, "registered under its own connection")
@@ -364,70 +364,67 @@ import Glibc
         let labels = ((layout[2] as? [Any]) ?? []).compactMap { (($0 as? [Any])?[1] as? [String: Any])?["label"] as? String }
         #expect(labels == ["Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")
 
-        func click(_ id: Int) throws {
-            let reply = try gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
+        func click(_ id: Int) async throws {
+            let reply = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                         "\(id)", "clicked", "<0>", "0"])
             #expect(reply.status == 0, "\(reply)")
         }
         // "Pause reminders today": the 10:30 reminder (30 s after the agent's start, ample time to click first) is not given.
-        try click(5)
-        #expect(agent.waitForLog("reminders paused for 2026-11-18 from the tray menu"), "\(agent.logText)")
-        #expect(agent.waitForLog("reminder for 2026-11-18 not given: paused from the tray menu", seconds: 60), "\(agent.logText)")
+        try await click(5)
+        #expect(await agent.waitForLog("reminders paused for 2026-11-18 from the tray menu"), "\(agent.logText)")
+        #expect(await agent.waitForLog("reminder for 2026-11-18 not given: paused from the tray menu", seconds: 60), "\(agent.logText)")
         // "Check in now", then "Remote today": manual records for today, the latest winning.
-        try click(1)
-        #expect(agent.waitForLog("manual office recorded for 2026-11-18 through the tray menu"), "\(agent.logText)")
-        #expect(waitUntil { (try? busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"office\"\n" })
-        try click(2)
-        #expect(agent.waitForLog("manual remote recorded for 2026-11-18 through the tray menu"), "\(agent.logText)")
-        #expect(waitUntil { (try? busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"remote\"\n" })
+        try await click(1)
+        #expect(await agent.waitForLog("manual office recorded for 2026-11-18 through the tray menu"), "\(agent.logText)")
+        #expect(await eventually("TodayStatus office on the bus") { (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"office\"\n" })
+        try await click(2)
+        #expect(await agent.waitForLog("manual remote recorded for 2026-11-18 through the tray menu"), "\(agent.logText)")
+        #expect(await eventually("TodayStatus remote on the bus") { (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"remote\"\n" })
         // "Open report": the HTML page beside the control socket, handed to xdg-open.
-        try click(3)
+        try await click(3)
         let page = (agent.socket as NSString).deletingLastPathComponent + "/report.html"
-        #expect(waitUntil { ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "") == page + "\n" }, "\(agent.logText)")
+        #expect(await eventually("the report's page named in \(opened)") { ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "") == page + "\n" }, "\(agent.logText)")
         #expect(((try? String(contentsOfFile: page, encoding: .utf8)) ?? "").contains("<html"))
         // The answer changed the icon's state: no longer asking for attention.
-        let status = try gdbus(bus, ["call", "--dest", service, "--object-path", "/StatusNotifierItem",
+        let status = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/StatusNotifierItem",
                                      "--method", "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "Status"])
         #expect(status.stdout == "(<'Active'>,)\n", "\(status)")
         // An unknown item is a named error, and the agent carries on.
-        let unknown = try gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
+        let unknown = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                       "99", "clicked", "<0>", "0"])
         #expect(unknown.status != 0 && unknown.stderr.contains("InvalidArgs"), "\(unknown)")
 
-        let doctor = try cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let doctor = try await cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(doctor.stdout.contains("ok      the desktop has a tray (a StatusNotifierWatcher)"), "\(doctor.stdout)")
 
         // The watcher restarts (the panel crashed): the icon is registered with the new one.
-        watcher.stop()
-        let again = try BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
-        #expect(waitUntil { !again.records.isEmpty }, "\(agent.logText)")
+        await watcher.stop()
+        let again = try await BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
+        #expect(await eventually(#"!again.records.isEmpty"#) { !again.records.isEmpty }, "\(agent.logText)")
         #expect(again.records.first?["service"] as? String == service)
         #expect((again.records.first?["item"] as? [String: Any])?["Status"] as? String == "Active")
         #expect(agent.logText.components(separatedBy: "tray icon registered with the StatusNotifierWatcher").count == 3, "\(agent.logText)")
         #expect(!agent.logText.contains("warning"), "\(agent.logText)")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
     }
 
     @Test(.enabled(if: missing == nil && toolExists("strace"), "strace, dbus-daemon, busctl, gdbus and python3-dbus needed"))
-    func onTheSessionBusTheAgentStillOpensNoInternetSocket() throws {
+    func onTheSessionBusTheAgentStillOpensNoInternetSocket() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let server = try BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:office"], in: cli.folder)
-        let watcher = try BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:office"], in: cli.folder)
+        let watcher = try await BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
         let trace = cli.folder.appendingPathComponent("strace.out").path
-        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:58Z"],
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:58Z"],
                                      launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket,connect", "-o", trace])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
-        #expect(waitUntil { !watcher.records.isEmpty })
-        #expect(try gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).Report", ""]).status == 0)
+        #expect(await agent.waitForLog("the reminder for 2026-11-18 was replaced by its confirmation"), "\(agent.logText)")
+        #expect(await eventually(#"!watcher.records.isEmpty"#) { !watcher.records.isEmpty })
+        #expect(try await gdbus(bus, ["call", "--dest", Self.name, "--object-path", Self.path, "--method", "\(Self.name).Report", ""]).status == 0)
         #expect(server.records.filter { $0["closed"] == nil }.count == 2)
-        let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
-                                    encoding: .utf8)) ?? ""
-        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
-        agent.process.waitForExit()
+        _ = await agent.stopTraced()
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
         #expect(lines.contains { $0.contains("connect(") && $0.contains("AF_UNIX") && $0.contains(bus.socketPath) })
         let internet = lines.filter { $0.contains("socket(") && ($0.contains("AF_INET") || $0.contains("PF_INET")) }
@@ -443,26 +440,17 @@ import Glibc
         var description: String { "status \(status): \(stdout)\(stderr)" }
     }
 
-    func busctl(_ bus: PrivateSystemBus, _ arguments: [String]) throws -> ToolResult {
-        try runTool(["busctl", "--address=\(bus.address)"] + arguments)
+    func busctl(_ bus: PrivateSystemBus, _ arguments: [String]) async throws -> ToolResult {
+        try await runTool(["busctl", "--address=\(bus.address)"] + arguments)
     }
 
-    func gdbus(_ bus: PrivateSystemBus, _ arguments: [String]) throws -> ToolResult {
-        try runTool(["gdbus", arguments[0], "--address", bus.address] + arguments.dropFirst())
+    func gdbus(_ bus: PrivateSystemBus, _ arguments: [String]) async throws -> ToolResult {
+        try await runTool(["gdbus", arguments[0], "--address", bus.address] + arguments.dropFirst())
     }
 
-    func runTool(_ arguments: [String]) throws -> ToolResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.spawn()
-        let output = out.fileHandleForReading.readDataToEndOfFile(), errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        return ToolResult(status: process.exitStatus, stdout: String(decoding: output, as: UTF8.self),
-                          stderr: String(decoding: errors, as: UTF8.self))
+    func runTool(_ arguments: [String]) async throws -> ToolResult {
+        let output = try await Program.run("/usr/bin/env", arguments)
+        return ToolResult(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }
 }
 
@@ -480,17 +468,15 @@ extension ContinuousClock.Instant {
 /// A python3-dbus program on a private bus: each JSON line it prints after
 /// "ready" is one record (a call received, a signal heard).
 final class BusStandIn {
-    private let process = Process()
+    private let process: Child
     private let output: URL
 
-    init(_ script: String, address: String, arguments: [String], in folder: URL) throws {
+    init(_ script: String, address: String, arguments: [String], in folder: URL) async throws {
         output = folder.appendingPathComponent("stand-in-\(UUID().uuidString.prefix(8)).jsonl")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", BusStandIn.prelude + script, address] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.spawn()
-        guard waitUntil(seconds: 30, { lines.first == "ready" }) else {
+        process = try await Child.start("/usr/bin/python3", ["-c", BusStandIn.prelude + script, address] + arguments,
+                                        stdout: .file(output.path), stderr: .inherit)
+        guard await eventually("the stand-in's ready line", { lines.first == "ready" }) else {
             throw HarnessError("a D-Bus stand-in did not start: \(lines)")
         }
     }
@@ -519,12 +505,13 @@ final class BusStandIn {
         lines.dropFirst().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitForExit()
+    /// SIGKILL, then waits until it is gone.
+    func stop() async {
+        process.signal(SIGKILL)
+        _ = await process.wait(seconds: 60)
     }
 
-    deinit { stop() }
+    deinit { process.signal(SIGKILL) }
 }
 
 /// A notification server: `GetCapabilities` returns argv[2] (comma-separated);

@@ -12,26 +12,20 @@ final class AgentProcess {
     static let fixedNow = "2026-03-10T08:00:00Z"
     static let fixedDay = "2026-03-10"
 
-    let process = Process()
+    let child: Child
     let log: URL
     let socket: String
+    var pid: pid_t { child.pid }
+    var isRunning: Bool { child.isRunning }
 
     /// Starts `deskdays agent` (plus `arguments`) and waits until its socket answers.
     init(_ cli: CLIRunner, socket: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-         launcher: [String] = []) throws {
-        self.socket = socket ?? cli.folder.appendingPathComponent("run/agent.sock").path
+         launcher: [String] = []) async throws {
+        let socket = socket ?? cli.folder.appendingPathComponent("run/agent.sock").path
+        self.socket = socket
         log = cli.folder.appendingPathComponent("agent-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let agentArguments = ["agent", "--config", cli.config, "--database", cli.database, "--socket", self.socket] + arguments
-        if launcher.isEmpty {
-            process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-            process.arguments = agentArguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: launcher[0])
-            process.arguments = Array(launcher.dropFirst()) + [CLIRunner.binary] + agentArguments
-        }
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = try FileHandle(forWritingTo: log)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let agentArguments = ["agent", "--config", cli.config, "--database", cli.database, "--socket", socket] + arguments
         var env = ProcessInfo.processInfo.environment
         env["DESKDAYS_LOG"] = "info"
         env["TZ"] = "UTC"
@@ -46,44 +40,60 @@ final class AgentProcess {
         env["DBUS_SESSION_BUS_ADDRESS"] = ""
         env["XDG_RUNTIME_DIR"] = "/nonexistent"
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        try process.spawn()
-        for _ in 0..<400 {
-            if let client = try? TestSocketClient(path: self.socket) { _ = client; return }
-            if !process.isRunning { break }
-            usleep(25_000)
+        child = launcher.isEmpty
+            ? try await Child.start(CLIRunner.binary, agentArguments, environment: env,
+                                    stdout: .file(log.path), stderr: .file(log.path))
+            : try await Child.start(launcher[0], Array(launcher.dropFirst()) + [CLIRunner.binary] + agentArguments,
+                                    environment: env, stdout: .file(log.path), stderr: .file(log.path))
+        let child = child
+        let answered = await eventually("the agent's socket \(socket)") {
+            (try? TestSocketClient(path: socket)) != nil || !child.isRunning
         }
+        if answered && child.isRunning { return }
         kill9()
         throw HarnessError("the agent did not open its socket; log: \(logText)")
     }
 
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    /// Waits until the log contains `text` (or `seconds` pass).
+    /// Waits until the log contains `text` (false after `seconds`: a failure guard).
     @discardableResult
-    func waitForLog(_ text: String, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if logText.contains(text) { return true }
-            usleep(50_000)
-        }
-        return false
+    func waitForLog(_ text: String, seconds: Double = 60) async -> Bool {
+        await eventually(seconds: seconds, "\"\(text)\" in the agent's log \(log.path)") { logText.contains(text) }
     }
 
-    /// SIGKILL (children of Foundation's Process inherit blocked signals; SIGKILL always works).
+    /// Waits until the log satisfies `condition` (false after `seconds`: a failure guard).
+    func waitForLog(seconds: Double = 60, _ what: String, _ condition: (String) -> Bool) async -> Bool {
+        await eventually(seconds: seconds, "\(what) in the agent's log \(log.path)") { condition(logText) }
+    }
+
+    /// SIGKILL, without waiting (Spawn reaps it): what a `defer` can do, as it cannot await.
     func kill9() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitForExit()
+        child.signal(SIGKILL)
     }
 
-    /// SIGTERM, then the exit status.
-    func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitForExit()
-        return process.exitStatus
+    /// SIGTERM, then the exit status (-1 if it still ran after a minute).
+    func stop() async -> Int32 {
+        child.signal(SIGTERM)
+        return await ended()
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    /// SIGTERM (or `signal`) to the agent under strace (the launcher's
+    /// child), then strace's exit status, which is the agent's.
+    func stopTraced(_ signal: Int32 = SIGTERM) async -> Int32 {
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, signal) }
+        return await ended()
+    }
+
+    /// Waits until it ended: its exit status, or -1 if it still ran after a minute (a failure guard).
+    func ended() async -> Int32 {
+        if let status = await child.wait(seconds: 60) { return status }
+        print("the agent still ran a minute after it was told to stop; log: \(logText)")
+        return -1
+    }
+
+    deinit { child.signal(SIGKILL) }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -109,11 +119,10 @@ final class TestSocketClient {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw HarnessError("connect: \(String(cString: strerror(code)))")
-        }
+        // Not closed here: a class whose init throws once every property is set is
+        // deinitialised, and `deinit` closes `fd`; closing it twice closed whatever
+        // descriptor another thread had opened under that number meanwhile.
+        guard result == 0 else { throw HarnessError("connect: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

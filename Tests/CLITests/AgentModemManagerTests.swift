@@ -24,7 +24,7 @@ import Glibc
     }()
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func modemManagerFixesCheckInOnceForTheEntryNotThePassByAcrossARestart() throws {
+    func modemManagerFixesCheckInOnceForTheEntryNotThePassByAcrossARestart() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("""
@@ -34,38 +34,38 @@ import Glibc
 
             \(GPSTracks.fence(name: "office"))
             """)
-        let bus = try PrivateSystemBus(in: cli.folder)
-        var modem = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        var modem = try await FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("GPS source auto: modemmanager (ModemManager's modem 0 has its GPS enabled)"), "\(agent.logText)")
-        try #require(agent.waitForLog("following the GPS NMEA location of modem 0"), "\(agent.logText)")
-        for cycle in GPSTracks.sentences(GPSTracks.passBy) { try modem.locate(cycle) }
+        #expect(await agent.waitForLog("GPS source auto: modemmanager (ModemManager's modem 0 has its GPS enabled)"), "\(agent.logText)")
+        try #require(await agent.waitForLog("following the GPS NMEA location of modem 0"), "\(agent.logText)")
+        for cycle in GPSTracks.sentences(GPSTracks.passBy) { try await modem.locate(cycle) }
 
         // ModemManager restarts: gone (its name lost), then back with the modem; the walk in comes from the new one.
         let setupCalls = modem.setupCalls
-        modem.kill()
-        #expect(agent.waitForLog("GPS source ModemManager: no modem with a Location interface"), "\(agent.logText)")
-        modem = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
-        #expect(waitUntil { agent.logText.components(separatedBy: "following the GPS NMEA location of modem 0").count == 3 },
+        await modem.kill()
+        #expect(await agent.waitForLog("GPS source ModemManager: no modem with a Location interface"), "\(agent.logText)")
+        modem = try await FakeModemManager(address: bus.address, in: cli.folder, enabled: 6, signals: true)
+        #expect(await eventually("a second \"following the GPS NMEA location of modem 0\"") { agent.logText.components(separatedBy: "following the GPS NMEA location of modem 0").count == 3 },
                 "followed again after the restart: \(agent.logText)")
-        for cycle in GPSTracks.sentences(GPSTracks.entry, start: 1000) { try modem.locate(cycle) }
+        for cycle in GPSTracks.sentences(GPSTracks.entry, start: 1000) { try await modem.locate(cycle) }
         var sources: [String] = []
-        #expect(waitUntil {
-            let days = try? cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay])
+        #expect(await eventually("a gps check-in on \(AgentProcess.fixedDay)") {
+            let days = try? await cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay])
             let list = (try? JSONSerialization.jsonObject(with: Data((days?.stdout ?? "").utf8))) as? [[String: Any]]
             sources = list?.first?["sources"] as? [String] ?? []
             return sources.contains("gps")
         }, "agent log: \(agent.logText)")
         #expect(sources == ["gps"])
-        #expect(agent.waitForLog("GPS: left geofence office"), "\(agent.logText)")
-        let explain = try cli.run(["explain", AgentProcess.fixedDay])
+        #expect(await agent.waitForLog("GPS: left geofence office"), "\(agent.logText)")
+        let explain = try await cli.run(["explain", AgentProcess.fixedDay])
         #expect(explain.stdout.components(separatedBy: "check-in  gps").count == 2, "exactly one gps check-in: \(explain.stdout)")
         let log = agent.logText
         #expect(log.components(separatedBy: "GPS: arrived at geofence").count == 2, "one arrival: \(log)")
         #expect(!log.contains("warning") && !log.contains("48.8"), "\(log)")
         #expect(setupCalls.isEmpty && modem.setupCalls.isEmpty, "the agent never changes the modem's set-up")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
     }
 
     /// `auto` among the three: a modem with its GPS off and a serial device
@@ -73,16 +73,16 @@ import Glibc
     /// ModemManager, with one line saying how to turn the GPS on; nothing on
     /// the bus at all is the serial device.
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func autoChoosesAmongTheSources() throws {
+    func autoChoosesAmongTheSources() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let gps = try SimulatedGPS(in: cli.folder)
-        let bus = try PrivateSystemBus(in: cli.folder)
+        let gps = try await SimulatedGPS(in: cli.folder)
+        let bus = try await PrivateSystemBus(in: cli.folder)
         let emptyFolder = cli.folder.appendingPathComponent("empty", isDirectory: true)
         try FileManager.default.createDirectory(at: emptyFolder, withIntermediateDirectories: true)
-        let empty = try PrivateSystemBus(in: emptyFolder)
-        let modem = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 0, signals: false)
-        func agentLog(device: String, address: String, waitingFor line: String) throws -> String {
+        let empty = try await PrivateSystemBus(in: emptyFolder)
+        let modem = try await FakeModemManager(address: bus.address, in: cli.folder, enabled: 0, signals: false)
+        func agentLog(device: String, address: String, waitingFor line: String) async throws -> String {
             try cli.writeConfig("""
                 [gps]
                 enabled = true
@@ -90,18 +90,18 @@ import Glibc
 
                 \(GPSTracks.fence(name: "office"))
                 """)
-            let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+            let agent = try await AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
             defer { agent.kill9() }
-            #expect(agent.waitForLog(line), "\(agent.logText)")
-            #expect(agent.stop() == 0)
+            #expect(await agent.waitForLog(line), "\(agent.logText)")
+            #expect(await agent.stop() == 0)
             return agent.logText
         }
-        _ = try agentLog(device: gps.device, address: bus.address, waitingFor:
+        _ = try await agentLog(device: gps.device, address: bus.address, waitingFor:
             "GPS source auto: serial (gpsd is not on the system bus and no modem has its GPS enabled; the serial device exists)")
-        let log = try agentLog(device: "/dev/deskdays-no-such-gps", address: bus.address, waitingFor:
+        let log = try await agentLog(device: "/dev/deskdays-no-such-gps", address: bus.address, waitingFor:
             "GPS source auto: modemmanager (ModemManager's modem 0 can give GPS positions, and the serial device does not exist)")
         #expect(log.contains("the GPS NMEA source of modem 0 is not enabled"), "\(log)")
-        _ = try agentLog(device: gps.device, address: empty.address, waitingFor:
+        _ = try await agentLog(device: gps.device, address: empty.address, waitingFor:
             "GPS source auto: serial (neither gpsd nor ModemManager is on the system bus; the serial device exists)")
         #expect(modem.setupCalls.isEmpty)
     }
@@ -109,14 +109,14 @@ import Glibc
     /// `enroll gps --source modemmanager` turns the modem's NMEA source on
     /// only when asked; polkit's refusal is one sentence and the configuration is untouched.
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func enrollAsksModemManagerAndReportsPolkitsRefusal() throws {
+    func enrollAsksModemManagerAndReportsPolkitsRefusal() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("[gps]\nenabled = true\n")
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let refusing = try FakeModemManager(address: bus.address, in: cli.folder, enabled: 0, signals: false, refuse: true)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let refusing = try await FakeModemManager(address: bus.address, in: cli.folder, enabled: 0, signals: false, refuse: true)
         let before = try String(contentsOfFile: cli.config, encoding: .utf8)
-        let refused = try cli.run(["enroll", "gps", "--source", "modemmanager", "--seconds", "5"],
+        let refused = try await cli.run(["enroll", "gps", "--source", "modemmanager", "--seconds", "5"],
                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         #expect(refused.status == 1)
         let sentence = refused.stderr.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
@@ -215,33 +215,26 @@ final class FakeModemManager {
         GLib.MainLoop().run()
         """
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output: URL
+    private let process: Conversation
 
-    init(address: String, in folder: URL, enabled: Int, signals: Bool, refuse: Bool = false) throws {
-        output = folder.appendingPathComponent("modemmanager-\(UUID().uuidString.prefix(8)).jsonl")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, address, Self.introspection, String(enabled), signals ? "1" : "0", refuse ? "1" : "0"]
-        process.standardInput = input
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.spawn()
-        guard waitUntil(seconds: 30, { lines.first?["ready"] != nil }) else {
+    init(address: String, in folder: URL, enabled: Int, signals: Bool, refuse: Bool = false) async throws {
+        process = try await Conversation("/usr/bin/python3", ["-c", Self.script, address, Self.introspection, String(enabled),
+                                                              signals ? "1" : "0", refuse ? "1" : "0"],
+                                         in: folder, stderr: .inherit)
+        guard await eventually("the ModemManager stand-in's ready line", { lines.first?["ready"] != nil }) else {
             throw HarnessError("the ModemManager stand-in did not start (its interface differs from the published XML?)")
         }
     }
 
     private var lines: [[String: Any]] {
-        ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline)
-            .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        process.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
     /// Publishes one cycle's sentences as the modem's Location and waits until the signal is sent.
-    func locate(_ sentences: [String]) throws {
+    func locate(_ sentences: [String]) async throws {
         let sent = lines.filter { $0["sent"] != nil }.count
-        input.fileHandleForWriting.write(Data((sentences.joined(separator: "|") + "\n").utf8))
-        guard waitUntil(seconds: 15, { lines.filter { $0["sent"] != nil }.count > sent }) else {
+        process.send(sentences.joined(separator: "|"))
+        guard await eventually("the stand-in's sent line", { lines.filter { $0["sent"] != nil }.count > sent }) else {
             throw HarnessError("the stand-in did not publish the location")
         }
     }
@@ -250,10 +243,7 @@ final class FakeModemManager {
     var setupCalls: [[Int]] { lines.compactMap { $0["setup"] as? [Int] } }
 
     /// Gone at once, as a crashed or restarted ModemManager.
-    func kill() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitForExit()
+    func kill() async {
+        await process.kill9()
     }
-
-    deinit { kill() }
 }

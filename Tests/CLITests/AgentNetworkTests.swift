@@ -12,10 +12,10 @@ import Glibc
 /// AF_INET6 socket.
 @Suite(.serialized) struct AgentNetworkTests {
     @Test(.enabled(if: toolExists("strace") && toolExists("socat"), "strace and socat needed: apt-get install strace socat"))
-    func theAgentNeverCreatesAnInternetSocket() throws {
+    func theAgentNeverCreatesAnInternetSocket() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let gps = try SimulatedGPS(in: cli.folder)
+        let gps = try await SimulatedGPS(in: cli.folder)
         try cli.writeConfig("""
         [policy]
         timezone = "UTC"
@@ -28,26 +28,23 @@ import Glibc
         let trace = cli.folder.appendingPathComponent("strace.out").path
         // A session bus address that leads nowhere: the notifier still connects (traced) for the reminder.
         let busPath = "\(cli.folder.path)/no-bus"
-        let agent = try AgentProcess(cli, environment: [
+        let agent = try await AgentProcess(cli, environment: [
             "DESKDAYS_NOW": "2026-11-18T10:29:58Z",
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(busPath)",
         ], launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket,connect", "-o", trace])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("opened"), "\(agent.logText)")
+        #expect(await agent.waitForLog("opened"), "\(agent.logText)")
         // The 10:30 reminder comes first (the day has no record yet), then the arrival.
-        #expect(agent.waitForLog("reminder"), "\(agent.logText)")
-        #expect(agent.waitForLog("cannot show desktop notifications: no D-Bus session bus"), "\(agent.logText)")
+        #expect(await agent.waitForLog("reminder"), "\(agent.logText)")
+        #expect(await agent.waitForLog("cannot show desktop notifications: no D-Bus session bus"), "\(agent.logText)")
         try gps.replay()
-        #expect(agent.waitForLog("gps check-in stored"), "\(agent.logText)")
+        #expect(await agent.waitForLog("gps check-in stored"), "\(agent.logText)")
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"checkin","date":"2026-11-17","status":"office"}"#)?["ok"] as? Bool == true)
         #expect(client.status(#"{"cmd":"subscribe"}"#)?["today"] as? String == "2026-11-18")
 
         // Stop the agent itself (strace's child) with SIGTERM; strace then exits.
-        let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
-                                    encoding: .utf8)) ?? ""
-        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
-        agent.process.waitForExit()
+        _ = await agent.stopTraced()
 
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
         #expect(lines.contains { $0.contains("connect(") && $0.contains("AF_UNIX") && $0.contains(busPath) },

@@ -20,19 +20,19 @@ import Glibc
     """
 
     @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
-    func aReminderIsExactlyOneNotifyCall() throws {
+    func aReminderIsExactlyOneNotifyCall() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let daemon = try FakeNotificationDaemon(address: bus.address, in: cli.folder)
-        let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let daemon = try await FakeNotificationDaemon(address: bus.address, in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
                                                         "DESKDAYS_NOW": "2026-11-18T10:29:57Z"])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("reminder shown as a desktop notification (id 42)"), "\(agent.logText)")
+        #expect(await agent.waitForLog("reminder shown as a desktop notification (id 42)"), "\(agent.logText)")
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"status"}"#) != nil, "the agent carries on")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
 
         let calls = daemon.calls
         #expect(calls.count == 1, "exactly one Notify: \(calls)")
@@ -51,51 +51,51 @@ import Glibc
     }
 
     @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
-    func aHungNotificationDaemonIsGivenUpOnAndAStopEndsTheWait() throws {
+    func aHungNotificationDaemonIsGivenUpOnAndAStopEndsTheWait() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        let bus = try PrivateSystemBus(in: cli.folder)
-        let daemon = try FakeNotificationDaemon(address: bus.address, in: cli.folder, answers: false)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let daemon = try await FakeNotificationDaemon(address: bus.address, in: cli.folder, answers: false)
         let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
-        let agent = try AgentProcess(cli, environment: environment.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
+        let agent = try await AgentProcess(cli, environment: environment.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
         defer { agent.kill9() }
-        #expect(waitUntil { daemon.calls.count == 1 }, "\(agent.logText)")
+        #expect(await eventually(#"daemon.calls.count == 1"#) { daemon.calls.count == 1 }, "\(agent.logText)")
         // While the call waits for its answer, the agent still serves requests.
         let client = try TestSocketClient(path: agent.socket)
         #expect(client.request(#"{"cmd":"status"}"#) != nil)
         // sd-bus's own call timeout (5 s) gives up on it.
-        #expect(agent.waitForLog("the desktop notification could not be shown (org.freedesktop.DBus.Error.NoReply"),
+        #expect(await agent.waitForLog("the desktop notification could not be shown (org.freedesktop.DBus.Error.NoReply"),
                 "\(agent.logText)")
         // A new connection: the agent closes one idle for 5 s, and the wait
         // above may last that long on a loaded machine.
         #expect(try TestSocketClient(path: agent.socket).request(#"{"cmd":"status"}"#) != nil, "the agent carries on")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
 
         // Next day: stopped while the call is pending, the wait ends without an outcome (nothing logged about it).
-        let next = try AgentProcess(cli, environment: environment.merging(["DESKDAYS_NOW": "2026-11-19T10:29:57Z"]) { $1 })
+        let next = try await AgentProcess(cli, environment: environment.merging(["DESKDAYS_NOW": "2026-11-19T10:29:57Z"]) { $1 })
         defer { next.kill9() }
-        #expect(waitUntil { daemon.calls.count == 2 }, "\(next.logText)")
-        #expect(next.stop() == 0)
+        #expect(await eventually(#"daemon.calls.count == 2"#) { daemon.calls.count == 2 }, "\(next.logText)")
+        #expect(await next.stop() == 0)
         #expect(!next.logText.contains("could not be shown"), "cancelled, not timed out: \(next.logText)")
     }
 
-    @Test func withoutAUsableSessionBusTheReminderIsLoggedOnce() throws {
+    @Test func withoutAUsableSessionBusTheReminderIsLoggedOnce() async throws {
         for (address, expected) in [("unix:path=/nonexistent/deskdays-test-bus", "cannot show desktop notifications: no D-Bus session bus"),
                                     ("tcp:host=127.0.0.1,port=9", "the session bus address is not a unix socket")] {
             let cli = try CLIRunner()
             defer { cli.cleanup() }
             try cli.writeConfig(Self.config)
-            let agent = try AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": address,
+            let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": address,
                                                             "DESKDAYS_NOW": "2026-11-18T10:29:57Z"])
             defer { agent.kill9() }
-            #expect(agent.waitForLog(expected), "\(agent.logText)")
+            #expect(await agent.waitForLog(expected), "\(agent.logText)")
             #expect(agent.logText.contains("reminder for 2026-11-18:"))
             let client = try TestSocketClient(path: agent.socket)
             #expect(client.request(#"{"cmd":"status"}"#) != nil, "the agent carries on")
             let log = agent.logText
             #expect(log.components(separatedBy: "desktop notification").count == 2, "one line: \(log)")
-            #expect(agent.stop() == 0)
+            #expect(await agent.stop() == 0)
         }
     }
 }
@@ -107,13 +107,11 @@ final class FakeNotificationDaemon {
     /// Why it cannot run here, or nil.
     static let missing: String? = {
         guard toolExists("dbus-daemon") else { return "dbus-daemon not installed: apt-get install dbus-daemon" }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        probe.arguments = ["-c", "import dbus, dbus.mainloop.glib; from gi.repository import GLib"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.spawn()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus python3-gi" }
-        probe.waitForExit()
-        return probe.exitStatus == 0 ? nil : "python3-dbus or python3-gi not installed: apt-get install python3-dbus python3-gi"
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            return "/usr/bin/python3 not found: apt-get install python3-dbus python3-gi"
+        }
+        return pythonModuleInstalled("dbus") && pythonModuleInstalled("gi")
+            ? nil : "python3-dbus or python3-gi not installed: apt-get install python3-dbus python3-gi"
     }()
 
     static let script = """
@@ -150,17 +148,15 @@ final class FakeNotificationDaemon {
         GLib.MainLoop().run()
         """
 
-    private let process = Process()
+    private let process: Child
     private let output: URL
 
-    init(address: String, in folder: URL, answers: Bool = true) throws {
+    init(address: String, in folder: URL, answers: Bool = true) async throws {
         output = folder.appendingPathComponent("notifications-\(UUID().uuidString.prefix(8)).jsonl")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, address, answers ? "answer" : "hang"]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.spawn()
-        guard waitUntil(seconds: 30, { lines.first == "ready" }) else {
+        process = try await Child.start("/usr/bin/python3", ["-c", Self.script, address, answers ? "answer" : "hang"],
+                                        stdout: .file(output.path), stderr: .inherit)
+        guard await eventually("the notification daemon stand-in's ready line", { lines.first == "ready" }) else {
             throw HarnessError("the notification daemon stand-in could not own its name: \(lines)")
         }
     }
@@ -174,8 +170,5 @@ final class FakeNotificationDaemon {
         lines.dropFirst().compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitForExit()
-    }
+    deinit { process.signal(SIGKILL) }
 }

@@ -12,35 +12,34 @@ import Glibc
 /// strace to show that its bus connection is a unix socket like the rest.
 @Suite(.serialized) struct AgentSleepTests {
     @Test(.enabled(if: PrivateSystemBus.missing == nil, Comment(rawValue: PrivateSystemBus.missing ?? "")))
-    func resumeReopensTheGPSReceiverAndAnArrivalAfterItIsStored() throws {
+    func resumeReopensTheGPSReceiverAndAnArrivalAfterItIsStored() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let gps = try SimulatedGPS(in: cli.folder)
+        let gps = try await SimulatedGPS(in: cli.folder)
         try cli.writeConfig(gps.configuration)
-        let bus = try PrivateSystemBus(in: cli.folder)
+        let bus = try await PrivateSystemBus(in: cli.folder)
         let trace = cli.folder.appendingPathComponent("strace.out").path
-        let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address],
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address],
                                      launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket,connect", "-o", trace])
         defer { agent.kill9() }
-        #expect(agent.waitForLog("opened"), "\(agent.logText)")
-        try #require(agent.waitForLog("watching suspend and resume"), "the match was not installed: \(agent.logText)")
+        #expect(await agent.waitForLog("opened"), "\(agent.logText)")
+        try #require(await agent.waitForLog("watching suspend and resume"), "the match was not installed: \(agent.logText)")
 
         // A resume signal from a connection that does not own logind's name is not delivered.
-        try bus.emitSpoofed(sleeping: false)
-        let logind = try bus.logind()
-        try logind.prepareForSleep(true)
-        #expect(agent.waitForLog("the system is going to sleep"), "\(agent.logText)")
-        try logind.prepareForSleep(false)
-        #expect(agent.waitForLog("resumed from sleep; re-arming 1 adapter"), "\(agent.logText)")
-        #expect(waitUntil { agent.logText.components(separatedBy: "opened at 9600 baud").count == 3 },
+        try await bus.emitSpoofed(sleeping: false)
+        let logind = try await bus.logind()
+        try await logind.prepareForSleep(true)
+        #expect(await agent.waitForLog("the system is going to sleep"), "\(agent.logText)")
+        try await logind.prepareForSleep(false)
+        #expect(await agent.waitForLog("resumed from sleep; re-arming 1 adapter"), "\(agent.logText)")
+        #expect(await eventually("the GPS receiver opened a second time") { agent.logText.components(separatedBy: "opened at 9600 baud").count == 3 },
                 "the GPS receiver was not reopened after resume: \(agent.logText)")
 
         // The reopened reader sees a new arrival, and the pipeline stores it.
-        usleep(200_000)
         try gps.replay()
         var sources: [String] = []
-        #expect(waitUntil {
-            let days = try? cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay])
+        #expect(await eventually("a gps check-in on \(AgentProcess.fixedDay)") {
+            let days = try? await cli.run(["days", "--json", "--from", AgentProcess.fixedDay, "--to", AgentProcess.fixedDay])
             let list = (try? JSONSerialization.jsonObject(with: Data((days?.stdout ?? "").utf8))) as? [[String: Any]]
             sources = list?.first?["sources"] as? [String] ?? []
             return sources.contains("gps")
@@ -56,43 +55,29 @@ import Glibc
         #expect(!log.contains("restarting in"), "\(log)")
 
         // SIGTERM to the agent itself (strace's child); strace exits with its status.
-        let children = (try? String(contentsOfFile: "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children",
-                                    encoding: .utf8)) ?? ""
-        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
-        agent.process.waitForExit()
-        #expect(agent.process.exitStatus == 0, "the watcher thread lets the agent stop: \(agent.logText)")
+        #expect(await agent.stopTraced() == 0, "the watcher thread lets the agent stop: \(agent.logText)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline)
         #expect(calls.contains { $0.contains("connect(") && $0.contains(bus.socketPath) }, "the agent connected to the bus")
         let internet = calls.filter { $0.contains("socket(") && ($0.contains("AF_INET") || $0.contains("PF_INET")) }
         #expect(internet.isEmpty, "internet sockets created: \(internet)")
     }
 
-    @Test func noSystemBusIsOneInfoLineAndTheAgentCarriesOn() throws {
+    @Test func noSystemBusIsOneInfoLineAndTheAgentCarriesOn() async throws {
         for (address, expected) in [("unix:path=/nonexistent/deskdays-test-bus", "no system bus"),
                                     ("tcp:host=127.0.0.1,port=9", "not a unix socket")] {
             let cli = try CLIRunner()
             defer { cli.cleanup() }
-            let agent = try AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+            let agent = try await AgentProcess(cli, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
             defer { agent.kill9() }
-            #expect(agent.waitForLog(expected), "\(agent.logText)")
+            #expect(await agent.waitForLog(expected), "\(agent.logText)")
             let client = try TestSocketClient(path: agent.socket)
             #expect(client.request(#"{"cmd":"status"}"#) != nil, "the agent still answers")
             let log = agent.logText
             #expect(log.components(separatedBy: "suspend and resume are not watched").count == 2, "one line: \(log)")
             #expect(!log.contains("error"), "\(log)")
-            #expect(agent.stop() == 0)
+            #expect(await agent.stop() == 0)
         }
     }
-}
-
-/// Polls `condition` every 50 ms for up to `seconds` (a bound, not a measurement).
-func waitUntil(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(50_000)
-    }
-    return condition()
 }
 
 /// A private `dbus-daemon` whose policy allows everything, listening in a scratch folder.
@@ -104,21 +89,16 @@ final class PrivateSystemBus {
         where !toolExists(tool) {
             return "\(tool) not installed: apt-get install \(package)"
         }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        probe.arguments = ["-c", "import dbus"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.spawn()) != nil else { return "/usr/bin/python3 not found: apt-get install python3-dbus" }
-        probe.waitForExit()
-        return probe.exitStatus == 0 ? nil : "python3-dbus not installed: apt-get install python3-dbus"
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return "/usr/bin/python3 not found: apt-get install python3-dbus" }
+        return pythonModuleInstalled("dbus") ? nil : "python3-dbus not installed: apt-get install python3-dbus"
     }()
 
     let address: String
     let socketPath: String
-    private let daemon = Process()
+    private let daemon: Conversation
 
     /// - Parameter services: a folder of D-Bus service files the bus activates itself (Exec=), as a session bus without systemd does.
-    init(in folder: URL, services: URL? = nil) throws {
+    init(in folder: URL, services: URL? = nil) async throws {
         socketPath = folder.appendingPathComponent("system_bus_socket").path
         let activation = services.map { "<type>session</type>\n  <servicedir>\($0.path)</servicedir>" } ?? ""
         let config = folder.appendingPathComponent("bus.conf")
@@ -143,14 +123,10 @@ final class PrivateSystemBus {
           </policy>
         </busconfig>
         """.write(to: config, atomically: true, encoding: .utf8)
-        let output = Pipe()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        daemon.arguments = ["dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address"]
-        daemon.standardOutput = output
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.spawn()
-        guard let line = readLine(from: output.fileHandleForReading), line.hasPrefix("unix:") else {
-            kill(daemon.processIdentifier, SIGKILL)
+        daemon = try await Conversation("/usr/bin/env", ["dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address"],
+                                        in: folder, input: false)
+        guard let line = await daemon.nextLine(), line.hasPrefix("unix:") else {
+            await daemon.kill9()
             throw HarnessError("dbus-daemon printed no address")
         }
         address = line
@@ -160,28 +136,19 @@ final class PrivateSystemBus {
     /// (gdbus sometimes exits with "Error flushing connection: The connection
     /// is closed" on a loaded machine: a new gdbus tries again; a signal
     /// sent twice is ignored twice.)
-    func emitSpoofed(sleeping: Bool) throws {
+    func emitSpoofed(sleeping: Bool) async throws {
         var status: Int32 = -1
         for _ in 0..<3 where status != 0 {
-            let gdbus = Process()
-            gdbus.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            gdbus.arguments = ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
-                               "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", sleeping ? "true" : "false"]
-            gdbus.standardError = FileHandle.nullDevice
-            try gdbus.spawn()
-            gdbus.waitForExit()
-            status = gdbus.exitStatus
+            status = try await Program.run("/usr/bin/env", ["gdbus", "emit", "--address", address, "--object-path", "/org/freedesktop/login1",
+                                                            "--signal", "org.freedesktop.login1.Manager.PrepareForSleep",
+                                                            sleeping ? "true" : "false"],
+                                           stdout: .discard, stderr: .discard).status
         }
         try #require(status == 0, "gdbus emit failed three times")
     }
 
     /// A stand-in for logind: owns its bus name and sends `PrepareForSleep` on request.
-    func logind() throws -> FakeLogind { try FakeLogind(address: address) }
-
-    deinit {
-        kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitForExit()
-    }
+    func logind() async throws -> FakeLogind { try await FakeLogind(address: address, in: URL(fileURLWithPath: (socketPath as NSString).deletingLastPathComponent)) }
 }
 
 /// python3-dbus owning `org.freedesktop.login1`: one line on stdin ("true"/"false") is one signal, acknowledged by "sent".
@@ -200,39 +167,25 @@ final class FakeLogind {
             print("sent", flush=True)
         """
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let logind: Conversation
 
-    init(address: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, address]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.spawn()
-        guard readLine(from: output.fileHandleForReading) == "ready" else {
+    init(address: String, in folder: URL) async throws {
+        logind = try await Conversation("/usr/bin/python3", ["-c", Self.script, address], in: folder)
+        guard await logind.nextLine() == "ready" else {
             throw HarnessError("the logind stand-in could not own its name")
         }
     }
 
-    func prepareForSleep(_ sleeping: Bool) throws {
-        input.fileHandleForWriting.write(Data((sleeping ? "true\n" : "false\n").utf8))
-        guard readLine(from: output.fileHandleForReading) == "sent" else { throw HarnessError("the signal was not sent") }
-    }
-
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitForExit()
+    func prepareForSleep(_ sleeping: Bool) async throws {
+        logind.send(sleeping ? "true" : "false")
+        guard await logind.nextLine() == "sent" else { throw HarnessError("the signal was not sent") }
     }
 }
 
-/// One line from a pipe, read byte by byte so nothing after it is consumed; nil at end of file.
-private func readLine(from handle: FileHandle) -> String? {
-    var bytes: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(handle.fileDescriptor, &byte, 1) == 1 {
-        if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-        bytes.append(byte)
+/// Whether python3 can import `module` from Debian's system packages (a
+/// look at the files, not a run: a `static let` cannot await a program).
+func pythonModuleInstalled(_ module: String) -> Bool {
+    ["/usr/lib/python3/dist-packages/", "/usr/local/lib/python3/dist-packages/"].contains {
+        FileManager.default.fileExists(atPath: $0 + module)
     }
-    return nil
 }

@@ -12,10 +12,10 @@ import Glibc
 @Suite(.serialized) struct AgentSocketTests {
     // MARK: - Protocol
 
-    @Test func malformedRequestsGetErrorRepliesAndTheAgentCarriesOn() throws {
+    @Test func malformedRequestsGetErrorRepliesAndTheAgentCarriesOn() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let agent = try AgentProcess(cli)
+        let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         let client = try TestSocketClient(path: agent.socket)
         let bad: [String] = [
@@ -44,27 +44,27 @@ import Glibc
         #expect(client.request("")?["code"] as? String == "too_long")
         let status = try #require(client.status(#"{"cmd": "status"}"#))
         #expect(status["today"] as? String != nil && status["remaining_required"] as? Int != nil)
-        #expect(agent.process.isRunning)
+        #expect(agent.isRunning)
 
         // A request with trailing unknown keys is fine; the reply comes after the commit.
         let checkin = try #require(client.request(#"{"cmd":"checkin","date":"2026-11-18","status":"remote","note":"x","extra":1}"#))
         #expect(checkin["ok"] as? Bool == true)
-        let days = try cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
+        let days = try await cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
         #expect(days.stdout.contains("\"remote\""))
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: agent.socket), "the socket file is removed on exit")
     }
 
-    @Test func socketAndFolderArePrivate() throws {
+    @Test func socketAndFolderArePrivate() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let agent = try AgentProcess(cli)
+        let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         var info = stat()
         #expect(stat(agent.socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(stat((agent.socket as NSString).deletingLastPathComponent, &info) == 0 && info.st_mode & 0o777 == 0o700)
         // A second agent on the same socket refuses to start instead of stealing it.
-        let second = try cli.run(["agent", "--socket", agent.socket])
+        let second = try await cli.run(["agent", "--socket", agent.socket])
         #expect(second.status == 1)
         #expect(second.stderr.contains("already running"), "\(second.stderr)")
     }
@@ -74,13 +74,13 @@ import Glibc
     /// Kill -9 in the middle of a burst of socket check-ins, twenty times:
     /// every acknowledged check-in is stored and the database is intact.
     @Test(.enabled(if: toolExists("sqlite3"), "sqlite3 not installed: apt-get install sqlite3"))
-    func killNineMidBurstKeepsEveryAcknowledgedCheckIn() throws {
+    func killNineMidBurstKeepsEveryAcknowledgedCheckIn() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         var acknowledgedTotal = 0, interruptedRounds = 0
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {
-            let agent = try AgentProcess(cli)
+            let agent = try await AgentProcess(cli)
             final class Acks: @unchecked Sendable {
                 let lock = NSLock()
                 var dates: [String] = []
@@ -99,14 +99,16 @@ import Glibc
                     }
                 }
             }
-            usleep(UInt32.random(in: 30_000...120_000, using: &generator))
+            // The kill lands after a random number of acknowledged check-ins (of up to 800).
+            let killAt = Int.random(in: 1...200, using: &generator)
+            await eventually("\(killAt) acknowledged check-ins in round \(round)") { acks.lock.withLock { acks.dates.count >= killAt } }
             agent.kill9()
-            group.wait()
-            let stored = Set(try sqlite(cli.database, "SELECT date FROM record WHERE origin = 'manual'")
+            await withCheckedContinuation { done in group.notify(queue: .global()) { done.resume() } }
+            let stored = Set(try await sqlite(cli.database, "SELECT date FROM record WHERE origin = 'manual'")
                 .split(whereSeparator: \.isNewline).map(String.init))
             let missing = acks.dates.filter { !stored.contains($0) }
             #expect(missing.isEmpty, "round \(round): acknowledged but not stored: \(missing.prefix(5))")
-            #expect(try sqlite(cli.database, "PRAGMA integrity_check") == "ok\n", "round \(round)")
+            #expect(try await sqlite(cli.database, "PRAGMA integrity_check") == "ok\n", "round \(round)")
             acknowledgedTotal += acks.dates.count
             if acks.dates.count < 800 { interruptedRounds += 1 }
         }
@@ -114,78 +116,70 @@ import Glibc
         #expect(interruptedRounds >= 10, "the kill must land in the middle of most bursts (\(interruptedRounds) of 20)")
         print("kill -9 mid-burst: \(acknowledgedTotal) check-ins acknowledged over 20 rounds, \(interruptedRounds) interrupted; none lost")
         // And the agent starts on the database the kills left behind.
-        let agent = try AgentProcess(cli)
+        let agent = try await AgentProcess(cli)
         let status = try #require(try TestSocketClient(path: agent.socket).status())
         #expect(status["today"] != nil)
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
     }
 
     // MARK: - The CLI through the agent
 
-    @Test func cliWritesGoThroughTheAgentOnlyForItsOwnDatabase() throws {
+    @Test func cliWritesGoThroughTheAgentOnlyForItsOwnDatabase() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let agent = try AgentProcess(cli)
+        let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
-        let checkin = try cli.run(["checkin", "--date", "2026-11-18", "--socket", agent.socket])
+        let checkin = try await cli.run(["checkin", "--date", "2026-11-18", "--socket", agent.socket])
         #expect(checkin.status == 0, "\(checkin.stderr)")
-        #expect(agent.waitForLog("through the control socket"), "\(agent.logText)")
-        let event = try cli.run(["event", "--source", "nfc", "--at", "2026-03-09T08:00:00Z", "--rule", "desk", "--socket", agent.socket])
+        #expect(await agent.waitForLog("through the control socket"), "\(agent.logText)")
+        let event = try await cli.run(["event", "--source", "nfc", "--at", "2026-03-09T08:00:00Z", "--rule", "desk", "--socket", agent.socket])
         #expect(event.stdout.contains("Stored a nfc check-in for 2026-03-09"), "\(event.stdout)\(event.stderr)")
-        let again = try cli.run(["event", "--source", "nfc", "--at", "2026-03-09T09:00:00Z", "--socket", agent.socket])
+        let again = try await cli.run(["event", "--source", "nfc", "--at", "2026-03-09T09:00:00Z", "--socket", agent.socket])
         #expect(again.stdout.contains("already has a nfc check-in"))
-        let clear = try cli.run(["clear", "--date", "2026-11-18", "--socket", agent.socket])
+        let clear = try await cli.run(["clear", "--date", "2026-11-18", "--socket", agent.socket])
         #expect(clear.stdout.contains("Removed from 2026-11-18: office record."), "\(clear.stdout)\(clear.stderr)")
 
         // Another database: the agent answers other_database and the CLI writes that file itself.
         let other = cli.folder.appendingPathComponent("other.sqlite").path
-        let elsewhere = try cli.run(["checkin", "--date", "2026-11-20", "--socket", agent.socket, "--config", cli.config,
+        let elsewhere = try await cli.run(["checkin", "--date", "2026-11-20", "--socket", agent.socket, "--config", cli.config,
                                      "--database", other], paths: false)
         #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
-        let inOther = try cli.run(["days", "--json", "--from", "2026-11-20", "--to", "2026-11-20", "--config", cli.config,
+        let inOther = try await cli.run(["days", "--json", "--from", "2026-11-20", "--to", "2026-11-20", "--config", cli.config,
                                    "--database", other], paths: false)
         #expect(inOther.stdout.contains("\"office\""))
-        let inAgents = try cli.run(["days", "--json", "--from", "2026-11-20", "--to", "2026-11-20"])
+        let inAgents = try await cli.run(["days", "--json", "--from", "2026-11-20", "--to", "2026-11-20"])
         #expect(!inAgents.stdout.contains("\"office\""))
     }
 
-    @Test func statusFollowPrintsALineOnEveryChange() throws {
+    @Test func statusFollowPrintsALineOnEveryChange() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         // A fixed workday, so an office check-in changes the figures whatever the real date.
         let now = ["DESKDAYS_NOW": "2026-11-18T09:00:00Z"]
-        let agent = try AgentProcess(cli, environment: now)
+        let agent = try await AgentProcess(cli, environment: now)
         defer { agent.kill9() }
-        let follow = Process()
-        follow.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        follow.arguments = ["status", "--follow", "--format", "json", "--socket", agent.socket,
-                            "--config", cli.config, "--database", cli.database]
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "UTC"
         environment["DESKDAYS_NOW"] = now["DESKDAYS_NOW"]
         environment["DESKDAYS_TODAY"] = nil
-        follow.environment = environment
-        let out = Pipe()
-        follow.standardOutput = out
-        try follow.spawn()
-        defer { kill(follow.processIdentifier, SIGKILL); follow.waitForExit() }
-        let lines = LineCollector(out.fileHandleForReading)
-        let first = try #require(lines.wait(count: 1, seconds: 15)?.first, "a line at once on subscribing")
+        let follow = try await Conversation(CLIRunner.binary, ["status", "--follow", "--format", "json", "--socket", agent.socket,
+                                                               "--config", cli.config, "--database", cli.database],
+                                            environment: environment, in: cli.folder, input: false, stderr: .inherit)
+        let first = try #require(await follow.nextLine(), "a line at once on subscribing")
         let before = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
-        #expect(try cli.run(["checkin", "--status", "office", "--socket", agent.socket], environment: now).status == 0)
-        let after = try #require(lines.wait(count: 2, seconds: 15), "a line after the check-in")
-        let changed = try #require(JSONSerialization.jsonObject(with: Data(after[1].utf8)) as? [String: Any])
-        #expect((before["office"] as? Int).map { $0 + 1 } == changed["office"] as? Int, "\(after)")
+        #expect(try await cli.run(["checkin", "--status", "office", "--socket", agent.socket], environment: now).status == 0)
+        let after = try #require(await follow.nextLine(), "a line after the check-in")
+        let changed = try #require(JSONSerialization.jsonObject(with: Data(after.utf8)) as? [String: Any])
+        #expect((before["office"] as? Int).map { $0 + 1 } == changed["office"] as? Int, "\(first) then \(after)")
         // The agent going away ends the follow with one sentence and exit 1.
-        #expect(agent.stop() == 0)
-        follow.waitForExit()
-        #expect(follow.exitStatus == 1)
+        #expect(await agent.stop() == 0)
+        #expect(await follow.child.wait(seconds: 60) == 1)
     }
 
-    @Test func statusFollowWithoutAnAgentSaysSoInOneSentence() throws {
+    @Test func statusFollowWithoutAnAgentSaysSoInOneSentence() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let result = try cli.run(["status", "--follow", "--socket", cli.folder.appendingPathComponent("none.sock").path])
+        let result = try await cli.run(["status", "--follow", "--socket", cli.folder.appendingPathComponent("none.sock").path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("--follow needs the running agent"))
         #expect(result.stderr.split(whereSeparator: \.isNewline).count == 1)
@@ -197,61 +191,29 @@ import Glibc
     /// the agent checks the peer's uid and refuses another user.
     @Test(.enabled(if: getuid() == 0 && toolExists("useradd") && toolExists("setpriv") && toolExists("socat"),
                    "needs root, useradd, setpriv and socat to connect as a second user"))
-    func anotherUserIsRefused() throws {
+    func anotherUserIsRefused() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let name = "ddtest\(UInt32.random(in: 10_000...99_999))"
-        #expect(try runTool(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", name]).status == 0)
-        defer { _ = try? runTool(["userdel", name]) }
-        let uid = try runTool(["id", "-u", name]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        // The scratch folder must be passable for the other user to reach the agent's folder at all.
-        chmod(cli.folder.path, 0o755)
-        let agent = try AgentProcess(cli)
-        defer { agent.kill9() }
-        let asOther = ["setpriv", "--reuid", uid, "--regid", uid, "--clear-groups",
-                       "socat", "-t", "2", "-", "UNIX-CONNECT:\(agent.socket)"]
-        let blocked = try runTool(asOther, input: #"{"cmd":"status"}"# + "\n")
-        #expect(blocked.status != 0 && !blocked.output.contains("today"), "file permissions stop another user")
-        chmod((agent.socket as NSString).deletingLastPathComponent, 0o711)
-        chmod(agent.socket, 0o666)
-        let refused = try runTool(asOther, input: #"{"cmd":"status"}"# + "\n")
-        #expect(refused.output.contains("\"forbidden\""), "\(refused.output)")
-        #expect(!refused.output.contains("today"))
-        #expect(agent.waitForLog("refused a control connection from another user"))
-        #expect(try TestSocketClient(path: agent.socket).status()?["today"] != nil, "the owner still gets in")
-    }
-}
-
-/// Collects a pipe's lines on a background thread.
-final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending = Data(pending[pending.index(after: newline)...])
-                    lock.withLock { lines.append(line) }
-                }
-            }
-        }
-    }
-
-    /// The lines so far once there are at least `count` (nil after `seconds`).
-    func wait(count: Int, seconds: Double) -> [String]? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let now = lock.withLock { lines }
-            if now.count >= count { return now }
-            usleep(20_000)
-        }
-        return nil
+        #expect(try await runTool(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", name]).status == 0)
+        try await withCleanup({
+            let uid = try await runTool(["id", "-u", name]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            // The scratch folder must be passable for the other user to reach the agent's folder at all.
+            chmod(cli.folder.path, 0o755)
+            let agent = try await AgentProcess(cli)
+            defer { agent.kill9() }
+            let asOther = ["setpriv", "--reuid", uid, "--regid", uid, "--clear-groups",
+                           "socat", "-t", "2", "-", "UNIX-CONNECT:\(agent.socket)"]
+            let blocked = try await runTool(asOther, input: #"{"cmd":"status"}"# + "\n")
+            #expect(blocked.status != 0 && !blocked.output.contains("today"), "file permissions stop another user")
+            chmod((agent.socket as NSString).deletingLastPathComponent, 0o711)
+            chmod(agent.socket, 0o666)
+            let refused = try await runTool(asOther, input: #"{"cmd":"status"}"# + "\n")
+            #expect(refused.output.contains("\"forbidden\""), "\(refused.output)")
+            #expect(!refused.output.contains("today"))
+            #expect(await agent.waitForLog("refused a control connection from another user"))
+            #expect(try TestSocketClient(path: agent.socket).status()?["today"] != nil, "the owner still gets in")
+        }, cleanup: { _ = try? await runTool(["userdel", name]) })
     }
 }
 
@@ -266,24 +228,13 @@ func testDate(offset: Int) -> String {
 }
 
 /// Runs the sqlite3 shell on `path`.
-func sqlite(_ path: String, _ sql: String) throws -> String {
-    try runTool(["sqlite3", path, sql]).output
+func sqlite(_ path: String, _ sql: String) async throws -> String {
+    try await runTool(["sqlite3", path, sql]).output
 }
 
 /// Runs a tool on PATH, feeding `input`; its exit status and standard output.
 @discardableResult
-func runTool(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe(), inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = inPipe
-    try process.spawn()
-    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try? inPipe.fileHandleForWriting.close()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitForExit()
-    return (process.exitStatus, String(decoding: data, as: UTF8.self))
+func runTool(_ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
+    let output = try await Program.run("/usr/bin/env", arguments, input: Array((input ?? "").utf8), stderr: .discard)
+    return (output.status, output.stdout)
 }

@@ -8,7 +8,7 @@ import Glibc
 /// WATCHDOG=1 at half of `WATCHDOG_USEC`, as datagrams on `$NOTIFY_SOCKET`;
 /// and the shipped unit's sandbox keeps the options the privacy claim rests on.
 struct AgentSystemdTests {
-    @Test func readyAndWatchdogReachTheNotifySocket() throws {
+    @Test func readyAndWatchdogReachTheNotifySocket() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("notify.sock").path
@@ -27,7 +27,7 @@ struct AgentSystemdTests {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 
-        let agent = try AgentProcess(cli, environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000"])
+        let agent = try await AgentProcess(cli, environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000"])
         defer { agent.kill9() }
         var messages: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -38,7 +38,7 @@ struct AgentSystemdTests {
         }
         #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
         #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 2, "\(messages)")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         var last = ""
         while true {
             let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
@@ -49,7 +49,7 @@ struct AgentSystemdTests {
         #expect(last == "STOPPING=1")
     }
 
-    @Test func theUnitKeepsTheSandboxThePrivacyClaimRestsOn() throws {
+    @Test func theUnitKeepsTheSandboxThePrivacyClaimRestsOn() async throws {
         let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("config/deskdays.service")
         let lines = try String(contentsOf: unit, encoding: .utf8).split(whereSeparator: \.isNewline)
@@ -65,11 +65,11 @@ struct AgentSystemdTests {
 /// SIGHUP: a valid configuration replaces the running one; a bad one is
 /// rejected with the old one kept, and the agent keeps serving.
 struct AgentReloadTests {
-    @Test func sighupReloadsAGoodConfigurationAndKeepsTheOldOneOnErrors() throws {
+    @Test func sighupReloadsAGoodConfigurationAndKeepsTheOldOneOnErrors() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("[policy.target]\nkind = \"percent\"\nvalue = 60\n")
-        let agent = try AgentProcess(cli)
+        let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         func target() -> Double? {
             let status = (try? TestSocketClient(path: agent.socket))?.status()
@@ -78,21 +78,15 @@ struct AgentReloadTests {
         #expect(target() == 60)
 
         try cli.writeConfig("[policy.target]\nkind = \"percent\"\nvalue = 60\nvalu = 80\n")
-        kill(agent.process.processIdentifier, SIGHUP)
-        #expect(agent.waitForLog("configuration reload rejected"), "\(agent.logText)")
+        kill(agent.pid, SIGHUP)
+        #expect(await agent.waitForLog("configuration reload rejected"), "\(agent.logText)")
         #expect(agent.logText.contains("config.toml:4:"), "the problem is named with its line")
         #expect(target() == 60, "the old configuration is kept")
 
         try cli.writeConfig("[policy.target]\nkind = \"percent\"\nvalue = 80\n")
-        kill(agent.process.processIdentifier, SIGHUP)
-        #expect(agent.waitForLog("configuration reloaded"), "\(agent.logText)")
-        var reloaded: Double?
-        for _ in 0..<100 {
-            reloaded = target()
-            if reloaded == 80 { break }
-            usleep(50_000)
-        }
-        #expect(reloaded == 80)
-        #expect(agent.stop() == 0)
+        kill(agent.pid, SIGHUP)
+        #expect(await agent.waitForLog("configuration reloaded"), "\(agent.logText)")
+        #expect(await eventually("the reloaded target 80 in the agent's status") { target() == 80 })
+        #expect(await agent.stop() == 0)
     }
 }

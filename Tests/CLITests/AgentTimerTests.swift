@@ -18,57 +18,57 @@ import Testing
     /// No session bus: the reminder is decided and logged, and the missing bus reported once.
     static let noBus = ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/nonexistent"]
 
-    @Test func fallbackIsWrittenOnAWorkdayWithoutARecord() throws {
+    @Test func fallbackIsWrittenOnAWorkdayWithoutARecord() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        let agent = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T19:59:57Z"]) { $1 })
+        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T19:59:57Z"]) { $1 })
         defer { agent.kill9() }
-        #expect(agent.waitForLog("fallback: 2026-11-18 had no record; recorded remote"), "\(agent.logText)")
-        let days = try cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
+        #expect(await agent.waitForLog("fallback: 2026-11-18 had no record; recorded remote"), "\(agent.logText)")
+        let days = try await cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
         let list = try #require(JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
         #expect(list.first?["status"] as? String == "remote")
         #expect(list.first?["origin"] as? String == "fallback")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
     }
 
-    @Test func fallbackLeavesADayWithACheckInAlone() throws {
+    @Test func fallbackLeavesADayWithACheckInAlone() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        let agent = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T19:59:56Z"]) { $1 })
+        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T19:59:56Z"]) { $1 })
         defer { agent.kill9() }
-        let event = try cli.run(["event", "--source", "nfc", "--at", "2026-11-18T08:00:00Z", "--socket", agent.socket])
+        let event = try await cli.run(["event", "--source", "nfc", "--at", "2026-11-18T08:00:00Z", "--socket", agent.socket])
         #expect(event.status == 0)
-        #expect(agent.waitForLog("fallback not needed: 2026-11-18 has a record"), "\(agent.logText)")
-        let days = try cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
+        #expect(await agent.waitForLog("fallback not needed: 2026-11-18 has a record"), "\(agent.logText)")
+        let days = try await cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
         #expect(days.stdout.contains("\"automatic\"") && !days.stdout.contains("\"fallback\""))
     }
 
-    @Test func reminderIsGivenOnAWorkdayWithoutARecordAndSuppressedByACheckIn() throws {
+    @Test func reminderIsGivenOnAWorkdayWithoutARecordAndSuppressedByACheckIn() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
         // Without a check-in: the reminder, naming what the period still needs.
-        let first = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
-        #expect(first.waitForLog("reminder for 2026-11-18:"), "\(first.logText)")
+        let first = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
+        #expect(await first.waitForLog("reminder for 2026-11-18:"), "\(first.logText)")
         #expect(first.logText.contains("more office days needed in Q4 2026"))
-        #expect(first.waitForLog("cannot show desktop notifications: no D-Bus session bus"))
-        #expect(first.stop() == 0)
+        #expect(await first.waitForLog("cannot show desktop notifications: no D-Bus session bus"))
+        #expect(await first.stop() == 0)
         // Restarted the same day: at most one a day.
-        let again = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:31:00Z"]) { $1 })
-        #expect(again.waitForLog("reminder already given today"), "\(again.logText)")
-        #expect(again.stop() == 0)
+        let again = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:31:00Z"]) { $1 })
+        #expect(await again.waitForLog("reminder already given today"), "\(again.logText)")
+        #expect(await again.stop() == 0)
 
         // Next day, a check-in through the socket before reminder time suppresses it.
-        let next = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-19T10:29:56Z"]) { $1 })
+        let next = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-19T10:29:56Z"]) { $1 })
         defer { next.kill9() }
-        #expect(try cli.run(["checkin", "--date", "2026-11-19", "--socket", next.socket]).status == 0)
-        #expect(next.waitForLog("reminder suppressed: 2026-11-19 already has a record"), "\(next.logText)")
+        #expect(try await cli.run(["checkin", "--date", "2026-11-19", "--socket", next.socket]).status == 0)
+        #expect(await next.waitForLog("reminder suppressed: 2026-11-19 already has a record"), "\(next.logText)")
         #expect(!next.logText.contains("reminder for 2026-11-19"))
     }
 
-    @Test func remindersStopAfterThreeIgnoredInARow() throws {
+    @Test func remindersStopAfterThreeIgnoredInARow() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
@@ -77,24 +77,24 @@ import Testing
                                                 withIntermediateDirectories: true)
         try Data(#"{"reminded":["2026-11-13","2026-11-16","2026-11-17"]}"#.utf8)
             .write(to: URL(fileURLWithPath: (cli.database as NSString).deletingLastPathComponent + "/reminders.json"))
-        let agent = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
+        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
         defer { agent.kill9() }
-        #expect(agent.waitForLog("reminder withheld: the last 3 were ignored"), "\(agent.logText)")
+        #expect(await agent.waitForLog("reminder withheld: the last 3 were ignored"), "\(agent.logText)")
         #expect(!agent.logText.contains("reminder for 2026-11-18"))
     }
 
-    @Test func noReminderOnAWeekend() throws {
+    @Test func noReminderOnAWeekend() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
         // Saturday 10:29:57: 10:30 passes and nothing is decided for Saturday at all.
-        let agent = try AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-21T10:29:57Z"]) { $1 })
+        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-21T10:29:57Z"]) { $1 })
         defer { agent.kill9() }
         // The schedule's next instant is Monday's reminder: Saturday has none to give.
-        #expect(agent.waitForLog("next timer: 2026-11-23T10:30:00Z"), "\(agent.logText)")
+        #expect(await agent.waitForLog("next timer: 2026-11-23T10:30:00Z"), "\(agent.logText)")
         for decision in ["reminder for", "reminder suppressed", "reminder not needed", "reminder withheld"] {
             #expect(!agent.logText.contains(decision), "\(agent.logText)")
         }
-        #expect(agent.process.isRunning)
+        #expect(agent.isRunning)
     }
 }

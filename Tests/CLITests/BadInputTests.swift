@@ -54,9 +54,9 @@ import Testing
     ]
 
     /// A database with one record, and its bytes.
-    static func seeded() throws -> (CLIRunner, Data) {
+    static func seeded() async throws -> (CLIRunner, Data) {
         let cli = try CLIRunner()
-        let result = try cli.run(["checkin", "--date", "2026-11-16"])
+        let result = try await cli.run(["checkin", "--date", "2026-11-16"])
         precondition(result.status == 0, result.stderr)
         return (cli, try Data(contentsOf: URL(fileURLWithPath: cli.database)))
     }
@@ -71,115 +71,102 @@ import Testing
     }
 
     @Test(arguments: badArguments)
-    func badArgumentsChangeNothing(_ testCase: Case) throws {
-        let (cli, before) = try Self.seeded()
+    func badArgumentsChangeNothing(_ testCase: Case) async throws {
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
-        let result = try cli.run(testCase.arguments)
+        let result = try await cli.run(testCase.arguments)
         Self.expectOneLine(result, code: testCase.code, mentions: testCase.mentions)
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 
-    @Test func corruptConfigIsLocatedAndChangesNothing() throws {
-        let (cli, before) = try Self.seeded()
+    @Test func corruptConfigIsLocatedAndChangesNothing() async throws {
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         try cli.writeConfig("[policy]\nperiod = \"quarter\"\n[policy.target\nvalue = 60\n")
-        let result = try cli.run(["checkin", "--date", "2026-11-17"])
+        let result = try await cli.run(["checkin", "--date", "2026-11-17"])
         Self.expectOneLine(result, code: 1, mentions: cli.config + ":")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 
-    @Test func unreadableConfigIsOneLine() throws {
+    @Test func unreadableConfigIsOneLine() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try FileManager.default.removeItem(atPath: cli.config)
         try FileManager.default.createDirectory(atPath: cli.config, withIntermediateDirectories: true)
-        let result = try cli.run(["status"])
+        let result = try await cli.run(["status"])
         Self.expectOneLine(result, code: 1, mentions: cli.config)
     }
 
-    @Test func aFileThatIsNotSQLiteIsRefused() throws {
+    @Test func aFileThatIsNotSQLiteIsRefused() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try FileManager.default.createDirectory(atPath: (cli.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let bytes = Data("date,status\n2026-11-16,office\n".utf8)
         try bytes.write(to: URL(fileURLWithPath: cli.database))
         for arguments in [["status"], ["checkin"]] {
-            let result = try cli.run(arguments)
+            let result = try await cli.run(arguments)
             Self.expectOneLine(result, code: 2, mentions: cli.database)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == bytes)
     }
 
     @Test(.enabled(if: toolExists("sqlite3"), "sqlite3 not installed: apt-get install sqlite3"))
-    func aDatabaseFromANewerVersionIsRefused() throws {
-        let (cli, _) = try Self.seeded()
+    func aDatabaseFromANewerVersionIsRefused() async throws {
+        let (cli, _) = try await Self.seeded()
         defer { cli.cleanup() }
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite.arguments = ["sqlite3", cli.database, "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"]
-        try sqlite.spawn()
-        sqlite.waitForExit()
-        try #require(sqlite.exitStatus == 0)
+        let sqlite = try await Program.run("/usr/bin/env", ["sqlite3", cli.database,
+                                                            "INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA wal_checkpoint(TRUNCATE);"],
+                                           stdout: .inherit, stderr: .inherit)
+        try #require(sqlite.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.database))
         for arguments in [["status"], ["checkin", "--date", "2026-11-17"], ["report", "--json"]] {
-            Self.expectOneLine(try cli.run(arguments), code: 2, mentions: "newer")
+            Self.expectOneLine(try await cli.run(arguments), code: 2, mentions: "newer")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "Debian's /usr/bin/python3 is needed to hold a lock"))
-    func aLockedDatabaseGivesAClearMessage() throws {
-        let (cli, before) = try Self.seeded()
+    func aLockedDatabaseGivesAClearMessage() async throws {
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", """
+        let holder = try await Conversation("/usr/bin/python3", ["-c", """
         import sqlite3, sys, time
         c = sqlite3.connect(sys.argv[1], isolation_level=None)
         c.execute('BEGIN EXCLUSIVE')
         print('locked', flush=True)
         sys.stdin.read()
-        """, cli.database]
-        let input = Pipe(), output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.spawn()
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitForExit()
-        }
-        let ready = output.fileHandleForReading.availableData
-        try #require(String(decoding: ready, as: UTF8.self).contains("locked"))
-        let result = try cli.run(["checkin", "--date", "2026-11-17"])
+        """, cli.database], in: cli.folder, stderr: .inherit)
+        try #require(await holder.nextLine() == "locked")
+        let result = try await cli.run(["checkin", "--date", "2026-11-17"])
         Self.expectOneLine(result, code: 1, mentions: "locked")
-        try input.fileHandleForWriting.close()
-        holder.waitForExit()
+        holder.closeInput()
+        #expect(await holder.child.wait(seconds: 60) == 0, "the holder ended with its input")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 
     @Test(arguments: ["2026-11-18,partying", "1899-12-31,office"])
-    func aBadImportFileImportsNothing(_ badRow: String) throws {
-        let (cli, before) = try Self.seeded()
+    func aBadImportFileImportsNothing(_ badRow: String) async throws {
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         let file = cli.folder.appendingPathComponent("bad.csv").path
         try "date,status\n2026-11-17,office\n\(badRow)\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try cli.run(["import", file])
+        let result = try await cli.run(["import", file])
         Self.expectOneLine(result, code: 1, mentions: "\(file):3")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
     }
 
     /// A rule equal to a configured identifier is refused without echoing it, at the CLI and at the socket.
-    @Test func aRuleThatIsAnIdentifierIsRefused() throws {
-        let (cli, before) = try Self.seeded()
+    @Test func aRuleThatIsAnIdentifierIsRefused() async throws {
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         try cli.writeConfig("[[wifi.networks]]\nname = \"hq\"\nssid = \"Corp-WiFi\"\nbssids = [\"aa:bb:cc:dd:ee:ff\"]\n\n[[nfc.tags]]\nname = \"desk\"\nuid = \"04A2246A2F6E80\"\n")
         for identifier in ["Corp-WiFi", "AA-BB-CC-DD-EE-FF", "04a2246a2f6e80"] {
-            let result = try cli.run(["event", "--source", "wifi", "--at", "2026-11-16T08:00:00Z", "--rule", identifier, "--today", "2026-11-18"])
+            let result = try await cli.run(["event", "--source", "wifi", "--at", "2026-11-16T08:00:00Z", "--rule", identifier, "--today", "2026-11-18"])
             Self.expectOneLine(result, code: 1, mentions: "identifier from the configuration")
             #expect(!result.stderr.contains(identifier), "the identifier is not echoed: \(result.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)
-        let agent = try AgentProcess(cli)
+        let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         let reply = try TestSocketClient(path: agent.socket).request(#"{"cmd":"event","source":"wifi","at":"2026-03-09T08:00:00Z","rule":"corp-wifi"}"#)
         #expect(reply?["ok"] as? Bool == false && (reply?["error"] as? String)?.contains("identifier") == true, "\(String(describing: reply))")
@@ -188,13 +175,13 @@ import Testing
 
     /// A `gateway_mac` that is not a MAC is one located sentence naming the key;
     /// a configured gateway MAC is refused as a rule like any identifier.
-    @Test func aBadGatewayMACIsOneLineAndAGatewayMACIsNoRule() throws {
-        let (cli, before) = try Self.seeded()
+    @Test func aBadGatewayMACIsOneLineAndAGatewayMACIsNoRule() async throws {
+        let (cli, before) = try await Self.seeded()
         defer { cli.cleanup() }
         try cli.writeConfig("[wired]\nenabled = true\n\n[[wired.networks]]\nname = \"hq\"\ngateway_mac = [\"aa:bb:cc:dd:ee\"]\n")
-        Self.expectOneLine(try cli.run(["config", "check"]), code: 1, mentions: "config.toml:6: gateway_mac \"aa:bb:cc:dd:ee\" is not a MAC address")
+        Self.expectOneLine(try await cli.run(["config", "check"]), code: 1, mentions: "config.toml:6: gateway_mac \"aa:bb:cc:dd:ee\" is not a MAC address")
         try cli.writeConfig("[wired]\nenabled = true\n\n[[wired.networks]]\nname = \"hq\"\ngateway_mac = [\"02:00:00:00:0a:01\"]\n")
-        let result = try cli.run(["event", "--source", "wired", "--at", "2026-11-16T08:00:00Z", "--rule", "02-00-00-00-0A-01", "--today", "2026-11-18"])
+        let result = try await cli.run(["event", "--source", "wired", "--at", "2026-11-16T08:00:00Z", "--rule", "02-00-00-00-0A-01", "--today", "2026-11-18"])
         Self.expectOneLine(result, code: 1, mentions: "identifier from the configuration")
         #expect(!result.stderr.lowercased().contains("02-00-00-00-0a-01"), "the identifier is not echoed: \(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.database)) == before)

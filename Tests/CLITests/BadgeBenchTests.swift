@@ -36,109 +36,100 @@ struct BadgeBenchTests {
     }
 
     /// `enroll nfc` against the private pcscd, with the card already on the reader.
-    func enroll(_ cli: CLIRunner, _ environment: [String: String]) throws -> CLIRunner.Result {
-        try cli.run(["enroll", "nfc", "--backend", "pcsc", "--timeout", "30"], environment: environment)
+    func enroll(_ cli: CLIRunner, _ environment: [String: String]) async throws -> CLIRunner.Result {
+        try await cli.run(["enroll", "nfc", "--backend", "pcsc", "--timeout", "30"], environment: environment)
     }
 
 
-    @Test func enrollRefusesARandomUIDAndLeavesTheConfigurationAsItWas() throws {
+    @Test func enrollRefusesARandomUIDAndLeavesTheConfigurationAsItWas() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.configuration(rules: []))
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.config))
-        let pcscd = try PrivatePCSCD(in: cli.folder)
+        let pcscd = try await PrivatePCSCD(in: cli.folder)
         defer { pcscd.stop() }
         let uid = Self.randomUID()
-        let card = try pcscd.card(uid: uid)
-        card.insert()
-        let result = try enroll(cli, AgentBench.environment(pcscd))
-        card.remove()
+        let card = try await pcscd.card(uid: uid, in: cli.folder)
+        await card.insert()
+        let result = try await enroll(cli, AgentBench.environment(pcscd))
+        await card.remove()
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let refusal = result.stderr.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         #expect(refusal.contains("new number on every tap"), "\(result.stderr)")
         #expect(refusal.contains("NTAG sticker") && refusal.contains("QR code"), "names what works instead: \(refusal)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.config)) == before, "the configuration is left byte for byte")
-        #expect(card.reads >= 1, "the enrolment really read the card")
+        #expect(await card.reads >= 1, "the enrolment really read the card")
     }
 
-    @Test func enrollRefusesAUIDThatChangesBetweenTaps() throws {
+    @Test func enrollRefusesAUIDThatChangesBetweenTaps() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.configuration(rules: []))
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.config))
-        let pcscd = try PrivatePCSCD(in: cli.folder)
+        let pcscd = try await PrivatePCSCD(in: cli.folder)
         defer { pcscd.stop() }
         // 7-byte UIDs (not "random" by the standard's mark), but a different one on each tap.
-        let card = try pcscd.card(uid: "04112233445566")
-        card.insert()
+        let card = try await pcscd.card(uid: "04112233445566", in: cli.folder)
+        await card.insert()
         // The user's side of it: present, wait for "take it away", present again.
-        let enroll = Process()
-        enroll.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        enroll.arguments = ["enroll", "nfc", "--backend", "pcsc", "--timeout", "30", "--config", cli.config, "--database", cli.database]
-        enroll.environment = ProcessInfo.processInfo.environment.merging(AgentBench.environment(pcscd)) { $1 }
-        let errors = Pipe(), output = Pipe()
-        enroll.standardError = errors
-        enroll.standardOutput = output
-        try enroll.spawn()
-        var stderr = ""
-        while !stderr.contains("Now take it away") {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            stderr += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(stderr.contains("Now take it away"), "\(stderr)")
-        card.remove()
+        let errors = cli.folder.appendingPathComponent("enroll.err").path, output = cli.folder.appendingPathComponent("enroll.out").path
+        let enroll = try await Child.start(CLIRunner.binary, ["enroll", "nfc", "--backend", "pcsc", "--timeout", "30",
+                                                              "--config", cli.config, "--database", cli.database],
+                                           overrides: AgentBench.environment(pcscd).mapValues { $0 },
+                                           stdout: .file(output), stderr: .file(errors))
+        var stderr: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+        #expect(await eventually("\"Now take it away\" from enroll in \(errors)") { stderr.contains("Now take it away") }, "\(stderr)")
+        await card.remove()
         // pcscd polls vpcd about every 400 ms: a card put back sooner never left.
-        #expect(pcscd.waitForSlot("Virtual PCD 00 00", "empty"), "pcscd saw the card leave")
-        card.show(uid: "04778899AABBCC")
-        card.insert()
-        stderr += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        enroll.waitForExit()
-        card.remove()
-        #expect(enroll.exitStatus == 1, "\(stdout)\(stderr)")
+        #expect(await pcscd.waitForSlot("Virtual PCD 00 00", "empty"), "pcscd saw the card leave")
+        await card.show(uid: "04778899AABBCC")
+        await card.insert()
+        let status = await enroll.wait(seconds: 60)
+        let stdout = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        await card.remove()
+        #expect(status == 1, "\(stdout)\(stderr)")
         #expect(stderr.contains("showed a different number on the second tap"), "\(stderr)")
         #expect(stderr.contains("NTAG sticker"), "names what works instead: \(stderr)")
         #expect(!stdout.contains("04112233445566"), "no rule was printed for it")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.config)) == before)
     }
 
-    @Test func theAgentStoresNothingForARandomUIDAndSaysSoOnce() throws {
+    @Test func theAgentStoresNothingForARandomUIDAndSaysSoOnce() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let day = BenchDay()
         try cli.writeConfig(Self.configuration(rules: [("desk", AgentBenchTests.deskUID)]))
-        let pcscd = try PrivatePCSCD(in: cli.folder)
+        let pcscd = try await PrivatePCSCD(in: cli.folder)
         defer { pcscd.stop() }
-        let agent = try AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
+        let agent = try await AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
             "DESKDAYS_NOW": day.instant(at: "09:00", minusSeconds: 0),
         ]) { $1 })
         defer { agent.kill9() }
-        #expect(agent.waitForLog("NFC reader ready"), "\(agent.logText)")
+        #expect(await agent.waitForLog("NFC reader ready"), "\(agent.logText)")
 
-        let badge = try pcscd.card(uid: Self.randomUID())
+        let badge = try await pcscd.card(uid: Self.randomUID(), in: cli.folder)
         var shown: [String] = []
         for _ in 0..<3 {
             let uid = Self.randomUID()
             shown.append(uid)
-            badge.show(uid: uid)
-            badge.insert()
-            #expect(badge.waitRead(), "the agent read tap \(shown.count)")
-            badge.remove()
+            await badge.show(uid: uid)
+            await badge.insert()
+            #expect(await badge.waitRead(), "the agent read tap \(shown.count)")
+            await badge.remove()
         }
         // The sticker on the same reader afterwards: taps are handled in order,
         // so once it is stored the badge's taps were all seen.
-        let sticker = try pcscd.card(uid: AgentBenchTests.deskUID)
-        sticker.insert()
-        #expect(agent.waitForLog("nfc check-in stored for \(day.date)"), "\(agent.logText)")
-        sticker.remove()
+        let sticker = try await pcscd.card(uid: AgentBenchTests.deskUID, in: cli.folder)
+        await sticker.insert()
+        #expect(await agent.waitForLog("nfc check-in stored for \(day.date)"), "\(agent.logText)")
+        await sticker.remove()
 
         let log = agent.logText
         #expect(log.components(separatedBy: "this card shows a new number on every tap").count == 2, "said once: \(log)")
         for uid in shown { #expect(!log.contains(uid), "no UID in the log") }
         #expect(log.components(separatedBy: "nfc check-in stored").count == 2, "only the sticker was stored")
-        #expect(agent.stop() == 0)
-        let explain = try cli.run(["explain", day.date]).stdout
+        #expect(await agent.stop() == 0)
+        let explain = try await cli.run(["explain", day.date]).stdout
         #expect(explain.components(separatedBy: "check-in  nfc").count == 2, "\(explain)")
         #expect(explain.contains("rule \"desk\""), "\(explain)")
     }
@@ -148,35 +139,35 @@ struct BadgeBenchTests {
     /// second slot is never asked for its UID. (vpcd cannot give a slot a
     /// name with "SAM" in it, so the SAM rule itself is proven with the
     /// scripted reader, ReaderLogicTests, and doctor's listing, DoctorTests.)
-    @Test func onlyTheConfiguredSlotIsReadAndDoctorSaysSo() throws {
+    @Test func onlyTheConfiguredSlotIsReadAndDoctorSaysSo() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let day = BenchDay()
         try cli.writeConfig(Self.configuration(rules: [("desk", AgentBenchTests.deskUID), ("door", "04A1A2A3A4A5A6")])
                             .replacingOccurrences(of: "backend = \"pcsc\"\n", with: "backend = \"pcsc\"\nreader = \"Virtual PCD 00 00\"\n"))
-        let pcscd = try PrivatePCSCD(in: cli.folder)
+        let pcscd = try await PrivatePCSCD(in: cli.folder)
         defer { pcscd.stop() }
 
-        let doctor = try cli.run(["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path],
+        let doctor = try await cli.run(["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path],
                                  environment: AgentBench.environment(pcscd))
         #expect(doctor.stdout.contains("Virtual PCD 00 00, Virtual PCD 00 01 (not the [nfc] reader)"), "\(doctor.stdout)")
 
-        let other = try pcscd.card(uid: AgentBenchTests.deskUID, port: BenchCard.secondSlot)
-        other.insert()
-        let agent = try AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
+        let other = try await pcscd.card(uid: AgentBenchTests.deskUID, port: BenchCard.secondSlot, in: cli.folder)
+        await other.insert()
+        let agent = try await AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
             "DESKDAYS_NOW": day.instant(at: "09:00", minusSeconds: 0),
         ]) { $1 })
         defer { agent.kill9() }
-        #expect(agent.waitForLog("NFC reader ready"), "\(agent.logText)")
-        let door = try pcscd.card(uid: "04A1A2A3A4A5A6")
-        door.insert()
-        #expect(agent.waitForLog("nfc check-in stored for \(day.date)"), "\(agent.logText)")
-        door.remove()
-        #expect(agent.stop() == 0)
-        other.remove()
-        #expect(other.reads == 0, "the card in the other slot was never asked for its UID: \(agent.logText)")
+        #expect(await agent.waitForLog("NFC reader ready"), "\(agent.logText)")
+        let door = try await pcscd.card(uid: "04A1A2A3A4A5A6", in: cli.folder)
+        await door.insert()
+        #expect(await agent.waitForLog("nfc check-in stored for \(day.date)"), "\(agent.logText)")
+        await door.remove()
+        #expect(await agent.stop() == 0)
+        await other.remove()
+        #expect(await other.reads == 0, "the card in the other slot was never asked for its UID: \(agent.logText)")
         #expect(!agent.logText.contains("Virtual PCD 00 01"), "the other slot is not watched: \(agent.logText)")
-        let explain = try cli.run(["explain", day.date]).stdout
+        let explain = try await cli.run(["explain", day.date]).stdout
         #expect(explain.contains("rule \"door\"") && !explain.contains("rule \"desk\""), "\(explain)")
     }
 }

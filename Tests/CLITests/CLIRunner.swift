@@ -38,17 +38,9 @@ struct CLIRunner {
     /// given; `launcher` goes in front (`ip netns exec NAME`).
     @discardableResult
     func run(_ arguments: [String], paths: Bool = true, environment: [String: String] = [:],
-             launcher: [String] = []) throws -> Result {
-        let process = Process()
+             launcher: [String] = []) async throws -> Result {
         var args = arguments
         if paths { args += ["--config", config, "--database", database] }
-        if launcher.isEmpty {
-            process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-            process.arguments = args
-        } else {
-            process.executableURL = URL(fileURLWithPath: launcher[0])
-            process.arguments = Array(launcher.dropFirst()) + [CLIRunner.binary] + args
-        }
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = folder.path
         env["XDG_CONFIG_HOME"] = folder.appendingPathComponent("xdg-config").path
@@ -61,31 +53,10 @@ struct CLIRunner {
         env["LC_ALL"] = "C"
         env["LANGUAGE"] = nil
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        // Output goes to files read after the exit, not to pipes: with many
-        // tests spawning at once, a pipe's descriptor was once found closed
-        // under its reader (EBADF), and Foundation's
-        // `readDataToEndOfFile` then crashes the whole test process.
-        let name = UUID().uuidString
-        let outURL = folder.appendingPathComponent("stdout-\(name)"), errURL = folder.appendingPathComponent("stderr-\(name)")
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
-              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        try process.spawn()
-        try? out.close()
-        try? err.close()
-        process.waitForExit()
-        let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
-        return Result(status: process.exitStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let output = launcher.isEmpty
+            ? try await Program.run(CLIRunner.binary, args, environment: env)
+            : try await Program.run(launcher[0], Array(launcher.dropFirst()) + [CLIRunner.binary] + args, environment: env)
+        return Result(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }
 
     func writeConfig(_ text: String) throws {

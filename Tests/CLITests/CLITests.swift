@@ -4,7 +4,7 @@ import Testing
 /// The CLI end to end: the contract of docs/cli.md as a user meets it.
 @Suite struct CLITests {
     /// The docs/policy.md worked example, entered through the CLI and read back as JSON.
-    @Test func workedExampleThroughTheCLI() throws {
+    @Test func workedExampleThroughTheCLI() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("""
@@ -39,13 +39,13 @@ import Testing
         for (index, date) in workdays.enumerated() where index < 33 {
             if index < 20 {
                 // Office days arrive as automatic check-ins at 07:30 UTC.
-                try #require(cli.run(["event", "--source", "nfc", "--at", "\(date)T07:30:00Z", "--rule", "desk"]).status == 0)
+                try #require(await cli.run(["event", "--source", "nfc", "--at", "\(date)T07:30:00Z", "--rule", "desk"]).status == 0)
             } else {
-                try #require(cli.run(["checkin", "--date", date, "--status", "remote", "--today", "2026-11-18"]).status == 0)
+                try #require(await cli.run(["checkin", "--date", date, "--status", "remote", "--today", "2026-11-18"]).status == 0)
             }
         }
-        try #require(cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-31", "--status", "vacation", "--today", "2026-11-18"]).status == 0)
-        let result = try cli.run(["report", "--json", "--today", "2026-11-18"])
+        try #require(await cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-31", "--status", "vacation", "--today", "2026-11-18"]).status == 0)
+        let result = try await cli.run(["report", "--json", "--today", "2026-11-18"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let expected: [String: Int] = ["workdays": 64, "excused": 7, "eligible": 57, "office": 20, "remote": 13,
@@ -65,82 +65,82 @@ import Testing
         #expect(target["kind"] as? String == "percent")
         #expect(target["value"] as? Int == 60)
         // The same figures in `status --format json`.
-        let status = try cli.run(["status", "--format", "json", "--today", "2026-11-18"])
+        let status = try await cli.run(["status", "--format", "json", "--today", "2026-11-18"])
         let statusJSON = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect(statusJSON["required"] as? Int == 35)
     }
 
-    @Test func manualBeatsAutomaticAndClearRestoresIt() throws {
+    @Test func manualBeatsAutomaticAndClearRestoresIt() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try #require(cli.run(["event", "--source", "wifi", "--at", "2026-11-17T08:00:00Z", "--rule", "hq"]).status == 0)
-        let again = try cli.run(["event", "--source", "wifi", "--at", "2026-11-17T12:00:00Z", "--rule", "hq"])
+        try #require(await cli.run(["event", "--source", "wifi", "--at", "2026-11-17T08:00:00Z", "--rule", "hq"]).status == 0)
+        let again = try await cli.run(["event", "--source", "wifi", "--at", "2026-11-17T12:00:00Z", "--rule", "hq"])
         #expect(again.stdout.contains("already"))
-        try #require(cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", "2026-11-18"]).status == 0)
-        func day() throws -> [String: Any] {
-            let result = try cli.run(["days", "--from", "2026-11-17", "--to", "2026-11-17", "--json", "--today", "2026-11-18"])
+        try #require(await cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", "2026-11-18"]).status == 0)
+        func day() async throws -> [String: Any] {
+            let result = try await cli.run(["days", "--from", "2026-11-17", "--to", "2026-11-17", "--json", "--today", "2026-11-18"])
             let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
             return try #require(list.first)
         }
-        #expect(try day()["status"] as? String == "sick")
-        #expect(try day()["origin"] as? String == "manual")
-        #expect(try day()["sources"] as? [String] == ["wifi", "manual"])
-        let explain = try cli.run(["explain", "2026-11-17", "--today", "2026-11-18"])
+        #expect(try await day()["status"] as? String == "sick")
+        #expect(try await day()["origin"] as? String == "manual")
+        #expect(try await day()["sources"] as? [String] == ["wifi", "manual"])
+        let explain = try await cli.run(["explain", "2026-11-17", "--today", "2026-11-18"])
         #expect(explain.stdout.contains("wifi"))
         #expect(explain.stdout.contains("rule \"hq\""))
-        try #require(cli.run(["clear", "--date", "2026-11-17"]).status == 0)
-        #expect(try day()["status"] as? String == "office")
-        #expect(try day()["origin"] as? String == "automatic")
+        try #require(await cli.run(["clear", "--date", "2026-11-17"]).status == 0)
+        #expect(try await day()["status"] as? String == "office")
+        #expect(try await day()["origin"] as? String == "automatic")
     }
 
-    @Test func exportImportRoundTrip() throws {
+    @Test func exportImportRoundTrip() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try #require(cli.run(["checkin", "--date", "2026-11-16", "--status", "travel", "--note", "Client, Paris", "--today", "2026-11-18"]).status == 0)
-        try #require(cli.run(["event", "--source", "gps", "--at", "2026-11-17T08:00:00Z"]).status == 0)
+        try #require(await cli.run(["checkin", "--date", "2026-11-16", "--status", "travel", "--note", "Client, Paris", "--today", "2026-11-18"]).status == 0)
+        try #require(await cli.run(["event", "--source", "gps", "--at", "2026-11-17T08:00:00Z"]).status == 0)
         for format in ["csv", "json"] {
-            let exported = try cli.run(["export", "--format", format])
+            let exported = try await cli.run(["export", "--format", format])
             #expect(exported.status == 0)
             let other = try CLIRunner()
             defer { other.cleanup() }
             let file = other.folder.appendingPathComponent("export.\(format)").path
             try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-            let imported = try other.run(["import", file])
+            let imported = try await other.run(["import", file])
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stdout.contains("Imported 2 records"), "\(format): \(imported.stdout)")
-            let days = try other.run(["days", "--from", "2026-11-16", "--to", "2026-11-17", "--json"])
+            let days = try await other.run(["days", "--from", "2026-11-16", "--to", "2026-11-17", "--json"])
             let list = try #require(try JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
             #expect(list.map { $0["status"] as? String } == ["travel", "office"], "\(format)")
             #expect(list.map { $0["origin"] as? String } == ["import", "import"], "\(format)")
         }
-        let ics = try cli.run(["export", "--format", "ics"])
+        let ics = try await cli.run(["export", "--format", "ics"])
         #expect(ics.stdout.contains("DTSTART;VALUE=DATE:20261116"))
         let other = try CLIRunner()
         defer { other.cleanup() }
         let file = other.folder.appendingPathComponent("x.ics").path
         try ics.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try other.run(["import", file]).stdout.contains("Imported 2 records"))
+        #expect(try await other.run(["import", file]).stdout.contains("Imported 2 records"))
     }
 
-    @Test func configCheckListsEveryProblem() throws {
+    @Test func configCheckListsEveryProblem() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("[policy]\ntimezone = \"Nowhere/City\"\nperiod = \"decade\"\n\n[policy.target]\nvalue = 140\n")
-        let result = try cli.run(["config", "check"])
+        let result = try await cli.run(["config", "check"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 3, "\(result.stderr)")
         #expect(lines.allSatisfy { $0.hasPrefix(cli.config + ":") })
         #expect(lines.map { $0.split(separator: ":")[1] } == ["2", "3", "6"])
         try cli.writeConfig("[policy]\nperiod = \"month\"\n")
-        #expect(try cli.run(["config", "check"]).status == 0)
-        #expect(try cli.run(["config", "show"]).stdout.contains("period = 'month'"))
+        #expect(try await cli.run(["config", "check"]).status == 0)
+        #expect(try await cli.run(["config", "show"]).stdout.contains("period = 'month'"))
     }
 
-    @Test func xdgDefaultsAndModes() throws {
+    @Test func xdgDefaultsAndModes() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let result = try cli.run(["checkin", "--date", "2026-11-16"], paths: false)
+        let result = try await cli.run(["checkin", "--date", "2026-11-16"], paths: false)
         #expect(result.status == 0, "\(result.stderr)")
         let path = cli.folder.appendingPathComponent("xdg-data/deskdays/deskdays.sqlite").path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -149,20 +149,20 @@ import Testing
         #expect(folder[.posixPermissions] as? Int == 0o700)
         // DESKDAYS_DATABASE overrides XDG.
         let other = cli.folder.appendingPathComponent("elsewhere.sqlite").path
-        #expect(try cli.run(["checkin", "--date", "2026-11-16"], paths: false, environment: ["DESKDAYS_DATABASE": other]).status == 0)
+        #expect(try await cli.run(["checkin", "--date", "2026-11-16"], paths: false, environment: ["DESKDAYS_DATABASE": other]).status == 0)
         #expect(FileManager.default.fileExists(atPath: other))
     }
 
-    @Test func todayComesFromTheEnvironment() throws {
+    @Test func todayComesFromTheEnvironment() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         // A named database must exist to be read: one record first.
-        #expect(try cli.run(["checkin", "--date", "2025-01-06"]).status == 0)
-        let a = try cli.run(["report", "--json"], environment: ["DESKDAYS_TODAY": "2026-02-10"])
+        #expect(try await cli.run(["checkin", "--date", "2025-01-06"]).status == 0)
+        let a = try await cli.run(["report", "--json"], environment: ["DESKDAYS_TODAY": "2026-02-10"])
         #expect(a.stdout.contains("\"today\" : \"2026-02-10\""))
         // 23:30 UTC on 29 March is 30 March in Berlin.
         try cli.writeConfig("[policy]\ntimezone = \"Europe/Berlin\"\n")
-        let b = try cli.run(["report", "--json"], environment: ["DESKDAYS_NOW": "2026-03-29T23:30:00Z"])
+        let b = try await cli.run(["report", "--json"], environment: ["DESKDAYS_NOW": "2026-03-29T23:30:00Z"])
         #expect(b.stdout.contains("\"today\" : \"2026-03-30\""))
     }
 }

@@ -7,44 +7,45 @@ import Testing
 /// there, the database stays whole, and writing works again once there is room.
 @Suite struct FullDiskTests {
     @Test(.enabled(if: getuid() == 0 && toolExists("mount"), "needs root to mount a 1 MB tmpfs"))
-    func aFullFileSystemLosesNothingAcknowledged() throws {
+    func aFullFileSystemLosesNothingAcknowledged() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let mountPoint = cli.folder.appendingPathComponent("data").path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        #expect(try runTool(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]).status == 0)
-        defer { _ = try? runTool(["umount", mountPoint]) }
-        let none = ["--socket", cli.folder.appendingPathComponent("none.sock").path]
-        let note = String(repeating: "n", count: 1000)
-        var acknowledged: [LocalMonth] = []
-        var refusal: CLIRunner.Result?
-        // Each call records the workdays of one month with a long note, until one does not fit.
-        var month = LocalMonth(year: 1990, month: 1)
-        for _ in 0..<600 {
-            let result = try cli.run(["checkin", "--from", month.first, "--to", month.last, "--note", note] + none)
-            if result.status != 0 { refusal = result; break }
-            acknowledged.append(month)
-            month = month.next
-        }
-        let refused = try #require(refusal, "1 MB never filled up")
-        #expect(!acknowledged.isEmpty)
-        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
-        #expect(refused.stderr.contains("disk space") || refused.stderr.contains("full"), "\(refused.stderr)")
-        #expect(!refused.stderr.contains("Error Domain"), "\(refused.stderr)")
+        #expect(try await runTool(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]).status == 0)
+        try await withCleanup({
+            let none = ["--socket", cli.folder.appendingPathComponent("none.sock").path]
+            let note = String(repeating: "n", count: 1000)
+            var acknowledged: [LocalMonth] = []
+            var refusal: CLIRunner.Result?
+            // Each call records the workdays of one month with a long note, until one does not fit.
+            var month = LocalMonth(year: 1990, month: 1)
+            for _ in 0..<600 {
+                let result = try await cli.run(["checkin", "--from", month.first, "--to", month.last, "--note", note] + none)
+                if result.status != 0 { refusal = result; break }
+                acknowledged.append(month)
+                month = month.next
+            }
+            let refused = try #require(refusal, "1 MB never filled up")
+            #expect(!acknowledged.isEmpty)
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains("disk space") || refused.stderr.contains("full"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("Error Domain"), "\(refused.stderr)")
 
-        // Every acknowledged month is there, and the file passes quick_check.
-        let doctor = try cli.run(["doctor"] + none)
-        #expect(doctor.stdout.contains("ok      the database passes SQLite's quick_check"), "\(doctor.stdout)")
-        for stored in acknowledged {
-            let days = try cli.run(["days", "--from", stored.first, "--to", stored.last])
-            let office = days.stdout.split(separator: "\n").filter { $0.contains(" office ") }.count
-            #expect(office >= 20, "\(stored.first): \(office) office days of an acknowledged month: \(days.stdout)\(days.stderr)")
-        }
+            // Every acknowledged month is there, and the file passes quick_check.
+            let doctor = try await cli.run(["doctor"] + none)
+            #expect(doctor.stdout.contains("ok      the database passes SQLite's quick_check"), "\(doctor.stdout)")
+            for stored in acknowledged {
+                let days = try await cli.run(["days", "--from", stored.first, "--to", stored.last])
+                let office = days.stdout.split(separator: "\n").filter { $0.contains(" office ") }.count
+                #expect(office >= 20, "\(stored.first): \(office) office days of an acknowledged month: \(days.stdout)\(days.stderr)")
+            }
 
-        // Room again: the same database takes writes.
-        #expect(try runTool(["mount", "-o", "remount,size=8m", mountPoint]).status == 0)
-        let after = try cli.run(["checkin", "--from", month.first, "--to", month.last, "--note", note] + none)
-        #expect(after.status == 0, "\(after.stderr)")
+            // Room again: the same database takes writes.
+            #expect(try await runTool(["mount", "-o", "remount,size=8m", mountPoint]).status == 0)
+            let after = try await cli.run(["checkin", "--from", month.first, "--to", month.last, "--note", note] + none)
+            #expect(after.status == 0, "\(after.stderr)")
+        }, cleanup: { _ = try? await runTool(["umount", mountPoint]) })
     }
 }
 

@@ -6,72 +6,56 @@ import Testing
 /// `deskdays-hardware` (DeskDaysCLI/Hardware.swift).
 @Suite struct HandOverTests {
     /// What the dynamic loader maps for `binary`, from `ldd`.
-    func linkedLibraries(_ binary: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        process.arguments = [binary]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.spawn()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        return String(decoding: data, as: UTF8.self)
+    func linkedLibraries(_ binary: String) async throws -> String {
+        try await Program.run("/usr/bin/ldd", [binary], stderr: .inherit).stdout
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "ldd not found"))
-    func theCommandLineLinksNoHardwareLibrary() throws {
+    func theCommandLineLinksNoHardwareLibrary() async throws {
         let hardwareLibraries = ["libpcsclite", "libnfc", "libzbar", "libv4l2", "libnl-genl", "libqrencode", "libsystemd"]
-        let launcher = try linkedLibraries(CLIRunner.binary)
+        let launcher = try await linkedLibraries(CLIRunner.binary)
         #expect(!launcher.contains("libsqlite3") && !launcher.contains("libFoundation"), "the launcher: \(launcher)")
-        let light = try linkedLibraries(CLIRunner.binary + "-cli")
+        let light = try await linkedLibraries(CLIRunner.binary + "-cli")
         #expect(light.contains("libsqlite3"), "\(light)")
         for library in hardwareLibraries {
             #expect(!light.contains(library), "deskdays links \(library)")
         }
-        let hardware = try linkedLibraries(CLIRunner.binary + "-hardware")
+        let hardware = try await linkedLibraries(CLIRunner.binary + "-hardware")
         #expect(hardware.contains("libpcsclite") && hardware.contains("libzbar"), "\(hardware)")
     }
 
     /// A hardware command runs in `deskdays-hardware` with the same arguments;
     /// the same flags are validated by `deskdays` first.
-    @Test func hardwareCommandsAreHandedOver() throws {
+    @Test func hardwareCommandsAreHandedOver() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let made = try cli.run(["qr", "make", "--payload", "deskdays:office:hq", "--terminal"], paths: false)
+        let made = try await cli.run(["qr", "make", "--payload", "deskdays:office:hq", "--terminal"], paths: false)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("█"))
-        let bad = try cli.run(["qr", "make", "--payload", "x", "--scale", "0", "--terminal"], paths: false)
+        let bad = try await cli.run(["qr", "make", "--payload", "x", "--scale", "0", "--terminal"], paths: false)
         #expect(bad.status == 1 && bad.stderr.contains("--scale must be 1 to 100"), "\(bad.stderr)")
     }
 
     /// Runs the copies of the named executables in a `bin` folder of their
     /// own; returns the exit status and standard error.
-    func runAlone(_ executables: [String], _ arguments: [String], in cli: CLIRunner) throws -> (Int32, String) {
+    func runAlone(_ executables: [String], _ arguments: [String], in cli: CLIRunner) async throws -> (Int32, String) {
         let bin = cli.folder.appendingPathComponent("bin").path
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         for name in executables {
             try FileManager.default.copyItem(atPath: (CLIRunner.binary as NSString).deletingLastPathComponent + "/" + name,
                                              toPath: bin + "/" + name)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bin + "/deskdays")
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.spawn()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
-        return (process.exitStatus, message)
+        let output = try await Program.run(bin + "/deskdays", arguments, stdout: .discard)
+        return (output.status, output.stderr)
     }
 
     /// Without `deskdays-hardware` beside `deskdays` (or in
     /// ../libexec/deskdays), a hardware command fails with one sentence
     /// naming the fix.
-    @Test func aMissingHardwareExecutableIsNamed() throws {
+    @Test func aMissingHardwareExecutableIsNamed() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let (status, message) = try runAlone(["deskdays", "deskdays-cli"], ["doctor", "--config", cli.config], in: cli)
+        let (status, message) = try await runAlone(["deskdays", "deskdays-cli"], ["doctor", "--config", cli.config], in: cli)
         #expect(status == 1)
         #expect(message.contains("needs deskdays-hardware") && message.contains("make install"), "\(message)")
         #expect(message.split(whereSeparator: \.isNewline).count == 1, "\(message)")
@@ -79,17 +63,17 @@ import Testing
 
     /// Help, and global options before the command, reach the hardware
     /// command tree whole: its own flags, not a placeholder's.
-    @Test func helpAndLeadingOptionsReachTheHardwareTree() throws {
+    @Test func helpAndLeadingOptionsReachTheHardwareTree() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let help = try cli.run(["enroll", "nfc", "--help"], paths: false)
+        let help = try await cli.run(["enroll", "nfc", "--help"], paths: false)
         #expect(help.status == 0, "\(help.stderr)")
         #expect(help.stdout.contains("--by-ndef") && help.stdout.contains("USAGE: deskdays enroll nfc"), "\(help.stdout)")
-        let viaHelp = try cli.run(["help", "qr", "scan"], paths: false)
+        let viaHelp = try await cli.run(["help", "qr", "scan"], paths: false)
         #expect(viaHelp.stdout.contains("--camera"), "\(viaHelp.stdout)")
-        let listed = try cli.run(["--help"], paths: false)
+        let listed = try await cli.run(["--help"], paths: false)
         #expect(listed.stdout.contains("agent") && listed.stdout.contains("doctor"), "\(listed.stdout)")
-        let leading = try cli.run(["--config", cli.config, "--database", cli.database, "doctor",
+        let leading = try await cli.run(["--config", cli.config, "--database", cli.database, "doctor",
                                    "--socket", cli.folder.appendingPathComponent("none.sock").path], paths: false)
         #expect(leading.stdout.contains("configuration: \(cli.config)"), "\(leading.stdout)\(leading.stderr)")
     }

@@ -35,7 +35,7 @@ struct HardwareLanguageTests {
     /// What swift-argument-parser writes itself around a validation error.
     static let library = [#"(?m)^Usage: .*$"#, #"See 'deskdays [a-z ]*--help' for more information\."#]
 
-    @Test func doctorAndEnrolmentErrorsComeFromTheCatalog() throws {
+    @Test func doctorAndEnrolmentErrorsComeFromTheCatalog() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try CLIRunner()
@@ -55,7 +55,7 @@ struct HardwareLanguageTests {
         var escaped: [String] = []
         var doctor = ""
         for arguments in runs {
-            let result = try cli.run(arguments, environment: environment)
+            let result = try await cli.run(arguments, environment: environment)
             let output = result.stdout + result.stderr
             if arguments[0] == "doctor" { doctor = result.stdout }
             #expect(output.contains(Catalogs.open), "deskdays \(arguments.joined(separator: " ")): not from the catalog: \(output)")

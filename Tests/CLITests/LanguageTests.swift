@@ -12,22 +12,22 @@ struct LanguageTests {
 
     /// A runner with some October–November 2026 history and a configuration
     /// that names a sync folder, so that every command has something to say.
-    func seeded() throws -> CLIRunner {
+    func seeded() async throws -> CLIRunner {
         let cli = try CLIRunner()
         let sync = cli.folder.appendingPathComponent("sync").path
         try FileManager.default.createDirectory(atPath: sync, withIntermediateDirectories: true)
         try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n\n[sync]\nfolder = \"\(sync)\"\ndevice_name = \"x7\"\n")
         for date in ["2026-10-26", "2026-10-27", "2026-11-02", "2026-11-03", "2026-11-09", "2026-11-10"] {
-            let result = try cli.run(["checkin", "--date", date, "--today", Self.today])
+            let result = try await cli.run(["checkin", "--date", date, "--today", Self.today])
             #expect(result.status == 0, "\(result.stderr)")
         }
-        try cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "hq7"])
-        try cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", Self.today])
+        try await cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "hq7"])
+        try await cli.run(["checkin", "--date", "2026-11-17", "--status", "sick", "--today", Self.today])
         return cli
     }
 
     /// Every command's human output (stdout and stderr), one run each, in `environment`.
-    func everyCommand(_ cli: CLIRunner, _ environment: [String: String]) throws -> [(String, String)] {
+    func everyCommand(_ cli: CLIRunner, _ environment: [String: String]) async throws -> [(String, String)] {
         let folder = cli.folder.path
         let employer = folder + "/employer.csv"
         try "Date,Location\n2026-11-02,Office\n2026-11-03,Office\n2026-11-04,Office\n".write(toFile: employer, atomically: true, encoding: .utf8)
@@ -74,7 +74,7 @@ struct LanguageTests {
         ]
         var outputs: [(String, String)] = []
         for arguments in runs {
-            let result = try cli.run(arguments, environment: environment)
+            let result = try await cli.run(arguments, environment: environment)
             outputs.append((arguments.joined(separator: " "), result.stdout + result.stderr))
         }
         return outputs
@@ -84,15 +84,15 @@ struct LanguageTests {
     /// built-in options), which no catalog of ours can reach.
     static let frameworkLines = ["Show help information.", "Show the version.", "See 'deskdays help <subcommand>' for detailed help."]
 
-    @Test func noMessageEscapesTheCatalog() throws {
+    @Test func noMessageEscapesTheCatalog() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let environment = ["LC_ALL": "", "LANG": "C.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
         var escaped: [String] = []
         var wrapped = 0
-        for (command, output) in try everyCommand(cli, environment) {
+        for (command, output) in try await everyCommand(cli, environment) {
             wrapped += output.components(separatedBy: Catalogs.open).count - 1
             for line in Catalogs.untranslated(output) where !Self.frameworkLines.contains(where: line.contains) {
                 escaped.append("deskdays \(command): \(line)")
@@ -102,7 +102,7 @@ struct LanguageTests {
         #expect(escaped.isEmpty, "English outside the catalog:\n\(escaped.joined(separator: "\n"))")
     }
 
-    @Test func helpIsTranslated() throws {
+    @Test func helpIsTranslated() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try CLIRunner()
@@ -111,7 +111,7 @@ struct LanguageTests {
         var escaped: [String] = []
         for command in [[], ["status"], ["report"], ["checkin"], ["days"], ["explain"], ["calendar"], ["sync"],
                         ["reconcile"], ["evidence"], ["doctor"], ["agent"], ["enroll", "nfc"]] {
-            let result = try cli.run(command + ["--help"], paths: false, environment: environment)
+            let result = try await cli.run(command + ["--help"], paths: false, environment: environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             // Left: swift-argument-parser's own layout (USAGE, OPTIONS, -h), flag and option names.
             // and the "(values: …)"/"(default: …)" it adds after an option's help.
@@ -124,71 +124,72 @@ struct LanguageTests {
         #expect(escaped.isEmpty, "English outside the catalog:\n\(escaped.joined(separator: "\n"))")
     }
 
-    @Test func jsonIsTheSameBytesInEveryLanguage() throws {
+    @Test func jsonIsTheSameBytesInEveryLanguage() async throws {
         let locale = try Catalogs.compile(Catalogs.languages, pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let commands = [["status", "--format", "json", "--today", Self.today], ["report", "--json", "--today", Self.today],
                         ["days", "--json", "--from", "2026-10-01", "--to", "2026-11-18", "--today", Self.today],
                         ["reconcile", cli.folder.path + "/none.csv", "--json"]]
-        let english = try commands.map { try cli.run($0).stdout }
+        var english: [String] = []
+        for command in commands { english.append(try await cli.run(command).stdout) }
         for language in Catalogs.languages + [Catalogs.pseudo] {
             let environment = ["LC_ALL": "", "LANG": "\(language).UTF-8", "LANGUAGE": language, "DESKDAYS_LOCALEDIR": locale.path]
             for (index, command) in commands.enumerated() {
-                #expect(try cli.run(command, environment: environment).stdout == english[index], "\(language): \(command)")
+                #expect(try await cli.run(command, environment: environment).stdout == english[index], "\(language): \(command)")
             }
         }
     }
 
-    @Test func cAndUnknownLocalesGiveTheEnglishBytes() throws {
+    @Test func cAndUnknownLocalesGiveTheEnglishBytes() async throws {
         let locale = try Catalogs.compile(Catalogs.languages)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let command = ["status", "--today", Self.today]
-        let english = try cli.run(command, environment: ["DESKDAYS_LOCALEDIR": locale.path])
+        let english = try await cli.run(command, environment: ["DESKDAYS_LOCALEDIR": locale.path])
         #expect(english.stdout.contains("office days"))
         // LC_ALL=C wins over LANGUAGE and LANG (POSIX; gettext ignores LANGUAGE under "C").
-        let c = try cli.run(command, environment: ["LC_ALL": "C", "LANGUAGE": "de", "LANG": "de_DE.UTF-8",
+        let c = try await cli.run(command, environment: ["LC_ALL": "C", "LANGUAGE": "de", "LANG": "de_DE.UTF-8",
                                                    "DESKDAYS_LOCALEDIR": locale.path])
         #expect(c.stdout == english.stdout)
         // A language without a catalog: English, not an error.
-        let unknown = try cli.run(command, environment: ["LC_ALL": "", "LANG": "xx_YY.UTF-8", "DESKDAYS_LOCALEDIR": locale.path])
+        let unknown = try await cli.run(command, environment: ["LC_ALL": "", "LANG": "xx_YY.UTF-8", "DESKDAYS_LOCALEDIR": locale.path])
         #expect(unknown.status == 0 && unknown.stderr.isEmpty, "\(unknown.stderr)")
         #expect(unknown.stdout == english.stdout)
     }
 
-    @Test func languageListFallsBackInOrder() throws {
+    @Test func languageListFallsBackInOrder() async throws {
         try #require(Catalogs.languages.contains("de") && Catalogs.languages.contains("fr"), "po/de.po and po/fr.po")
         let both = try Catalogs.compile(["de", "fr"]), frenchOnly = try Catalogs.compile(["fr"])
         defer { try? FileManager.default.removeItem(at: both); try? FileManager.default.removeItem(at: frenchOnly) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let command = ["status", "--today", Self.today]
-        func run(_ folder: URL, _ variables: [String: String]) throws -> String {
-            try cli.run(command, environment: ["LC_ALL": "", "DESKDAYS_LOCALEDIR": folder.path].merging(variables) { $1 }).stdout
+        func run(_ folder: URL, _ variables: [String: String]) async throws -> String {
+            try await cli.run(command, environment: ["LC_ALL": "", "DESKDAYS_LOCALEDIR": folder.path].merging(variables) { $1 }).stdout
         }
-        let english = try cli.run(command).stdout
-        let german = try run(both, ["LANG": "de_DE.UTF-8"])
-        let french = try run(both, ["LANG": "fr_FR.UTF-8"])
+        let english = try await cli.run(command).stdout
+        let german = try await run(both, ["LANG": "de_DE.UTF-8"])
+        let french = try await run(both, ["LANG": "fr_FR.UTF-8"])
         #expect(german != english && french != english && german != french)
         // LANGUAGE=de:fr: German when there is a German catalog, else French.
-        #expect(try run(both, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]) == german)
-        #expect(try run(frenchOnly, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]).contains(french.split(separator: "\n")[1]))
+        #expect(try await run(both, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]) == german)
+        #expect(try await run(frenchOnly, ["LANG": "en_US.UTF-8", "LANGUAGE": "de:fr"]).contains(french.split(separator: "\n")[1]))
         // LC_MESSAGES decides messages when LC_ALL is unset, over LANG.
-        #expect(try run(both, ["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LC_TIME": "de_DE.UTF-8",
+        #expect(try await run(both, ["LANG": "fr_FR.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LC_TIME": "de_DE.UTF-8",
                                "LC_NUMERIC": "de_DE.UTF-8"]) == german)
     }
 
-    @Test func arabicHTMLIsRightToLeft() throws {
+    @Test func arabicHTMLIsRightToLeft() async throws {
         try #require(Catalogs.languages.contains("ar"), "po/ar.po")
         let locale = try Catalogs.compile(["ar"])
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let page = cli.folder.appendingPathComponent("report.html").path
-        let result = try cli.run(["report", "--html", page, "--today", Self.today],
+        let result = try await cli.run(["report", "--html", page, "--today", Self.today],
                                  environment: ["LC_ALL": "", "LANG": "ar_EG.UTF-8", "DESKDAYS_LOCALEDIR": locale.path])
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -196,7 +197,7 @@ struct LanguageTests {
         // The charts keep the direction their layout was computed in (their Arabic words still read right to left).
         #expect(html.contains("<svg direction=\"ltr\""))
         let english = cli.folder.appendingPathComponent("english.html").path
-        try cli.run(["report", "--html", english, "--today", Self.today])
+        try await cli.run(["report", "--html", english, "--today", Self.today])
         let englishHTML = try String(contentsOfFile: english, encoding: .utf8)
         #expect(englishHTML.contains("lang=\"en\"") && englishHTML.contains("dir=\"ltr\""))
     }
@@ -205,16 +206,16 @@ struct LanguageTests {
     /// Golden/languages/ (`DESKDAYS_REGENERATE_GOLDEN=1` rewrites them;
     /// review the diff): translations, plural forms, dates and numbers.
     @Test(arguments: [("de", "de_DE.UTF-8"), ("ja", "ja_JP.UTF-8")])
-    func goldenOutputs(language: String, locale: String) throws {
+    func goldenOutputs(language: String, locale: String) async throws {
         try #require(Catalogs.languages.contains(language), "po/\(language).po")
         let catalogs = try Catalogs.compile([language])
         defer { try? FileManager.default.removeItem(at: catalogs) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let environment = ["LC_ALL": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path]
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/languages")
         for (name, command) in [("status", ["status"]), ("report", ["report"]), ("calendar", ["calendar", "--months", "2"])] {
-            let result = try cli.run(command + ["--today", Self.today], environment: environment)
+            let result = try await cli.run(command + ["--today", Self.today], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
             let url = folder.appendingPathComponent("\(language)-\(name).txt")
             if ProcessInfo.processInfo.environment["DESKDAYS_REGENERATE_GOLDEN"] == "1" {

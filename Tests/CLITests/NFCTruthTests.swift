@@ -14,13 +14,13 @@ struct NFCTruthTests {
     /// an answer once polkit has said no (pcsc-lite's ContextThread); this
     /// stand-in does the same on a private socket.
     final class RefusingPCSCD {
-        let process = Process()
+        let process: Child
         let socket: String
 
-        init(in folder: URL) throws {
-            socket = folder.appendingPathComponent("pcscd.comm").path
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", """
+        init(in folder: URL) async throws {
+            let socket = folder.appendingPathComponent("pcscd.comm").path
+            self.socket = socket
+            process = try await Child.start("/usr/bin/python3", ["-c", """
             import socket, sys, time
             s = socket.socket(socket.AF_UNIX)
             s.bind(sys.argv[1])
@@ -29,25 +29,19 @@ struct NFCTruthTests {
                 c, _ = s.accept()
                 time.sleep(0.05)  # polkit's answer is a round trip on the system bus
                 c.close()
-            """, socket]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.spawn()
-            for _ in 0..<400 where !FileManager.default.fileExists(atPath: socket) {
-                guard process.isRunning else { break }
-                usleep(25_000)
+            """, socket])
+            let process = process
+            await eventually("the stand-in pcscd's socket \(socket)") {
+                FileManager.default.fileExists(atPath: socket) || !process.isRunning
             }
             guard FileManager.default.fileExists(atPath: socket) else { throw HarnessError("the stand-in pcscd did not bind its socket") }
         }
 
-        deinit {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
-        }
+        deinit { process.signal(SIGKILL) }
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "/usr/bin/python3 missing"))
-    func doctorNamesAPcscdThatRefusesTheSession() throws {
+    func doctorNamesAPcscdThatRefusesTheSession() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("""
@@ -59,15 +53,15 @@ struct NFCTruthTests {
         name = "desk"
         uid = "04A2246A2F6E80"
         """)
-        let pcscd = try RefusingPCSCD(in: cli.folder)
-        let result = try cli.run(["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path],
+        let pcscd = try await RefusingPCSCD(in: cli.folder)
+        let result = try await cli.run(["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path],
                                  environment: ["PCSCLITE_CSOCK_NAME": pcscd.socket])
         #expect(result.status == 1, "\(result.stdout)")
         #expect(result.stdout.contains("PROBLEM pcscd refuses this session"), "\(result.stdout)")
         #expect(result.stdout.contains("access_pcsc"), "the fix names the polkit action: \(result.stdout)")
 
         // A socket nobody serves is a different story: not running / not answering.
-        let gone = try cli.run(["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path],
+        let gone = try await cli.run(["doctor", "--socket", cli.folder.appendingPathComponent("none.sock").path],
                                environment: ["PCSCLITE_CSOCK_NAME": cli.folder.appendingPathComponent("nobody.comm").path])
         #expect(!gone.stdout.contains("refuses this session"), "\(gone.stdout)")
     }
@@ -76,10 +70,10 @@ struct NFCTruthTests {
     /// on machines without USB access (this one, CI) unless told otherwise.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libnfc.so.6")
                     || FileManager.default.fileExists(atPath: "/usr/lib/aarch64-linux-gnu/libnfc.so.6"), "libnfc6 missing"))
-    func libnfcsOwnLinesStayOutOfTheOutput() throws {
+    func libnfcsOwnLinesStayOutOfTheOutput() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let result = try cli.run(["enroll", "nfc", "--backend", "libnfc", "--connstring", "pn532_uart:/dev/deskdays-no-such-reader",
+        let result = try await cli.run(["enroll", "nfc", "--backend", "libnfc", "--connstring", "pn532_uart:/dev/deskdays-no-such-reader",
                                   "--timeout", "1"])
         #expect(result.status != 0)
         #expect(!result.stderr.contains("libnfc."), "raw libnfc lines: \(result.stderr)")
@@ -87,7 +81,7 @@ struct NFCTruthTests {
         #expect(!result.stderr.isEmpty, "our own sentence says what went wrong")
 
         // The user may still ask libnfc to speak (to debug a reader).
-        let loud = try cli.run(["enroll", "nfc", "--backend", "libnfc", "--connstring", "pn532_uart:/dev/deskdays-no-such-reader",
+        let loud = try await cli.run(["enroll", "nfc", "--backend", "libnfc", "--connstring", "pn532_uart:/dev/deskdays-no-such-reader",
                                 "--timeout", "1"], environment: ["LIBNFC_LOG_LEVEL": "3"])
         #expect(loud.stderr.contains("libnfc."), "LIBNFC_LOG_LEVEL set by the user is kept: \(loud.stderr)")
     }

@@ -24,25 +24,12 @@ import Testing
     @Test("every report of the seeded random cases agrees with oracle.py",
           .enabled(if: FileManager.default.isExecutableFile(atPath: python),
                    "/usr/bin/python3 not found: apt-get install python3"))
-    func reportsAgreeWithOracle() throws {
+    func reportsAgreeWithOracle() async throws {
         var binary = CLIRunner.binary
         if !binary.hasPrefix("/") { binary = Self.packageRoot.appendingPathComponent(binary).path }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = ["Tests/Oracle/fuzz.py", "\(Self.cases)", "\(Self.seed)", "2"]
-        process.currentDirectoryURL = Self.packageRoot
-        var env = ProcessInfo.processInfo.environment
-        env["DESKDAYS_BIN"] = binary
-        process.environment = env
-        // One pipe for both streams, read to its end before the wait, so a
-        // long report can never fill the pipe and stall the script.
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.spawn()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
-        #expect(process.exitStatus == 0,
-                "fuzz.py \(Self.cases) \(Self.seed) 2 (DESKDAYS_BIN=\(binary)) exited \(process.exitStatus):\n\(text)")
+        let output = try await Program.run(Self.python, ["Tests/Oracle/fuzz.py", "\(Self.cases)", "\(Self.seed)", "2"],
+                                           overrides: ["DESKDAYS_BIN": binary], workingDirectory: Self.packageRoot.path)
+        #expect(output.status == 0,
+                "fuzz.py \(Self.cases) \(Self.seed) 2 (DESKDAYS_BIN=\(binary)) exited \(output.status):\n\(output.stdout)\(output.stderr)")
     }
 }

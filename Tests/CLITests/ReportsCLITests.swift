@@ -7,24 +7,24 @@ import TestSupport
 @Suite struct ReportsCLITests {
     /// A runner with a few weeks of October–November 2026: Mondays to
     /// Wednesdays in the office (one of them by an NFC event), a vacation.
-    func seeded() throws -> CLIRunner {
+    func seeded() async throws -> CLIRunner {
         let cli = try CLIRunner()
         try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n")
         for date in ["2026-10-26", "2026-10-27", "2026-10-28", "2026-11-02", "2026-11-03", "2026-11-04",
                      "2026-11-09", "2026-11-10", "2026-11-11"] {
-            let result = try cli.run(["checkin", "--date", date, "--today", "2026-11-18"])
+            let result = try await cli.run(["checkin", "--date", date, "--today", "2026-11-18"])
             #expect(result.status == 0, "\(result.stderr)")
         }
-        try cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "desk-secret"])
-        try cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-24", "--status", "vacation", "--note", "ski trip",
+        try await cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "desk-secret"])
+        try await cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-24", "--status", "vacation", "--note", "ski trip",
                      "--today", "2026-11-18"])
         return cli
     }
 
-    @Test func calendarIsPlainWithoutATerminal() throws {
-        let cli = try seeded()
+    @Test func calendarIsPlainWithoutATerminal() async throws {
+        let cli = try await seeded()
         defer { cli.cleanup() }
-        let result = try cli.run(["calendar", "--months", "2", "--today", "2026-11-18"], environment: ["LANG": "en_GB.UTF-8"])
+        let result = try await cli.run(["calendar", "--months", "2", "--today", "2026-11-18"], environment: ["LANG": "en_GB.UTF-8"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("\u{1B}["))
         #expect(result.stdout.contains("October 2026") && result.stdout.contains("November 2026"))
@@ -34,30 +34,30 @@ import TestSupport
         #expect(result.stdout.contains("Streak: 3 compliant weeks in a row"))
     }
 
-    @Test func calendarFollowsTheLocale() throws {
-        let cli = try seeded()
+    @Test func calendarFollowsTheLocale() async throws {
+        let cli = try await seeded()
         defer { cli.cleanup() }
-        let result = try cli.run(["calendar", "--months", "2", "--today", "2026-11-18"],
+        let result = try await cli.run(["calendar", "--months", "2", "--today", "2026-11-18"],
                                  environment: ["LANG": "de_DE.UTF-8", "LC_ALL": ""])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Oktober 2026"))
         #expect(result.stdout.contains(" Mo   Di   Mi   Do   Fr   Sa   So"))
     }
 
-    @Test func calendarRejectsABadMonthCount() throws {
+    @Test func calendarRejectsABadMonthCount() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let result = try cli.run(["calendar", "--months", "0"])
+        let result = try await cli.run(["calendar", "--months", "0"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("--months") && result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func chartsAreWrittenPrivateAndSelfContained() throws {
-        let cli = try seeded()
+    @Test func chartsAreWrittenPrivateAndSelfContained() async throws {
+        let cli = try await seeded()
         defer { cli.cleanup() }
         for kind in ["burndown", "weeks"] {
             let path = cli.folder.appendingPathComponent("\(kind).svg").path
-            let result = try cli.run(["chart", kind, "--out", path, "--today", "2026-11-18"])
+            let result = try await cli.run(["chart", kind, "--out", path, "--today", "2026-11-18"])
             #expect(result.status == 0, "\(result.stderr)")
             let svg = try String(contentsOfFile: path, encoding: .utf8)
             #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
@@ -67,11 +67,11 @@ import TestSupport
         }
     }
 
-    @Test func pngWithoutRsvgConvertIsAClearError() throws {
-        let cli = try seeded()
+    @Test func pngWithoutRsvgConvertIsAClearError() async throws {
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("chart.png").path
-        let result = try cli.run(["chart", "burndown", "--out", path, "--today", "2026-11-18"],
+        let result = try await cli.run(["chart", "burndown", "--out", path, "--today", "2026-11-18"],
                                  environment: ["PATH": cli.folder.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("rsvg-convert") && result.stderr.contains("--format svg"))
@@ -79,11 +79,11 @@ import TestSupport
     }
 
     @Test(.enabled(if: toolExists("rsvg-convert"), "rsvg-convert not installed: apt-get install librsvg2-bin"))
-    func pngThroughRsvgConvert() throws {
-        let cli = try seeded()
+    func pngThroughRsvgConvert() async throws {
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("weeks.img").path
-        let result = try cli.run(["chart", "weeks", "--out", path, "--format", "png", "--today", "2026-11-18"])
+        let result = try await cli.run(["chart", "weeks", "--out", path, "--format", "png", "--today", "2026-11-18"])
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))
         #expect(bytes.count == 24 && bytes[1...3] == [0x50, 0x4E, 0x47])
@@ -91,11 +91,11 @@ import TestSupport
         #expect((width, height) == (800, 360))
     }
 
-    @Test func htmlReportAndStreakKeys() throws {
-        let cli = try seeded()
+    @Test func htmlReportAndStreakKeys() async throws {
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let path = cli.folder.appendingPathComponent("report.html").path
-        let result = try cli.run(["report", "--html", path, "--json", "--today", "2026-11-18"])
+        let result = try await cli.run(["report", "--html", path, "--json", "--today", "2026-11-18"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(json["streak_weeks"] as? Int == 3)
@@ -109,10 +109,10 @@ import TestSupport
         for leak in ["desk-secret", "ski trip", "http:", "https:", "src="] {
             #expect(!page.contains(leak), "the page contains \(leak)")
         }
-        let status = try cli.run(["status", "--format", "json", "--today", "2026-11-18"])
+        let status = try await cli.run(["status", "--format", "json", "--today", "2026-11-18"])
         let statusJSON = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as! [String: Any]
         #expect(statusJSON["streak_weeks"] as? Int == 3)
-        let text = try cli.run(["report", "--today", "2026-11-18"])
+        let text = try await cli.run(["report", "--today", "2026-11-18"])
         #expect(text.stdout.contains("Streak: 3 compliant weeks in a row (longest 3)."))
     }
 
@@ -146,22 +146,22 @@ import TestSupport
     /// captions, headers, legends) all come from the catalog, with German
     /// dates from LC_TIME; `<html lang>` is the catalog's language.
     @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
-    func reportFilesTakeEveryWordFromTheCatalog() throws {
+    func reportFilesTakeEveryWordFromTheCatalog() async throws {
         let locale = try Catalogs.compile([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
-        let cli = try seeded()
+        let cli = try await seeded()
         defer { cli.cleanup() }
         let pseudo = ["LC_ALL": "", "LANG": "de_DE.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
         let today = ["--today", "2026-11-18"]
         let path = cli.folder.appendingPathComponent("pseudo.html").path
-        #expect(try cli.run(["report", "--html", path] + today, environment: pseudo).status == 0)
+        #expect(try await cli.run(["report", "--html", path] + today, environment: pseudo).status == 0)
         let page = try String(contentsOfFile: path, encoding: .utf8)
         #expect(page.contains("<html lang=\"\(Catalogs.pseudo)\" dir=\"ltr\">"))
         #expect(page.components(separatedBy: Catalogs.open).count > 100, "the pseudo-locale was not used")
         #expect(Self.englishWords(page).isEmpty, "the page left English outside the catalog: \(Self.englishWords(page))")
         for kind in ["burndown", "weeks"] {
             let svg = cli.folder.appendingPathComponent("\(kind).svg").path
-            #expect(try cli.run(["chart", kind, "--out", svg] + today, environment: pseudo).status == 0)
+            #expect(try await cli.run(["chart", kind, "--out", svg] + today, environment: pseudo).status == 0)
             let words = Self.englishWords(try String(contentsOfFile: svg, encoding: .utf8))
             #expect(words.isEmpty, "the \(kind) chart left English outside the catalog: \(words)")
         }

@@ -15,15 +15,15 @@ final class SimulatedGPS {
 
     let device: String
     let feed: String
-    private let socat = Process()
+    private let socat: Child
 
-    init(in folder: URL) throws {
-        device = folder.appendingPathComponent("gps").path
-        feed = folder.appendingPathComponent("feed").path
-        socat.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        socat.arguments = ["socat", "pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"]
-        try socat.spawn()
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: feed) { usleep(50_000) }
+    init(in folder: URL) async throws {
+        let device = folder.appendingPathComponent("gps").path, feed = folder.appendingPathComponent("feed").path
+        self.device = device
+        self.feed = feed
+        socat = try await Child.start("/usr/bin/env", ["socat", "pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"],
+                                      stderr: .inherit)
+        await eventually("socat's pty pair \(feed)") { FileManager.default.fileExists(atPath: feed) }
         guard FileManager.default.fileExists(atPath: device) else { throw HarnessError("socat made no pty pair") }
     }
 
@@ -98,9 +98,11 @@ final class SimulatedGPS {
         }
     }
 
-    /// SIGKILL: children of Foundation's Process inherit blocked signals.
-    deinit {
-        kill(socat.processIdentifier, SIGKILL)
-        socat.waitForExit()
+    /// SIGKILL, then waits until socat is gone (and the pty pair with it).
+    func stop() async {
+        socat.signal(SIGKILL)
+        _ = await socat.wait(seconds: 60)
     }
+
+    deinit { socat.signal(SIGKILL) }
 }

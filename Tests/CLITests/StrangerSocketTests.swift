@@ -15,20 +15,16 @@ import Glibc
 
     /// A stranger's listener that answers every line with "Recorded" and stores nothing.
     final class Stranger {
-        let process = Process()
-        init(user: String, socket: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["setpriv", "--reuid", user, "--regid", user, "--clear-groups", "socat",
-                                 "UNIX-LISTEN:\(socket),fork,mode=777",
-                                 #"SYSTEM:echo '{"ok":true,"dates":["2026-11-16"],"status":"office","output":"forged\n","clock":"system"}'"#]
-            process.standardError = FileHandle.nullDevice
-            try process.spawn()
-            #expect(waitUntil { FileManager.default.fileExists(atPath: socket) }, "the stranger's socket appeared")
+        let process: Child
+        init(user: String, socket: String) async throws {
+            process = try await Child.start("/usr/bin/env", ["setpriv", "--reuid", user, "--regid", user, "--clear-groups", "socat",
+                                                             "UNIX-LISTEN:\(socket),fork,mode=777",
+                                                             #"SYSTEM:echo '{"ok":true,"dates":["2026-11-16"],"status":"office","output":"forged\n","clock":"system"}'"#],
+                                            stdout: .inherit)
+            #expect(await eventually("the stranger's socket \(socket)") { FileManager.default.fileExists(atPath: socket) },
+                    "the stranger's socket appeared")
         }
-        deinit {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
-        }
+        deinit { process.signal(SIGKILL) }
     }
 
     enum Plant: String, CaseIterable, Sendable { case strangersFolder, looseFolder, strangersProcess }
@@ -36,43 +32,44 @@ import Glibc
     @Test(.enabled(if: isRoot && toolExists("socat") && toolExists("setpriv") && toolExists("useradd"),
                    "needs root, socat, setpriv and useradd to act as a second local user"),
           arguments: Plant.allCases)
-    func aPlantedSocketIsNotTrusted(_ plant: Plant) throws {
+    func aPlantedSocketIsNotTrusted(_ plant: Plant) async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let name = "ddst\(UInt32.random(in: 10_000...99_999))"
-        #expect(try runTool(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", name]).status == 0)
-        defer { _ = try? runTool(["userdel", name]) }
-        let uid = try runTool(["id", "-u", name]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        chmod(cli.folder.path, 0o755)
-        let folder = cli.folder.appendingPathComponent("run").path
-        mkdir(folder, 0o700)
-        let socket = folder + "/agent.sock"
-        let stranger: Stranger
-        switch plant {
-        case .strangersFolder:
-            // The stranger got there first: the folder and the socket are theirs.
-            chown(folder, uid_t(uid)!, gid_t(uid)!)
-            stranger = try Stranger(user: uid, socket: socket)
-        case .looseFolder:
-            chmod(folder, 0o777)
-            stranger = try Stranger(user: uid, socket: socket)
-        case .strangersProcess:
-            // Our folder, a socket file that looks like ours, but another user listening on it.
-            let side = cli.folder.appendingPathComponent("side").path
-            mkdir(side, 0o777)
-            chmod(side, 0o777)
-            stranger = try Stranger(user: uid, socket: side + "/s.sock")
-            #expect(rename(side + "/s.sock", socket) == 0)
-            chown(socket, 0, 0)
-        }
-        _ = stranger
-        let checkin = try cli.run(["checkin", "--date", "2026-11-16", "--socket", socket])
-        #expect(checkin.status == 0, "\(checkin.stderr)")
-        #expect(checkin.stderr.contains("not using the agent socket"), "\(plant): \(checkin.stderr)")
-        let days = try cli.run(["days", "--json", "--from", "2026-11-16", "--to", "2026-11-16"])
-        #expect(days.stdout.contains("\"office\""), "the check-in is in the database itself (\(plant)): \(days.stdout)")
-        // Nor is the stranger's answer printed as the status.
-        let status = try cli.run(["status", "--format", "json", "--socket", socket], environment: ["DESKDAYS_NOW": ""])
-        #expect(status.status == 0 && !status.stdout.contains("forged"), "\(status.stdout)")
+        #expect(try await runTool(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", name]).status == 0)
+        try await withCleanup({
+            let uid = try await runTool(["id", "-u", name]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            chmod(cli.folder.path, 0o755)
+            let folder = cli.folder.appendingPathComponent("run").path
+            mkdir(folder, 0o700)
+            let socket = folder + "/agent.sock"
+            let stranger: Stranger
+            switch plant {
+            case .strangersFolder:
+                // The stranger got there first: the folder and the socket are theirs.
+                chown(folder, uid_t(uid)!, gid_t(uid)!)
+                stranger = try await Stranger(user: uid, socket: socket)
+            case .looseFolder:
+                chmod(folder, 0o777)
+                stranger = try await Stranger(user: uid, socket: socket)
+            case .strangersProcess:
+                // Our folder, a socket file that looks like ours, but another user listening on it.
+                let side = cli.folder.appendingPathComponent("side").path
+                mkdir(side, 0o777)
+                chmod(side, 0o777)
+                stranger = try await Stranger(user: uid, socket: side + "/s.sock")
+                #expect(rename(side + "/s.sock", socket) == 0)
+                chown(socket, 0, 0)
+            }
+            let checkin = try await cli.run(["checkin", "--date", "2026-11-16", "--socket", socket])
+            #expect(checkin.status == 0, "\(checkin.stderr)")
+            #expect(checkin.stderr.contains("not using the agent socket"), "\(plant): \(checkin.stderr)")
+            let days = try await cli.run(["days", "--json", "--from", "2026-11-16", "--to", "2026-11-16"])
+            #expect(days.stdout.contains("\"office\""), "the check-in is in the database itself (\(plant)): \(days.stdout)")
+            // Nor is the stranger's answer printed as the status.
+            let status = try await cli.run(["status", "--format", "json", "--socket", socket], environment: ["DESKDAYS_NOW": ""])
+            #expect(status.status == 0 && !status.stdout.contains("forged"), "\(status.stdout)")
+            withExtendedLifetime(stranger) {}
+        }, cleanup: { _ = try? await runTool(["userdel", name]) })
     }
 }

@@ -23,17 +23,17 @@ import Glibc
         let port: Int
         let id: String
         let log: String
-        var process: Process?
+        var process: Child?
 
-        init(root: String, name: String) throws {
+        init(root: String, name: String) async throws {
             home = root + "/st-" + name
             folder = root + "/sync-" + name
             log = root + "/syncthing-" + name + ".log"
             port = try Self.freePort()
             try FileManager.default.createDirectory(atPath: folder + "/.stfolder", withIntermediateDirectories: true)
-            let generated = try Self.tool(["generate", "--home=" + home, "--no-default-folder", "--skip-port-probing"], root: root)
+            let generated = try await Self.tool(["generate", "--home=" + home, "--no-default-folder", "--skip-port-probing"], root: root)
             #expect(generated.status == 0, "\(generated.output)")
-            id = try Self.tool(["serve", "--home=" + home, "--device-id"], root: root).output
+            id = try await Self.tool(["serve", "--home=" + home, "--device-id"], root: root).output
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -71,33 +71,24 @@ import Glibc
             """.write(toFile: home + "/config.xml", atomically: true, encoding: .utf8)
         }
 
-        func start() throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["syncthing", "serve", "--home=" + home, "--no-browser", "--no-restart", "--no-upgrade"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["STNOUPGRADE"] = "1"
-            environment["STNORESTART"] = "1"
-            environment["STNODEFAULTFOLDER"] = "1"
-            // Without it `serve` forks a monitor whose kill -9 leaves the
-            // real instance running: the kill must hit Syncthing itself.
-            environment["STMONITORED"] = "1"
-            process.environment = environment
-            if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            try handle.seekToEnd()
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.spawn()
-            self.process = process
+        func start() async throws {
+            process = try await Child.start("/usr/bin/env", ["syncthing", "serve", "--home=" + home, "--no-browser", "--no-restart", "--no-upgrade"],
+                                            overrides: ["STNOUPGRADE": "1", "STNORESTART": "1", "STNODEFAULTFOLDER": "1",
+                                                        // Without it `serve` forks a monitor whose kill -9 leaves the
+                                                        // real instance running: the kill must hit Syncthing itself.
+                                                        "STMONITORED": "1"],
+                                            stdout: .file(log), stderr: .file(log))
         }
 
-        func kill9() {
-            guard let process else { return }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitForExit()
-            self.process = nil
+        /// SIGKILL, then waits until it is gone.
+        func stop() async {
+            process?.signal(SIGKILL)
+            _ = await process?.wait(seconds: 60)
+            process = nil
         }
+
+        /// SIGKILL, without waiting (Spawn reaps it): what a `defer` can do.
+        func kill9() { process?.signal(SIGKILL) }
 
         deinit { kill9() }
 
@@ -118,101 +109,78 @@ import Glibc
         }
 
         /// Runs `syncthing ARGS` to its end.
-        static func tool(_ arguments: [String], root: String) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["syncthing"] + arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["STNODEFAULTFOLDER"] = "1"
-            environment["HOME"] = root
-            process.environment = environment
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            try process.spawn()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitForExit()
-            return (process.exitStatus, String(decoding: data, as: UTF8.self))
+        static func tool(_ arguments: [String], root: String) async throws -> (status: Int32, output: String) {
+            let output = try await Program.run("/usr/bin/env", ["syncthing"] + arguments,
+                                               overrides: ["STNODEFAULTFOLDER": "1", "HOME": root])
+            return (output.status, output.stdout + output.stderr)
         }
-    }
-
-    /// Waits (a failure guard, not a timing) until `condition` holds.
-    static func eventually(seconds: Double = 60, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(100_000)
-        }
-        return false
     }
 
     @Test(.enabled(if: available, "syncthing and strace needed: apt-get install syncthing strace"))
-    func checkInsTravelThroughSyncthingAndSurviveKills() throws {
+    func checkInsTravelThroughSyncthingAndSurviveKills() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-syncthing-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let stA = try Instance(root: root, name: "a"), stB = try Instance(root: root, name: "b")
+        let stA = try await Instance(root: root, name: "a"), stB = try await Instance(root: root, name: "b")
         try stA.configure(peers: [stA, stB])
         try stB.configure(peers: [stA, stB])
-        try stA.start()
-        try stB.start()
+        try await stA.start()
+        try await stB.start()
         defer { stA.kill9(); stB.kill9() }
 
         let a = try SyncDevicesTests.Device("laptop", folder: stA.folder), b = try SyncDevicesTests.Device("desk", folder: stB.folder)
         defer { [a, b].forEach { $0.cli.cleanup() } }
         func socket(_ device: SyncDevicesTests.Device) -> String { device.cli.folder.appendingPathComponent("run/deskdays/agent.sock").path }
-        func checkIn(_ date: String) throws {
-            _ = try a.ok(["checkin", "--date", date, "--status", "office"], now: AgentProcess.fixedNow)
+        func checkIn(_ date: String) async throws {
+            _ = try await a.ok(["checkin", "--date", date, "--status", "office"], now: AgentProcess.fixedNow)
         }
-        var agentA: AgentProcess? = try AgentProcess(a.cli, socket: socket(a))
+        var agentA: AgentProcess? = try await AgentProcess(a.cli, socket: socket(a))
         let trace = root + "/strace-b.out"
-        var agentB: AgentProcess? = try AgentProcess(b.cli, socket: socket(b),
+        var agentB: AgentProcess? = try await AgentProcess(b.cli, socket: socket(b),
                                                      launcher: ["/usr/bin/env", "strace", "-f", "-e", "trace=socket", "-o", trace])
         defer { agentA?.kill9(); agentB?.kill9() }
-        #expect(agentB?.waitForLog("watching the sync folder") == true, "\(agentB?.logText ?? "")")
-        let follow = try StatusFollower(b.cli, socket: socket(b))
+        #expect(await agentB?.waitForLog("watching the sync folder") == true, "\(agentB?.logText ?? "")")
+        let follow = try await StatusFollower(b.cli, socket: socket(b))
         defer { follow.stop() }
-        let office = try #require(follow.waitForLine { _ in true }).json["office"] as? Int ?? 0
+        let office = try #require(await follow.waitForLine { _ in true })["office"] as? Int ?? 0
 
         // 1. A check-in on A reaches B's status --follow.
-        try checkIn("2026-03-02")
-        #expect(follow.waitForLine(seconds: 60) { ($0.json["office"] as? Int) == office + 1 } != nil,
+        try await checkIn("2026-03-02")
+        #expect(await follow.waitForLine(seconds: 60) { ($0["office"] as? Int) == office + 1 } != nil,
                 "B's follower never saw A's check-in; Syncthing B: \((try? String(contentsOfFile: stB.log, encoding: .utf8)) ?? "")")
 
         // 2. kill -9 of B's agent (strace's child); A writes meanwhile; B's new agent merges it at start.
-        let tracedPID = agentB!.process.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/\(tracedPID)/task/\(tracedPID)/children", encoding: .utf8)) ?? ""
-        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
-        agentB!.process.waitForExit()
+        _ = await agentB!.stopTraced(SIGKILL)
         agentB = nil
-        try checkIn("2026-03-03")
-        let fileA = stB.folder + "/deskdays-" + (try a.id(in: stA.folder)) + ".jsonl"
-        #expect(try Self.eventually { ((try? String(contentsOfFile: fileA, encoding: .utf8)) ?? "").contains("2026-03-03") },
+        try await checkIn("2026-03-03")
+        let fileA = stB.folder + "/deskdays-" + (try await a.id(in: stA.folder)) + ".jsonl"
+        #expect(try await eventually("A's journal line for 2026-03-03 in B's folder") { ((try? String(contentsOfFile: fileA, encoding: .utf8)) ?? "").contains("2026-03-03") },
                 "Syncthing carried A's journal line to B's folder")
-        agentB = try AgentProcess(b.cli, socket: socket(b))
-        #expect(try Self.eventually { try b.ok(["days", "--from", "2026-03-03", "--to", "2026-03-03"], now: AgentProcess.fixedNow).contains("office") })
+        agentB = try await AgentProcess(b.cli, socket: socket(b))
+        #expect(try await eventually("2026-03-03 office on B") { try await b.ok(["days", "--from", "2026-03-03", "--to", "2026-03-03"], now: AgentProcess.fixedNow).contains("office") })
 
         // 3. kill -9 of A's agent right after its write returned: the line was already in A's folder.
-        try checkIn("2026-03-04")
+        try await checkIn("2026-03-04")
         agentA?.kill9()
+        _ = await agentA?.ended()
         agentA = nil
-        #expect(try Self.eventually { try b.ok(["days", "--from", "2026-03-04", "--to", "2026-03-04"], now: AgentProcess.fixedNow).contains("office") })
-        agentA = try AgentProcess(a.cli, socket: socket(a))
+        #expect(try await eventually("2026-03-04 office on B") { try await b.ok(["days", "--from", "2026-03-04", "--to", "2026-03-04"], now: AgentProcess.fixedNow).contains("office") })
+        agentA = try await AgentProcess(a.cli, socket: socket(a))
 
         // 4. kill -9 of a Syncthing instance mid-sync (A's, right after the write; then B's): restarted, it delivers.
-        try checkIn("2026-03-05")
-        stA.kill9()
-        try stA.start()
-        try checkIn("2026-03-06")
-        stB.kill9()
-        try stB.start()
-        #expect(try Self.eventually { try b.ok(["days", "--from", "2026-03-05", "--to", "2026-03-06"], now: AgentProcess.fixedNow).components(separatedBy: "office").count == 3 })
+        try await checkIn("2026-03-05")
+        await stA.stop()
+        try await stA.start()
+        try await checkIn("2026-03-06")
+        await stB.stop()
+        try await stB.start()
+        #expect(try await eventually("2026-03-05 and 2026-03-06 office on B") { try await b.ok(["days", "--from", "2026-03-05", "--to", "2026-03-06"], now: AgentProcess.fixedNow).components(separatedBy: "office").count == 3 })
 
         // 5. B writes too; both devices end with byte-identical answers.
-        _ = try b.ok(["checkin", "--date", "2026-03-09", "--status", "remote"], now: AgentProcess.fixedNow)
-        #expect(try Self.eventually { try a.ok(["days", "--from", "2026-03-09", "--to", "2026-03-09"], now: AgentProcess.fixedNow).contains("remote") })
-        let answersA = try a.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
-        let answersB = try b.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
+        _ = try await b.ok(["checkin", "--date", "2026-03-09", "--status", "remote"], now: AgentProcess.fixedNow)
+        #expect(try await eventually("2026-03-09 remote on A") { try await a.ok(["days", "--from", "2026-03-09", "--to", "2026-03-09"], now: AgentProcess.fixedNow).contains("remote") })
+        let answersA = try await a.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
+        let answersB = try await b.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
         #expect(answersA == answersB)
         #expect(answersA.components(separatedBy: "\"office\"").count - 1 == 5, "\(answersA)")
 

@@ -14,7 +14,7 @@ struct UdevRulesTests {
             .filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
-    @Test func everyGPSReceiverIsHiddenFromModemManager() throws {
+    @Test func everyGPSReceiverIsHiddenFromModemManager() async throws {
         let lines = try Self.lines("70-deskdays-gps.rules")
         let devices = lines.filter { $0.contains("ATTRS{idVendor}") }
         #expect(devices.count >= 5, "\(devices)")
@@ -28,7 +28,7 @@ struct UdevRulesTests {
         #expect(lines.first == "SUBSYSTEM!=\"tty\", GOTO=\"deskdays_gps_end\"")
     }
 
-    @Test func pn532SerialBridgesAreHiddenFromModemManager() throws {
+    @Test func pn532SerialBridgesAreHiddenFromModemManager() async throws {
         let lines = try Self.lines("70-deskdays-nfc.rules")
         let start = try #require(lines.firstIndex(of: "LABEL=\"deskdays_nfc_tty\""))
         let bridges = lines[(start + 1)...].prefix { !$0.hasPrefix("LABEL=") }.filter { $0.contains("ATTRS{idVendor}") }

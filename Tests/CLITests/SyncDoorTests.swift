@@ -24,30 +24,32 @@ import Glibc
     /// Runs `body`; each time it is still running after 60 s more (a
     /// command blocked on the FIFO), the FIFO is opened for writing to
     /// release it. Whether it had to be.
-    static func hangs(releasing fifo: String, _ body: () throws -> Void) rethrows -> Bool {
-        let done = DispatchSemaphore(value: 0)
+    static func hangs(releasing fifo: String, _ body: () async throws -> Void) async rethrows -> Bool {
         final class Flag: @unchecked Sendable { var value = false }
         let released = Flag()
-        Thread {
-            while done.wait(timeout: .now() + 60) == .timedOut {
+        // A guard, never a measure: it only fires when a command is stuck for a minute.
+        let watchdog = Task.detached {
+            while !Task.isCancelled {
+                guard (try? await Task.sleep(for: .seconds(60))) != nil else { return }
                 released.value = true
                 let fd = open(fifo, O_WRONLY | O_NONBLOCK)
                 if fd >= 0 { close(fd) }
             }
-        }.start()
-        try body()
-        done.signal()
+        }
+        defer { watchdog.cancel() }
+        try await body()
         return released.value
     }
 
-    @Test func plantedLinesAndAFIFOBrickNothing() throws {
+    @Test func plantedLinesAndAFIFOBrickNothing() async throws {
         let folder = try SyncDevicesTests.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
         defer { [a, b].forEach { $0.cli.cleanup() } }
-        _ = try b.ok(["checkin", "--date", "2026-11-16", "--status", "office"], now: "2026-11-16T09:00:00Z")
-        _ = try a.ok(["event", "--source", "gps", "--rule", "hq", "--at", "2026-11-17T08:30:00Z"], now: "2026-11-17T08:31:00Z")
-        let idA = try a.id(in: folder), idB = try b.id(in: folder)
+        _ = try await b.ok(["checkin", "--date", "2026-11-16", "--status", "office"], now: "2026-11-16T09:00:00Z")
+        _ = try await a.ok(["event", "--source", "gps", "--rule", "hq", "--at", "2026-11-17T08:30:00Z"], now: "2026-11-17T08:31:00Z")
+        let idA = try await a.id(in: folder)
+        let idB = try await b.id(in: folder)
         let fileA = "deskdays-\(idA).jsonl", fileB = "deskdays-\(idB).jsonl"
         let twin = String(repeating: "ab", count: 16), named = String(repeating: "c0", count: 16)
         func record(_ id: String, seq: String, date: String = "2026-11-18", hlc: String = "1795190000000", n: String = "0",
@@ -75,11 +77,11 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
 
         var results: [String: CLIRunner.Result] = [:]
-        let hung = try Self.hangs(releasing: fifo) {
+        let hung = try await Self.hangs(releasing: fifo) {
             for arguments in [["checkin", "--date", "2026-11-19", "--status", "remote"], ["report", "--json"],
                               ["days", "--from", "2026-11-16", "--to", "2026-11-20"], ["status"], ["sync", "status"],
                               ["explain", "2026-11-20"]] {
-                results[arguments.joined(separator: " ")] = try a.run(arguments, now: "2026-11-20T17:00:00Z")
+                results[arguments.joined(separator: " ")] = try await a.run(arguments, now: "2026-11-20T17:00:00Z")
             }
         }
         #expect(!hung, "a command waited on the FIFO")
@@ -105,7 +107,9 @@ import Glibc
         // The laptop's own next line went out after its real ones: the desk
         // takes it, and both answer alike.
         var answers: [String] = []
-        let waited = try Self.hangs(releasing: fifo) { answers = try [a, b].map(SyncDevicesTests.answers) }
+        let waited = try await Self.hangs(releasing: fifo) {
+            for device in [a, b] { answers.append(try await SyncDevicesTests.answers(device)) }
+        }
         #expect(!waited && answers[0] == answers[1], "laptop:\n\(answers[0])\ndesk:\n\(answers[1])")
     }
 }

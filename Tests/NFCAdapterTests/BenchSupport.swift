@@ -212,7 +212,7 @@ final class AdapterRun: @unchecked Sendable {
     /// Waits (up to `seconds`, a failure guard, not a timing assertion)
     /// until `count` events arrived; returns whether they did.
     func waitForEvents(_ count: Int, seconds: Double = 60) async -> Bool {
-        await eventually("\(count) NFC event(s)", seconds: seconds) { events.count >= count }
+        await eventually(seconds: seconds, "\(count) NFC event(s)") { events.count >= count }
     }
 
     /// Waits until the adapter logged a line containing `fragment` more than `before` times.

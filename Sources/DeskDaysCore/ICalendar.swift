@@ -5,9 +5,20 @@ import Foundation
 ///
 /// Only what those need: VEVENTs with a `DTSTART;VALUE=DATE` (or a bare
 /// 8-digit date), an optional exclusive `DTEND`, `SUMMARY`, and the yearly
-/// repetition holiday feeds use (`RRULE:FREQ=YEARLY`, with `COUNT` or
-/// `UNTIL`). Timed events are not days and are skipped.
+/// repetition holiday feeds use (`RRULE:FREQ=YEARLY`, with `COUNT`,
+/// `INTERVAL` or `UNTIL`). Timed events are not days and are skipped.
+///
+/// The text may come from anyone (a downloaded holiday feed): no value in
+/// it reaches trapping arithmetic, and what it expands to is bounded, so a
+/// bad file is an error naming its line, never a crash or a hang.
 public enum ICalendar {
+    /// Most dates one repetition rule gives (a yearly holiday from 1900 to
+    /// the horizon is about two hundred).
+    public static let maxOccurrences = 1000
+    /// Most dates a whole document gives (a holiday feed of a century, a
+    /// decade of daily imports: a few thousand).
+    public static let maxDays = 100_000
+
     public struct Event: Sendable, Equatable {
         public var date: LocalDate
         public var summary: String
@@ -47,10 +58,14 @@ public enum ICalendar {
             case "BEGIN" where value.uppercased() == "VCALENDAR":
                 isCalendar = true
             case "BEGIN" where value.uppercased() == "VEVENT":
+                if inEvent { throw unclosed(startLine) }
                 inEvent = true
                 start = nil; end = nil; summary = ""; rule = [:]; isTimed = false
                 startLine = number
+            case "END" where value.uppercased() == "VCALENDAR" && inEvent:
+                throw unclosed(startLine)
             case "END" where value.uppercased() == "VEVENT":
+                guard inEvent else { continue }
                 inEvent = false
                 if isTimed { timedEvents += 1 }
                 guard let first = start, !isTimed else { continue }
@@ -59,7 +74,11 @@ public enum ICalendar {
                 guard length < 366 else {
                     throw ParseError(line: startLine, message: tr("an all-day event longer than a year"))
                 }
-                for occurrence in try occurrences(of: first, rule: rule, horizon: horizon, line: startLine) {
+                let dates = try occurrences(of: first, rule: rule, horizon: horizon, line: startLine)
+                guard events.count + dates.count * (length + 1) <= maxDays else {
+                    throw ParseError(line: startLine, message: tr("the calendar covers more than \(maxDays) days; split it or keep the years you need"))
+                }
+                for occurrence in dates {
                     for offset in 0...length {
                         events.append(Event(date: occurrence.adding(days: offset), summary: summary, line: startLine))
                     }
@@ -85,29 +104,49 @@ public enum ICalendar {
                 break
             }
         }
+        if inEvent { throw unclosed(startLine) }
         // A file with no calendar in it is a mistake, not a year without holidays.
         guard isCalendar else { throw ParseError(line: 1, message: tr("this is not an iCalendar file (no BEGIN:VCALENDAR)")) }
         return (events, timedEvents)
     }
 
+    /// The event opened on `line` is never closed (the rest of the file would be part of it).
+    static func unclosed(_ line: Int) -> ParseError {
+        ParseError(line: line, message: tr("BEGIN:VEVENT has no END:VEVENT; end each event before the next one and before END:VCALENDAR"))
+    }
+
+    /// The dates a rule repeats `first` on, up to `horizon`: at most
+    /// `maxOccurrences` (more is an error naming the line). Years are
+    /// added with overflow checks: a huge INTERVAL ends the repetition.
     static func occurrences(of first: LocalDate, rule: [String: String], horizon: LocalDate, line: Int) throws -> [LocalDate] {
         guard let frequency = rule["FREQ"] else { return [first] }
         guard frequency.uppercased() == "YEARLY" else {
             throw ParseError(line: line, message: tr("repetition FREQ=\(frequency) is not supported for all-day holidays (only YEARLY)"))
         }
-        let count = rule["COUNT"].flatMap { Int($0) } ?? Int.max
-        let until = rule["UNTIL"].flatMap { parseDate(String($0.prefix(8))) } ?? horizon
-        let interval = Swift.max(1, rule["INTERVAL"].flatMap { Int($0) } ?? 1)
+        func number(_ key: String, atLeast minimum: Int) throws -> Int? {
+            guard let text = rule[key] else { return nil }
+            guard let value = Int(text), value >= minimum else {
+                throw ParseError(line: line, message: tr("RRULE \(key)=\(text) is not a whole number of at least \(minimum)"))
+            }
+            return value
+        }
+        let count = try number("COUNT", atLeast: 1) ?? Int.max
+        let interval = try number("INTERVAL", atLeast: 1) ?? 1
+        let until = Swift.min(rule["UNTIL"].flatMap { parseDate(String($0.prefix(8))) } ?? horizon, horizon)
         var dates: [LocalDate] = []
         var year = first.year
-        while dates.count < count {
+        while dates.count < count, year <= until.year {
             // 29 February repeats only in leap years (RFC 5545 skips invalid dates).
             if let date = LocalDate(year: year, month: first.month, day: first.day) {
-                if date > until || date > horizon { break }
+                if date > until { break }
+                guard dates.count < maxOccurrences else {
+                    throw ParseError(line: line, message: tr("the repetition gives more than \(maxOccurrences) dates; give it a COUNT or UNTIL, or a later DTSTART"))
+                }
                 dates.append(date)
             }
-            year += interval
-            if year > horizon.year { break }
+            let (next, overflow) = year.addingReportingOverflow(interval)
+            if overflow { break }
+            year = next
         }
         return dates
     }

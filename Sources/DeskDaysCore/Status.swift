@@ -4,27 +4,94 @@ public enum AttendanceStatus: String, CaseIterable, Sendable, Codable {
 }
 
 extension AttendanceStatus {
-    /// The words that name each status besides its own name, as badge and
-    /// HR calendars write them: one table for `--status`, the configuration,
-    /// imports (CSV, JSON, iCalendar titles); the socket, a machine protocol,
-    /// takes the names only (docs/cli.md).
+    /// The words that name each status, in every language DeskDays has a
+    /// catalog for (po/: each status's own translation is here): one table
+    /// for `--status`, the configuration, the D-Bus `CheckIn` and imports
+    /// (CSV, JSON, iCalendar titles); the socket, a machine protocol, takes
+    /// the names only (docs/cli.md). Each entry is a whole value, never a
+    /// word to look for inside a longer text: "Out of office" and "Office
+    /// closed" name no status, and a word names one status only.
     public static let synonyms: [(AttendanceStatus, [String])] = [
-        (.office, ["office", "onsite", "inoffice"]),
-        (.remote, ["remote", "wfh", "home", "homeoffice", "telework"]),
-        (.travel, ["travel", "trip", "business"]),
-        (.sick, ["sick", "illness", "ill"]),
-        (.vacation, ["vacation", "holiday", "holidays", "pto", "annual", "urlaub"]),
-        (.leave, ["leave", "parental", "jury", "bereavement"]),
+        // English (the names first)
+        (.office, ["office", "in office", "in the office", "at the office", "onsite", "on site", "on-site", "inoffice"]),
+        (.remote, ["remote", "wfh", "work from home", "working from home", "home", "home office", "homeoffice",
+                   "home-office", "telework", "teleworking", "remote work"]),
+        (.travel, ["travel", "trip", "business trip", "business travel", "travelling", "traveling"]),
+        (.sick, ["sick", "ill", "illness", "sick leave", "sick day"]),
+        (.vacation, ["vacation", "holiday", "holidays", "pto", "annual leave"]),
+        (.leave, ["leave", "parental", "parental leave", "jury", "jury duty", "bereavement", "bereavement leave",
+                  "unpaid leave"]),
+        // Deutsch
+        (.office, ["büro", "im büro"]),
+        (.remote, ["mobiles arbeiten", "telearbeit"]),
+        (.travel, ["dienstreise", "geschäftsreise"]),
+        (.sick, ["krank", "krankheit", "krankmeldung"]),
+        (.vacation, ["urlaub"]),
+        (.leave, ["freistellung", "elternzeit", "sonderurlaub"]),
+        // Français
+        (.office, ["bureau", "au bureau", "sur site"]),
+        (.remote, ["télétravail"]),
+        (.travel, ["déplacement"]),
+        (.sick, ["maladie", "arrêt maladie"]),
+        (.vacation, ["congés", "congé", "vacances"]),
+        (.leave, ["absence", "congé parental"]),
+        // Español
+        (.office, ["oficina", "en la oficina", "presencial"]),
+        (.remote, ["teletrabajo", "remoto"]),
+        (.travel, ["viaje", "viaje de trabajo"]),
+        (.sick, ["enfermedad", "baja médica"]),
+        (.vacation, ["vacaciones"]),
+        (.leave, ["permiso"]),
+        // Português (Brasil)
+        (.office, ["escritório", "no escritório"]),
+        (.remote, ["teletrabalho", "trabalho remoto"]),
+        (.travel, ["viagem", "viagem a trabalho"]),
+        (.sick, ["doente", "doença", "licença médica"]),
+        (.vacation, ["férias"]),
+        (.leave, ["licença"]),
+        // 日本語
+        (.office, ["出社", "オフィス"]),
+        (.remote, ["リモート", "在宅勤務", "テレワーク"]),
+        (.travel, ["出張"]),
+        (.sick, ["病欠", "病気"]),
+        (.vacation, ["休暇", "有給休暇", "有休"]),
+        (.leave, ["休業"]),
+        // العربية
+        (.office, ["مكتب", "في المكتب"]),
+        (.remote, ["عن بُعد", "عن بعد"]),
+        (.travel, ["سفر عمل"]),
+        (.sick, ["مرض", "إجازة مرضية"]),
+        (.vacation, ["إجازة"]),
+        (.leave, ["إذن غياب"]),
     ]
 
-    /// The status a word or a short phrase names, whatever its case: the
-    /// first status (in the table's order) one of its words names, so
-    /// "Office", "WFH" and "Annual leave" (vacation) are understood; nil
-    /// when none does.
+    /// Every accepted value, in the form `key(_:)` gives it. Built once; a
+    /// value listed for two statuses stops the program at its first use
+    /// (a test reaches it), since it could only be a mistake in the table.
+    static let byWord: [String: AttendanceStatus] = {
+        var table: [String: AttendanceStatus] = [:]
+        for (status, words) in synonyms {
+            for word in words {
+                let key = key(word)
+                precondition(table[key] == nil || table[key] == status, "status word \"\(word)\" is listed twice")
+                table[key] = status
+            }
+        }
+        return table
+    }()
+
+    /// The form a value is compared in: trimmed, lowercased, every run of
+    /// whitespace one space ("  Home\tOffice " is "home office").
+    static func key(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The status a whole value names, whatever its case and spacing
+    /// ("Office", "WFH", "Home  office", "Urlaub"); nil for anything else,
+    /// however close: the caller names the value and refuses or skips it.
     public init?(named text: String) {
-        let words = text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
-        guard let found = Self.synonyms.first(where: { _, names in words.contains(where: names.contains) }) else { return nil }
-        self = found.0
+        guard let found = Self.byWord[Self.key(text)] else { return nil }
+        self = found
     }
 }
 

@@ -1,4 +1,3 @@
-import CSV
 import DeskDaysCore
 import Foundation
 
@@ -28,13 +27,14 @@ public struct EmployerExport: Sendable, Equatable {
         guard !trimmed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw ImportError(file: file, line: 1, message: tr("the file is empty; reconcile needs a CSV export with a header row (Date, …)"))
         }
-        let reader: CSVReader
+        let rows: [CSVRows.Row]
         do {
-            reader = try CSVReader(string: trimmed, hasHeaderRow: true)
+            rows = try CSVRows.parse(trimmed).filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
         } catch {
-            throw ImportError(file: file, line: 1, message: tr("not readable as CSV (\(error)); save the export as CSV with a header row"))
+            throw error.importError(file: file)
         }
-        let header = reader.headerRow ?? []
+        let header = rows.first?.fields ?? []
+        let headerLine = rows.first?.line ?? 1
         func key(_ name: String) -> String {
             name.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "_" || $0 == "-" }).joined(separator: " ")
         }
@@ -42,20 +42,18 @@ public struct EmployerExport: Sendable, Equatable {
         let index: Int
         if let dateColumn {
             guard let found = keys.firstIndex(of: key(dateColumn)) else {
-                throw ImportError(file: file, line: 1, message: tr("no column named \"\(dateColumn)\" in the header (\(header.joined(separator: ", "))); give --date-column one of those"))
+                throw ImportError(file: file, line: headerLine, message: tr("no column named \"\(dateColumn)\" in the header (\(header.joined(separator: ", "))); give --date-column one of those"))
             }
             index = found
         } else if let found = dateColumnNames.lazy.compactMap({ keys.firstIndex(of: $0) }).first
                     ?? ["date", "swipe", "day", "time"].lazy.compactMap({ word in keys.firstIndex { $0.contains(word) } }).first {
             index = found
         } else {
-            throw ImportError(file: file, line: 1, message: tr("no date column in the header (\(header.joined(separator: ", "))); name it with --date-column NAME"))
+            throw ImportError(file: file, line: headerLine, message: tr("no date column in the header (\(header.joined(separator: ", "))); name it with --date-column NAME"))
         }
-        var rows: [LocalDate: Int] = [:]
-        var line = 1
-        while let row = reader.next() {
-            line += 1
-            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+        var dates: [LocalDate: Int] = [:]
+        for row in rows.dropFirst() {
+            let line = row.line, row = row.fields
             let value = index < row.count ? row[index].trimmingCharacters(in: .whitespaces) : ""
             guard !value.isEmpty else {
                 throw ImportError(file: file, line: line, message: tr("the \"\(header[index])\" column is empty; every row needs a date"))
@@ -66,9 +64,9 @@ public struct EmployerExport: Sendable, Equatable {
             guard date.isSupported else {
                 throw ImportError(file: file, line: line, message: tr("\(value) is \(LocalDate.unsupportedPhrase)"))
             }
-            rows[date, default: 0] += 1
+            dates[date, default: 0] += 1
         }
-        return EmployerExport(column: header[index], rows: rows)
+        return EmployerExport(column: header[index], rows: dates)
     }
 
     /// The date of a cell: `YYYY-MM-DD` alone, or followed (after `T` or a

@@ -42,6 +42,14 @@ public struct ImportedRecord: Sendable, Equatable {
     public var note: String?
 }
 
+/// What an import file gives: its records, and the rows (or events) left
+/// out because their status is not a known word, each named by its file
+/// and line as an error would be; `import` prints them and goes on.
+public struct ImportedFile: Sendable {
+    public var records: [ImportedRecord] = []
+    public var skipped: [ImportError] = []
+}
+
 /// An import file that cannot be used; nothing of it is written.
 public struct ImportError: Error, Sendable, CustomStringConvertible {
     public var file: String
@@ -94,16 +102,20 @@ public enum Exchange {
     // MARK: - Import
 
     /// Reads records from an export file (CSV or JSON) or an iCalendar file,
-    /// chosen by content. Rows without a status are skipped; anything
-    /// unreadable is an error naming the line, and nothing is imported.
-    public static func parseImport(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> [ImportedRecord] {
-        let trimmed = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+    /// chosen by content. Rows without a status are skipped; a row or event
+    /// whose status is not a known word (docs/cli.md, "Status words") is
+    /// skipped and named in `skipped`; anything else unreadable is an error
+    /// naming the line, and nothing is imported.
+    public static func parseImport(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> ImportedFile {
+        // Only a byte order mark goes: blank lines before the content still count as lines.
+        let content = text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
+        let trimmed = content.drop { $0.isWhitespace }
         if trimmed.hasPrefix("[") { return try parseJSON(String(trimmed), file: file) }
-        if trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") { return try parseICS(String(trimmed), file: file, horizon: horizon) }
-        return try parseCSV(String(trimmed), file: file)
+        if trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") { return try parseICS(content, file: file, horizon: horizon) }
+        return try parseCSV(content, file: file)
     }
 
-    static func parseJSON(_ text: String, file: String) throws(ImportError) -> [ImportedRecord] {
+    static func parseJSON(_ text: String, file: String) throws(ImportError) -> ImportedFile {
         struct Row: Decodable {
             var date: String
             var status: String?
@@ -115,7 +127,7 @@ public enum Exchange {
         } catch {
             throw ImportError(file: file, line: nil, message: tr("not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json"))
         }
-        var records: [ImportedRecord] = []
+        var imported = ImportedFile()
         for (index, row) in rows.enumerated() {
             guard let date = LocalDate(row.date) else {
                 throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) has date \"\(row.date)\", which is not YYYY-MM-DD"))
@@ -125,52 +137,55 @@ public enum Exchange {
             }
             guard let name = row.status else { continue }
             guard let status = AttendanceStatus(named: name) else {
-                throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) has unknown status \"\(name)\"; use one of \(statusList)"))
+                imported.skipped.append(ImportError(file: file, line: nil, message: tr("entry \(index + 1): unknown status \"\(name)\"; skipped (use office, remote, travel, sick, vacation, leave or a word docs/cli.md lists)")))
+                continue
             }
-            records.append(ImportedRecord(date: date, status: status, note: row.note))
+            imported.records.append(ImportedRecord(date: date, status: status, note: row.note))
         }
-        return records
+        return imported
     }
 
-    static func parseCSV(_ text: String, file: String) throws(ImportError) -> [ImportedRecord] {
-        let reader: CSVReader
+    static func parseCSV(_ text: String, file: String) throws(ImportError) -> ImportedFile {
+        let rows: [CSVRows.Row]
         do {
-            reader = try CSVReader(string: text, hasHeaderRow: true)
+            rows = try CSVRows.parse(text).filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
         } catch {
-            throw ImportError(file: file, line: 1, message: tr("not readable as CSV (\(error)); export again with --format csv"))
+            throw error.importError(file: file)
         }
-        let header = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard let dateColumn = header.firstIndex(of: "date"), let statusColumn = header.firstIndex(of: "status") else {
+        guard let headerRow = rows.first else {
             throw ImportError(file: file, line: 1, message: tr("the CSV header needs the columns date and status (as `deskdays export --format csv` writes)"))
         }
+        let header = headerRow.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let dateColumn = header.firstIndex(of: "date"), let statusColumn = header.firstIndex(of: "status") else {
+            throw ImportError(file: file, line: headerRow.line, message: tr("the CSV header needs the columns date and status (as `deskdays export --format csv` writes)"))
+        }
         let noteColumn = header.firstIndex(of: "note")
-        var records: [ImportedRecord] = []
-        var line = 1
-        while let row = reader.next() {
-            line += 1
-            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-            guard row.count > max(dateColumn, statusColumn) else {
-                throw ImportError(file: file, line: line, message: tr("the row has \(row.count) fields; expected \(header.count)"))
+        var imported = ImportedFile()
+        for row in rows.dropFirst() {
+            let fields = row.fields, line = row.line
+            guard fields.count > max(dateColumn, statusColumn) else {
+                throw ImportError(file: file, line: line, message: tr("the row has \(fields.count) fields; expected \(header.count)"))
             }
-            let dateText = row[dateColumn].trimmingCharacters(in: .whitespaces)
+            let dateText = fields[dateColumn].trimmingCharacters(in: .whitespaces)
             guard let date = LocalDate(dateText) else {
                 throw ImportError(file: file, line: line, message: tr("date \"\(dateText)\" is not YYYY-MM-DD"))
             }
             guard date.isSupported else {
                 throw ImportError(file: file, line: line, message: tr("date \(dateText) is \(LocalDate.unsupportedPhrase)"))
             }
-            let name = row[statusColumn].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = fields[statusColumn].trimmingCharacters(in: .whitespaces)
             if name.isEmpty { continue }
             guard let status = AttendanceStatus(named: name) else {
-                throw ImportError(file: file, line: line, message: tr("unknown status \"\(name)\"; use one of \(statusList)"))
+                imported.skipped.append(ImportError(file: file, line: line, message: unknownStatus(name)))
+                continue
             }
-            let note = noteColumn.flatMap { $0 < row.count ? row[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
-            records.append(ImportedRecord(date: date, status: status, note: note))
+            let note = noteColumn.flatMap { $0 < fields.count ? fields[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
+            imported.records.append(ImportedRecord(date: date, status: status, note: note))
         }
-        return records
+        return imported
     }
 
-    static func parseICS(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> [ImportedRecord] {
+    static func parseICS(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> ImportedFile {
         let events: [ICalendar.Event]
         do {
             events = try ICalendar.allDayEvents(in: text, horizon: horizon)
@@ -179,25 +194,33 @@ public enum Exchange {
         } catch {
             throw ImportError(file: file, line: nil, message: "\(error)")
         }
-        var records: [ImportedRecord] = []
+        var imported = ImportedFile()
+        var named = Set<Int>()
         for event in events {
             guard event.date.isSupported else {
                 throw ImportError(file: file, line: event.line, message: tr("the event on \(event.date) is \(LocalDate.unsupportedPhrase)"))
             }
             guard let status = status(forSummary: event.summary) else {
-                throw ImportError(file: file, line: event.line,
-                                  message: tr("cannot tell a status from the event \"\(event.summary)\"; name it Office, Remote, Travel, Sick, Vacation or Leave"))
+                // Once per event, however many days it covers.
+                if named.insert(event.line).inserted {
+                    imported.skipped.append(ImportError(file: file, line: event.line, message: unknownStatus(event.summary)))
+                }
+                continue
             }
-            records.append(ImportedRecord(date: event.date, status: status, note: nil))
+            imported.records.append(ImportedRecord(date: event.date, status: status, note: nil))
         }
-        return records
+        return imported
     }
 
-    /// The status an event title names: the status words themselves, plus
-    /// the usual synonyms in badge and HR calendars (`AttendanceStatus(named:)`).
+    /// Why a row or an event was skipped: its status is no known word.
+    static func unknownStatus(_ name: String) -> String {
+        tr("unknown status \"\(name)\"; skipped (use office, remote, travel, sick, vacation, leave or a word docs/cli.md lists)")
+    }
+
+    /// The status an event title names: the whole title must be a status
+    /// word or one of its synonyms (`AttendanceStatus(named:)`), so "Out of
+    /// office" or "Office closed" name none.
     public static func status(forSummary summary: String) -> AttendanceStatus? {
         AttendanceStatus(named: summary)
     }
-
-    static let statusList = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")
 }

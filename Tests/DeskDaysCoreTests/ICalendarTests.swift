@@ -69,6 +69,13 @@ import Testing
         .init(start: "20260101", rule: "RRULE:FREQ=YEARLY;INTERVAL=2;COUNT=3",
               dates: ["2026-01-01", "2028-01-01", "2030-01-01"]),
         .init(start: "20260101", rule: "rrule:freq=yearly;count=2", dates: ["2026-01-01", "2027-01-01"]),
+        // Values from the file never reach trapping arithmetic: a huge interval ends the repetition.
+        .init(start: "20260101", rule: "RRULE:FREQ=YEARLY;INTERVAL=9223372036854775807", dates: ["2026-01-01"]),
+        .init(start: "20260101", rule: "RRULE:FREQ=YEARLY;INTERVAL=9223372036854775806;COUNT=9223372036854775807",
+              dates: ["2026-01-01"]),
+        .init(start: "20260101", rule: "RRULE:FREQ=YEARLY;COUNT=9223372036854775807", horizon: "2027-06-30",
+              dates: ["2026-01-01", "2027-01-01"]),
+        .init(start: "20260101", rule: "RRULE:FREQ=YEARLY;INTERVAL=3;UNTIL=99991231", dates: ["2026-01-01", "2029-01-01"]),
     ]
 
     @Test(arguments: ruleCases)
@@ -86,6 +93,49 @@ import Testing
     @Test func unsupportedRepetitionIsAnError() {
         let text = Self.calendar(Self.event("DTSTART;VALUE=DATE:20261224", "RRULE:FREQ=WEEKLY;COUNT=2", "SUMMARY:W"))
         #expect(throws: ICalendar.ParseError.self) { try Self.dates(text) }
+    }
+
+    /// A repetition value that is no positive whole number is an error naming the event's line.
+    @Test(arguments: ["INTERVAL=0", "INTERVAL=-1", "INTERVAL=x", "INTERVAL=99999999999999999999", "COUNT=0", "COUNT=-5", "COUNT=three"])
+    func badRepetitionValuesNameTheLine(part: String) {
+        let text = Self.calendar(Self.event("DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=YEARLY;\(part)", "SUMMARY:H"))
+        let error = #expect(throws: ICalendar.ParseError.self) { try Self.dates(text) }
+        #expect(error?.line == 4)
+        #expect(error?.message.contains(part) == true, "\(String(describing: error))")
+    }
+
+    /// A rule from year 1 would give two thousand dates: bounded, and named.
+    @Test func tooManyOccurrencesIsAnError() {
+        let text = Self.calendar(Self.event("DTSTART;VALUE=DATE:00010101", "RRULE:FREQ=YEARLY", "SUMMARY:H"))
+        let error = #expect(throws: ICalendar.ParseError.self) { try Self.dates(text) }
+        #expect(error?.line == 4)
+    }
+
+    /// A document that would expand to more than `maxDays` dates is refused, not held in memory.
+    @Test func tooManyDaysIsAnError() {
+        let long = Self.event("DTSTART;VALUE=DATE:20260101", "DTEND;VALUE=DATE:20261231", "RRULE:FREQ=YEARLY;COUNT=5", "SUMMARY:Y")
+        let text = Self.calendar(Array(repeating: long, count: ICalendar.maxDays / (5 * 364) + 1).flatMap { $0 })
+        #expect(throws: ICalendar.ParseError.self) { try Self.dates(text) }
+    }
+
+    /// A BEGIN:VEVENT without its END:VEVENT is named by its line, whether
+    /// the next event, END:VCALENDAR or the end of the file comes first.
+    @Test(arguments: [
+        ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20261003", "SUMMARY:A",
+         "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20261004", "SUMMARY:B", "END:VEVENT", "END:VCALENDAR"],
+        ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20261003", "SUMMARY:A", "END:VCALENDAR"],
+        ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20261003", "SUMMARY:A"],
+    ])
+    func missingEndNamesTheEvent(lines: [String]) {
+        let error = #expect(throws: ICalendar.ParseError.self) { try Self.dates(lines.joined(separator: "\r\n")) }
+        #expect(error?.line == 2)
+        #expect(error?.message.contains("END:VEVENT") == true)
+    }
+
+    /// A stray END:VEVENT does not repeat the event before it.
+    @Test func strayEndAddsNothing() throws {
+        let text = Self.calendar(Self.event("DTSTART;VALUE=DATE:20261003", "SUMMARY:Unity") + ["END:VEVENT"])
+        #expect(try Self.dates(text) == ["2026-10-03 Unity"])
     }
 
     /// RFC 5545 folding: a line break followed by one space or tab continues the line.

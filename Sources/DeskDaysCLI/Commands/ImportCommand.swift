@@ -13,6 +13,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp(tr("The file to import.")))
     var file: String
 
+    /// How many skipped rows are named one by one; the rest are counted.
+    static let namedSkips = 20
+
     func run() async throws {
         let session = try Session(global)
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -22,8 +25,15 @@ struct ImportCommand: AsyncParsableCommand {
             throw CLIError(tr("\(file) is not UTF-8 text; save it as UTF-8 CSV, JSON or iCalendar."))
         }
         let horizon = session.today.adding(days: 366 * 5)
-        let records = try Exchange.parseImport(text, file: file, horizon: horizon)
-        let count = try await session.pipeline().importRecords(records.map { ($0.date, $0.status, $0.note) })
+        let imported = try Exchange.parseImport(text, file: file, horizon: horizon)
+        // Rows with an unknown status are named, not guessed at (docs/cli.md, "Status words").
+        for row in imported.skipped.prefix(Self.namedSkips) { printError("deskdays: \(row)") }
+        if imported.skipped.count > Self.namedSkips {
+            let more = imported.skipped.count - Self.namedSkips
+            printError("deskdays: " + trn("… and \(more) more row with an unknown status, skipped.",
+                                          "… and \(more) more rows with an unknown status, skipped.", more))
+        }
+        let count = try await session.pipeline().importRecords(imported.records.map { ($0.date, $0.status, $0.note) })
         print(trn("Imported \(count) record from \(file) (manual records and check-ins still take precedence).",
                   "Imported \(count) records from \(file) (manual records and check-ins still take precedence).", count))
         if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).uppercased().hasPrefix("BEGIN:VCALENDAR"),

@@ -124,16 +124,13 @@ public final class Synchronizer: Sendable {
         return readBytes(fd, from: Int64(info.st_size) - 1, to: Int64(info.st_size)) != [UInt8(ascii: "\n")]
     }
 
-    /// Creates the folder (0700) when missing.
+    /// Checks that the folder is there; it is never created: a folder
+    /// that is missing is one not mounted (a USB stick) or mistyped, and one
+    /// made in its place would be written alone.
     func ensureFolder() throws {
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw SyncFailure(description: tr("the sync folder \(folder) cannot be created (\(Self.reason(error))); create it or fix [sync] folder"))
-            }
+            throw SyncFailure(description: tr("the sync folder \(folder) does not exist (not mounted?); create it or fix [sync] folder"))
         } else if !isFolder.boolValue {
             throw SyncFailure(description: tr("the sync folder \(folder) is not a folder; fix [sync] folder"))
         }
@@ -585,12 +582,5 @@ public final class Synchronizer: Sendable {
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
-    }
-
-    static func reason(_ error: Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
     }
 }

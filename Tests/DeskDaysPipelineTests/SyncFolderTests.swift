@@ -28,7 +28,7 @@ import Testing
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path + "/deskdays", deviceName: "laptop")
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
         let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
         #expect(try lines(sync.ownFile) == [try store.ownLines(after: 0)[0], try store.ownLines(after: 0)[1], ""])

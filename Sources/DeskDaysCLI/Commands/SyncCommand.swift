@@ -19,9 +19,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// The settings, or the one sentence saying how to turn sync on.
     static func settings(_ session: Session) throws -> SyncSettings {
-        guard let settings = session.configuration.sync else {
+        guard session.configuration.sync != nil else {
             throw CLIError(tr("sync is off: add [sync] folder = \"~/Sync/deskdays\" (a folder your synchroniser shares) to \(session.options.configPath)."))
         }
+        guard let settings = session.syncSettings else { throw ExitCode(1) }
         return settings
     }
 

@@ -332,17 +332,20 @@ extension AttendanceStore {
             for date in plan.replay.sorted() { try Self.replay(db, date: date) }
         }
         // The device's latest line names it and dates its last change; its
-        // greatest time is a floor for this device's next one.
+        // greatest time is a floor for this device's next one. Its own
+        // clock is its newest line's (the greatest seq): the skew `sync
+        // status` reports is the device's now, not the worst it ever had.
         if let last = entries.last(where: { $0.device == device }), !isSelf {
             let latest = entries.map(\.time).max()!
+            let newest = entries.lazy.filter { $0.device == device }.max { $0.seq < $1.seq }!
             try db.execute(sql: """
                 UPDATE sync_device SET name = ?,
                     lastChange = MAX(IFNULL(lastChange, ''), ?),
-                    lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END,
+                    lastClock = CASE WHEN ? IS NULL OR ? < lastSeq THEN lastClock ELSE ? END,
                     counter = CASE WHEN (wall, counter) < (?, ?) THEN ? ELSE counter END,
                     wall = MAX(wall, ?)
                 WHERE number = ?
-                """, arguments: [last.name, UTCTimestamp.string(from: latest.date), last.clock, last.clock,
+                """, arguments: [last.name, UTCTimestamp.string(from: latest.date), newest.clock, newest.seq, newest.clock,
                                  latest.wall, latest.counter, latest.counter, latest.wall, number])
         }
         try db.execute(sql: """
@@ -376,6 +379,28 @@ extension AttendanceStore {
                 SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
                 WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
                 """, arguments: [date.description]).map { row in (row[6], Self.entry(row)) }
+        }
+    }
+
+    /// When each of `records` was written on its own device's clock (its
+    /// journal line's `clock`), by record id; a record with no such line
+    /// (no sync, a history line) is left out: its `recordedAt` is that
+    /// time already. A record's `recordedAt` is its line's clock time (HLC),
+    /// which orders records alike on every device but which a device whose
+    /// clock ran ahead drags along for everyone (issue 29): this is the
+    /// time shown to people (`explain`, `evidence`).
+    public func writtenTimes(of records: [DayRecord]) throws -> [Int64: Date] {
+        try read { db in
+            var times: [Int64: Date] = [:]
+            for record in records {
+                guard let id = record.id, let clock = try String.fetchOne(db.cachedStatement(sql: """
+                    SELECT clock FROM sync_op WHERE date = ? AND op = 'record' AND wall = ? AND status = ? AND origin = ?
+                    ORDER BY counter LIMIT 1
+                    """), arguments: [record.date.description, HLC.milliseconds(record.recordedAt), record.status.rawValue,
+                                      record.origin.rawValue]) else { continue }
+                times[id] = UTCTimestamp.date(from: clock)
+            }
+            return times
         }
     }
 

@@ -263,7 +263,7 @@ public struct SyncDevice: Sendable, Equatable {
     public var lastSeq: Int64
     /// The clock time of its latest change.
     public var lastChange: Date?
-    /// Its own wall clock when it wrote its latest line.
+    /// Its own wall clock when it wrote its newest line (the greatest seq).
     public var lastClock: Date?
 }
 

@@ -495,17 +495,28 @@ public enum ConfigLoader {
     }
 
     static func readSync(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout SyncSettings?, baseDirectory: String) {
-        var folder: String?, name: String?
+        var folder: String?, name: String?, database: String?
+        func resolved(_ text: String) -> String {
+            if text == "~" || text.hasPrefix("~/") {
+                return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + text.dropFirst()
+            }
+            return text.hasPrefix("/") ? text : baseDirectory + "/" + text
+        }
         reader.read(table, path: "sync") { reader, key, value, path in
             switch key {
             case "folder":
                 guard let text = reader.string(value, path) else { break }
                 if text.isEmpty {
                     reader.problem(path, tr("folder is empty; name the folder your synchroniser shares, e.g. \"~/Sync/deskdays\""))
-                } else if text == "~" || text.hasPrefix("~/") {
-                    folder = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + text.dropFirst()
                 } else {
-                    folder = text.hasPrefix("/") ? text : baseDirectory + "/" + text
+                    folder = resolved(text)
+                }
+            case "database":
+                guard let text = reader.string(value, path) else { break }
+                if text.isEmpty {
+                    reader.problem(path, tr("database is empty; name the database that syncs, or leave the key out for the one given with this configuration"))
+                } else {
+                    database = resolved(text)
                 }
             case "device_name":
                 guard let text = reader.string(value, path) else { break }
@@ -521,7 +532,7 @@ public enum ConfigLoader {
             return true
         }
         if let folder {
-            settings = SyncSettings(folder: folder, deviceName: name)
+            settings = SyncSettings(folder: folder, deviceName: name, database: database)
         } else if table["folder"] == nil {
             reader.problem("sync", tr("[sync] needs folder, the folder your synchroniser shares (e.g. \"~/Sync/deskdays\")"))
         }

@@ -122,6 +122,7 @@ extension Configuration {
             let syncTable = TOMLTable()
             syncTable["folder"] = sync.folder
             syncTable["device_name"] = sync.deviceName
+            if let database = sync.database { syncTable["database"] = database }
             root["sync"] = syncTable
         }
         return root.convert(to: .toml) + "\n"

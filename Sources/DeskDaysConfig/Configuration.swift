@@ -52,10 +52,14 @@ public struct SyncSettings: Sendable, Equatable {
     public var folder: String
     /// This device's name in the other devices' `sync status` and `explain` (default: the host name).
     public var deviceName: String
+    /// `database`: the database that syncs, `~` and relative paths
+    /// resolved; nil: the one given with this configuration (docs/cli.md "Sync").
+    public var database: String?
 
-    public init(folder: String, deviceName: String? = nil) {
+    public init(folder: String, deviceName: String? = nil, database: String? = nil) {
         self.folder = folder
         self.deviceName = deviceName ?? Self.hostName()
+        self.database = database
     }
 
     /// The host name, as `uname -n` prints it.

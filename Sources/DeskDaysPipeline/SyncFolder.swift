@@ -23,14 +23,18 @@ public final class Synchronizer: Sendable {
     /// The folder, as configured (`~` expanded).
     public let folder: String
     public let store: AttendanceStore
-    /// This device's id (random, kept in the database) and name.
-    public let deviceID: String
+    /// This device's id (random, kept in the database; a new one when the
+    /// database turns out to be a restored backup or a copy) and name.
+    public var deviceID: String { identity.withLock { $0 } }
+    private let identity: Mutex<String>
     public let deviceName: String
     /// This device's clock: lines from the folder more than a day ahead of it are refused.
     public let now: @Sendable () -> Date
     /// The lines skipped in each file a merge of this process read from its
     /// start (by path), for `skippedLines`: a first merge reads a long journal once.
     private let wholeReadings = Mutex<[String: [(line: Int, reason: String)]]>([:])
+    /// What the next merge report says once (`MergeReport.notes`).
+    private let notes = Mutex<[String]>([])
 
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
@@ -40,41 +44,75 @@ public final class Synchronizer: Sendable {
         self.folder = folder
         self.deviceName = deviceName
         self.now = now
-        deviceID = try store.enableSync(name: deviceName)
-        // Before any change is numbered: lines of its own in the file that
-        // the database lacks (restored from a backup) come back first.
+        identity = Mutex(try store.enableSync(name: deviceName))
+        // Before any change is numbered: a restored backup or a copy goes on as a new device.
         if case .file(let fd) = Self.openFile(ownFile) {
             defer { close(fd) }
-            let end = try tail(fd)
-            try recoverOwnLines(fd, size: end.complete, fileSeq: end.lastSeq)
+            try continueIfCopied(try tail(fd))
+        } else {
+            try continueIfCopied(nil)
         }
     }
 
-    /// The end of this device's journal file: the bytes up to its last
-    /// newline and the seq of its last line of this device that the
-    /// database holds (it wrote it, whatever the clock says now) or would
-    /// take (`JournalEntry.problem`: restored from a backup), 0 when none is
-    /// in the last 64 KiB. A line someone else appended is not its own: a
-    /// seq of Int64.max there would stop this device's lines for good.
-    func tail(_ fd: Int32) throws -> (size: Int64, complete: Int64, lastSeq: Int64) {
+    /// The end of this device's journal file (its last 64 KiB).
+    struct Tail {
+        var size: Int64 = 0
+        /// The bytes up to its last newline.
+        var complete: Int64 = 0
+        /// The seq of its last line that the database holds alike (it wrote
+        /// it, whatever the clock says now); 0 when none.
+        var lastSeq: Int64 = 0
+        /// Its lines of this device's id: those held alike and those the
+        /// door takes (`JournalEntry.problem`).
+        var lines: [JournalEntry] = []
+        /// Whether one of those is not held alike: a line this database did
+        /// not write (`continueIfCopied`). A line the door refuses is
+        /// neither: a seq of Int64.max appended there stops nothing.
+        var foreign = false
+    }
+
+    func tail(_ fd: Int32) throws -> Tail {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return (0, 0, 0) }
-        let size = Int64(info.st_size)
-        guard size > 0 else { return (0, 0, 0) }
-        let start = max(0, size - 65_536)
-        let tail = Self.readBytes(fd, from: start, to: size)
-        guard let lastNewline = tail.lastIndex(of: UInt8(ascii: "\n")) else { return (size, 0, 0) }
+        guard fstat(fd, &info) == 0 else { return Tail() }
+        var end = Tail(size: Int64(info.st_size))
+        guard end.size > 0 else { return end }
+        let start = max(0, end.size - 65_536)
+        let tail = Self.readBytes(fd, from: start, to: end.size)
+        guard let lastNewline = tail.lastIndex(of: UInt8(ascii: "\n")) else { return end }
+        end.complete = start + Int64(lastNewline) + 1
         // The first line may be cut by the 64 KiB: it is read in full or not at all.
-        let lines = Self.lines(tail[..<lastNewline]).dropFirst(start > 0 ? 1 : 0)
-        let held = try ownSeq()
-        let last = lines.reversed().lazy.compactMap { JournalEntry.decode($0) }.first { entry in
-            entry.device == deviceID && ((entry.seq >= 1 && entry.seq <= held) || entry.problem(now: now()) == nil)
+        let id = deviceID
+        let entries = Self.lines(tail[..<lastNewline]).dropFirst(start > 0 ? 1 : 0)
+            .compactMap { JournalEntry.decode($0) }.filter { $0.device == id }
+        guard let low = entries.map(\.seq).min(), let high = entries.map(\.seq).max() else { return end }
+        let held = try store.ownLines(in: low...high)
+        for entry in entries {
+            if let mine = held[entry.seq], entry.isSameLine(as: mine) {
+                end.lastSeq = max(end.lastSeq, entry.seq)
+                end.lines.append(entry)
+            } else if entry.problem(now: now()) == nil {
+                end.foreign = true
+                end.lines.append(entry)
+            }
         }
-        return (size, start + Int64(lastNewline) + 1, last?.seq ?? 0)
+        return end
     }
 
-    /// The seq of this device's last line in the database.
-    private func ownSeq() throws -> Int64 { try store.syncDevices().first(where: \.isSelf)?.lastSeq ?? 0 }
+    /// Two databases never write the same device's journal (docs/design.md
+    /// "Sync", "Identity"): one that finds lines of its id in its own file
+    /// that it did not write (a restore from a backup, a copy on another
+    /// machine), or a copy `backUp` made, goes on as a new device and keeps
+    /// the old one's lines as history; the next merge report says so once.
+    private func continueIfCopied(_ end: Tail?) throws {
+        let retired = try store.identityIsRetired()
+        guard end?.foreign == true || retired else { return }
+        let (old, new) = try store.continueAsNewDevice(ownFile: end?.lines ?? [])
+        identity.withLock { $0 = new }
+        let file = Self.fileName(old)
+        notes.withLock {
+            $0.append(tr("this database is a restored backup or a copy of device \(old)'s (its journal \(file) holds lines it did not write, or will): it goes on as a new device, \(new), and keeps \(old)'s lines as history"))
+        }
+    }
 
     /// Whether the file at `path` ends in an incomplete line (being
     /// written, or torn): its last byte alone is read.
@@ -86,23 +124,13 @@ public final class Synchronizer: Sendable {
         return readBytes(fd, from: Int64(info.st_size) - 1, to: Int64(info.st_size)) != [UInt8(ascii: "\n")]
     }
 
-    /// Merges this device's own lines from its file when the file is ahead of the database.
-    private func recoverOwnLines(_ fd: Int32, size: Int64, fileSeq: Int64) throws {
-        guard fileSeq > (try ownSeq()) else { return }
-        let reading = Self.read(Self.lines(Self.readBytes(fd, from: 0, to: size)[...]), device: deviceID, now: now())
-        try store.merge(device: deviceID, entries: reading.entries, mergedBytes: 0)
-    }
-
-    /// Creates the folder (0700) when missing.
+    /// Checks that the folder is there; it is never created: a folder
+    /// that is missing is one not mounted (a USB stick) or mistyped, and one
+    /// made in its place would be written alone.
     func ensureFolder() throws {
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw SyncFailure(description: tr("the sync folder \(folder) cannot be created (\(Self.reason(error))); create it or fix [sync] folder"))
-            }
+            throw SyncFailure(description: tr("the sync folder \(folder) does not exist (not mounted?); create it or fix [sync] folder"))
         } else if !isFolder.boolValue {
             throw SyncFailure(description: tr("the sync folder \(folder) is not a folder; fix [sync] folder"))
         }
@@ -124,8 +152,8 @@ public final class Synchronizer: Sendable {
     /// Appends to this device's file every journal line of its own the file
     /// lacks (all of them for a new or deleted file), then fsyncs it.
     /// A torn last line of its own (a crash mid-write) is cut off first.
-    /// Lines of its own in the file that the database lacks (a database
-    /// restored from a backup) are merged back, and numbering goes on after them.
+    /// Lines of its id in the file that the database did not write (a
+    /// restored backup, a copy) make it go on as a new device first (`continueIfCopied`).
     public func publish() throws {
         try ensureFolder()
         let path = ownFile
@@ -143,12 +171,15 @@ public final class Synchronizer: Sendable {
         // One writer at a time (the agent and a command may both publish).
         while flock(fd, LOCK_EX) != 0, errno == EINTR {}
         let end = try tail(fd)
+        if end.foreign {
+            // Not its file any more: its lines go to the new device's.
+            try continueIfCopied(end)
+            return try publish()
+        }
         let size = end.complete
         // A torn last line of its own (a crash mid-write) is cut.
         if end.complete < end.size { _ = ftruncate(fd, off_t(end.complete)) }
-        let fileSeq = end.lastSeq
-        try recoverOwnLines(fd, size: size, fileSeq: fileSeq)
-        let lines = try store.ownLines(after: fileSeq)
+        let lines = try store.ownLines(after: end.lastSeq)
         guard !lines.isEmpty else { return }
         var bytes = [UInt8]()
         for line in lines {
@@ -180,7 +211,7 @@ public final class Synchronizer: Sendable {
     public struct Scan: Sendable {
         /// Other devices' journal files: id and path.
         public var journals: [(id: String, path: String)] = []
-        /// Synchroniser conflict copies of journal files (never read).
+        /// Synchroniser conflict copies of journal files (`mergeConflictCopy`).
         public var conflictCopies: [String] = []
     }
 
@@ -221,8 +252,7 @@ public final class Synchronizer: Sendable {
 
     /// Syncthing's `*.sync-conflict-*`, Nextcloud's and Dropbox's
     /// `* (conflicted copy …)`, Resilio's `*.Conflict`, of a journal file:
-    /// never read (each device writes only its own file, so the original
-    /// holds every line), reported by `sync status`.
+    /// the lines the original lacks are merged (`mergeConflictCopy`).
     static func isConflictCopy(_ name: String) -> Bool {
         guard name.hasPrefix("deskdays-") else { return false }
         let lower = name.lowercased()
@@ -233,23 +263,26 @@ public final class Synchronizer: Sendable {
     public struct MergeReport: Sendable {
         /// New lines merged.
         public var merged = 0
+        /// What is said once (this database went on as a new device).
+        public var notes: [String] = []
+        /// The devices whose lines come from a conflict copy (`mergeConflictCopy`):
+        /// their own file may never appear.
+        public var branches: Set<String> = []
         /// One sentence per problem met (a newer file, a file that is not a file, a conflict copy…).
         public var warnings: [String] = []
         /// One sentence per file with lines skipped (`skippedLines` names each).
         public var skipped: [String] = []
 
         /// Every sentence, for a command's or the agent's warnings.
-        public var problems: [String] { warnings + skipped }
+        public var problems: [String] { notes + warnings + skipped }
     }
 
     /// Merges every other device's journal: what was appended since the
     /// last pass, or the whole file when it shrank or was replaced.
     public func merge() throws -> MergeReport {
         var report = MergeReport()
+        report.notes = notes.withLock { notes in defer { notes = [] }; return notes }
         let scan = try scan()
-        for name in scan.conflictCopies {
-            report.warnings.append(tr("\(name) in the sync folder is a conflict copy made by the synchroniser; it is not read (the original holds every line), delete it"))
-        }
         let known = Dictionary(try store.syncDevices().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, path) in scan.journals {
             if known[id]?.forgotten == true { continue }
@@ -291,7 +324,71 @@ public final class Synchronizer: Sendable {
             }
             report.merged += try store.merge(device: id, entries: reading.entries, mergedBytes: start + Int64(lastNewline) + 1)
         }
+        for name in scan.conflictCopies {
+            report.warnings.append(try mergeConflictCopy(name, report: &report))
+        }
         return report
+    }
+
+    /// A conflict copy of device `id`'s journal (two databases wrote it:
+    /// a copied database, until one of them found out): its lines from the
+    /// first one that the original does not hold alike are the other
+    /// writer's, a branch of that journal merged as a device of its own
+    /// (`JournalEntry.branchID`, the id the writer itself goes on as), so no
+    /// line is lost whichever file the synchroniser kept. Returns what
+    /// `sync status` says of it: delete it only when the original and the
+    /// branch's own file hold every line of it (compared by content).
+    private func mergeConflictCopy(_ name: String, report: inout MergeReport) throws -> String {
+        guard let id = Self.conflictCopyID(name), let copy = Self.readWhole(folder + "/" + name, device: id, now: now()) else {
+            return tr("\(name) in the sync folder looks like a conflict copy made by the synchroniser but is not one of a journal DeskDays can read; it is left alone")
+        }
+        let original = Self.bySeq(Self.readWhole(folder + "/" + Self.fileName(id), device: id, now: now()) ?? [])
+        guard let start = copy.firstIndex(where: { line in original[line.seq].map { !line.isSameLine(as: $0) } ?? true }) else {
+            return tr("\(name) in the sync folder is a conflict copy made by the synchroniser; \(Self.fileName(id)) holds every line of it: delete it")
+        }
+        let branch = JournalEntry.branchID(of: id, from: copy[start])
+        let lines = copy[start...].map { line in
+            var line = line
+            line.device = branch
+            return line
+        }
+        report.branches.insert(branch)
+        if branch != deviceID {
+            let merged = try store.syncDevices().first { $0.id == branch }?.mergedBytes ?? 0
+            report.merged += try store.merge(device: branch, entries: lines, mergedBytes: merged)
+        }
+        let file = Self.fileName(branch)
+        let own = Self.bySeq(Self.readWhole(folder + "/" + file, device: branch, now: now()) ?? [])
+        let lacking = lines.filter { line in !(own[line.seq].map(line.isSameLine) ?? false) }.count
+        guard lacking > 0 else {
+            return tr("\(name) in the sync folder is a conflict copy made by the synchroniser; \(Self.fileName(id)) and \(file) hold every line of it: delete it")
+        }
+        return trn("\(name) in the sync folder is a conflict copy made by the synchroniser holding \(lacking) line that no journal file holds; it is merged (as device \(branch.prefix(8))): keep the copy",
+                   "\(name) in the sync folder is a conflict copy made by the synchroniser holding \(lacking) lines that no journal file holds; they are merged (as device \(branch.prefix(8))): keep the copy", lacking)
+    }
+
+    /// The device id in a conflict copy's name (`deskdays-<id>…`).
+    static func conflictCopyID(_ name: String) -> String? {
+        let id = name.dropFirst("deskdays-".count).prefix(32)
+        guard id.count == 32, id.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        return String(id)
+    }
+
+    /// The lines of device `id` that the door takes in the file at `path`,
+    /// read whole; nil when it cannot be read or is of a newer format.
+    static func readWhole(_ path: String, device id: String, now: Date) -> [JournalEntry]? {
+        guard case .file(let fd) = openFile(path) else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let bytes = readBytes(fd, from: 0, to: Int64(info.st_size))
+        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        let reading = read(lines(bytes[...lastNewline]), device: id, now: now)
+        return reading.newer ? nil : reading.entries
+    }
+
+    static func bySeq(_ entries: [JournalEntry]) -> [Int64: JournalEntry] {
+        Dictionary(entries.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Each line skipped in the journal files of the folder (this
@@ -485,12 +582,5 @@ public final class Synchronizer: Sendable {
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
-    }
-
-    static func reason(_ error: Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
     }
 }

@@ -29,6 +29,9 @@ public struct EvidencePage: Sendable {
     public var resolved: [LocalDate: ResolvedDay]
     public var presence: [LocalDate: DayPresence]
     public var records: [DayRecord]
+    /// When records were written on their own device's clock, by record id
+    /// (`AttendanceStore.writtenTimes`); a record not in it was written at its `recordedAt`.
+    public var writtenTimes: [Int64: Date]
     public var removals: [Removal]
     /// Lines of the configuration beyond `policy` that decided days (the fallback).
     public var settings: [(String, String)]
@@ -40,13 +43,14 @@ public struct EvidencePage: Sendable {
     public var locale: ReportLocale
 
     public init(policy: Policy, report: Report, resolved: [LocalDate: ResolvedDay], presence: [LocalDate: DayPresence],
-                records: [DayRecord], removals: [Removal], settings: [(String, String)], generated: Date,
-                locale: ReportLocale = .process) {
+                records: [DayRecord], writtenTimes: [Int64: Date] = [:], removals: [Removal], settings: [(String, String)],
+                generated: Date, locale: ReportLocale = .process) {
         self.policy = policy
         self.report = report
         self.resolved = resolved
         self.presence = presence
         self.records = records
+        self.writtenTimes = writtenTimes
         self.removals = removals
         self.settings = settings
         self.generated = generated
@@ -176,7 +180,7 @@ public struct EvidencePage: Sendable {
                     .map { "<th scope=\"col\">\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             var lines: [(Date, String)] = written.map { record in
                 (record.recordedAt, "<tr><td>\(record.date)</td><td>\(SVG.escape(tr("\(record.status.rawValue) record written")))</td>"
-                 + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.recordedAt)))</td>"
+                 + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)))</td>"
                  + "<td>\(SVG.escape(record.note ?? ""))</td></tr>\n")
             }
             lines += removals.map { removal in

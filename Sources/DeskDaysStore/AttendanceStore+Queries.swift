@@ -311,6 +311,10 @@ extension AttendanceStore {
             let copy = try DatabaseQueue(path: destination, configuration: Self.baseConfiguration(busyTimeout: 0))
             defer { try? copy.close() }
             try dbQueue.backup(to: copy)
+            // Restored, the copy must not write this device's journal lines
+            // again (the original has gone on numbering them): it goes on
+            // as a new device (`continueAsNewDevice`).
+            try copy.write { try $0.execute(sql: "UPDATE sync_device SET forgotten = 1 WHERE self = 1") }
             let problems = try copy.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
             guard problems == ["ok"] else {
                 throw BackupFailure(description: tr("the copy fails quick_check: \(problems.prefix(3).joined(separator: "; "))"))

@@ -28,10 +28,7 @@ extension AttendanceStore {
                 try db.execute(sql: "UPDATE sync_device SET name = ? WHERE id = ?", arguments: [name, id])
                 return id
             }
-            var bytes = [UInt8](repeating: 0, count: 16)
-            var generator = SystemRandomNumberGenerator()
-            for index in bytes.indices { bytes[index] = generator.next() }
-            let id = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            let id = Self.randomDeviceID()
             try db.execute(sql: "INSERT INTO sync_device (id, name, self) VALUES (?, ?, 1)", arguments: [id, name])
             let number = db.lastInsertedRowID
             // The history, in the order it was written: times become clock
@@ -83,11 +80,102 @@ extension AttendanceStore {
         }
     }
 
+    /// 32 random hex digits: a new device's id.
+    static func randomDeviceID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in
+            let text = String(UInt8.random(in: 0...255, using: &generator), radix: 16)
+            return text.count == 1 ? "0" + text : text
+        }.joined()
+    }
+
+    /// Whether this database must not write its device's journal again:
+    /// it is a copy `backUp` made (the original goes on writing it).
+    public func identityIsRetired() throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT forgotten FROM sync_device WHERE self = 1") ?? false }
+    }
+
+    /// This device's lines held here with a seq in `seqs`, by seq.
+    public func ownLines(in seqs: ClosedRange<Int64>) throws -> [Int64: JournalEntry] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                WHERE d.self = 1 AND sync_op.seq BETWEEN ? AND ?
+                """, arguments: [seqs.lowerBound, seqs.upperBound])
+            return Dictionary(rows.map(Self.entry).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// This database goes on as a new device (docs/design.md "Sync",
+    /// "Identity"): its own journal file holds lines of its id that it did
+    /// not write (`ownFile`: those lines and the ones it holds alike; a
+    /// restore from a backup, or a copy of the database on another machine
+    /// writing the same numbers), or it is a copy `backUp` made. Its lines
+    /// up to there become an ordinary device's, whose file is merged like
+    /// any other's (the lines it lacked come in as history); its lines from
+    /// the first one the file does not hold alike move to the new identity
+    /// (same seq, same clock): `JournalEntry.branchID` of them, the id every
+    /// device gives them when it reads them from a conflict copy. Returns
+    /// the old and the new id.
+    @discardableResult
+    public func continueAsNewDevice(ownFile: [JournalEntry]) throws -> (old: String, new: String) {
+        try write { db in try Self.continueAsNewDevice(db, ownFile: ownFile) }
+    }
+
+    static func continueAsNewDevice(_ db: Database, ownFile: [JournalEntry]) throws -> (old: String, new: String) {
+        guard let me = try Row.fetchOne(db, sql: """
+            SELECT number, id, name, wall, counter, lastChange, lastClock FROM sync_device WHERE self = 1
+            """) else { throw StoreError.cannotOpen(path: "", detail: tr("sync is not enabled in this database")) }
+        let oldNumber: Int64 = me[0], old: String = me[1], name: String = me[2]
+        let inFile = Dictionary(ownFile.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        let first = inFile.keys.min() ?? .max
+        let held = try Row.fetchAll(db, sql: """
+            SELECT \(opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+            WHERE sync_op.device = ? AND sync_op.seq >= ? ORDER BY sync_op.seq
+            """, arguments: [oldNumber, first == .max ? Int64.max : first]).map(entry)
+        let heldBySeq = Dictionary(held.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        // Where the file and this database part: the first line of the file not held alike.
+        let parting = ownFile.filter { line in heldBySeq[line.seq].map { !line.isSameLine(as: $0) } ?? true }.map(\.seq).min()
+        let moved = parting.map { parting in
+            held.filter { $0.seq >= parting && !(inFile[$0.seq].map($0.isSameLine) ?? false) }
+        } ?? []
+        let new = moved.first.map { JournalEntry.branchID(of: old, from: $0) } ?? randomDeviceID()
+        try db.execute(sql: "UPDATE sync_device SET self = 0, forgotten = 0, mergedBytes = 0 WHERE number = ?", arguments: [oldNumber])
+        let newNumber: Int64
+        if let number = try Int64.fetchOne(db, sql: "SELECT number FROM sync_device WHERE id = ?", arguments: [new]) {
+            try db.execute(sql: "UPDATE sync_device SET self = 1, forgotten = 0, name = ? WHERE number = ?", arguments: [name, number])
+            newNumber = number
+        } else {
+            try db.execute(sql: """
+                INSERT INTO sync_device (id, name, self, wall, counter, lastChange, lastClock) VALUES (?, ?, 1, ?, ?, ?, ?)
+                """, arguments: [new, name, me[3] as Int64, me[4] as Int64, me[5] as String?, me[6] as String?])
+            newNumber = db.lastInsertedRowID
+        }
+        for line in moved {
+            // Held there already (read from a conflict copy): the copy here goes.
+            try db.execute(sql: "UPDATE OR IGNORE sync_op SET device = ? WHERE device = ? AND seq = ?", arguments: [newNumber, oldNumber, line.seq])
+            try db.execute(sql: "DELETE FROM sync_op WHERE device = ? AND seq = ?", arguments: [oldNumber, line.seq])
+        }
+        for number in [oldNumber, newNumber] {
+            try db.execute(sql: """
+                UPDATE sync_device SET lines = (SELECT COUNT(*) FROM sync_op WHERE device = ?1),
+                    lastSeq = IFNULL((SELECT MAX(seq) FROM sync_op WHERE device = ?1), 0) WHERE number = ?1
+                """, arguments: [number])
+        }
+        // Ties in clock time order by device id: the moved lines' dates again.
+        for date in Set(moved.map(\.date)).sorted() { try replay(db, date: date) }
+        return (old, new)
+    }
+
     /// Journals `changes` as this device's next lines and applies each, in
     /// one transaction: all or none. A fallback on a date that has entries
     /// is neither journaled nor written.
     public func journal(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
         try write { db in
+            // A copy `backUp` made writes as a device of its own.
+            if try Bool.fetchOne(db, sql: "SELECT forgotten FROM sync_device WHERE self = 1") == true {
+                try Self.continueAsNewDevice(db, ownFile: [])
+            }
             guard let me = try Row.fetchOne(db, sql: "SELECT number, id, name, lastSeq FROM sync_device WHERE self = 1") else {
                 throw StoreError.cannotOpen(path: path, detail: tr("sync is not enabled in this database"))
             }
@@ -244,17 +332,20 @@ extension AttendanceStore {
             for date in plan.replay.sorted() { try Self.replay(db, date: date) }
         }
         // The device's latest line names it and dates its last change; its
-        // greatest time is a floor for this device's next one.
+        // greatest time is a floor for this device's next one. Its own
+        // clock is its newest line's (the greatest seq): the skew `sync
+        // status` reports is the device's now, not the worst it ever had.
         if let last = entries.last(where: { $0.device == device }), !isSelf {
             let latest = entries.map(\.time).max()!
+            let newest = entries.lazy.filter { $0.device == device }.max { $0.seq < $1.seq }!
             try db.execute(sql: """
                 UPDATE sync_device SET name = ?,
                     lastChange = MAX(IFNULL(lastChange, ''), ?),
-                    lastClock = CASE WHEN ? IS NULL THEN lastClock ELSE MAX(IFNULL(lastClock, ''), ?) END,
+                    lastClock = CASE WHEN ? IS NULL OR ? < lastSeq THEN lastClock ELSE ? END,
                     counter = CASE WHEN (wall, counter) < (?, ?) THEN ? ELSE counter END,
                     wall = MAX(wall, ?)
                 WHERE number = ?
-                """, arguments: [last.name, UTCTimestamp.string(from: latest.date), last.clock, last.clock,
+                """, arguments: [last.name, UTCTimestamp.string(from: latest.date), newest.clock, newest.seq, newest.clock,
                                  latest.wall, latest.counter, latest.counter, latest.wall, number])
         }
         try db.execute(sql: """
@@ -288,6 +379,28 @@ extension AttendanceStore {
                 SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
                 WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
                 """, arguments: [date.description]).map { row in (row[6], Self.entry(row)) }
+        }
+    }
+
+    /// When each of `records` was written on its own device's clock (its
+    /// journal line's `clock`), by record id; a record with no such line
+    /// (no sync, a history line) is left out: its `recordedAt` is that
+    /// time already. A record's `recordedAt` is its line's clock time (HLC),
+    /// which orders records alike on every device but which a device whose
+    /// clock ran ahead drags along for everyone (issue 29): this is the
+    /// time shown to people (`explain`, `evidence`).
+    public func writtenTimes(of records: [DayRecord]) throws -> [Int64: Date] {
+        try read { db in
+            var times: [Int64: Date] = [:]
+            for record in records {
+                guard let id = record.id, let clock = try String.fetchOne(db.cachedStatement(sql: """
+                    SELECT clock FROM sync_op WHERE date = ? AND op = 'record' AND wall = ? AND status = ? AND origin = ?
+                    ORDER BY counter LIMIT 1
+                    """), arguments: [record.date.description, HLC.milliseconds(record.recordedAt), record.status.rawValue,
+                                      record.origin.rawValue]) else { continue }
+                times[id] = UTCTimestamp.date(from: clock)
+            }
+            return times
         }
     }
 

@@ -186,6 +186,38 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// Whether `other` is this line, whoever holds it: the same change at
+    /// the same seq and clock (the device name may have changed since, and
+    /// a line moved to another identity keeps everything but its `device`).
+    public func isSameLine(as other: JournalEntry) -> Bool {
+        var copy = other
+        copy.device = device
+        copy.name = name
+        return copy == self
+    }
+
+    /// The identity of a branch of device `device`'s journal: the lines
+    /// that one copy of its database wrote from `first` on, while another
+    /// copy wrote other lines under the same numbers (a database copied to
+    /// another machine, found out by the copy that lost the synchroniser's
+    /// conflict). A function of the two alone, so that the copy that moves
+    /// its lines there and every device that reads them from a conflict
+    /// copy name the same device: 32 hex digits (FNV-1a, 128 bits: two
+    /// 64-bit halves with different bases; not a secret, an identity).
+    public static func branchID(of device: String, from first: JournalEntry) -> String {
+        var line = first
+        line.device = device
+        line.name = ""
+        let bytes = Array((device + "\n" + line.encoded()).utf8)
+        func fnv(_ basis: UInt64) -> String {
+            var hash = basis
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+            let text = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }
+        return fnv(0xcbf29ce484222325) + fnv(0x84222325cbf29ce4)
+    }
+
     /// The change this line carries; nil when it names something this build
     /// does not know (a newer source or status): such a line is refused at
     /// the door (`problem`), and one kept before that is not applied.
@@ -231,7 +263,7 @@ public struct SyncDevice: Sendable, Equatable {
     public var lastSeq: Int64
     /// The clock time of its latest change.
     public var lastChange: Date?
-    /// Its own wall clock when it wrote its latest line.
+    /// Its own wall clock when it wrote its newest line (the greatest seq).
     public var lastClock: Date?
 }
 

@@ -6,9 +6,8 @@ import Testing
 
 /// The journal files (docs/design.md "Sync"): the pipeline with a
 /// `Synchronizer` returns after its line is in its own file (0600); a torn
-/// tail of its own is cut; a database restored from an older backup takes
-/// its newer lines back from its file and numbers on after them; a file
-/// replaced under the same name is read again from its start.
+/// tail of its own is cut; a file replaced under the same name is read
+/// again from its start (a restored database: `SyncIdentityTests`).
 @Suite struct SyncFolderTests {
     static let utc = Policy(timeZone: TimeZone(identifier: "UTC")!)
 
@@ -29,7 +28,7 @@ import Testing
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path + "/deskdays", deviceName: "laptop")
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
         let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
         #expect(try lines(sync.ownFile) == [try store.ownLines(after: 0)[0], try store.ownLines(after: 0)[1], ""])
@@ -61,31 +60,6 @@ import Testing
         try FileManager.default.removeItem(atPath: sync.ownFile)
         try sync.publish()
         #expect(try lines(sync.ownFile) == written)
-    }
-
-    @Test func aRestoredDatabaseTakesItsNewerLinesBackAndNumbersOn() async throws {
-        let folder = try Folder()
-        defer { folder.remove() }
-        let path = folder.path + "/deskdays.sqlite"
-        let journal = folder.path + "/sync"
-        do {
-            let store = try AttendanceStore(path: path)
-            let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop")
-            let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-04T08:00:00Z") }, sync: sync)
-            try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
-            try store.backUp(to: folder.path + "/backup.sqlite")
-            try await pipeline.recordManual(dates: [day("2026-05-05")], status: .sick, note: "flu")
-        }
-        // The backup, from before the second record, replaces the database.
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        try FileManager.default.moveItem(atPath: folder.path + "/backup.sqlite", toPath: path)
-        let store = try AttendanceStore(path: path)
-        let sync = try Synchronizer(store: store, folder: journal, deviceName: "laptop")
-        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { instant("2026-05-06T08:00:00Z") }, sync: sync)
-        try await pipeline.recordManual(dates: [day("2026-05-06")], status: .remote, note: nil)
-        #expect(try store.records(in: nil).map(\.status) == [.office, .sick, .remote])
-        let seqs = try lines(sync.ownFile).dropLast().compactMap { JournalEntry.decode(Data($0.utf8))?.seq }
-        #expect(seqs == [1, 2, 3])
     }
 
     @Test func aReplacedFileIsReadAgainFromItsStart() async throws {

@@ -27,7 +27,7 @@ struct DaysCommand: AsyncParsableCommand {
         if json {
             // With sync, which devices' changes touched each date.
             var devices: [LocalDate: [String]]?
-            if session.configuration.sync != nil, let first = days.first?.date, let last = days.last?.date {
+            if session.syncSettings != nil, let first = days.first?.date, let last = days.last?.date {
                 devices = try session.readStore().deviceNames(in: DateSpan(first, last))
             }
             print(try Render.json(days.map { day in

@@ -46,7 +46,7 @@ struct EvidenceCommand: AsyncParsableCommand {
         } ?? tr("none")
         let page = EvidencePage(
             policy: session.policy, report: report, resolved: evidence.resolved, presence: evidence.presence,
-            records: evidence.records,
+            records: evidence.records, writtenTimes: try store.writtenTimes(of: evidence.records),
             removals: try store.removals(in: span).map {
                 // The kind of entry only: a removed check-in's rule name stays out of the page.
                 EvidencePage.Removal(date: $0.date, origin: $0.origin,

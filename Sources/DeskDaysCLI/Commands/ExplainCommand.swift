@@ -58,9 +58,11 @@ struct ExplainCommand: AsyncParsableCommand {
         let recordLabel = Words.padded(tr("record"), 9), checkInLabel = Words.padded(tr("check-in"), 9)
         let removedLabel = Words.padded(tr("removed"), 9)
         let sorted = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+        // When it was written on its own device's clock, not the clock time that orders it.
+        let writtenTimes = journal.isEmpty ? [:] : try store.writtenTimes(of: sorted)
         for record in sorted {
             let note = record.note.map { " — \"\(Printable.escaped($0))\"" } ?? ""
-            let written = local(record.recordedAt)
+            let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
                          + tr("\(Words.status(record.status)) (written \(written))") + note
                          + from { $0.op == "record" && $0.status == record.status.rawValue && $0.origin == record.origin.rawValue

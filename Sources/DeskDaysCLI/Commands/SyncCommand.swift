@@ -19,9 +19,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// The settings, or the one sentence saying how to turn sync on.
     static func settings(_ session: Session) throws -> SyncSettings {
-        guard let settings = session.configuration.sync else {
+        guard session.configuration.sync != nil else {
             throw CLIError(tr("sync is off: add [sync] folder = \"~/Sync/deskdays\" (a folder your synchroniser shares) to \(session.options.configPath)."))
         }
+        guard let settings = session.syncSettings else { throw ExitCode(1) }
         return settings
     }
 
@@ -52,7 +53,7 @@ struct SyncCommand: AsyncParsableCommand {
             let devices = try sync.store.syncDevices()
             let scan = try sync.scan()
             let present = Dictionary(scan.journals.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
-            var lines = [tr("Folder: \(sync.folder)")]
+            var lines = [tr("Folder: \(sync.folder)")] + report.notes.map { tr("Note: \($0).") }
             // Each skipped line by its place (FILE:LINE) rather than the merge's count per file.
             var problems = report.warnings + (try sync.skippedLines())
             if let me = devices.first(where: \.isSelf) {
@@ -75,7 +76,7 @@ struct SyncCommand: AsyncParsableCommand {
                     if Synchronizer.endsInIncompleteLine(path) {
                         problems.append(tr("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete"))
                     }
-                } else {
+                } else if !report.branches.contains(device.id) {
                     problems.append(trn("\(device.name)'s journal file is not in the folder; its \(count) merged line stays (`deskdays sync forget \(device.name)` removes it)",
                                         "\(device.name)'s journal file is not in the folder; its \(count) merged lines stay (`deskdays sync forget \(device.name)` removes them)", count))
                 }

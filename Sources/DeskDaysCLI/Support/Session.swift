@@ -99,7 +99,7 @@ package struct Session {
     /// in the folder and every other device's merged; problems go to stderr
     /// as warnings and the command goes on. Nil without `[sync]`.
     package func synchronizer() throws -> Synchronizer? {
-        guard let settings = configuration.sync else { return nil }
+        guard let settings = syncSettings else { return nil }
         let instant = now
         let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
                                     now: { instant })
@@ -117,6 +117,27 @@ package struct Session {
             printError("deskdays: " + tr("sync: \(Printable.escaped(warning))."))
         }
         return sync
+    }
+
+    /// `[sync]` when it applies to this command's database, else nil (with
+    /// one note on stderr): sync is for the database the configuration
+    /// belongs to (docs/cli.md "Sync"), the one `[sync] database` names,
+    /// else the one given with the configuration: the default database, or
+    /// `--database`/`DESKDAYS_DATABASE` given together with
+    /// `--config`/`DESKDAYS_CONFIG`. A scratch database given alone is
+    /// neither merged into nor published.
+    var syncSettings: SyncSettings? {
+        guard let settings = configuration.sync else { return nil }
+        let database = options.databasePath
+        func same(_ a: String, _ b: String) -> Bool {
+            URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+                == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let owner = settings.database ?? (options.configIsExplicit ? database : paths.database)
+        guard !same(owner, database) else { return settings }
+        let note = tr("[sync] in \(options.configPath) is for \(owner); \(database) is neither merged with the folder nor written to it")
+        if Self.warned.withLock({ $0.insert(note).inserted }) { printError("deskdays: " + tr("sync: \(Printable.escaped(note)).")) }
+        return nil
     }
 
     /// The report for `selector` from the stored data.

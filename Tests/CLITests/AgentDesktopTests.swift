@@ -73,7 +73,7 @@ import Glibc
     /// the recorded status and the log lines do not change.
     @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))
     func theReminderSpeaksTheUsersLanguageButItsKeysDoNot() async throws {
-        let locale = try Catalogs.compile([], pseudo: true)
+        let locale = try await Catalogs.compiled([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try CLIRunner()
         defer { cli.cleanup() }

@@ -36,7 +36,7 @@ struct HardwareLanguageTests {
     static let library = [#"(?m)^Usage: .*$"#, #"See 'deskdays [a-z ]*--help' for more information\."#]
 
     @Test func doctorAndEnrolmentErrorsComeFromTheCatalog() async throws {
-        let locale = try Catalogs.compile([], pseudo: true)
+        let locale = try await Catalogs.compiled([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try CLIRunner()
         defer { cli.cleanup() }

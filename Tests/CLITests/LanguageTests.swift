@@ -85,7 +85,7 @@ struct LanguageTests {
     static let frameworkLines = ["Show help information.", "Show the version.", "See 'deskdays help <subcommand>' for detailed help."]
 
     @Test func noMessageEscapesTheCatalog() async throws {
-        let locale = try Catalogs.compile([], pseudo: true)
+        let locale = try await Catalogs.compiled([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try await seeded()
         defer { cli.cleanup() }
@@ -103,7 +103,7 @@ struct LanguageTests {
     }
 
     @Test func helpIsTranslated() async throws {
-        let locale = try Catalogs.compile([], pseudo: true)
+        let locale = try await Catalogs.compiled([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try CLIRunner()
         defer { cli.cleanup() }
@@ -125,7 +125,7 @@ struct LanguageTests {
     }
 
     @Test func jsonIsTheSameBytesInEveryLanguage() async throws {
-        let locale = try Catalogs.compile(Catalogs.languages, pseudo: true)
+        let locale = try await Catalogs.compiled(Catalogs.languages, pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try await seeded()
         defer { cli.cleanup() }
@@ -143,7 +143,7 @@ struct LanguageTests {
     }
 
     @Test func cAndUnknownLocalesGiveTheEnglishBytes() async throws {
-        let locale = try Catalogs.compile(Catalogs.languages)
+        let locale = try await Catalogs.compiled(Catalogs.languages)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try await seeded()
         defer { cli.cleanup() }
@@ -162,7 +162,8 @@ struct LanguageTests {
 
     @Test func languageListFallsBackInOrder() async throws {
         try #require(Catalogs.languages.contains("de") && Catalogs.languages.contains("fr"), "po/de.po and po/fr.po")
-        let both = try Catalogs.compile(["de", "fr"]), frenchOnly = try Catalogs.compile(["fr"])
+        let both = try await Catalogs.compiled(["de", "fr"])
+        let frenchOnly = try await Catalogs.compiled(["fr"])
         defer { try? FileManager.default.removeItem(at: both); try? FileManager.default.removeItem(at: frenchOnly) }
         let cli = try await seeded()
         defer { cli.cleanup() }
@@ -184,7 +185,7 @@ struct LanguageTests {
 
     @Test func arabicHTMLIsRightToLeft() async throws {
         try #require(Catalogs.languages.contains("ar"), "po/ar.po")
-        let locale = try Catalogs.compile(["ar"])
+        let locale = try await Catalogs.compiled(["ar"])
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try await seeded()
         defer { cli.cleanup() }
@@ -208,7 +209,7 @@ struct LanguageTests {
     @Test(arguments: [("de", "de_DE.UTF-8"), ("ja", "ja_JP.UTF-8")])
     func goldenOutputs(language: String, locale: String) async throws {
         try #require(Catalogs.languages.contains(language), "po/\(language).po")
-        let catalogs = try Catalogs.compile([language])
+        let catalogs = try await Catalogs.compiled([language])
         defer { try? FileManager.default.removeItem(at: catalogs) }
         let cli = try await seeded()
         defer { cli.cleanup() }

@@ -147,7 +147,7 @@ import TestSupport
     /// dates from LC_TIME; `<html lang>` is the catalog's language.
     @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
     func reportFilesTakeEveryWordFromTheCatalog() async throws {
-        let locale = try Catalogs.compile([], pseudo: true)
+        let locale = try await Catalogs.compiled([], pseudo: true)
         defer { try? FileManager.default.removeItem(at: locale) }
         let cli = try await seeded()
         defer { cli.cleanup() }

@@ -39,26 +39,6 @@ public enum Catalogs {
         return directory
     }
 
-    /// The synchronous form CLITests still call; it goes with
-    /// ProcessWait.swift once they call `compiled` (Foundation's `Process`).
-    @available(*, deprecated, message: "use `try await Catalogs.compiled(...)`: the one way to start msgfmt is Spawn")
-    public static func compile(_ languages: [String], pseudo withPseudo: Bool = false) throws -> URL {
-        let directory = try folderFor(pseudo: withPseudo)
-        func msgfmt(_ source: URL, language: String) throws {
-            let target = directory.appendingPathComponent("\(language)/LC_MESSAGES")
-            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["msgfmt", "--check", "-o", target.appendingPathComponent("deskdays.mo").path, source.path]
-            try process.spawn()
-            process.waitForExit()
-            guard process.exitStatus == 0 else { throw CatalogError(message: "msgfmt failed on \(source.path)") }
-        }
-        for language in languages { try msgfmt(folder.appendingPathComponent(language + ".po"), language: language) }
-        if withPseudo { try msgfmt(directory.appendingPathComponent("pseudo.po"), language: pseudo) }
-        return directory
-    }
-
     /// A new folder, with the pseudo-locale's source written when asked.
     static func folderFor(pseudo withPseudo: Bool) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-locale-\(UUID().uuidString)")

@@ -102,5 +102,7 @@ import Testing
         #expect(words.contains("ENDOFNOTE"))
         #expect(printed.contains("fallback."))
         #expect(printed.contains("gps 22:00–03:30"))
+        // Column names are whole on paper: headers wrap at spaces only, never inside a word ("wee kday").
+        for name in EvidencePage.columns { #expect(words.contains(name), "\(name) is broken on the page") }
     }
 }

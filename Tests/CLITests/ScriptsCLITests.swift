@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 import Testing
 import TestSupport
@@ -11,7 +12,7 @@ struct ScriptsCLITests {
 
     func seeded() throws -> CLIRunner {
         let cli = try CLIRunner()
-        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n\n[policy.holidays]\n\"2026-11-11\" = \"Armistice\"\n")
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n\n[[holidays]]\ndate = \"2026-11-11\"\nname = \"Armistice\"\n")
         for date in ["2026-11-02", "2026-11-03", "2026-11-09"] {
             #expect(try cli.run(["checkin", "--date", date, "--today", Self.today]).status == 0)
         }

@@ -109,7 +109,9 @@ extension Agent {
             let label = ReportLocale(environment: ProcessInfo.processInfo.environment).periodLabel(report.period)
             let body = trn("\(count) more office day needed in \(label). Check in with `deskdays checkin` (or --status remote).",
                            "\(count) more office days needed in \(label). Check in with `deskdays checkin` (or --status remote).", count)
-            logger.notice("reminder for \(date): \(body)")
+            // Logs are English whatever the user's language (the notification's own text is the user's).
+            let days = count == 1 ? "day" : "days"
+            logger.notice("reminder for \(date): \(count) more office \(days) needed in \(report.period.label). Check in with `deskdays checkin` (or --status remote).")
             reminders.update { $0.record(date) }
             // With the server's `actions`, the notification asks instead and its buttons answer.
             let question = trn("\(count) more office day needed in \(label). Where are you working today?",

@@ -201,7 +201,10 @@ extension DesktopBus {
         let invalid = "org.freedesktop.DBus.Error.InvalidArgs"
         return [
             .property("Version", signature: "u", emitsChange: false) { BusSupport.append($0, "u", UInt32(3)) },
-            .property("TextDirection", signature: "s", emitsChange: false) { BusSupport.append($0, string: "ltr") },
+            // The messages' language decides, as `<html dir>` does: `rtl` for Arabic.
+            .property("TextDirection", signature: "s", emitsChange: false) {
+                BusSupport.append($0, string: ReportLocale.process.textDirection)
+            },
             .property("Status", signature: "s", emitsChange: false) { BusSupport.append($0, string: "normal") },
             .property("IconThemePath", signature: "as", emitsChange: false) { BusSupport.container($0, "a", "s") { 0 } },
             .method("GetLayout", input: "iias", output: "u(ia{sv}av)",

@@ -365,9 +365,14 @@ public final class DesktopBus: @unchecked Sendable {
         main.emitPropertiesChanged(on: bus, changed)
         if let item {
             let before = old.map(TrayLook.init), after = TrayLook(fresh)
-            if before?.icon != after.icon { item.emit(on: bus, signal: "NewIcon") }
+            // A host that caches the pixmaps (xfce4-panel) redraws only on
+            // NewIcon/NewAttentionIcon: a change of status is a change of
+            // the icon shown, so it sends them too, then NewStatus.
+            let statusChanged = before?.status != after.status
+            if before?.icon != after.icon || statusChanged { item.emit(on: bus, signal: "NewIcon") }
+            if statusChanged { item.emit(on: bus, signal: "NewAttentionIcon") }
             if before?.tooltip != after.tooltip || before?.title != after.title { item.emit(on: bus, signal: "NewToolTip") }
-            if before?.status != after.status {
+            if statusChanged {
                 item.emit(on: bus, signal: "NewStatus") { BusSupport.append($0, string: after.status) }
             }
         }

@@ -62,17 +62,20 @@ public struct BurndownChart: Sendable {
         let highest = max(report.required, finalProjected, series.office.last ?? 0, 1)
         let step = SVG.step(maximum: highest)
         let yTop = (highest + step - 1) / step * step
+        // Laid out left to right; `mirror` draws it right to left for such a language.
+        let mirror = SVG.Mirror(width: BurndownChart.width, direction: locale.textDirection)
+        let m = mirror.n
         func x(_ index: Int) -> Double { left + slot * Double(index) }
         func y(_ value: Double) -> Double { top + plotHeight * (1 - value / Double(yTop)) }
         let bottomY = top + plotHeight
 
         let n = locale.number
         var out = SVG.open(width: BurndownChart.width, height: BurndownChart.height, id: "burndown", title: title(),
-                           description: description(), standalone: standalone)
-        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title()))</text>\n"
-        let start = locale.date(span.start), end = locale.date(span.end)
+                           description: description(), standalone: standalone, direction: locale.textDirection)
+        out += "<text class=\"fg\" x=\"\(m(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title()))</text>\n"
+        let start = locale.day(span.start), end = locale.day(span.end)
         let subtitle = tr("\(start) – \(end) · \(n(report.office)) of \(n(report.required)) required · \(n(report.remainingRequired)) still needed")
-        out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(SVG.escape(subtitle))</text>\n"
+        out += "<text class=\"muted\" x=\"\(m(left))\" y=\"48\">\(SVG.escape(subtitle))</text>\n"
 
         // Excused days: one band per run of consecutive excused dates.
         var index = 0
@@ -80,7 +83,7 @@ public struct BurndownChart: Sendable {
             guard series.kinds[index] == .excused else { index += 1; continue }
             var end = index
             while end + 1 < series.kinds.count, series.kinds[end + 1] == .excused { end += 1 }
-            out += "<rect class=\"excused-band\" x=\"\(SVG.n(x(index)))\" y=\"\(SVG.n(top))\" "
+            out += "<rect class=\"excused-band\" x=\"\(SVG.n(mirror.box(x(index), slot * Double(end - index + 1))))\" y=\"\(SVG.n(top))\" "
                 + "width=\"\(SVG.n(slot * Double(end - index + 1)))\" height=\"\(SVG.n(plotHeight))\"/>\n"
             index = end + 1
         }
@@ -88,58 +91,58 @@ public struct BurndownChart: Sendable {
         // Horizontal grid and y labels.
         for value in stride(from: 0, through: yTop, by: step) {
             let yy = SVG.n(y(Double(value)))
-            out += "<line class=\"grid\" x1=\"\(SVG.n(left))\" y1=\"\(yy)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(yy)\"/>\n"
-            out += "<text class=\"muted\" x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(y(Double(value)) + 4))\" text-anchor=\"end\">\(n(value))</text>\n"
+            out += "<line class=\"grid\" x1=\"\(m(left))\" y1=\"\(yy)\" x2=\"\(m(left + plotWidth))\" y2=\"\(yy)\"/>\n"
+            out += "<text class=\"muted\" x=\"\(m(left - 8))\" y=\"\(SVG.n(y(Double(value)) + 4))\" text-anchor=\"end\">\(n(value))</text>\n"
         }
         // X ticks: months for long periods, week starts for short ones.
         let byMonth = days > 45
         for (offset, date) in span.enumerated() {
             let isTick = byMonth ? (date.day == 1 || offset == 0) : (date.weekday == data.policy.weekStart || offset == 0)
             guard isTick else { continue }
-            let xx = SVG.n(x(offset))
+            let xx = m(x(offset))
             out += "<line class=\"axis\" x1=\"\(xx)\" y1=\"\(SVG.n(bottomY))\" x2=\"\(xx)\" y2=\"\(SVG.n(bottomY + 5))\"/>\n"
             let label = byMonth ? locale.monthShort(date) : locale.dayMonth(date)
-            out += "<text class=\"muted\" x=\"\(SVG.n(x(offset) + 2))\" y=\"\(SVG.n(bottomY + 18))\">\(SVG.escape(label))</text>\n"
+            out += "<text class=\"muted\" x=\"\(m(x(offset) + 2))\" y=\"\(SVG.n(bottomY + 18))\">\(SVG.escape(label))</text>\n"
         }
-        out += "<line class=\"axis\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
+        out += "<line class=\"axis\" x1=\"\(m(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(m(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
 
         // The required total and the pace line toward it.
         let requiredY = SVG.n(y(Double(report.required)))
-        out += "<line class=\"required\" x1=\"\(SVG.n(left))\" y1=\"\(requiredY)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(requiredY)\"/>\n"
-        out += "<text class=\"fg\" x=\"\(SVG.n(left + plotWidth - 4))\" y=\"\(SVG.n(y(Double(report.required)) - 6))\" "
+        out += "<line class=\"required\" x1=\"\(m(left))\" y1=\"\(requiredY)\" x2=\"\(m(left + plotWidth))\" y2=\"\(requiredY)\"/>\n"
+        out += "<text class=\"fg\" x=\"\(m(left + plotWidth - 4))\" y=\"\(SVG.n(y(Double(report.required)) - 6))\" "
             + "text-anchor=\"end\">\(SVG.escape(tr("required \(n(report.required))")))</text>\n"
         let totalEligible = series.eligible.last ?? 0
-        var pace = "\(SVG.n(x(0))),\(SVG.n(y(0)))"
+        var pace = "\(m(x(0))),\(SVG.n(y(0)))"
         for (offset, eligible) in series.eligible.enumerated() {
             let value = totalEligible == 0 ? 0 : Double(report.required) * Double(eligible) / Double(totalEligible)
-            pace += " \(SVG.n(x(offset + 1))),\(SVG.n(y(value)))"
+            pace += " \(m(x(offset + 1))),\(SVG.n(y(value)))"
         }
         out += "<polyline class=\"pace\" points=\"\(pace)\"/>\n"
 
         // What happened, then what is planned.
         if lastCounted >= 0 {
-            var actual = "\(SVG.n(x(0))),\(SVG.n(y(0)))"
+            var actual = "\(m(x(0))),\(SVG.n(y(0)))"
             for offset in 0...lastCounted {
-                actual += " \(SVG.n(x(offset + 1))),\(SVG.n(y(Double(series.office[offset]))))"
+                actual += " \(m(x(offset + 1))),\(SVG.n(y(Double(series.office[offset]))))"
             }
             out += "<polyline class=\"actual\" points=\"\(actual)\"/>\n"
             if lastCounted + 1 < days, finalProjected > series.office[lastCounted] {
-                var planned = "\(SVG.n(x(lastCounted + 1))),\(SVG.n(y(Double(series.office[lastCounted]))))"
+                var planned = "\(m(x(lastCounted + 1))),\(SVG.n(y(Double(series.office[lastCounted]))))"
                 for offset in (lastCounted + 1)..<days {
-                    planned += " \(SVG.n(x(offset + 1))),\(SVG.n(y(Double(series.projected[offset]))))"
+                    planned += " \(m(x(offset + 1))),\(SVG.n(y(Double(series.projected[offset]))))"
                 }
                 out += "<polyline class=\"planned\" points=\"\(planned)\"/>\n"
             }
         }
 
         if span.contains(data.today) {
-            let xx = SVG.n(x(todayIndex) + slot / 2)
+            let xx = m(x(todayIndex) + slot / 2)
             out += "<line class=\"today\" x1=\"\(xx)\" y1=\"\(SVG.n(top - 4))\" x2=\"\(xx)\" y2=\"\(SVG.n(bottomY))\"/>\n"
             out += "<text class=\"today-label\" x=\"\(xx)\" y=\"\(SVG.n(top - 8))\" text-anchor=\"middle\">"
                 + "\(SVG.escape(tr("today, \(locale.dayMonth(data.today))")))</text>\n"
         }
 
-        out += legend(y: Double(BurndownChart.height) - 20, left: left)
+        out += legend(y: Double(BurndownChart.height) - 20, left: left, mirror: mirror)
         out += "</svg>\n"
         return out
     }
@@ -150,7 +153,7 @@ public struct BurndownChart: Sendable {
     /// What the chart shows, in a sentence, for its `<desc>`.
     public func description() -> String {
         let report = data.report, n = locale.number
-        let start = locale.date(data.period.start), end = locale.date(data.period.end)
+        let start = locale.day(data.period.start), end = locale.day(data.period.end)
         return tr("Office days counted from \(start) to \(end), rising with each office day: \(n(report.office)) of \(n(report.required)) required so far, \(n(report.remainingRequired)) still needed. A dashed line shows the pace that reaches the requirement, a dotted one the required total.")
     }
 
@@ -174,7 +177,7 @@ public struct BurndownChart: Sendable {
         return rows
     }
 
-    func legend(y: Double, left: Double) -> String {
+    func legend(y: Double, left: Double, mirror: SVG.Mirror) -> String {
         let items: [(String, String)] = [
             ("<line class=\"actual\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", tr("office days")),
             ("<line class=\"pace\" x1=\"0\" y1=\"-4\" x2=\"22\" y2=\"-4\"/>", tr("pace")),
@@ -185,9 +188,8 @@ public struct BurndownChart: Sendable {
         ]
         var out = "", xx = left
         for (mark, label) in items {
-            out += "<g transform=\"translate(\(SVG.n(xx)) \(SVG.n(y)))\">\(mark)"
-                + "<text class=\"fg\" x=\"28\" y=\"0\">\(SVG.escape(label))</text></g>\n"
-            xx += 40 + Double(label.count) * 7
+            out += mirror.legendItem(xx, y: y, mark: mark, gap: 28, label: label)
+            xx += 40 + SVG.textWidth(label)
         }
         return out
     }

@@ -33,20 +33,21 @@ public struct CalendarHeatmap: Sendable {
         let rows = (months.count + columns - 1) / columns
         let width = Int(Double(columns) * (CalendarHeatmap.monthWidth + CalendarHeatmap.monthGap) + 16)
         let height = Int(Double(rows) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap) + 40)
+        let mirror = SVG.Mirror(width: width, direction: locale.textDirection)
         var out = SVG.open(width: width, height: height, id: "heatmap", title: tr("Calendar — \(locale.periodLabel(data.period))"),
-                           description: description(), standalone: standalone)
+                           description: description(), standalone: standalone, direction: locale.textDirection)
         for (index, month) in months.enumerated() {
             let x0 = 8 + Double(index % columns) * (CalendarHeatmap.monthWidth + CalendarHeatmap.monthGap)
             let y0 = 8 + Double(index / columns) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap)
-            out += monthGrid(month, x0: x0, y0: y0)
+            out += monthGrid(month, x0: x0, y0: y0, mirror: mirror)
         }
         var xx = 8.0
         let legendY = Double(height) - 14
         for kind in DayKind.legendOrder {
             let label = kind.label
-            out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(xx))\" y=\"\(SVG.n(legendY - 10))\" width=\"12\" height=\"12\"/>"
-                + "<text class=\"fg\" x=\"\(SVG.n(xx + 16))\" y=\"\(SVG.n(legendY))\">\(SVG.escape(label))</text>\n"
-            xx += 28 + Double(label.count) * 7
+            out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(mirror.box(xx, 12)))\" y=\"\(SVG.n(legendY - 10))\" width=\"12\" height=\"12\"/>"
+                + "<text class=\"fg\" x=\"\(mirror.n(xx + 16))\" y=\"\(SVG.n(legendY))\">\(SVG.escape(label))</text>\n"
+            xx += 28 + SVG.textWidth(label)
         }
         out += "</svg>\n"
         return out
@@ -67,18 +68,18 @@ public struct CalendarHeatmap: Sendable {
 
     /// "18 Nov 2026: office", with time on site when `min_hours` is set.
     func dayTitle(_ date: LocalDate, kind: DayKind) -> String {
-        let day = locale.date(date), label = kind.label
+        let day = locale.day(date), label = kind.label
         guard let hours = data.hoursText(date) else { return tr("\(day): \(label)") }
         return tr("\(day): \(label), on site \(hours)")
     }
 
-    func monthGrid(_ first: LocalDate, x0: Double, y0: Double) -> String {
+    func monthGrid(_ first: LocalDate, x0: Double, y0: Double, mirror: SVG.Mirror) -> String {
         let step = CalendarHeatmap.cell + CalendarHeatmap.gap
-        var out = "<text class=\"fg\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y0 + 12))\" font-weight=\"bold\">"
+        var out = "<text class=\"fg\" x=\"\(mirror.n(x0))\" y=\"\(SVG.n(y0 + 12))\" font-weight=\"bold\">"
             + "\(SVG.escape(locale.monthTitle(first)))</text>\n"
         let order = (0..<7).map { Weekday(rawValue: (data.policy.weekStart.rawValue - 1 + $0) % 7 + 1)! }
         for (column, weekday) in order.enumerated() {
-            out += "<text class=\"muted\" x=\"\(SVG.n(x0 + Double(column) * step + CalendarHeatmap.cell / 2))\" "
+            out += "<text class=\"muted\" x=\"\(mirror.n(x0 + Double(column) * step + CalendarHeatmap.cell / 2))\" "
                 + "y=\"\(SVG.n(y0 + 28))\" text-anchor=\"middle\" font-size=\"10\">"
                 + "\(SVG.escape(locale.weekdayHeader(weekday)))</text>\n"
         }
@@ -88,14 +89,14 @@ public struct CalendarHeatmap: Sendable {
             let slot = lead + day
             let x = x0 + Double(slot % 7) * step, y = y0 + 36 + Double(slot / 7) * step
             let kind = data.kind(date)
-            out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(CalendarHeatmap.cell))\" "
+            out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(mirror.box(x, CalendarHeatmap.cell)))\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(CalendarHeatmap.cell))\" "
                 + "height=\"\(SVG.n(CalendarHeatmap.cell))\" rx=\"3\"><title>\(SVG.escape(dayTitle(date, kind: kind)))</title></rect>"
             if date == data.today {
-                out += "<rect class=\"today-ring\" x=\"\(SVG.n(x - 1))\" y=\"\(SVG.n(y - 1))\" width=\"\(SVG.n(CalendarHeatmap.cell + 2))\" "
+                out += "<rect class=\"today-ring\" x=\"\(SVG.n(mirror.box(x - 1, CalendarHeatmap.cell + 2)))\" y=\"\(SVG.n(y - 1))\" width=\"\(SVG.n(CalendarHeatmap.cell + 2))\" "
                     + "height=\"\(SVG.n(CalendarHeatmap.cell + 2))\" rx=\"4\"/>"
             }
-            out += "<text class=\"day-num\" x=\"\(SVG.n(x + CalendarHeatmap.cell / 2))\" y=\"\(SVG.n(y + 17))\" "
-                + "text-anchor=\"middle\">\(date.day)</text>\n"
+            out += "<text class=\"day-num\" x=\"\(mirror.n(x + CalendarHeatmap.cell / 2))\" y=\"\(SVG.n(y + 17))\" "
+                + "text-anchor=\"middle\">\(locale.number(date.day))</text>\n"
         }
         return out
     }

@@ -41,6 +41,13 @@ public enum DayKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// The mark as `locale` shows it: where figures are written in
+    /// Arabic-Indic (or other non-Latin) digits, pending is `–`, since `·`
+    /// reads as their zero (`٠`).
+    public func symbol(_ locale: ReportLocale) -> Character {
+        self == .pending && !locale.latinDigits ? "–" : symbol
+    }
+
     /// The word used in legends and tables, in the user's language.
     public var label: String {
         switch self {

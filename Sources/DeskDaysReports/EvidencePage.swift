@@ -155,7 +155,7 @@ public struct EvidencePage: Sendable {
 
         out += "<section>\n<h2>\(SVG.escape(tr("Days")))</h2>\n<table class=\"days\">\n"
             + "<caption>\(SVG.escape(tr("Every date of the period, as the digest below covers it")))</caption>\n<colgroup>"
-        for width in [12, 5, 9, 7, 9, 20, 6, 6, 5, 21] { out += "<col style=\"width:\(width)%\">" }
+        for width in [11, 7, 9, 7, 8, 16, 9, 9, 6, 18] { out += "<col style=\"width:\(width)%\">" }
         out += "</colgroup>\n<thead><tr>"
         // The column names are part of the digested text: fixed, whatever the language.
         for name in Self.columns { out += "<th scope=\"col\">\(SVG.escape(name))</th>" }
@@ -251,6 +251,7 @@ public struct EvidencePage: Sendable {
     .days tr.off{color:#666}
     .log tr.removed{font-style:italic}
     thead{display:table-header-group}
+    thead th{overflow-wrap:normal;word-break:normal;hyphens:manual}
     tr{break-inside:avoid}
     .digest{font-size:9pt}
     .digest code{font-size:9pt;overflow-wrap:anywhere}

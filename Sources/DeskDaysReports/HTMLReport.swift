@@ -17,7 +17,7 @@ public struct HTMLReport: Sendable {
     public func html() -> String {
         let report = data.report
         let title = tr("Office attendance — \(locale.periodLabel(report.period))")
-        let start = locale.date(report.period.start), end = locale.date(report.period.end), today = locale.date(report.today)
+        let start = locale.day(report.period.start), end = locale.day(report.period.end), today = locale.day(report.today)
         let burndown = BurndownChart(data: data, locale: locale), weeks = WeeksChart(data: data, locale: locale)
         let heatmap = CalendarHeatmap(data: data, locale: locale)
         // `lang` and `dir` follow the language of the messages (the page's words), not LC_TIME.
@@ -107,7 +107,7 @@ public struct HTMLReport: Sendable {
         var out = "<table class=\"chart-data\">\n<caption>\(SVG.escape(tr("Days of each kind in the period")))</caption>\n"
             + headerRow([tr("Counts as"), tr("Days")]) + "<tbody>\n"
         for (kind, days) in heatmap.kindCounts() {
-            out += "<tr><th scope=\"row\"><span class=\"swatch\" data-kind=\"\(kind.rawValue)\">\(kind.symbol)</span> "
+            out += "<tr><th scope=\"row\"><span class=\"swatch\" data-kind=\"\(kind.rawValue)\">\(kind.symbol(locale))</span> "
                 + "\(SVG.escape(kind.label))</th><td>\(locale.number(days))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
@@ -119,7 +119,7 @@ public struct HTMLReport: Sendable {
         var out = "<table class=\"chart-data\">\n<caption>\(SVG.escape(tr("Office days counted by the end of each stretch")))</caption>\n"
             + headerRow([tr("Up to"), tr("Office days"), tr("With planned office days"), tr("Pace"), tr("Required")]) + "<tbody>\n"
         for row in chart.tableRows() {
-            out += "<tr><th scope=\"row\">\(SVG.escape(locale.date(row.date)))</th><td>\(row.office.map(n) ?? "—")</td>"
+            out += "<tr><th scope=\"row\">\(SVG.escape(locale.day(row.date)))</th><td>\(row.office.map(n) ?? "—")</td>"
                 + "<td>\(n(row.planned))</td><td>\(n(row.pace))</td><td>\(n(row.required))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
@@ -131,7 +131,7 @@ public struct HTMLReport: Sendable {
         var out = "<table class=\"chart-data\">\n<caption>\(SVG.escape(tr("Office days in each week")))</caption>\n"
             + headerRow([tr("Week of"), tr("Office days"), tr("Required"), tr("Result")]) + "<tbody>\n"
         for week in data.chartWeeks() {
-            out += "<tr><th scope=\"row\">\(SVG.escape(locale.date(week.start)))</th><td>\(n(week.office))</td>"
+            out += "<tr><th scope=\"row\">\(SVG.escape(locale.day(week.start)))</th><td>\(n(week.office))</td>"
                 + "<td>\(n(week.required))</td><td>\(SVG.escape(WeeksChart.verdictWords(week.verdict)))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
@@ -152,9 +152,9 @@ public struct HTMLReport: Sendable {
             if status == nil, kind == .weekend { continue }
             let statusText = status.map(Self.statusWord) ?? (kind == .holiday ? (data.policy.holidays[date] ?? holiday) : none)
             let sources = (data.days[date]?.sources ?? []).map(\.typeLabel).joined(separator: tr(", "))
-            out += "<tr><th scope=\"row\">\(SVG.escape(locale.date(date)))</th>"
+            out += "<tr><th scope=\"row\">\(SVG.escape(locale.day(date)))</th>"
                 + "<td>\(SVG.escape(locale.weekdayName(date.weekday)))</td><td>\(SVG.escape(statusText))</td>"
-                + "<td><span class=\"swatch\" data-kind=\"\(kind.rawValue)\">\(kind.symbol)</span> \(SVG.escape(kind.label))</td>"
+                + "<td><span class=\"swatch\" data-kind=\"\(kind.rawValue)\">\(kind.symbol(locale))</span> \(SVG.escape(kind.label))</td>"
                 + "<td>\(SVG.escape(sources.isEmpty ? none : sources))</td>"
                 + (onSite ? "<td>\(SVG.escape(data.hoursText(date) ?? none))</td>" : "") + "</tr>\n"
         }

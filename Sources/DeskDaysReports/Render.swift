@@ -17,8 +17,10 @@ public enum Render {
             return tr("\(label): \(standing) — \(weeks), \(toGo).")
         case .bestWeeks:
             let best = report.target.best
-            let hold = trn("best \(n(best)) week holds \(n(report.office)) of \(n(report.required)) office days",
-                           "best \(n(best)) weeks hold \(n(report.office)) of \(n(report.required)) office days", best)
+            // Each count has its own plural form.
+            let days = trn("\(n(report.office)) of \(n(report.required)) office day",
+                           "\(n(report.office)) of \(n(report.required)) office days", report.required)
+            let hold = trn("best \(n(best)) week holds \(days)", "best \(n(best)) weeks hold \(days)", best)
             guard report.remainingRequired > 0 else { return tr("\(label): \(standing) — \(hold).") }
             let more = trn("\(n(report.remainingRequired)) more needed", "\(n(report.remainingRequired)) more needed",
                            report.remainingRequired)

@@ -22,6 +22,7 @@ public struct ReportLocale: @unchecked Sendable {
     private let shortMonth: DateFormatter
     private let dayMonth: DateFormatter
     private let integer: NumberFormatter
+    private let digits: NumberFormatter
     private let percent: NumberFormatter
     private let calendar: Calendar
 
@@ -32,9 +33,13 @@ public struct ReportLocale: @unchecked Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         self.calendar = calendar
+        // One digit system per page: dates are written in the number
+        // locale's digits (`ar_EG` numbers give Arabic-Indic day numbers
+        // and years, `LC_NUMERIC=C` Latin ones, whatever LC_TIME says).
+        let datesLocale = Locale(identifier: time.identifier + "@numbers=" + numbers.numberingSystem.identifier)
         func dateFormatter(template: String) -> DateFormatter {
             let formatter = DateFormatter()
-            formatter.locale = time
+            formatter.locale = datesLocale
             formatter.calendar = calendar
             formatter.timeZone = calendar.timeZone
             formatter.setLocalizedDateFormatFromTemplate(template)
@@ -47,6 +52,10 @@ public struct ReportLocale: @unchecked Sendable {
         integer = NumberFormatter()
         integer.locale = numbers
         integer.numberStyle = .decimal
+        digits = NumberFormatter()
+        digits.locale = numbers
+        digits.numberStyle = .none
+        digits.usesGroupingSeparator = false
         percent = NumberFormatter()
         percent.locale = numbers
         percent.numberStyle = .percent
@@ -118,7 +127,8 @@ public struct ReportLocale: @unchecked Sendable {
     /// "18 Nov 2026", "Nov 18, 2026", "18.11.2026" … as the locale writes it.
     public func date(_ date: LocalDate) -> String { mediumDate.string(from: instant(date)) }
 
-    /// A date in a sentence: ISO 8601 in the neutral locale, else as `date`.
+    /// A date in a sentence, a report or a chart: ISO 8601 in the neutral
+    /// locale (docs/cli.md), else as `date`.
     public func day(_ date: LocalDate) -> String { isNeutral ? date.description : self.date(date) }
 
     /// The period's name in the user's language ("Week of 2026-11-16",
@@ -128,17 +138,17 @@ public struct ReportLocale: @unchecked Sendable {
         case .weekOf(let start): return tr("Week of \(day(start))")
         case .month(let date): return monthTitle(date)
         case .quarter(let quarter, let year, let fiscal):
-            return fiscal ? tr("Q\(quarter) FY\(year)") : tr("Q\(quarter) \(year)")
-        case .year(let year, let fiscal): return fiscal ? tr("FY\(year)") : String(year)
+            return fiscal ? tr("Q\(plain(quarter)) FY\(plain(year))") : tr("Q\(plain(quarter)) \(plain(year))")
+        case .year(let year, let fiscal): return fiscal ? tr("FY\(plain(year))") : plain(year)
         case .rolling(let weeks, let end):
-            return trn("\(weeks) week to \(day(end))", "\(weeks) weeks to \(day(end))", weeks)
+            return trn("\(number(weeks)) week to \(day(end))", "\(number(weeks)) weeks to \(day(end))", weeks)
         case nil: return period.label
         }
     }
 
     /// "November 2026" (in the neutral locale, the month's name from the messages' language).
     public func monthTitle(_ date: LocalDate) -> String {
-        isNeutral ? Self.monthName(date.month) + " " + String(date.year) : monthYear.string(from: instant(date))
+        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : monthYear.string(from: instant(date))
     }
 
     static func monthName(_ month: Int) -> String {
@@ -184,7 +194,8 @@ public struct ReportLocale: @unchecked Sendable {
         return index < symbols.count ? symbols[index] : weekday.key
     }
 
-    /// A weekday abbreviated to at most two characters, for calendar headers.
+    /// A weekday abbreviated for calendar headers: as short as the locale's
+    /// names allow while no two weekdays look alike (`weekdayHeaders`).
     public func weekdayHeader(_ weekday: Weekday) -> String {
         if isNeutral {
             switch weekday {
@@ -197,7 +208,26 @@ public struct ReportLocale: @unchecked Sendable {
             case .sunday: return tr("Su")
             }
         }
-        return String(weekdayName(weekday).filter { $0 != "." }.prefix(2))
+        let index = weekday.rawValue % 7
+        return index < weekdayHeaders.count ? weekdayHeaders[index] : weekday.key
+    }
+
+    /// The seven headers, Sunday first, told apart: the locale's narrowest
+    /// names when no two are alike (日 月 火, ح ن ث), else its short names
+    /// cut to the fewest letters, two or more, that keep all seven distinct
+    /// (`Mo Di`, but `seg ter qua qui sex` where two letters would make
+    /// Monday and Friday both `se`).
+    private var weekdayHeaders: [String] {
+        let narrow = mediumDate.veryShortStandaloneWeekdaySymbols ?? []
+        if narrow.count == 7, Set(narrow).count == 7, narrow.allSatisfy({ Localization.displayWidth($0) <= 2 }) { return narrow }
+        let names = (mediumDate.shortStandaloneWeekdaySymbols ?? []).map { $0.filter { $0 != "." } }
+        guard names.count == 7 else { return names }
+        let longest = names.map(\.count).max() ?? 2
+        for letters in 2..<max(longest, 2) {
+            let cut = names.map { String($0.prefix(letters)) }
+            if Set(cut).count == 7 { return cut }
+        }
+        return names
     }
 
     /// A figure of the configuration (a target's value: `3`, `2.5`) as the
@@ -213,6 +243,12 @@ public struct ReportLocale: @unchecked Sendable {
 
     /// An integer with the locale's digits and grouping.
     public func number(_ value: Int) -> String { integer.string(from: NSNumber(value: value)) ?? String(value) }
+
+    /// Whether figures are written in the digits 0–9.
+    public var latinDigits: Bool { plain(0) == "0" }
+
+    /// An integer in the locale's digits without grouping (a year, a quarter).
+    public func plain(_ value: Int) -> String { digits.string(from: NSNumber(value: value)) ?? String(value) }
 
     /// A fraction as a percentage with one decimal ("58.8%", "58,8 %").
     public func percentage(_ fraction: Double) -> String {

@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Foundation
 
 /// Small helpers shared by the SVG charts: escaping, coordinates, and the
@@ -32,18 +33,50 @@ enum SVG {
     /// HTML needs none (and so the page names no URL at all). The chart is
     /// one image to assistive technology, named by its `<title>` and
     /// described by its `<desc>` (`id` keeps both unique within a page).
-    static func open(width: Int, height: Int, id: String, title: String, description: String, standalone: Bool) -> String {
-        // Inlined in a right-to-left page the chart would inherit `direction:
-        // rtl`, which flips every text anchor of a layout computed left to
-        // right (titles and legend labels over the swatches): charts keep
-        // their own direction; Arabic words inside still read right to left.
-        let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : " direction=\"ltr\""
+    /// `direction` is the language's (`Mirror`): a right-to-left chart is
+    /// laid out mirrored, so its text anchors mirror with it and its
+    /// sentences keep their order (dates and figures inside Arabic words);
+    /// inlined, the chart states it rather than inheriting the page's.
+    static func open(width: Int, height: Int, id: String, title: String, description: String, standalone: Bool,
+                     direction: String = "ltr") -> String {
+        let namespace = (standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "")
+            + (standalone && direction == "ltr" ? "" : " direction=\"\(direction)\"")
         var text = "<svg\(namespace) width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
             + "role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"sans-serif\" font-size=\"12\">\n"
             + "<title id=\"\(id)-title\">\(escape(title))</title>\n<desc id=\"\(id)-desc\">\(escape(description))</desc>\n"
         if standalone { text += "<style>\n\(stylesheet)</style>\n" }
         text += "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\"/>\n"
         return text
+    }
+
+    /// A chart's horizontal layout: computed left to right, and drawn
+    /// mirrored for a language written right to left (the first weekday
+    /// column, the y axis and the start of time on the right). Text anchors
+    /// need no change: under `direction="rtl"` `start` is the right end.
+    struct Mirror {
+        var width: Double
+        var rtl: Bool
+
+        init(width: Int, direction: String) {
+            self.width = Double(width)
+            rtl = direction == "rtl"
+        }
+
+        /// A point's x.
+        func x(_ value: Double) -> Double { rtl ? width - value : value }
+
+        /// The left edge of a box laid out from `left`, `size` wide.
+        func box(_ left: Double, _ size: Double) -> Double { rtl ? width - left - size : left }
+
+        /// `x` formatted for an attribute.
+        func n(_ value: Double) -> String { SVG.n(x(value)) }
+
+        /// A legend entry at `left`: its mark (drawn from 0 rightwards) and
+        /// its label `gap` after it, both on the reading side.
+        func legendItem(_ left: Double, y: Double, mark: String, gap: Double, label: String) -> String {
+            "<g transform=\"translate(\(n(left)) \(SVG.n(y)))\">" + (rtl ? "<g transform=\"scale(-1 1)\">\(mark)</g>" : mark)
+                + "<text class=\"fg\" x=\"\(SVG.n(rtl ? -gap : gap))\" y=\"0\">\(escape(label))</text></g>\n"
+        }
     }
 
     /// Colours per class: a light palette, and a dark one when the viewer
@@ -111,6 +144,11 @@ enum SVG {
     }
 
     """
+
+    /// About how wide `text` is drawn at the charts' 12 px, for laying out
+    /// legends: 7 px a column, by display width, so a Japanese or Chinese
+    /// character (two columns, drawn a full em wide) is not counted as a letter.
+    static func textWidth(_ text: String) -> Double { Double(Localization.displayWidth(text)) * 7 }
 
     /// A "nice" axis step (1, 2, 5 × 10ⁿ) giving at most about `ticks` ticks up to `maximum`.
     static func step(maximum: Int, ticks: Int = 6) -> Int {

@@ -36,7 +36,8 @@ public struct TerminalCalendar: Sendable {
         let width = TerminalCalendar.cellWidth * 7
         var lines = [centre(locale.monthTitle(first), width: width)]
         let order = (0..<7).map { Weekday(rawValue: (data.policy.weekStart.rawValue - 1 + $0) % 7 + 1)! }
-        lines.append(trimTrailing(order.map { " " + pad(locale.weekdayHeader($0), 2, left: true) + "  " }.joined()))
+        // Right-aligned over the day's two digits; a three-letter header (`seg`) takes the opening mark's column too.
+        lines.append(trimTrailing(order.map { pad(locale.weekdayHeader($0), 3, left: true) + "  " }.joined()))
         let daysInMonth = LocalDate.daysIn(month: first.month, year: first.year)
         var cells = Array(repeating: String(repeating: " ", count: TerminalCalendar.cellWidth),
                           count: order.firstIndex(of: first.weekday)!)
@@ -54,7 +55,7 @@ public struct TerminalCalendar: Sendable {
     func cell(_ date: LocalDate) -> String {
         let kind = data.kind(date)
         let isToday = date == data.today
-        let text = (isToday ? "[" : " ") + pad(String(date.day), 2, left: true) + String(kind.symbol)
+        let text = (isToday ? "[" : " ") + pad(locale.number(date.day), 2, left: true) + String(kind.symbol(locale))
             + (isToday ? "]" : " ")
         guard colour else { return text }
         return TerminalCalendar.ansi(kind) + (isToday ? "\u{1B}[1;4m" : "") + text + "\u{1B}[0m"
@@ -63,7 +64,7 @@ public struct TerminalCalendar: Sendable {
     /// Every symbol with its meaning; coloured like the grid when colour is on.
     public func legend() -> String {
         var items = DayKind.legendOrder.map { kind -> String in
-            let mark = colour ? TerminalCalendar.ansi(kind) + String(kind.symbol) + "\u{1B}[0m" : String(kind.symbol)
+            let mark = colour ? TerminalCalendar.ansi(kind) + String(kind.symbol(locale)) + "\u{1B}[0m" : String(kind.symbol(locale))
             return "\(mark) \(kind.label)"
         }
         items.append("[ ] " + tr("today"))
@@ -82,14 +83,16 @@ public struct TerminalCalendar: Sendable {
         let report = data.report
         let n = locale.number
         let label = locale.periodLabel(report.period)
-        let start = locale.date(report.period.start), end = locale.date(report.period.end), today = locale.date(report.today)
+        let start = locale.day(report.period.start), end = locale.day(report.period.end), today = locale.day(report.today)
         var lines = [tr("\(label): \(start) – \(end), today \(today) — \(report.standingWords)")]
         switch report.target.kind {
         case .compliantWeeks:
             lines.append(tr("Compliant weeks \(n(report.weeksMet ?? 0)) of \(n(report.weeksRequired ?? 0)), \(n(report.weeksRemaining ?? 0)) not over yet"))
         case .bestWeeks:
-            lines.append(trn("Best \(n(report.target.best)) week: \(n(report.office)) of \(n(report.required)) office days",
-                             "Best \(n(report.target.best)) weeks: \(n(report.office)) of \(n(report.required)) office days",
+            // Each count has its own plural form (Arabic's "days" after 78 is not the one after 3).
+            let days = trn("\(n(report.office)) of \(n(report.required)) office day",
+                           "\(n(report.office)) of \(n(report.required)) office days", report.required)
+            lines.append(trn("Best \(n(report.target.best)) week: \(days)", "Best \(n(report.target.best)) weeks: \(days)",
                              report.target.best))
         default:
             break
@@ -97,7 +100,9 @@ public struct TerminalCalendar: Sendable {
         let needed = n(report.remainingRequired)
         let left = trn("\(n(report.pending)) workday left", "\(n(report.pending)) workdays left", report.pending)
         lines.append(tr("Office \(n(report.office)) of \(n(report.required)) required (\(n(report.requiredToDate)) by now), \(needed) still needed, \(left)"))
-        var detail = tr("Remote \(n(report.remote)), unrecorded \(n(report.unrecorded)), excused \(n(report.excused)), eligible \(n(report.eligible)) of \(n(report.workdays)) workdays")
+        var detail = trn("Remote \(n(report.remote)), unrecorded \(n(report.unrecorded)), excused \(n(report.excused)), eligible \(n(report.eligible)) of \(n(report.workdays)) workday",
+                         "Remote \(n(report.remote)), unrecorded \(n(report.unrecorded)), excused \(n(report.excused)), eligible \(n(report.eligible)) of \(n(report.workdays)) workdays",
+                         report.workdays)
         if let share = report.complianceToDate { detail += tr("; office share \(locale.percentage(share))") }
         lines.append(detail)
         if let short = report.shortDays {

@@ -25,19 +25,22 @@ public struct WeeksChart: Sendable {
         let highest = max(weeks.map(\.office).max() ?? 0, weeks.map(\.required).max() ?? 0, 1)
         let step = SVG.step(maximum: highest, ticks: 5)
         let yTop = (highest + step - 1) / step * step
+        // Laid out left to right; `mirror` draws it right to left for such a language.
+        let mirror = SVG.Mirror(width: WeeksChart.width, direction: locale.textDirection)
+        let m = mirror.n
         func y(_ value: Int) -> Double { top + plotHeight * (1 - Double(value) / Double(yTop)) }
         let bottomY = top + plotHeight
         let n = locale.number
 
         var out = SVG.open(width: WeeksChart.width, height: WeeksChart.height, id: "weeks", title: title(),
-                           description: description(weeks), standalone: standalone)
-        out += "<text class=\"fg\" x=\"\(SVG.n(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title()))</text>\n"
-        out += "<text class=\"muted\" x=\"\(SVG.n(left))\" y=\"48\">\(SVG.escape(summary(weeks)))</text>\n"
+                           description: description(weeks), standalone: standalone, direction: locale.textDirection)
+        out += "<text class=\"fg\" x=\"\(m(left))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(SVG.escape(title()))</text>\n"
+        out += "<text class=\"muted\" x=\"\(m(left))\" y=\"48\">\(SVG.escape(summary(weeks)))</text>\n"
 
         for value in stride(from: 0, through: yTop, by: step) {
             let yy = SVG.n(y(value))
-            out += "<line class=\"grid\" x1=\"\(SVG.n(left))\" y1=\"\(yy)\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(yy)\"/>\n"
-            out += "<text class=\"muted\" x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(y(value) + 4))\" text-anchor=\"end\">\(n(value))</text>\n"
+            out += "<line class=\"grid\" x1=\"\(m(left))\" y1=\"\(yy)\" x2=\"\(m(left + plotWidth))\" y2=\"\(yy)\"/>\n"
+            out += "<text class=\"muted\" x=\"\(m(left - 8))\" y=\"\(SVG.n(y(value) + 4))\" text-anchor=\"end\">\(n(value))</text>\n"
         }
         // Label every k-th week so labels (about 50 px) never overlap.
         let every = max(1, Int((56.0 / slot).rounded(.up)))
@@ -47,22 +50,22 @@ public struct WeeksChart: Sendable {
             let barX = x0 + (slot - barWidth) / 2
             let height = bottomY - y(week.office)
             if week.office > 0 {
-                out += "<rect class=\"bar-\(week.verdict.rawValue)\" x=\"\(SVG.n(barX))\" y=\"\(SVG.n(y(week.office)))\" "
+                out += "<rect class=\"bar-\(week.verdict.rawValue)\" x=\"\(SVG.n(mirror.box(barX, barWidth)))\" y=\"\(SVG.n(y(week.office)))\" "
                     + "width=\"\(SVG.n(barWidth))\" height=\"\(SVG.n(height))\"><title>\(SVG.escape(tooltip(week)))</title></rect>\n"
             }
             let markY = SVG.n(y(week.required))
-            out += "<line class=\"req-mark\" x1=\"\(SVG.n(x0 + slot * 0.1))\" y1=\"\(markY)\" "
-                + "x2=\"\(SVG.n(x0 + slot * 0.9))\" y2=\"\(markY)\"/>\n"
+            out += "<line class=\"req-mark\" x1=\"\(m(x0 + slot * 0.1))\" y1=\"\(markY)\" "
+                + "x2=\"\(m(x0 + slot * 0.9))\" y2=\"\(markY)\"/>\n"
             if slot >= 18, week.office > 0 {
-                out += "<text class=\"fg\" x=\"\(SVG.n(x0 + slot / 2))\" y=\"\(SVG.n(y(week.office) - 4))\" "
+                out += "<text class=\"fg\" x=\"\(m(x0 + slot / 2))\" y=\"\(SVG.n(y(week.office) - 4))\" "
                     + "text-anchor=\"middle\" font-size=\"10\">\(n(week.office))</text>\n"
             }
             if index % every == 0 {
-                out += "<text class=\"muted\" x=\"\(SVG.n(x0 + slot / 2))\" y=\"\(SVG.n(bottomY + 16))\" "
+                out += "<text class=\"muted\" x=\"\(m(x0 + slot / 2))\" y=\"\(SVG.n(bottomY + 16))\" "
                     + "text-anchor=\"middle\" font-size=\"10\">\(SVG.escape(locale.dayMonth(week.start)))</text>\n"
             }
         }
-        out += "<line class=\"axis\" x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(SVG.n(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
+        out += "<line class=\"axis\" x1=\"\(m(left))\" y1=\"\(SVG.n(bottomY))\" x2=\"\(m(left + plotWidth))\" y2=\"\(SVG.n(bottomY))\"/>\n"
 
         let items: [(String, String)] = [
             ("<rect class=\"bar-met\" x=\"0\" y=\"-10\" width=\"12\" height=\"12\"/>", tr("met")),
@@ -73,16 +76,15 @@ public struct WeeksChart: Sendable {
         ]
         var xx = left
         for (mark, label) in items {
-            out += "<g transform=\"translate(\(SVG.n(xx)) \(SVG.n(Double(WeeksChart.height) - 20)))\">\(mark)"
-                + "<text class=\"fg\" x=\"20\" y=\"0\">\(SVG.escape(label))</text></g>\n"
-            xx += 32 + Double(label.count) * 7
+            out += mirror.legendItem(xx, y: Double(WeeksChart.height) - 20, mark: mark, gap: 20, label: label)
+            xx += 32 + SVG.textWidth(label)
         }
         out += "</svg>\n"
         return out
     }
 
     func tooltip(_ week: WeekOutcome) -> String {
-        let start = locale.date(week.start), office = locale.number(week.office), required = locale.number(week.required)
+        let start = locale.day(week.start), office = locale.number(week.office), required = locale.number(week.required)
         return trn("Week of \(start): \(office) of \(required) office day", "Week of \(start): \(office) of \(required) office days",
                    week.required)
     }

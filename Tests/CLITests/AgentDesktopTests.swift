@@ -125,7 +125,7 @@ import Glibc
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func withoutActionsTheBodyNamesTheCommandAndClosedRemindersCountAsIgnored() async throws {
+    func withoutActionsTheBodyNamesTheCommandAndDismissedRemindersCountAsIgnored() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
@@ -146,9 +146,41 @@ import Glibc
         // The fourth day: three ignored in a row, so no nudge (until the next check-in).
         let fourth = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-19T10:29:58Z"])
         defer { fourth.kill9() }
-        #expect(await fourth.waitForLog("reminder withheld: the last 3 were ignored"), "\(fourth.logText)")
+        #expect(await fourth.waitForLog("reminder withheld: the last 3 were dismissed"), "\(fourth.logText)")
         #expect(await fourth.stop() == 0)
         #expect(server.records.count == 3)
+    }
+
+    /// As dunst with its default timeout: a reminder with answers asks for
+    /// no expiry (0), so it stays until answered; one without answers takes
+    /// the server's timeout and expires (reason 1), which is not the user
+    /// ignoring it: after three expired reminders the fourth day is still reminded.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func remindersStayUntilAnsweredAndAnExpiredOneIsNotIgnored() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.reminderConfig)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let asking = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "expire"], in: cli.folder)
+        let first = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-16T10:29:58Z"])
+        defer { first.kill9() }
+        #expect(await eventually("the reminder with answers") { !asking.records.isEmpty }, "\(first.logText)")
+        #expect(asking.records.first?["expire"] as? Int == 0, "\(asking.records)")
+        #expect(await first.stop() == 0)
+        await asking.stop()
+
+        let plain = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body", "expire"], in: cli.folder)
+        for day in ["2026-11-17", "2026-11-18", "2026-11-19"] {
+            let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "\(day)T10:29:58Z"])
+            defer { agent.kill9() }
+            #expect(await agent.waitForLog("the reminder for \(day) expired without an answer; not counted as ignored"), "\(agent.logText)")
+            #expect(await agent.stop() == 0)
+        }
+        #expect(plain.records.allSatisfy { $0["expire"] as? Int == -1 }, "\(plain.records)")
+        let fourth = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-20T10:29:58Z"])
+        defer { fourth.kill9() }
+        #expect(await fourth.waitForLog("reminder for 2026-11-20:"), "\(fourth.logText)")
+        #expect(await fourth.stop() == 0)
     }
 
     // MARK: - The interface
@@ -518,13 +550,17 @@ final class BusStandIn {
 /// each new notification (ids from 7) is then answered as argv[3] says:
 /// `answer:KEY` invokes the action KEY twice (a server repeating itself) and
 /// closes it, `dismiss` closes it unanswered (reason 2), `wait` leaves it on
-/// screen. `CloseNotification` is recorded as `{"closed": id}`.
+/// screen, `expire` does as dunst does with its default timeout: a
+/// notification whose `expire_timeout` is not 0 is closed with reason 1
+/// (expired; at once here: the timeout has passed), one with 0 stays.
+/// `CloseNotification` is recorded as `{"closed": id}`.
 enum NotificationServer {
     static let script = """
         capabilities = sys.argv[2].split(",")
         then = sys.argv[3]
         INTERFACE = "org.freedesktop.Notifications"
         next_id = [7]
+        expires = {}
 
         class Notifications(dbus.service.Object):
             @dbus.service.method(INTERFACE, in_signature="susssasa{sv}i", out_signature="u")
@@ -534,7 +570,9 @@ enum NotificationServer {
                     next_id[0] += 1
                     GLib.idle_add(self.react, nid)
                 print(json.dumps({"id": nid, "replaces": int(replaces), "summary": str(summary), "body": str(body),
-                                  "actions": [str(a) for a in actions]}), flush=True)
+                                  "actions": [str(a) for a in actions], "expire": int(expire)}), flush=True)
+                if not replaces:
+                    expires[nid] = int(expire)
                 return dbus.UInt32(nid)
 
             def react(self, nid):
@@ -544,6 +582,8 @@ enum NotificationServer {
                     self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(2))
                 elif then == "dismiss":
                     self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(2))
+                elif then == "expire" and expires.get(nid, -1) != 0:
+                    self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(1))
                 return False
 
             @dbus.service.signal(INTERFACE, signature="us")

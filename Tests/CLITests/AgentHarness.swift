@@ -18,9 +18,11 @@ final class AgentProcess {
     var pid: pid_t { child.pid }
     var isRunning: Bool { child.isRunning }
 
-    /// Starts `deskdays agent` (plus `arguments`) and waits until its socket answers.
+    /// Starts `deskdays agent` (plus `arguments`) and waits until its socket
+    /// answers. With `manualClock`, the agent's clock stands at its
+    /// `DESKDAYS_NOW` until `advance(seconds:)` moves it (docs/testing.md "Timers").
     init(_ cli: CLIRunner, socket: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-         launcher: [String] = []) async throws {
+         launcher: [String] = [], manualClock: Bool = false) async throws {
         let socket = socket ?? cli.folder.appendingPathComponent("run/agent.sock").path
         self.socket = socket
         log = cli.folder.appendingPathComponent("agent-\(UUID().uuidString.prefix(8)).log")
@@ -39,6 +41,7 @@ final class AgentProcess {
         // tests that want one start a private dbus-daemon and name it.
         env["DBUS_SESSION_BUS_ADDRESS"] = ""
         env["XDG_RUNTIME_DIR"] = "/nonexistent"
+        env["DESKDAYS_CLOCK"] = manualClock ? "manual" : nil
         for (key, value) in environment { env[key] = value }
         child = launcher.isEmpty
             ? try await Child.start(CLIRunner.binary, agentArguments, environment: env,
@@ -55,6 +58,13 @@ final class AgentProcess {
     }
 
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Moves a manual clock on by `seconds` (the agent must have been started with `manualClock`).
+    func advance(seconds: Double) throws {
+        let client = try TestSocketClient(path: socket)
+        let reply = client.request(#"{"cmd":"advance","seconds":\#(seconds)}"#)
+        guard reply?["ok"] as? Bool == true else { throw HarnessError("advance refused: \(String(describing: reply))") }
+    }
 
     /// Waits until the log contains `text` (false after `seconds`: a failure guard).
     @discardableResult

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 /// Reminders and the end-of-day fallback, with the agent as a real process
-/// and its clock injected (`DESKDAYS_NOW` starts it a few seconds before the
-/// configured time; it then runs on).
+/// on a manual clock (docs/testing.md "Timers"): it starts a few seconds
+/// before the configured time and stands there until the test advances it,
+/// so whatever the test does first surely comes before the timer, however
+/// slow the machine.
 @Suite(.serialized) struct AgentTimerTests {
     static let config = """
     [policy]
@@ -18,12 +20,24 @@ import Testing
     /// No session bus: the reminder is decided and logged, and the missing bus reported once.
     static let noBus = ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/nonexistent"]
 
+    /// An agent whose clock stands at `now` until advanced, once it has logged the timer it waits for.
+    static func agent(_ cli: CLIRunner, at now: String, waitingFor next: String) async throws -> AgentProcess {
+        let agent = try await AgentProcess(cli, environment: noBus.merging(["DESKDAYS_NOW": now]) { $1 }, manualClock: true)
+        guard await agent.waitForLog("next timer: \(next)") else {
+            agent.kill9()
+            throw HarnessError("the agent did not arm its timer for \(next): \(agent.logText)")
+        }
+        return agent
+    }
+
     @Test func fallbackIsWrittenOnAWorkdayWithoutARecord() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T19:59:57Z"]) { $1 })
+        let agent = try await Self.agent(cli, at: "2026-11-18T19:59:57Z", waitingFor: "2026-11-18T20:00:00Z")
         defer { agent.kill9() }
+        #expect(!agent.logText.contains("had no record"), "nothing before 20:00 (the clock stands still): \(agent.logText)")
+        try agent.advance(seconds: 5)
         #expect(await agent.waitForLog("fallback: 2026-11-18 had no record; recorded remote"), "\(agent.logText)")
         let days = try await cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
         let list = try #require(JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
@@ -36,10 +50,11 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T19:59:56Z"]) { $1 })
+        let agent = try await Self.agent(cli, at: "2026-11-18T19:59:56Z", waitingFor: "2026-11-18T20:00:00Z")
         defer { agent.kill9() }
         let event = try await cli.run(["event", "--source", "nfc", "--at", "2026-11-18T08:00:00Z", "--socket", agent.socket])
         #expect(event.status == 0)
+        try agent.advance(seconds: 5)
         #expect(await agent.waitForLog("fallback not needed: 2026-11-18 has a record"), "\(agent.logText)")
         let days = try await cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
         #expect(days.stdout.contains("\"automatic\"") && !days.stdout.contains("\"fallback\""))
@@ -50,7 +65,8 @@ import Testing
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
         // Without a check-in: the reminder, naming what the period still needs.
-        let first = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
+        let first = try await Self.agent(cli, at: "2026-11-18T10:29:57Z", waitingFor: "2026-11-18T10:30:00Z")
+        try first.advance(seconds: 5)
         #expect(await first.waitForLog("reminder for 2026-11-18:"), "\(first.logText)")
         #expect(first.logText.contains("more office days needed in Q4 2026"))
         #expect(await first.waitForLog("cannot show desktop notifications: no D-Bus session bus"))
@@ -61,25 +77,27 @@ import Testing
         #expect(await again.stop() == 0)
 
         // Next day, a check-in through the socket before reminder time suppresses it.
-        let next = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-19T10:29:56Z"]) { $1 })
+        let next = try await Self.agent(cli, at: "2026-11-19T10:29:56Z", waitingFor: "2026-11-19T10:30:00Z")
         defer { next.kill9() }
         #expect(try await cli.run(["checkin", "--date", "2026-11-19", "--socket", next.socket]).status == 0)
+        try next.advance(seconds: 5)
         #expect(await next.waitForLog("reminder suppressed: 2026-11-19 already has a record"), "\(next.logText)")
         #expect(!next.logText.contains("reminder for 2026-11-19"))
     }
 
-    @Test func remindersStopAfterThreeIgnoredInARow() async throws {
+    @Test func remindersStopAfterThreeDismissedInARow() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        // Three earlier reminders, none followed by a check-in (the state file keeps dates only).
+        // Three earlier reminders, each dismissed and none followed by a check-in (the state file keeps dates only).
         try FileManager.default.createDirectory(atPath: (cli.database as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
-        try Data(#"{"reminded":["2026-11-13","2026-11-16","2026-11-17"]}"#.utf8)
+        try Data(#"{"reminded":["2026-11-13","2026-11-16","2026-11-17"],"dismissed":["2026-11-13","2026-11-16","2026-11-17"]}"#.utf8)
             .write(to: URL(fileURLWithPath: (cli.database as NSString).deletingLastPathComponent + "/reminders.json"))
-        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-18T10:29:57Z"]) { $1 })
+        let agent = try await Self.agent(cli, at: "2026-11-18T10:29:57Z", waitingFor: "2026-11-18T10:30:00Z")
         defer { agent.kill9() }
-        #expect(await agent.waitForLog("reminder withheld: the last 3 were ignored"), "\(agent.logText)")
+        try agent.advance(seconds: 5)
+        #expect(await agent.waitForLog("reminder withheld: the last 3 were dismissed"), "\(agent.logText)")
         #expect(!agent.logText.contains("reminder for 2026-11-18"))
     }
 
@@ -87,11 +105,10 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.config)
-        // Saturday 10:29:57: 10:30 passes and nothing is decided for Saturday at all.
-        let agent = try await AgentProcess(cli, environment: Self.noBus.merging(["DESKDAYS_NOW": "2026-11-21T10:29:57Z"]) { $1 })
+        // Saturday 10:29:57: the schedule's next instant is Monday's reminder (Saturday has none to give).
+        let agent = try await Self.agent(cli, at: "2026-11-21T10:29:57Z", waitingFor: "2026-11-23T10:30:00Z")
         defer { agent.kill9() }
-        // The schedule's next instant is Monday's reminder: Saturday has none to give.
-        #expect(await agent.waitForLog("next timer: 2026-11-23T10:30:00Z"), "\(agent.logText)")
+        // That is the decision: nothing is decided for Saturday at all.
         for decision in ["reminder for", "reminder suppressed", "reminder not needed", "reminder withheld"] {
             #expect(!agent.logText.contains(decision), "\(agent.logText)")
         }

@@ -195,8 +195,8 @@ struct LanguageTests {
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("lang=\"ar\"") && html.contains("dir=\"rtl\""))
-        // The charts keep the direction their layout was computed in (their Arabic words still read right to left).
-        #expect(html.contains("<svg direction=\"ltr\""))
+        // The charts are laid out right to left too (the period starts on the right), and say so.
+        #expect(html.contains("<svg direction=\"rtl\"") && !html.contains("<svg direction=\"ltr\""))
         let english = cli.folder.appendingPathComponent("english.html").path
         try await cli.run(["report", "--html", english, "--today", Self.today])
         let englishHTML = try String(contentsOfFile: english, encoding: .utf8)

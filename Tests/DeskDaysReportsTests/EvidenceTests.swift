@@ -102,5 +102,14 @@ import Testing
         #expect(words.contains("ENDOFNOTE"))
         #expect(printed.contains("fallback."))
         #expect(printed.contains("gps 22:00–03:30"))
+        // Column names are whole on paper: headers wrap at spaces only, never inside a word ("wee kday").
+        // (pdftotext may join a header to its neighbour's, "weekdayday"; a broken one prints as two words.)
+        for name in EvidencePage.columns {
+            #expect(printed.contains(name), "\(name) is not printed whole")
+            for cut in 1..<name.count {
+                let head = String(name.prefix(cut)), tail = String(name.dropFirst(cut))
+                #expect(!(words.contains(head) && words.contains(tail)), "\(name) is broken into \(head) \(tail)")
+            }
+        }
     }
 }

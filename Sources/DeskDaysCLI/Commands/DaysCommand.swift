@@ -39,9 +39,15 @@ struct DaysCommand: AsyncParsableCommand {
         let locale = session.reportLocale
         // Columns as wide as the language's longest weekday and status words ("Mo", "lun.", "ثلاثاء").
         let weekdayWidth = Weekday.allCases.map { Localization.displayWidth(Words.weekdayShort($0, locale: locale)) }.max() ?? 3
-        let statusWidth = max(9, AttendanceStatus.allCases.map { Localization.displayWidth(Words.status($0)) }.max() ?? 9)
+        // A date without a status says why, as the calendar's legend does: a holiday, a past
+        // workday nobody recorded, or one still to come (a weekend stays blank).
+        let unmarked: [DayKind] = [.holiday, .unrecorded, .pending]
+        let statusWidth = max(9, (AttendanceStatus.allCases.map(Words.status) + unmarked.map(\.label))
+            .map(Localization.displayWidth).max() ?? 9)
+        let today = session.today
         for day in days {
-            let status = day.status.map(Words.status) ?? (day.workday ? "-" : "")
+            let kind = DayKind.classify(day.date, status: nil, policy: policy, today: today)
+            let status = day.status.map(Words.status) ?? (unmarked.contains(kind) ? kind.label : "")
             var detail = ""
             if let origin = day.origin {
                 let sources = day.sources.map(Words.source).joined(separator: ", ")

@@ -43,8 +43,13 @@ extension Agent {
 
     /// Sleeps for `duration`, cut short by a resume after count `seen` (or cancellation).
     func sleep(for duration: Duration, unlessResumedAfter seen: UInt64) async {
+        await sleep(until: clock.now().addingTimeInterval(duration.seconds), unlessResumedAfter: seen)
+    }
+
+    /// Sleeps until the agent's clock reaches `instant`, cut short by a resume after count `seen` (or cancellation).
+    func sleep(until instant: Date, unlessResumedAfter seen: UInt64) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await self.clock.sleep(for: duration) }
+            group.addTask { try? await self.clock.sleep(until: instant) }
             group.addTask { await self.resumes.wait(after: seen) }
             await group.next()
             group.cancelAll()

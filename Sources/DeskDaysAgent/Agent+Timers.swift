@@ -50,10 +50,10 @@ extension Agent {
                 let local = next.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: configuration.policy.timeZone))
                 logger.info("next timer: \(local)")
             }
-            let wait = next.map { max(0.05, $0.timeIntervalSince(now)) } ?? Self.longestSleep
+            let until = min(next ?? .distantFuture, now.addingTimeInterval(Self.longestSleep))
             let wallBefore = clock.now(), steadyBefore = clock.elapsed()
             // A resume from sleep ends the wait at once: what came due meanwhile is handled now, once.
-            await sleep(for: .milliseconds(Int64(min(wait, Self.longestSleep) * 1000)), unlessResumedAfter: seen)
+            await sleep(until: until, unlessResumedAfter: seen)
             let drift = clock.now().timeIntervalSince(wallBefore) - (clock.elapsed() - steadyBefore).seconds
             if abs(drift) > Self.jumpThreshold {
                 logger.notice("the wall clock moved by \(Int(drift.rounded())) s (clock change or suspend); timers recomputed")

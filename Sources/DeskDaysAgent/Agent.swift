@@ -291,8 +291,10 @@ extension Agent {
             value += 1
             return value
         }
+        // The instant is taken now, at the commit: the wait is from it, however late the task starts.
+        let quietUntil = clock.now().addingTimeInterval(Self.checkpointDelay.seconds)
         Task { [self] in
-            guard (try? await clock.sleep(for: Self.checkpointDelay)) != nil else { return }
+            guard (try? await clock.sleep(until: quietUntil)) != nil else { return }
             publishQueue.async { [self] in
                 guard pendingCheckpoint.withLock({ $0 == generation }) else { return }
                 do {

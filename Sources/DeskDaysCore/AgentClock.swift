@@ -14,6 +14,7 @@ public struct AgentClock: Sendable {
     /// Time elapsed on the clock that drives the waits (monotonic), since the clock was made.
     public let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
+    private let sleeperUntil: @Sendable (Date) async throws -> Void
     /// Whether "now" is the system clock's (no injected start).
     public let isSystemClock: Bool
     /// Moves a manual clock on (nil for every other kind): the control
@@ -24,7 +25,11 @@ public struct AgentClock: Sendable {
     public static var system: AgentClock {
         let origin = ContinuousClock.now
         return AgentClock(now: { Date() }, elapsed: { ContinuousClock.now - origin },
-                          sleeper: { try await Task.sleep(for: $0) }, isSystemClock: true)
+                          sleeper: { try await Task.sleep(for: $0) },
+                          sleeperUntil: { instant in
+                              let left = instant.timeIntervalSinceNow
+                              if left > 0 { try await Task.sleep(for: .milliseconds(Int64((left * 1000).rounded(.up)))) }
+                          }, isSystemClock: true)
     }
 
     /// `start` (nil: the system clock), then advancing as the monotonic clock does.
@@ -37,7 +42,13 @@ public struct AgentClock: Sendable {
         let origin = clock.now
         self.init(now: { start.addingTimeInterval(origin.duration(to: clock.now).seconds) },
                   elapsed: { origin.duration(to: clock.now) },
-                  sleeper: { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }, isSystemClock: false)
+                  sleeper: { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) },
+                  // The instant as a point on `clock` (start + offset): an advance between
+                  // deciding and sleeping cannot move it.
+                  sleeperUntil: { instant in
+                      let offset = Duration.milliseconds(Int64((instant.timeIntervalSince(start) * 1000).rounded(.up)))
+                      try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+                  }, isSystemClock: false)
     }
 
     /// `start`, moving only when `advance` is called (`DESKDAYS_CLOCK=manual`).
@@ -49,16 +60,25 @@ public struct AgentClock: Sendable {
     }
 
     private init(now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
-                 sleeper: @escaping @Sendable (Duration) async throws -> Void, isSystemClock: Bool) {
+                 sleeper: @escaping @Sendable (Duration) async throws -> Void,
+                 sleeperUntil: @escaping @Sendable (Date) async throws -> Void, isSystemClock: Bool) {
         self.now = now
         self.elapsed = elapsed
         self.sleeper = sleeper
+        self.sleeperUntil = sleeperUntil
         self.isSystemClock = isSystemClock
     }
 
     /// Waits `duration` on this clock; throws `CancellationError` when the task is cancelled.
     public func sleep(for duration: Duration) async throws {
         try await sleeper(duration)
+    }
+
+    /// Waits until "now" reaches `instant` (at once if it has): for a timer
+    /// whose instant was decided before the wait began. On a manual clock an
+    /// advance that comes between the decision and the wait still wakes it.
+    public func sleep(until instant: Date) async throws {
+        try await sleeperUntil(instant)
     }
 }
 

@@ -86,9 +86,8 @@ public struct WiredCheckInAdapter: CheckInAdapter {
                 timer?.cancel()
                 timerDeadline = tracker.nextDeadline
                 if let deadline = timerDeadline {
-                    let delay = max(0, deadline.timeIntervalSince(time))
                     timer = Task {
-                        try? await clock.sleep(for: .milliseconds(Int64(delay * 1000)))
+                        try? await clock.sleep(until: deadline)
                         if !Task.isCancelled { continuation.yield(.deadline) }
                     }
                 }

@@ -9,11 +9,13 @@ import Testing
     @Test func anIdleAgentFoldsItsLogSoTheDatabaseFileAloneHoldsTheHistory() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        let agent = try await AgentProcess(cli, environment: ["DESKDAYS_LOG": "debug"])
+        // On a manual clock: the idle wait (3 s) passes when the test says so.
+        let agent = try await AgentProcess(cli, environment: ["DESKDAYS_LOG": "debug"], manualClock: true)
         defer { agent.kill9() }
         let now = ["DESKDAYS_NOW": AgentProcess.fixedNow]
         let recorded = try await cli.run(["checkin", "--date", AgentProcess.fixedDay, "--socket", agent.socket], environment: now)
         #expect(recorded.status == 0, "\(recorded.stderr)")
+        try agent.advance(seconds: 4)
         #expect(await agent.waitForLog("checkpoint: "), "\(agent.logText)")
         // Only the main file, as a user copying "the database" would.
         let copy = cli.folder.appendingPathComponent("copy.sqlite").path

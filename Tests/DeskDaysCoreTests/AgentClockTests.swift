@@ -45,4 +45,21 @@ struct AgentClockTests {
         #expect(clock.elapsed() == .seconds(90))
         #expect(AgentClock.system.advance == nil && AgentClock(start: start).advance == nil)
     }
+
+    /// A timer decided at "now" and slept on after the clock moved past it
+    /// (an advance between the decision and the wait) still wakes: the
+    /// instant is a point on the clock, not a duration from when the wait began.
+    @Test func sleepingUntilAnInstantTheClockPassedReturnsAtOnce() async throws {
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let clock = AgentClock.manual(start: start)
+        let advance = try #require(clock.advance)
+        let decided = start.addingTimeInterval(5)
+        advance(.seconds(10))
+        try await clock.sleep(until: decided)
+        let later = Task { try await clock.sleep(until: start.addingTimeInterval(30)) }
+        advance(.seconds(15))
+        advance(.seconds(5))
+        try await later.value
+        #expect(clock.now() == start.addingTimeInterval(30))
+    }
 }

@@ -73,6 +73,8 @@ test-suites:
 # hour"): every suite twice back to back, with one core kept busy by a
 # spinning process, under a TZ where it is 22:xx now. No retry: one red run fails it.
 test-twice: deps-test
+	python3 po/extract.py --check
+	po/check.sh
 	$(SWIFT) build --build-tests
 	@h=$$(date -u +%H); off=$$(( (22 - 10#$$h + 36) % 24 - 12 )); \
 	if [ $$off -le 0 ]; then tz=Etc/GMT+$$(( -off )); else tz=Etc/GMT-$$off; fi; \

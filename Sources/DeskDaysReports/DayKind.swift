@@ -5,26 +5,18 @@ import DeskDaysCore
 public enum DayKind: String, CaseIterable, Sendable {
     case office, remote, excused, unrecorded, planned, pending, holiday, weekend
 
-    /// Classifies `date` exactly as `PolicyEngine` counts it, so the picture
-    /// never disagrees with the figures under it.
+    /// `date` as `PolicyEngine` counts it (the one classification), with
+    /// the skipped non-workdays told apart: the picture never disagrees with the figures under it.
     public static func classify(_ date: LocalDate, status: AttendanceStatus?, policy: Policy,
                                 today: LocalDate) -> DayKind {
-        let treatment = status.map(policy.treatment(of:))
-        guard policy.isWorkday(date) else {
-            // A counted weekend or holiday in the office is an office day once it has happened.
-            if policy.countNonWorkdays, treatment == .office, date <= today { return .office }
-            return policy.holidays[date] != nil ? .holiday : .weekend
+        switch PolicyEngine(policy: policy).classify(date, status: status, today: today) {
+        case .skipped: policy.holidays[date] != nil ? .holiday : .weekend
+        case .excused: .excused
+        case .office: .office
+        case .remote: .remote
+        case .unrecorded: .unrecorded
+        case .pending(let plannedOffice): plannedOffice ? .planned : .pending
         }
-        if treatment == .excused { return .excused }
-        if date < today || (date == today && treatment != nil) {
-            switch treatment {
-            case .office: return .office
-            case .remote: return .remote
-            case .excused: return .excused
-            case .none: return .unrecorded
-            }
-        }
-        return treatment == .office ? .planned : .pending
     }
 
     /// A one-character mark, so the calendar reads without colour (accessibility, NO_COLOR).

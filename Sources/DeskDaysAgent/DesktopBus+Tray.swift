@@ -24,11 +24,11 @@ extension DesktopBus {
             let unanswered = summary.workday && summary.todayStatus.isEmpty && summary.remaining > 0
             status = unanswered ? "NeedsAttention" : "Active"
             switch summary.status {
-            case "met": icon = "emblem-default"
-            case "behind", "impossible": icon = "dialog-warning"
-            default: icon = "x-office-calendar"
+            case .met: icon = "emblem-default"
+            case .behind, .impossible: icon = "dialog-warning"
+            case .onTrack: icon = "x-office-calendar"
             }
-            title = "DeskDays: " + (Report.Status(rawValue: summary.status)?.words ?? summary.status)
+            title = "DeskDays: " + summary.status.words
             tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName); \(summary.remaining) more needed.",
                           "\(summary.office) of \(summary.required) office days in \(summary.periodName); \(summary.remaining) more needed.",
                           summary.required)

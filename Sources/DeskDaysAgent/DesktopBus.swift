@@ -19,8 +19,8 @@ struct DesktopSummary: Sendable, Equatable {
     var period: String
     /// The period as the user's language names it (the tray's tooltip).
     var periodName: String
-    /// `met`, `on_track`, `behind` or `impossible`, as `report --json` writes it.
-    var status: String
+    /// Where the period stands (`report --json` writes its raw value: met, on_track, behind, impossible).
+    var status: Report.Status
     var office: Int
     var required: Int
     var remaining: Int
@@ -34,7 +34,7 @@ struct DesktopSummary: Sendable, Equatable {
         today = report.today
         period = report.period.label
         periodName = ReportLocale.process.periodLabel(report.period)
-        status = report.status.rawValue
+        status = report.status
         office = report.office
         required = report.required
         remaining = report.remainingRequired
@@ -391,7 +391,7 @@ public final class DesktopBus: @unchecked Sendable {
         switch name {
         case "Today": return summary.today.description
         case "Period": return summary.period
-        case "Status": return summary.status
+        case "Status": return summary.status.rawValue
         case "Office": return "\(summary.office)"
         case "Required": return "\(summary.required)"
         case "Remaining": return "\(summary.remaining)"
@@ -414,7 +414,7 @@ public final class DesktopBus: @unchecked Sendable {
         return [
             text("Today") { $0.today.description },
             text("Period", \.period),
-            text("Status", \.status),
+            text("Status") { $0.status.rawValue },
             count("Office", \.office),
             count("Required", \.required),
             count("Remaining", \.remaining),

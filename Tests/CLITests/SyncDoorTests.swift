@@ -93,7 +93,7 @@ import Glibc
         // The 16th keeps the desk's office record (no clear from 2099), the
         // 17th the laptop's check-in (no 5,000-character rule), the 18th no
         // sick record (n = Int64.max), the 19th this command's, the 20th the named device's.
-        #expect(statuses == ["office", "office", "-", "remote", "sick"], "\(days)")
+        #expect(statuses == ["office", "office", "unrecorded", "remote", "sick"], "\(days)")
 
         let status = try #require(results["sync status"]).stdout
         var expected = (2...7).map { "\(fileB):\($0): " } + ["\(fileA):2: its seq", "deskdays-\(twin).jsonl:1: its clock time (hlc)"]

@@ -80,7 +80,7 @@ import Testing
         // desk's remote record beats the laptop's check-in (manual first);
         // Wednesday: home's later sick; Thursday: the desk's manual remote
         // beats its own import; Friday: remote.
-        #expect(statuses == ["-", "remote", "sick", "remote", "remote"], "\(days)")
+        #expect(statuses == ["unrecorded", "remote", "sick", "remote", "remote"], "\(days)")
 
         // explain names the device behind each entry, the same on every device.
         let explain = try await b.ok(["explain", "2026-11-17"])

@@ -95,6 +95,7 @@ bench: deps-test
 
 clean:
 	rm -rf .build
+	rm -rf debian/deskdays debian/.debhelper debian/generated debian/tmp debian/files debian/*.substvars debian/debhelper-build-stamp
 
 # --- Installing for the current user -------------------------------------
 # make install [PREFIX=~/.local]: the three executables, the systemd user unit, shell

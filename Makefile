@@ -188,6 +188,8 @@ deb: deps-build
 	@echo "package: $(CURDIR)/$(DEB_FILE).deb ($$(du -h $(DEB_FILE).deb | cut -f1)); install it with: sudo apt install ./$(DEB_FILE).deb"
 
 # make test-deb: the package installed with apt into a bare Debian 12 made by
-# debootstrap (cached in .build/deb-test), run there as a new user, purged.
+# debootstrap (cached in .build/deb-test), run there as a new user, purged;
+# then in a Debian 12 booted with systemd-nspawn, the agent under the user unit.
 test-deb: deb
 	$(SUDO) Tests/Harness/deb/check.sh $(DEB_FILE).deb
+	$(SUDO) Tests/Harness/deb/systemd.sh $(DEB_FILE).deb

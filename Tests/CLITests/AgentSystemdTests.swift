@@ -55,7 +55,7 @@ struct AgentSystemdTests {
         let lines = try String(contentsOf: unit, encoding: .utf8).split(whereSeparator: \.isNewline)
             .filter { !$0.hasPrefix("#") }.map(String.init)
         for required in ["Type=notify", "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any",
-                         "NoNewPrivileges=yes", "ProtectSystem=strict", "WatchdogSec=60",
+                         "NoNewPrivileges=yes", "PrivateUsers=yes", "ProtectSystem=strict", "WatchdogSec=60",
                          "ReadWritePaths=%h %t/deskdays"] {
             #expect(lines.contains(required), "\(required) missing from config/deskdays.service")
         }

@@ -97,6 +97,7 @@ bench: deps-test
 
 clean:
 	rm -rf .build
+	rm -rf debian/deskdays debian/.debhelper debian/generated debian/tmp debian/files debian/*.substvars debian/debhelper-build-stamp
 
 # --- Installing for the current user -------------------------------------
 # make install [PREFIX=~/.local]: the three executables, the systemd user unit, shell
@@ -116,7 +117,7 @@ INSTALL_BUILD_FLAGS ?=
 INSTALL_BIN ?= .build/$(INSTALL_CONFIG)/deskdays
 UDEV_RULES := $(wildcard udev/*.rules)
 
-.PHONY: install uninstall
+.PHONY: install uninstall deb test-deb
 
 install: deps-build catalogs
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays
@@ -166,3 +167,31 @@ uninstall:
 	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
 	@systemctl --user daemon-reload 2>/dev/null || true
 	@echo "Uninstalled. Your data (~/.local/share/deskdays) and configuration (~/.config/deskdays) are kept."
+
+# --- The Debian package (debian/; docs/testing.md "The Debian package") ---
+# make deb: deskdays_VERSION_ARCH.deb, built by dpkg-buildpackage (debhelper)
+# with the Swift toolchain from /opt/swift or SWIFT (not a Debian package) and
+# the Swift packages already in SwiftPM's cache (no network). dpkg-buildpackage
+# writes the .deb (.buildinfo, .changes) in the folder above the project; they
+# are moved here, so `sudo apt install ./deskdays_*.deb` installs it. lintian
+# must print no error or warning (overrides: debian/deskdays.lintian-overrides).
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB_FILE = deskdays_$(DEB_VERSION)_$(DEB_ARCH)
+
+deb: deps-build
+	$(call apt_install,deps/apt-deb.txt)
+	@# Resolves from SwiftPM's cache (~/.cache/org.swift.swiftpm) when offline; the build itself never resolves.
+	$(SWIFT) package resolve
+	SWIFT=$$(command -v $(SWIFT)) dpkg-buildpackage -b --no-sign
+	@for f in ../$(DEB_FILE).deb ../$(DEB_FILE).buildinfo ../$(DEB_FILE).changes ../deskdays-dbgsym_$(DEB_VERSION)_$(DEB_ARCH).deb; do \
+		[ ! -e $$f ] || mv -f $$f .; done
+	lintian --fail-on error,warning $(DEB_FILE).changes
+	@echo "package: $(CURDIR)/$(DEB_FILE).deb ($$(du -h $(DEB_FILE).deb | cut -f1)); install it with: sudo apt install ./$(DEB_FILE).deb"
+
+# make test-deb: the package installed with apt into a bare Debian 12 made by
+# debootstrap (cached in .build/deb-test), run there as a new user, purged;
+# then in a Debian 12 booted with systemd-nspawn, the agent under the user unit.
+test-deb: deb
+	$(SUDO) Tests/Harness/deb/check.sh $(DEB_FILE).deb
+	$(SUDO) Tests/Harness/deb/systemd.sh $(DEB_FILE).deb

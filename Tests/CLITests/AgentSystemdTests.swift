@@ -56,9 +56,16 @@ struct AgentSystemdTests {
         let lines = try String(contentsOf: unit, encoding: .utf8).split(whereSeparator: \.isNewline)
             .filter { !$0.hasPrefix("#") }.map(String.init)
         for required in ["Type=notify", "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any",
-                         "NoNewPrivileges=yes", "ProtectSystem=strict", "WatchdogSec=60",
-                         "ReadWritePaths=%h/.local/share/deskdays %t/deskdays"] {
+                         "NoNewPrivileges=yes", "PrivateUsers=yes", "ProtectSystem=strict", "WatchdogSec=60",
+                         "ReadWritePaths=%h %t/deskdays"] {
             #expect(lines.contains(required), "\(required) missing from config/deskdays.service")
+        }
+        // The home is writable (the [sync] folder is wherever the configuration
+        // says, issue 31), but not where code that runs later lives.
+        let readOnly = lines.filter { $0.hasPrefix("ReadOnlyPaths=") }
+            .flatMap { $0.dropFirst("ReadOnlyPaths=".count).split(separator: " ").map(String.init) }
+        for path in ["-%h/.ssh", "-%h/.bashrc", "-%h/.config/systemd", "-%h/.config/autostart"] {
+            #expect(readOnly.contains(path), "ReadOnlyPaths= lacks \(path)")
         }
     }
 }

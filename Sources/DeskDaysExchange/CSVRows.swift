@@ -25,6 +25,7 @@ enum CSVRows {
     /// Every row, empty lines included (as one empty field); a final line
     /// ending without a newline is a row too.
     static func parse(_ text: String) throws(Malformed) -> [Row] {
+        let separator = delimiter(of: text)
         var rows: [Row] = []
         var fields: [String] = []
         var field: [UInt8] = []
@@ -61,10 +62,10 @@ enum CSVRows {
                     }
                 }
                 guard closed else { throw Malformed(line: opened, kind: .unterminatedQuote) }
-                if let next = bytes.first, next != UInt8(ascii: ","), next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") {
+                if let next = bytes.first, next != separator, next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") {
                     throw Malformed(line: line, kind: .textAfterQuote)
                 }
-            case UInt8(ascii: ","):
+            case separator:
                 endField()
             case UInt8(ascii: "\r") where bytes.first == UInt8(ascii: "\n"):
                 break
@@ -78,6 +79,21 @@ enum CSVRows {
         }
         if !field.isEmpty || !fields.isEmpty { endRow() }
         return rows
+    }
+}
+
+extension CSVRows {
+    /// The field separator, read from the header line as spreadsheets write
+    /// it: `;` (a German or French Excel), a tab, else `,` (docs/cli.md `import`).
+    static func delimiter(of text: String) -> UInt8 {
+        let header = text.utf8.prefix { $0 != UInt8(ascii: "\n") }
+        var counts: [UInt8: Int] = [:]
+        var quoted = false
+        for byte in header {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() } else if !quoted { counts[byte, default: 0] += 1 }
+        }
+        let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
+        return candidates.max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }.flatMap { (counts[$0] ?? 0) > 0 ? $0 : nil } ?? UInt8(ascii: ",")
     }
 }
 

@@ -15,14 +15,15 @@ public struct EmployerExport: Sendable, Equatable {
     /// name containing "date", then "swipe", "day", "time".
     public static let dateColumnNames = ["date", "day", "swipe time", "swipe date", "swipe", "date time", "datetime",
                                          "date/time", "timestamp", "time", "badge time", "entry time", "access time",
-                                         "event time", "clock in", "check in", "in"]
+                                         "event time", "clock in", "check in", "in", "datum", "tag", "kommen", "fecha", "data"]
 
     /// Reads `text` (the file `file`); `dateColumn` names the column
     /// (`--date-column`), else it is found by name. Date-times without an
     /// offset are local to `policy.timeZone`; each one belongs to the date
     /// `policy.localDate(of:)` gives it (so `day_starts_at` applies to a
     /// night shift's swipes as to our own check-ins).
-    public static func parse(_ text: String, file: String, dateColumn: String?, policy: Policy) throws(ImportError) -> EmployerExport {
+    public static func parse(_ text: String, file: String, dateColumn: String?, dateFormat: DateFormat? = nil,
+                             policy: Policy) throws(ImportError) -> EmployerExport {
         let trimmed = String(text.drop { $0 == "\u{FEFF}" })
         guard !trimmed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw ImportError(file: file, line: 1, message: tr("the file is empty; reconcile needs a CSV export with a header row (Date, …)"))
@@ -58,8 +59,11 @@ public struct EmployerExport: Sendable, Equatable {
             guard !value.isEmpty else {
                 throw ImportError(file: file, line: line, message: tr("the \"\(header[index])\" column is empty; every row needs a date"))
             }
-            guard let date = Self.date(of: value, policy: policy) else {
-                throw ImportError(file: file, line: line, message: tr("\"\(value)\" in column \"\(header[index])\" is not a date; dates are YYYY-MM-DD, date-times YYYY-MM-DD HH:MM[:SS] with an optional offset (Z, +01:00)"))
+            // ISO dates and date-times, else the day in the file's own format (a time after it is the same day).
+            let dayText = String(value.prefix { !$0.isWhitespace })
+            let local = dateFormat == nil || dateFormat == .iso ? nil : dateFormat?.date(dayText)
+            guard let date = local ?? Self.date(of: value, policy: policy) ?? (dateFormat == nil ? DateFormat.dottedShort.date(dayText) : nil) else {
+                throw ImportError(file: file, line: line, message: tr("\"\(value)\" in column \"\(header[index])\" is not a date; dates are YYYY-MM-DD, date-times YYYY-MM-DD HH:MM[:SS] with an optional offset (Z, +01:00), or name the file's format with --date-format (\(DateFormat.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
             guard date.isSupported else {
                 throw ImportError(file: file, line: line, message: tr("\(value) is \(LocalDate.unsupportedPhrase)"))

@@ -106,13 +106,14 @@ public enum Exchange {
     /// whose status is not a known word (docs/cli.md, "Status words") is
     /// skipped and named in `skipped`; anything else unreadable is an error
     /// naming the line, and nothing is imported.
-    public static func parseImport(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> ImportedFile {
+    public static func parseImport(_ text: String, file: String, horizon: LocalDate,
+                                   options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportedFile {
         // Only a byte order mark goes: blank lines before the content still count as lines.
         let content = text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
         let trimmed = content.drop { $0.isWhitespace }
-        if trimmed.hasPrefix("[") { return try parseJSON(String(trimmed), file: file) }
+        if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") { return try parseJSON(String(trimmed), file: file) }
         if trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") { return try parseICS(content, file: file, horizon: horizon) }
-        return try parseCSV(content, file: file)
+        return try parseCSV(content, file: file, options: options)
     }
 
     static func parseJSON(_ text: String, file: String) throws(ImportError) -> ImportedFile {
@@ -123,6 +124,7 @@ public enum Exchange {
         }
         let rows: [Row]
         do {
+            guard text.hasPrefix("[") else { throw ImportError(file: file, line: nil, message: "") }
             rows = try JSONDecoder().decode([Row].self, from: Data(text.utf8))
         } catch {
             throw ImportError(file: file, line: nil, message: tr("not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json"))
@@ -145,39 +147,60 @@ public enum Exchange {
         return imported
     }
 
-    static func parseCSV(_ text: String, file: String) throws(ImportError) -> ImportedFile {
+    static func parseCSV(_ text: String, file: String, options: ImportOptions) throws(ImportError) -> ImportedFile {
         let rows: [CSVRows.Row]
         do {
             rows = try CSVRows.parse(text).filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
         } catch {
             throw error.importError(file: file)
         }
-        guard let headerRow = rows.first else {
-            throw ImportError(file: file, line: 1, message: tr("the CSV header needs the columns date and status (as `deskdays export --format csv` writes)"))
-        }
+        let needs = tr("the CSV header needs a date column and a status column (as `deskdays export --format csv` writes: date,status,…); name others with --date-column and --status-column, or give --status S for a list of dates")
+        guard let headerRow = rows.first else { throw ImportError(file: file, line: 1, message: needs) }
         let header = headerRow.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard let dateColumn = header.firstIndex(of: "date"), let statusColumn = header.firstIndex(of: "status") else {
-            throw ImportError(file: file, line: headerRow.line, message: tr("the CSV header needs the columns date and status (as `deskdays export --format csv` writes)"))
+        func column(_ name: String?, defaults: [String]) throws(ImportError) -> Int? {
+            if let name {
+                guard let index = header.firstIndex(of: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                    throw ImportError(file: file, line: headerRow.line, message: tr("no column named \"\(name)\" in the header (\(headerRow.fields.joined(separator: ", ")))"))
+                }
+                return index
+            }
+            return defaults.lazy.compactMap { header.firstIndex(of: $0) }.first
+        }
+        guard let dateColumn = try column(options.dateColumn, defaults: ["date", "datum"]) else {
+            throw ImportError(file: file, line: headerRow.line, message: needs)
+        }
+        // A file without a status column is a list of dates, all of `--status`.
+        let statusColumn = options.status == nil || options.statusColumn != nil
+            ? try column(options.statusColumn, defaults: ["status"]) : nil
+        guard statusColumn != nil || options.status != nil else {
+            throw ImportError(file: file, line: headerRow.line, message: needs)
         }
         let noteColumn = header.firstIndex(of: "note")
         var imported = ImportedFile()
         for row in rows.dropFirst() {
             let fields = row.fields, line = row.line
-            guard fields.count > max(dateColumn, statusColumn) else {
+            guard fields.count > max(dateColumn, statusColumn ?? 0) else {
                 throw ImportError(file: file, line: line, message: tr("the row has \(fields.count) fields; expected \(header.count)"))
             }
             let dateText = fields[dateColumn].trimmingCharacters(in: .whitespaces)
-            guard let date = LocalDate(dateText) else {
-                throw ImportError(file: file, line: line, message: tr("date \"\(dateText)\" is not YYYY-MM-DD"))
+            guard let date = DateFormat.date(dateText, format: options.dateFormat) else {
+                let shape = options.dateFormat?.rawValue ?? "YYYY-MM-DD"
+                throw ImportError(file: file, line: line, message: tr("date \"\(dateText)\" is not \(shape); name the file's date format with --date-format (\(DateFormat.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
             guard date.isSupported else {
                 throw ImportError(file: file, line: line, message: tr("date \(dateText) is \(LocalDate.unsupportedPhrase)"))
             }
-            let name = fields[statusColumn].trimmingCharacters(in: .whitespaces)
-            if name.isEmpty { continue }
-            guard let status = AttendanceStatus(named: name) else {
-                imported.skipped.append(ImportError(file: file, line: line, message: unknownStatus(name)))
-                continue
+            let status: AttendanceStatus
+            if let statusColumn {
+                let name = fields[statusColumn].trimmingCharacters(in: .whitespaces)
+                if name.isEmpty { continue }
+                guard let named = AttendanceStatus(named: name) else {
+                    imported.skipped.append(ImportError(file: file, line: line, message: unknownStatus(name)))
+                    continue
+                }
+                status = named
+            } else {
+                status = options.status!
             }
             let note = noteColumn.flatMap { $0 < fields.count ? fields[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
             imported.records.append(ImportedRecord(date: date, status: status, note: note))

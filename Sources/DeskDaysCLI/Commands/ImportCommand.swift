@@ -3,6 +3,8 @@ import DeskDaysCore
 import DeskDaysExchange
 import Foundation
 
+extension DateFormat: ExpressibleByArgument {}
+
 /// `deskdays import FILE`: backfilled history as imported records.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,6 +14,18 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp(tr("The file to import.")))
     var file: String
+
+    @Option(help: ArgumentHelp(tr("The CSV column holding the date (default: date).")))
+    var dateColumn: String?
+
+    @Option(help: ArgumentHelp(tr("The CSV column holding the status (default: status).")))
+    var statusColumn: String?
+
+    @Option(help: ArgumentHelp(tr("How the CSV writes dates: YYYY-MM-DD, DD.MM.YYYY, DD/MM/YYYY, MM/DD/YYYY or D.M.YYYY.")))
+    var dateFormat: DateFormat?
+
+    @Option(help: ArgumentHelp(tr("The status of every row, for a CSV without a status column (a list of office dates).")))
+    var status: AttendanceStatus?
 
     /// How many skipped rows are named one by one; the rest are counted.
     static let namedSkips = 20
@@ -25,7 +39,8 @@ struct ImportCommand: AsyncParsableCommand {
             throw CLIError(tr("\(file) is not UTF-8 text; save it as UTF-8 CSV, JSON or iCalendar."))
         }
         let horizon = session.today.adding(days: 366 * 5)
-        let imported = try Exchange.parseImport(text, file: file, horizon: horizon)
+        let imported = try Exchange.parseImport(text, file: file, horizon: horizon, options: ImportOptions(
+            dateColumn: dateColumn, statusColumn: statusColumn, dateFormat: dateFormat, status: status))
         // Rows with an unknown status are named, not guessed at (docs/cli.md, "Status words").
         for row in imported.skipped.prefix(Self.namedSkips) { printError("deskdays: \(row)") }
         if imported.skipped.count > Self.namedSkips {
@@ -34,6 +49,18 @@ struct ImportCommand: AsyncParsableCommand {
                                           "… and \(more) more rows with an unknown status, skipped.", more))
         }
         let count = try await session.pipeline().importRecords(imported.records.map { ($0.date, $0.status, $0.note) })
+        // A manual record decides its date: say which imported dates it overrules, so nothing is lost silently.
+        if let first = imported.records.map(\.date).min(), let last = imported.records.map(\.date).max() {
+            let imported = Set(imported.records.map(\.date))
+            let decided = try session.readStore().records(in: DateSpan(first, last))
+                .filter { $0.origin == .manual && imported.contains($0.date) }.map(\.date)
+            let dates = Array(Set(decided)).sorted()
+            if !dates.isEmpty {
+                let shown = dates.prefix(5).map(\.description).joined(separator: ", ") + (dates.count > 5 ? ", …" : "")
+                printError("deskdays: " + trn("\(dates.count) imported date already has a manual record, which decides it: \(shown). `deskdays clear` removes manual records.",
+                                              "\(dates.count) imported dates already have a manual record, which decides them: \(shown). `deskdays clear` removes manual records.", dates.count))
+            }
+        }
         print(trn("Imported \(count) record from \(file) (manual records and check-ins still take precedence).",
                   "Imported \(count) records from \(file) (manual records and check-ins still take precedence).", count))
         if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).uppercased().hasPrefix("BEGIN:VCALENDAR"),

@@ -25,6 +25,9 @@ struct ReconcileCommand: AsyncParsableCommand {
     @Option(name: .customLong("date-column"), help: ArgumentHelp(tr("The header of the column holding the date (default: found by name).")))
     var dateColumn: String?
 
+    @Option(help: ArgumentHelp(tr("How the export writes dates: YYYY-MM-DD, DD.MM.YYYY, DD/MM/YYYY, MM/DD/YYYY or D.M.YYYY.")))
+    var dateFormat: DateFormat?
+
     @Option(help: ArgumentHelp(tr("First date, YYYY-MM-DD (default: the current period's start).")))
     var from: String?
 
@@ -92,7 +95,7 @@ struct ReconcileCommand: AsyncParsableCommand {
         }
         let export: EmployerExport
         do {
-            export = try EmployerExport.parse(text, file: file, dateColumn: dateColumn, policy: session.policy)
+            export = try EmployerExport.parse(text, file: file, dateColumn: dateColumn, dateFormat: dateFormat, policy: session.policy)
         } catch {
             // One sentence naming the line; nothing is written by reconcile, so no "nothing was imported".
             throw CLIError(error.description + (error.description.hasSuffix(".") ? "" : "."))

@@ -134,7 +134,8 @@ struct ReloadService: Service {
                 group.addTask {
                     let path = configPath as NSString
                     let watcher = FolderWatcher(folder: path.deletingLastPathComponent, only: path.lastPathComponent,
-                                                label: "the configuration's folder", events: FolderWatcher.saved, logger: logger)
+                                                label: "the configuration's folder", events: FolderWatcher.saved,
+                                                missingIsNormal: true, logger: logger)
                     await watcher.run {
                         guard saved.changed() else { return }
                         logger.notice("the configuration file changed; reloading it")

@@ -20,6 +20,9 @@ final class FolderWatcher: Sendable {
     /// How the folder is named in the log ("the sync folder").
     let label: String
     let events: UInt32
+    /// A missing folder is the usual state (the configuration's before the
+    /// first `enroll`), not a problem: said once at info level.
+    let missingIsNormal: Bool
     private let logger: Logger
 
     /// Every kind of change (the sync folder's files are appended to as well as replaced).
@@ -28,12 +31,13 @@ final class FolderWatcher: Sendable {
     static let saved = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
 
     init(folder: String, ownName: String = "", only: String? = nil, label: String = "the sync folder",
-         events: UInt32 = FolderWatcher.anyChange, logger: Logger) {
+         events: UInt32 = FolderWatcher.anyChange, missingIsNormal: Bool = false, logger: Logger) {
         self.folder = folder
         self.ownName = ownName
         self.only = only
         self.label = label
         self.events = events
+        self.missingIsNormal = missingIsNormal
         self.logger = logger
     }
 
@@ -63,6 +67,7 @@ final class FolderWatcher: Sendable {
 
     private func loop(stop: StopSignal, onChange: @Sendable () -> Void) {
         var delay = Backoff(initialSeconds: 1, maximumSeconds: 60)
+        var reported: Int32 = 0
         while !stop.isStopped {
             let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
             guard fd >= 0 else {
@@ -71,13 +76,22 @@ final class FolderWatcher: Sendable {
             }
             let mask = events | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
             if inotify_add_watch(fd, folder, mask) < 0 {
-                let reason = String(cString: strerror(errno))
+                let code = errno, reason = String(cString: strerror(errno))
                 close(fd)
-                logger.warning("cannot watch \(label) \(folder) (\(reason)); trying again")
+                // Each reason once, not at every retry: a first run has no configuration folder yet.
+                if code != reported {
+                    reported = code
+                    if code == ENOENT, missingIsNormal {
+                        logger.info("\(label) \(folder) does not exist yet; looking for it now and then")
+                    } else {
+                        logger.warning("cannot watch \(label) \(folder) (\(reason)); trying again")
+                    }
+                }
                 guard stop.sleep(delay.next()) else { return }
                 continue
             }
             delay.reset()
+            reported = 0
             logger.info("watching \(label) \(folder)")
             // What was written while nobody watched.
             onChange()

@@ -44,7 +44,10 @@ public struct Answers: Sendable {
         switch format {
         case .text:
             var output = Render.statusLine(report, locale: locale) + " " + streakLine(data.streaks!, locale: locale) + "\n"
-            if report.remainingRequired > 0 || report.status == .behind {
+            // The hint only where a check-in would help: a workday with nothing recorded yet.
+            if report.remainingRequired > 0 || report.status == .behind,
+               data.policy.isWorkday(data.today),
+               data.days[data.today].map({ $0.status == nil || $0.origin == .fallback }) ?? true {
                 output += tr("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.") + "\n"
             }
             return output

@@ -20,22 +20,31 @@ package struct DeskDays: AsyncParsableCommand {
         --database, --today and --socket may come before or after the command.
 
         FILES
-          $XDG_CONFIG_HOME/deskdays/config.toml   the configuration (defaults when absent)
-          $XDG_DATA_HOME/deskdays/deskdays.sqlite the database (mode 0600)
-          $XDG_RUNTIME_DIR/deskdays/agent.sock    the agent's control socket
-          $XDG_RUNTIME_DIR/deskdays/status.json   the current status, kept by the agent \
-        (also status.waybar, status.i3blocks)
+          $XDG_CONFIG_HOME/deskdays/config.toml
+              the configuration (defaults when absent)
+          $XDG_DATA_HOME/deskdays/deskdays.sqlite
+              the database (mode 0600)
+          $XDG_RUNTIME_DIR/deskdays/agent.sock
+              the agent's control socket
+          $XDG_RUNTIME_DIR/deskdays/status.json
+              the current status, kept by the agent (also status.waybar,
+              status.i3blocks)
 
         ENVIRONMENT
-          DESKDAYS_CONFIG, DESKDAYS_DATABASE      the files above
-          DESKDAYS_TODAY (YYYY-MM-DD), DESKDAYS_NOW (RFC 3339)   a fixed "now"
-          DESKDAYS_LOG                            log level on stderr (debug, info, notice, warning)
-          LC_ALL, LC_TIME, LC_NUMERIC, LANG       dates and numbers in human output; NO_COLOR
+          DESKDAYS_CONFIG, DESKDAYS_DATABASE
+              the files above
+          DESKDAYS_TODAY (YYYY-MM-DD), DESKDAYS_NOW (RFC 3339)
+              a fixed "now"
+          DESKDAYS_LOG
+              log level on stderr (debug, info, notice, warning)
+          LC_ALL, LC_TIME, LC_NUMERIC, LANG
+              dates and numbers in human output; NO_COLOR
 
         EXIT STATUS
-          0 success; 1 a user error (one line on stderr naming the problem and the fix); \
-        2 a refusal to touch data (a database from a newer version, not a DeskDays \
-        database, damaged, or a failed migration); the files are left as they were.
+          0 success; 1 a user error (one line on stderr naming the problem and the
+            fix); 2 a refusal to touch data (a database from a newer version, not a
+            DeskDays database, damaged, or a failed migration); the files are left
+            as they were.
         """),
         version: version,
         subcommands: [

@@ -39,29 +39,37 @@ public struct DayPresence: Sendable, Hashable {
     }
 
     public var date: LocalDate
-    public var firstSeen: Date
+    /// Its earliest arrival (nil: the date has only departures, of a
+    /// presence that began on an earlier day; it has no time on site).
+    public var firstSeen: Date?
+    /// Its latest arrival or departure (docs/policy.md), or the end of the
+    /// date / now while a method is still present.
     public var lastSeen: Date
     /// A method was still present at `lastSeen` (the end of the date, or now).
     public var present: Bool
     /// Sources by name.
     public var parts: [Part]
 
-    /// `lastSeen − firstSeen`, elapsed time.
-    public var seconds: TimeInterval { lastSeen.timeIntervalSince(firstSeen) }
+    /// `lastSeen − firstSeen`, elapsed time (nil without an arrival).
+    public var seconds: TimeInterval? { firstSeen.map { lastSeen.timeIntervalSince($0) } }
 
-    /// Hours to one decimal, rounded half up (docs/policy.md).
-    public var hours: Double {
+    /// Hours to one decimal, rounded half up (docs/policy.md); nil without an arrival.
+    public var hours: Double? {
+        guard let seconds else { return nil }
         let milliseconds = max(0, Int((seconds * 1000).rounded()))
         return Double((milliseconds + 180_000) / 360_000) / 10
     }
 
-    /// Whether this presence is shorter than `min_hours` (never with 0: off).
+    /// Whether this presence is shorter than `min_hours` (never with 0: off,
+    /// nor on a date without an arrival: it is no office day to shorten).
     public func isShort(minHours: Double) -> Bool {
-        minHours > 0 && seconds < minHours * 3600
+        guard let seconds else { return false }
+        return minHours > 0 && seconds < minHours * 3600
     }
 
     /// The time on site of every date that has an arrival, from each
-    /// (date, source)'s first arrival and latest sign. `now` ends today's
+    /// (date, source)'s first arrival and latest sign; a date with only
+    /// departures gets its `lastSeen` and no `firstSeen`. `now` ends today's
     /// presence while a method is still present; a date after today (a sign
     /// stamped ahead of the clock) counts only up to its latest sign.
     public static func days(checkIns: [AutomaticCheckIn], signs: [LatestSign], policy: Policy,
@@ -72,6 +80,15 @@ public struct DayPresence: Sendable, Hashable {
         var result: [LocalDate: DayPresence] = [:]
         result.reserveCapacity(arrivals.count)
         let calendar = Self.calendar(policy)
+        for (date, signs) in latest where arrivals[date] == nil {
+            // Only departures (of a presence that began on an earlier day):
+            // its last sign, no time on site.
+            let parts = Dictionary(grouping: signs, by: \.source).map { source, own in
+                Part(source: source, firstArrival: nil, last: own.map(\.at).max()!, present: false)
+            }.sorted { $0.source < $1.source }
+            result[date] = DayPresence(date: date, firstSeen: nil, lastSeen: signs.map(\.at).max()!,
+                                       present: false, parts: parts)
+        }
         for (date, firsts) in arrivals {
             let stop = Self.stop(date, today: today, now: now, policy: policy, calendar: calendar)
             var parts: [Source: Part] = [:]

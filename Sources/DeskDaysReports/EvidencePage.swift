@@ -71,8 +71,8 @@ public struct EvidencePage: Sendable {
                 .max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }?.note ?? ""
             return [date.description, date.weekday.key, kind, day?.status?.rawValue ?? "", day?.origin?.rawValue ?? "",
                     sourcesText(date, day: day, seen: seen),
-                    seen.map { policy.clockTime(of: $0.firstSeen) } ?? "", seen.map { policy.clockTime(of: $0.lastSeen) } ?? "",
-                    seen.map { String($0.hours) } ?? "", note]
+                    seen?.firstSeen.map { policy.clockTime(of: $0) } ?? "", seen.map { policy.clockTime(of: $0.lastSeen) } ?? "",
+                    seen?.hours.map { String($0) } ?? "", note]
                 .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
                     .replacingOccurrences(of: "\r", with: " ") }
         }

@@ -23,10 +23,11 @@ public struct ReportData: Sendable {
     /// "08:52–17:40, 8.8 h" for a date with time on site, shown beside a
     /// day only when `min_hours` is set (so that nothing else changes).
     public func hoursText(_ date: LocalDate) -> String? {
-        guard policy.minHours > 0, let day = presence[date] else { return nil }
-        let first = policy.clockTime(of: day.firstSeen), last = policy.clockTime(of: day.lastSeen)
-        return day.isShort(minHours: policy.minHours) ? tr("\(first)–\(last), \(day.hours) h (short)")
-            : tr("\(first)–\(last), \(day.hours) h")
+        guard policy.minHours > 0, let day = presence[date], let firstSeen = day.firstSeen, let hours = day.hours
+        else { return nil }
+        let first = policy.clockTime(of: firstSeen), last = policy.clockTime(of: day.lastSeen)
+        return day.isShort(minHours: policy.minHours) ? tr("\(first)–\(last), \(hours) h (short)")
+            : tr("\(first)–\(last), \(hours) h")
     }
 
     public var today: LocalDate { report.today }

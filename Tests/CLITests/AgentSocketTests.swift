@@ -133,9 +133,9 @@ import Glibc
         #expect(checkin.status == 0, "\(checkin.stderr)")
         #expect(await agent.waitForLog("through the control socket"), "\(agent.logText)")
         let event = try await cli.run(["event", "--source", "nfc", "--at", "2026-03-09T08:00:00Z", "--rule", "desk", "--socket", agent.socket])
-        #expect(event.stdout.contains("Stored a nfc check-in for 2026-03-09"), "\(event.stdout)\(event.stderr)")
+        #expect(event.stdout.contains("Stored the check-in (nfc) of 2026-03-09"), "\(event.stdout)\(event.stderr)")
         let again = try await cli.run(["event", "--source", "nfc", "--at", "2026-03-09T09:00:00Z", "--socket", agent.socket])
-        #expect(again.stdout.contains("already has a nfc check-in"))
+        #expect(again.stdout.contains("already has a check-in (nfc)"))
         let clear = try await cli.run(["clear", "--date", "2026-11-18", "--socket", agent.socket])
         #expect(clear.stdout.contains("Removed from 2026-11-18: office record."), "\(clear.stdout)\(clear.stderr)")
 

@@ -108,15 +108,21 @@ import Testing
 
     /// One date's presence: first and last seen as local HH:MM, hours, still present.
     struct Seen: Equatable, CustomStringConvertible {
-        var first: String, last: String, hours: Double, present: Bool
-        var description: String { "\(first)–\(last) \(hours) h\(present ? " present" : "")" }
+        let first: String?
+        let last: String
+        let hours: Double?
+        let present: Bool
+        var description: String {
+            let hoursText = hours.map { String($0) } ?? "-"
+            return "\(first ?? "-")–\(last) \(hoursText) h" + (present ? " present" : "")
+        }
     }
 
     static func seen(_ checkIns: [AutomaticCheckIn], _ signs: [LatestSign], now: String, policy: Policy = london,
                      on date: String) -> Seen? {
         let days = DayPresence.days(checkIns: checkIns, signs: signs, policy: policy, now: instant(now))
         return days[day(date)].map {
-            Seen(first: policy.clockTime(of: $0.firstSeen), last: policy.clockTime(of: $0.lastSeen),
+            Seen(first: $0.firstSeen.map { policy.clockTime(of: $0) }, last: policy.clockTime(of: $0.lastSeen),
                  hours: $0.hours, present: $0.present)
         }
     }
@@ -140,8 +146,9 @@ import Testing
         #expect(Self.seen([Self.arrival(.nfc, "2026-11-19T09:00:00Z")], [Self.sign(.nfc, "2026-11-19T09:00:00Z", .arrival),
                                                                         Self.sign(.wifi, "2026-11-19T10:30:00Z", .departure)],
                           now: now, on: "2026-11-19") == Seen(first: "09:00", last: "10:30", hours: 1.5, present: false))
-        // A departure alone is no presence (and no check-in).
-        #expect(Self.seen([], [Self.sign(.wifi, "2026-11-19T10:30:00Z", .departure)], now: now, on: "2026-11-19") == nil)
+        // A departure alone is no presence (and no check-in): its last_seen, no first_seen, no hours.
+        #expect(Self.seen([], [Self.sign(.wifi, "2026-11-19T10:30:00Z", .departure)], now: now, on: "2026-11-19")
+                == Seen(first: nil, last: "10:30", hours: nil, present: false))
         // Rounded half up to one decimal: 3 h 57 min is 3.95 → 4.0; 3 h 56 min 59 s is 3.9.
         #expect(Self.seen([Self.arrival(.qr, "2026-11-17T09:00:00Z")], [Self.sign(.qr, "2026-11-17T12:57:00Z", .arrival)],
                           now: now, on: "2026-11-17")?.hours == 4.0)

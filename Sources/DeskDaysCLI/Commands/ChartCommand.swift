@@ -51,11 +51,12 @@ struct ChartCommand: AsyncParsableCommand {
         case .burndown: svg = BurndownChart(data: data, locale: session.reportLocale).svg()
         case .weeks: svg = WeeksChart(data: data, locale: session.reportLocale).svg()
         }
-        guard let converter else {
+        if let converter {
+            try await ChartCommand.convert(svg: svg, to: expandTilde(out), with: converter)
+        } else {
             try writeUserFile(expandTilde(out), contents: Data(svg.utf8))
-            return
         }
-        try await ChartCommand.convert(svg: svg, to: expandTilde(out), with: converter)
+        print(tr("Wrote \(out): \(session.reportLocale.periodLabel(data.report.period))."))
     }
 
     /// The `rsvg-convert` on PATH, or a user error saying how to get it.

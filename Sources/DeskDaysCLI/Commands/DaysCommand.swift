@@ -53,10 +53,13 @@ struct DaysCommand: AsyncParsableCommand {
                 let sources = day.sources.map(Words.source).joined(separator: ", ")
                 detail = tr("\(Words.origin(origin)): \(sources)")
             }
-            if let seen = presence[day.date] {
+            if let seen = presence[day.date], seen.firstSeen == nil {
+                // Only a departure (of a presence that began on an earlier day).
+                detail += "  " + tr("left \(policy.clockTime(of: seen.lastSeen))")
+            } else if let seen = presence[day.date], let firstSeen = seen.firstSeen, let hoursValue = seen.hours {
                 // Time on site, when the date has an arrival.
-                let first = policy.clockTime(of: seen.firstSeen), last = policy.clockTime(of: seen.lastSeen)
-                let hours = Words.decimal(seen.hours, locale: locale)
+                let first = policy.clockTime(of: firstSeen), last = policy.clockTime(of: seen.lastSeen)
+                let hours = Words.decimal(hoursValue, locale: locale)
                 detail += "  " + (seen.isShort(minHours: policy.minHours)
                     ? tr("\(first)–\(last) \(hours) h (short of \(Self.hoursText(policy.minHours, locale: locale)) h)")
                     : tr("\(first)–\(last) \(hours) h"))
@@ -74,8 +77,8 @@ struct DaysCommand: AsyncParsableCommand {
     }
 
     /// A `days --json` row: the export's keys, then time on site
-    /// (`first_seen`, `last_seen` as local `HH:MM`, `hours`), null without
-    /// an arrival; with sync, `devices`: the names of the devices whose
+    /// (`first_seen`, `last_seen` as local `HH:MM`, `hours`): `first_seen`
+    /// and `hours` null without an arrival, `last_seen` null without a sign; with sync, `devices`: the names of the devices whose
     /// changes touched the date.
     struct DayRow: Encodable {
         var day: ExchangeDay
@@ -88,7 +91,7 @@ struct DaysCommand: AsyncParsableCommand {
         func encode(to encoder: Encoder) throws {
             try day.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(presence.map { policy.clockTime(of: $0.firstSeen) }, forKey: .firstSeen)
+            try container.encode(presence?.firstSeen.map { policy.clockTime(of: $0) }, forKey: .firstSeen)
             try container.encode(presence.map { policy.clockTime(of: $0.lastSeen) }, forKey: .lastSeen)
             try container.encode(presence?.hours, forKey: .hours)
             try container.encodeIfPresent(devices, forKey: .devices)

@@ -37,13 +37,20 @@ struct EventCommand: AsyncParsableCommand {
                                  kind: leave ? .departure : .arrival)
         // Through the running agent when there is one, else straight into the database.
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
+        let kind = Words.source(event.source)
         if leave {
-            print(tr("Noted a \(source.rawValue) departure on \(outcome.date)."))
+            print(tr("Noted the departure (\(kind)) on \(outcome.date)."))
             return
         }
         switch outcome {
-        case .stored(let date): print(tr("Stored a \(source.rawValue) check-in for \(date)."))
-        case .duplicate(let date): print(tr("\(date) already has a \(source.rawValue) check-in; kept the first."))
+        case .stored(let date): print(tr("Stored the check-in (\(kind)) of \(date)."))
+        case .duplicate(let date): print(tr("\(date) already has a check-in (\(kind)); kept the first."))
+        }
+        // A manual record outranks every check-in: say so rather than let the day look unchanged for no reason.
+        let date = outcome.date
+        if let manual = try session.readStore().records(in: DateSpan(date, date)).filter({ $0.origin == .manual })
+            .max(by: { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }) {
+            printError("deskdays: " + tr("the manual record (\(Words.status(manual.status))) still decides \(date); `deskdays clear --date \(date)` removes it."))
         }
     }
 }

@@ -89,8 +89,15 @@ struct ExplainCommand: AsyncParsableCommand {
 
     /// Time on site and the arrivals and departures that decided it (docs/policy.md "Time on site").
     static func presenceLines(_ presence: DayPresence, policy: Policy, today: LocalDate, locale: ReportLocale) -> [String] {
-        let first = policy.clockTime(of: presence.firstSeen), last = policy.clockTime(of: presence.lastSeen)
-        let hours = Words.decimal(presence.hours, locale: locale)
+        let last = policy.clockTime(of: presence.lastSeen)
+        guard let firstSeen = presence.firstSeen, let hoursValue = presence.hours else {
+            // Only departures: a presence that began on an earlier day ended on this one.
+            return [tr("No arrival on this date: the last departure was at \(last) (no time on site).")]
+                + presence.parts.map { "  " + tr("presence") + "  " + Words.padded(Words.source($0.source), 9) + " "
+                    + tr("left \(policy.clockTime(of: $0.last))") }
+        }
+        let first = policy.clockTime(of: firstSeen)
+        let hours = Words.decimal(hoursValue, locale: locale)
         var lines = [policy.dayStartMinutes == 0
                      ? tr("Time on site: \(first)–\(last), \(hours) h.")
                      : tr("Time on site: \(first)–\(last), \(hours) h (the day starts at \(policy.dayStartText)).")]

@@ -176,7 +176,7 @@ struct ReconcileCommand: AsyncParsableCommand {
             guard policy.isWorkday(date) || employerIn || oursIn else { continue }
             let presence = evidence.presence[date]
             let ours = Row.Ours(status: resolved?.status, origin: resolved?.origin, sources: resolved?.sources ?? [],
-                                firstSeen: presence.map { policy.clockTime(of: $0.firstSeen) },
+                                firstSeen: presence?.firstSeen.map { policy.clockTime(of: $0) },
                                 lastSeen: presence.map { policy.clockTime(of: $0.lastSeen) }, note: notes[date])
             let agree = employerIn == oursIn
             if agree { summary.agree += 1 } else if employerIn { summary.employerOnly += 1 } else { summary.oursOnly += 1 }

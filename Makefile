@@ -142,7 +142,8 @@ install: deps-build catalogs
 	@install -d $(DATADIR)/man/man1; \
 	out=$$(mktemp -d); \
 	if $(SWIFT) package $(INSTALL_BUILD_FLAGS) --allow-writing-to-directory $$out generate-manual --configuration $(INSTALL_CONFIG) --output-directory $$out >/dev/null 2>&1 \
-	   && [ -f $$out/deskdays.1 ]; then install -m644 $$out/deskdays.1 $(DATADIR)/man/man1/deskdays.1; echo "man page: $(DATADIR)/man/man1/deskdays.1"; \
+	   && [ -f $$out/deskdays.1 ]; then sed -i 's/^$$/.Pp/' $$out/deskdays.1; \
+	   install -m644 $$out/deskdays.1 $(DATADIR)/man/man1/deskdays.1; echo "man page: $(DATADIR)/man/man1/deskdays.1"; \
 	else echo "note: the man page could not be generated (swift package generate-manual failed); skipped"; fi; rm -rf $$out
 	install -Dm644 config/config.toml $(DATADIR)/doc/deskdays/config.toml.sample
 	@for l in $(LANGUAGES); do install -Dm644 $(LOCALE_BUILD)/$$l/LC_MESSAGES/deskdays.mo $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done

@@ -230,12 +230,14 @@ extension AttendanceStore {
     public func syncDevices() throws -> [SyncDevice] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, name, self, forgotten, mergedBytes, lines, lastSeq, lastChange, lastClock
-                FROM sync_device ORDER BY self DESC, name, id
+                SELECT d.id, d.name, d.self, d.forgotten, d.mergedBytes, d.lines, d.lastSeq, d.lastChange, d.lastClock,
+                       (SELECT o.clock FROM sync_op o WHERE o.device = d.number ORDER BY o.seq LIMIT 1)
+                FROM sync_device d ORDER BY d.self DESC, d.name, d.id
                 """).map { row in
                 SyncDevice(id: row[0], name: row[1], isSelf: row[2], forgotten: row[3], mergedBytes: row[4], lines: row[5],
                            lastSeq: row[6], lastChange: (row[7] as String?).flatMap(UTCTimestamp.date(from:)),
-                           lastClock: (row[8] as String?).flatMap(UTCTimestamp.date(from:)))
+                           lastClock: (row[8] as String?).flatMap(UTCTimestamp.date(from:)),
+                           firstClock: (row[9] as String?).flatMap(UTCTimestamp.date(from:)))
             }
         }
     }

@@ -265,6 +265,10 @@ public struct SyncDevice: Sendable, Equatable {
     public var lastChange: Date?
     /// Its own wall clock when it wrote its newest line (the greatest seq).
     public var lastClock: Date?
+    /// Its own wall clock when it wrote its first line held here (the
+    /// lowest seq): when it first appeared (nil: no line yet, or lines
+    /// from a version that did not stamp its clock).
+    public var firstClock: Date? = nil
 }
 
 /// What one journaled change did here.

@@ -92,6 +92,9 @@ import Testing
         let status = try await a.ok(["sync", "status"])
         #expect(status.contains("This device: laptop") && status.contains("  desk  ") && status.contains("  home  ")
                 && status.contains("Problems: none"), "\(status)")
+        // Each other device with when it first appeared (its own clock on its first line).
+        let deskLine = status.split(separator: "\n").first { $0.hasPrefix("  desk  ") } ?? ""
+        #expect(deskLine.contains("first appeared 20") && deskLine.contains("Z; "), "\(status)")
         // Each device wrote only its own file, 0600; never the database.
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files.count == 3 && files.allSatisfy { $0.hasPrefix("deskdays-") && $0.hasSuffix(".jsonl") }, "\(files)")

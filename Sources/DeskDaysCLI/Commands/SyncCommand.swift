@@ -70,6 +70,7 @@ struct SyncCommand: AsyncParsableCommand {
                     return trn("last change \(time), \(count) line merged", "last change \(time), \(count) lines merged", count)
                 } ?? trn("no change yet, \(count) line merged", "no change yet, \(count) lines merged", count)
                 if device.forgotten { state = tr("forgotten (its journal is ignored)") }
+                if let first = device.firstClock { state = tr("first appeared \(formatRFC3339(first))") + "; " + state }
                 lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
                 guard !device.forgotten else { continue }
                 if let path = present[device.id] {

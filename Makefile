@@ -114,15 +114,19 @@ UDEVDIR ?= /etc/udev/rules.d
 INSTALL_CONFIG ?= release
 # Extra flags for the build (e.g. --scratch-path DIR, then set INSTALL_BIN to match).
 INSTALL_BUILD_FLAGS ?=
+# The Swift runtime and Foundation are linked into the programs, as in the
+# package: an installed DeskDays never loads anything from the toolchain's
+# folder, so removing or upgrading the toolchain cannot break it.
+INSTALL_LINK_FLAGS := --static-swift-stdlib
 INSTALL_BIN ?= .build/$(INSTALL_CONFIG)/deskdays
 UDEV_RULES := $(wildcard udev/*.rules)
 
 .PHONY: install uninstall deb test-deb
 
 install: deps-build catalogs
-	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays
-	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-cli
-	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) --product deskdays-hardware
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays-cli
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays-hardware
 	install -Dm755 $(INSTALL_BIN) $(BINDIR)/deskdays
 	install -Dm755 $(INSTALL_BIN)-cli $(LIBEXECDIR)/deskdays/deskdays-cli
 	install -Dm755 $(INSTALL_BIN)-hardware $(LIBEXECDIR)/deskdays/deskdays-hardware

@@ -50,6 +50,10 @@ final class CurrentAnswer: @unchecked Sendable {
     /// A change an answer computed before the publish queue's refresh did
     /// (under `lock`): that refresh still reports it, so followers get it.
     private var unpushed = false
+    /// The history's statuses between recomputes: after the agent's own
+    /// write only the dates it touched are read again (docs/performance.md,
+    /// "Bounded work under load").
+    private let history = HistoryCache()
 
     /// The status formats written as files, and their names.
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
@@ -61,7 +65,16 @@ final class CurrentAnswer: @unchecked Sendable {
         self.folder = folder
         self.configPath = configPath.map(AgentPaths.canonical)
         self.logger = logger
+        do {
+            try store.trackChangedDates()
+        } catch {
+            // Without the triggers every recompute reads the whole history (correct, slower).
+            logger.warning("cannot note the dates writes touch (\(error)); every answer reads the whole history")
+            trackingDates = false
+        }
     }
+    /// Whether the store notes the dates its writes touch.
+    private var trackingDates = true
 
     /// Whether the answer follows the configuration file at `path`.
     func follows(configuration path: String) -> Bool {
@@ -190,7 +203,10 @@ final class CurrentAnswer: @unchecked Sendable {
         let committed = commits.withLock { commitCount }
         do {
             let version = try store.dataVersion()
-            let fresh = try answers.everything(store: store, today: today, now: now)
+            // Another process's commit (or a new day, or no notes of touched dates): read everything.
+            if version != dataVersion || today != day || !trackingDates { history.invalidate() }
+            history.touched(trackingDates ? try store.takeChangedDates() : nil)
+            let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             reportJSON = fresh.report
             computedAt = now
             outputs = fresh.status

@@ -31,8 +31,9 @@ public struct Answers: Sendable {
     /// Every status format and `report --json`, from one read of the store:
     /// the agent's current answer (computing each on its own read the
     /// history five times; the bytes are the same as `status` and `report` give).
-    public func everything(store: AttendanceStore, today: LocalDate, now: Date? = nil) throws -> (status: [StatusFormat: String], report: String) {
-        let data = try reportData(store: store, today: today, now: now)
+    public func everything(store: AttendanceStore, today: LocalDate, now: Date? = nil,
+                           cache: HistoryCache? = nil) throws -> (status: [StatusFormat: String], report: String) {
+        let data = try reportData(store: store, today: today, now: now, cache: cache)
         var outputs: [StatusFormat: String] = [:]
         for format in StatusFormat.allCases { outputs[format] = try render(format, data) }
         return (outputs, try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n")
@@ -97,8 +98,13 @@ public struct Answers: Sendable {
     /// Streaks look at the whole history, so the read spans from the first
     /// stored date to the end of the week of today (and `covering`, the
     /// dates a view shows beyond the period).
+    ///
+    /// `cache` (the agent's) keeps the history's statuses between calls and
+    /// re-reads only the dates it was told changed (`HistoryCache`); the
+    /// result is the same as without it.
     public func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil,
-                           store: AttendanceStore, today: LocalDate, now: Date? = nil) throws -> ReportData {
+                           store: AttendanceStore, today: LocalDate, now: Date? = nil,
+                           cache: HistoryCache? = nil) throws -> ReportData {
         let needed = engine.dataSpan(selector, today: today)
         let stored = try store.dateRange()
         let first = [needed.start, covering?.start, stored?.start].compactMap { $0 }.min()!
@@ -109,25 +115,75 @@ public struct Answers: Sendable {
         let history = DateSpan(first, last)
         let instant = now ?? policy.instant(of: today)
         let detailCheckIns = try store.checkIns(in: detail)
-        var checkInDates = try store.checkInDates(in: history)
         // Time on site shows in reports only with `min_hours` (ReportData.hours):
         // without it, the signs are not read at all.
         let presence = policy.minHours > 0
             ? try self.presence(store: store, span: detail, checkIns: detailCheckIns, now: instant) : [:]
-        var short: Set<LocalDate> = []
-        if policy.minHours > 0 {
-            // A short day is no automatic office day in the history either
-            // (summed up per date by the store: the same arithmetic, one row a day).
-            short = DayPresence.shortDates(try store.daySigns(in: history), policy: policy, now: instant)
-            checkInDates.removeAll(where: short.contains)
-        }
+        // A short day is no automatic office day in the history either
+        // (summed up per date by the store: the same arithmetic, one row a day).
+        let short = policy.minHours > 0
+            ? DayPresence.shortDates(try store.daySigns(in: history), policy: policy, now: instant) : []
         let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: detailCheckIns, short: short)
-        let past = DayStatuses(history, orderedRecords: try store.statusHistory(in: history),
-                               checkInDates: checkInDates)
+        // The history's statuses, for the streaks (and a period reaching back).
+        let read = { (span: DateSpan) throws -> DayStatuses in
+            DayStatuses(span, orderedRecords: try store.statusHistory(in: span),
+                        checkInDates: try store.checkInDates(in: span).filter { !short.contains($0) })
+        }
+        // With min_hours a date's status also depends on the clock (today's time on site): no cache.
+        let past: DayStatuses
+        if let cache, policy.minHours == 0 {
+            past = try cache.statuses(history, read: read)
+        } else {
+            past = try read(history)
+        }
         let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
         let report = engine.report(selector, today: today, presence: presence, statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: stored?.start ?? today, statusOf: status))
         return ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)
+    }
+}
+
+/// The history's per-date statuses kept between answers by a long-lived
+/// reader (the agent's current answer): a recompute after a write re-reads
+/// only the dates that write touched (`AttendanceStore.takeChangedDates`)
+/// instead of the whole history. The answer is the same as reading
+/// everything; anything the cache cannot vouch for (another process's
+/// write, a new span, too many dates) reads everything.
+public final class HistoryCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: DayStatuses?
+    private var changed: Set<LocalDate> = []
+
+    public init() {}
+
+    /// The dates the store's own writes touched since the last answer; nil: read everything.
+    public func touched(_ dates: Set<LocalDate>?) {
+        lock.withLock {
+            guard let dates else { kept = nil; changed = []; return }
+            changed.formUnion(dates)
+        }
+    }
+
+    /// Everything is read again at the next answer (another process wrote, the day changed).
+    public func invalidate() { touched(nil) }
+
+    /// The statuses of `span`: those kept, with the touched dates read again
+    /// (one date each), or all of `span` read when the kept ones are of another span.
+    func statuses(_ span: DateSpan, read: (DateSpan) throws -> DayStatuses) throws -> DayStatuses {
+        try lock.withLock {
+            defer { changed = [] }
+            guard var statuses = kept, statuses.span == span, changed.count <= AttendanceStore.changedDatesLimit else {
+                kept = nil
+                let fresh = try read(span)
+                kept = fresh
+                return fresh
+            }
+            for date in changed where span.contains(date) {
+                statuses.set(date, try read(DateSpan(date, date))[date])
+            }
+            kept = statuses
+            return statuses
+        }
     }
 }

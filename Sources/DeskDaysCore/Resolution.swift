@@ -170,6 +170,14 @@ public struct DayStatuses: Sendable {
         }
     }
 
+    /// Replaces one date's status (a date outside the span is ignored): a
+    /// kept history with one date read again.
+    public mutating func set(_ date: LocalDate, _ status: AttendanceStatus?) {
+        let index = date.dayNumber - first
+        guard statuses.indices.contains(index) else { return }
+        statuses[index] = status
+    }
+
     /// What decided a slot: 0 nothing, then fallback < import < automatic (3) < manual.
     private static func rank(_ origin: Origin) -> UInt8 {
         switch origin {

@@ -202,10 +202,10 @@ final class CurrentAnswer: @unchecked Sendable {
         // Read first: a commit while this computes makes the next answer compute again.
         let committed = commits.withLock { commitCount }
         do {
-            let version = try store.dataVersion()
+            let (changedDates, version) = trackingDates ? try store.takeChangedDatesAndVersion() : (nil, try store.dataVersion())
             // Another process's commit (or a new day, or no notes of touched dates): read everything.
-            if version != dataVersion || today != day || !trackingDates { history.invalidate() }
-            history.touched(trackingDates ? try store.takeChangedDates() : nil)
+            if version != dataVersion || today != day { history.invalidate() }
+            history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             reportJSON = fresh.report
             computedAt = now

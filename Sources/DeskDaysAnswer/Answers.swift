@@ -132,7 +132,13 @@ public struct Answers: Sendable {
         // With min_hours a date's status also depends on the clock (today's time on site): no cache.
         let past: DayStatuses
         if let cache, policy.minHours == 0 {
-            past = try cache.statuses(history, read: read)
+            // Only some dates again: one read for all of them, resolved by the same DayStatuses.
+            let readDates = { (dates: Set<LocalDate>) throws -> DayStatuses in
+                let inputs = try store.statusInputs(on: dates)
+                return DayStatuses(DateSpan(dates.min()!, dates.max()!), orderedRecords: inputs.records,
+                                   checkInDates: inputs.checkInDates)
+            }
+            past = try cache.statuses(history, read: read, readDates: readDates)
         } else {
             past = try read(history)
         }
@@ -170,7 +176,8 @@ public final class HistoryCache: @unchecked Sendable {
 
     /// The statuses of `span`: those kept, with the touched dates read again
     /// (one date each), or all of `span` read when the kept ones are of another span.
-    func statuses(_ span: DateSpan, read: (DateSpan) throws -> DayStatuses) throws -> DayStatuses {
+    func statuses(_ span: DateSpan, read: (DateSpan) throws -> DayStatuses,
+                  readDates: (Set<LocalDate>) throws -> DayStatuses) throws -> DayStatuses {
         try lock.withLock {
             defer { changed = [] }
             guard var statuses = kept, statuses.span == span, changed.count <= AttendanceStore.changedDatesLimit else {
@@ -179,8 +186,10 @@ public final class HistoryCache: @unchecked Sendable {
                 kept = fresh
                 return fresh
             }
-            for date in changed where span.contains(date) {
-                statuses.set(date, try read(DateSpan(date, date))[date])
+            let dates = changed.filter(span.contains)
+            if !dates.isEmpty {
+                let again = try readDates(dates)
+                for date in dates { statuses.set(date, again[date]) }
             }
             kept = statuses
             return statuses

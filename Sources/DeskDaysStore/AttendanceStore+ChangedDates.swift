@@ -34,16 +34,22 @@ extension AttendanceStore {
     /// there were more than `changedDatesLimit`, or one is not a date:
     /// the caller reads everything.
     public func takeChangedDates() throws -> Set<LocalDate>? {
+        try takeChangedDatesAndVersion().dates
+    }
+
+    /// `takeChangedDates` and `dataVersion` in one turn of the connection.
+    public func takeChangedDatesAndVersion() throws -> (dates: Set<LocalDate>?, dataVersion: Int) {
         try write { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
             let texts = try String.fetchAll(db, sql: "SELECT DISTINCT date FROM changed_date LIMIT \(Self.changedDatesLimit + 1)")
             try db.execute(sql: "DELETE FROM changed_date")
-            guard texts.count <= Self.changedDatesLimit else { return nil }
+            guard texts.count <= Self.changedDatesLimit else { return (nil, version) }
             var dates: Set<LocalDate> = []
             for text in texts {
-                guard let date = LocalDate(text) else { return nil }
+                guard let date = LocalDate(text) else { return (nil, version) }
                 dates.insert(date)
             }
-            return dates
+            return (dates, version)
         }
     }
 }

@@ -155,42 +155,57 @@ extension AttendanceStore {
     /// first (by date, time written, id): what `DayStatuses` needs of ten
     /// years of records, without their notes and timestamps.
     public func statusHistory(in span: DateSpan) throws -> [DayStatuses.Entry] {
-        try read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT date, status, origin FROM record
-                WHERE date BETWEEN ? AND ? ORDER BY date, recordedAt, id
-                """, arguments: Self.bounds(span))
-            var entries: [DayStatuses.Entry] = []
-            while let row = try rows.next() {
-                // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
-                guard let date = LocalDate(row[0] as String), let status = AttendanceStatus(rawValue: row[1]),
-                      let origin = Origin(rawValue: row[2]), origin != .automatic else {
-                    throw StoreError.corrupt(path: path, detail: tr("a record holds a value this build cannot read"))
-                }
-                entries.append(DayStatuses.Entry(date: date, status: status, origin: origin))
-            }
-            return entries
+        try read { db in try statusEntries(db, where: "date BETWEEN ? AND ?", Self.bounds(span)) }
+    }
+
+    /// `statusHistory` and `checkInDates` of some dates only, in one read:
+    /// what a kept history (`HistoryCache`) reads again after writes touched them.
+    public func statusInputs(on dates: Set<LocalDate>) throws -> (records: [DayStatuses.Entry], checkInDates: [LocalDate]) {
+        let list = dates.sorted().map(\.description)
+        let filter = "date IN (" + Array(repeating: "?", count: list.count).joined(separator: ",") + ")"
+        return try read { db in
+            (try statusEntries(db, where: filter, StatementArguments(list)),
+             try checkInDateList(db, where: filter, StatementArguments(list)))
         }
+    }
+
+    private func statusEntries(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [DayStatuses.Entry] {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT date, status, origin FROM record
+            WHERE \(filter) ORDER BY date, recordedAt, id
+            """, arguments: arguments)
+        var entries: [DayStatuses.Entry] = []
+        while let row = try rows.next() {
+            // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
+            guard let date = LocalDate(row[0] as String), let status = AttendanceStatus(rawValue: row[1]),
+                  let origin = Origin(rawValue: row[2]), origin != .automatic else {
+                throw StoreError.corrupt(path: path, detail: tr("a record holds a value this build cannot read"))
+            }
+            entries.append(DayStatuses.Entry(date: date, status: status, origin: origin))
+        }
+        return entries
     }
 
     /// The distinct dates with at least one automatic check-in: all that
     /// resolution needs of them beyond a report's own period (streaks read
     /// the whole history), without decoding every row.
     public func checkInDates(in span: DateSpan?) throws -> [LocalDate] {
-        try read { db in
-            // The distinct dates, in order (the index gives them so), parsed here.
-            let texts = try String.fetchCursor(db, sql: """
-                SELECT DISTINCT date FROM checkin WHERE date BETWEEN ? AND ? ORDER BY date
-                """, arguments: Self.bounds(span))
-            var dates: [LocalDate] = []
-            while let text = try texts.next() {
-                guard let date = LocalDate(text) else {
-                    throw StoreError.corrupt(path: path, detail: tr("a check-in has a date this build cannot read"))
-                }
-                dates.append(date)
+        try read { db in try checkInDateList(db, where: "date BETWEEN ? AND ?", Self.bounds(span)) }
+    }
+
+    private func checkInDateList(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [LocalDate] {
+        // The distinct dates, in order (the index gives them so), parsed here.
+        let texts = try String.fetchCursor(db, sql: """
+            SELECT DISTINCT date FROM checkin WHERE \(filter) ORDER BY date
+            """, arguments: arguments)
+        var dates: [LocalDate] = []
+        while let text = try texts.next() {
+            guard let date = LocalDate(text) else {
+                throw StoreError.corrupt(path: path, detail: tr("a check-in has a date this build cannot read"))
             }
-            return dates
+            dates.append(date)
         }
+        return dates
     }
 
     /// Automatic check-ins whose date is in `span` (all when nil), by date and time.

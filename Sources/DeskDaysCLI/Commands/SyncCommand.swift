@@ -32,7 +32,7 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             let instant = session.now
             let sync = try Synchronizer(store: try session.writeStore(), folder: settings.folder,
-                                        deviceName: settings.deviceName, now: { instant })
+                                        deviceName: settings.deviceName, now: { instant }, inbox: session.inboxRules)
             try sync.publish()
             return (sync, try sync.merge())
         } catch let failure as Synchronizer.SyncFailure {
@@ -52,6 +52,7 @@ struct SyncCommand: AsyncParsableCommand {
             let (sync, report) = try SyncCommand.open(session)
             let devices = try sync.store.syncDevices()
             let scan = try sync.scan()
+            let inboxes = Set(sync.inboxFiles().map(\.id))
             let present = Dictionary(scan.journals.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
             var lines = [tr("Folder: \(sync.folder)")] + report.notes.map { tr("Note: \($0).") }
             // Each skipped line by its place (FILE:LINE) rather than the merge's count per file.
@@ -71,7 +72,8 @@ struct SyncCommand: AsyncParsableCommand {
                 } ?? trn("no change yet, \(count) line merged", "no change yet, \(count) lines merged", count)
                 if device.forgotten { state = tr("forgotten (its journal is ignored)") }
                 lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
-                guard !device.forgotten else { continue }
+                // An inbox file's own problems are among `skippedLines`.
+                guard !device.forgotten, !inboxes.contains(device.id) else { continue }
                 if let path = present[device.id] {
                     if Synchronizer.endsInIncompleteLine(path) {
                         problems.append(tr("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete"))

@@ -128,7 +128,8 @@ struct SyncCommand: AsyncParsableCommand {
                 throw CLIError(tr("\(device) is this device; forget it from another device, or remove [sync] here."))
             }
             let removed = try sync.store.forget(device: target.id)
-            let file = Synchronizer.fileName(target.id)
+            // An inbox file is its own name (`inbox/phone.txt`).
+            let file = Synchronizer.inboxID(target.name) == target.id ? target.name : Synchronizer.fileName(target.id)
             print(Printable.escaped(trn("Forgot \(target.name) (\(target.id)): \(removed) line removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.",
                       "Forgot \(target.name) (\(target.id)): \(removed) lines removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.", removed)))
         }

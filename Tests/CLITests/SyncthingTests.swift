@@ -200,7 +200,7 @@ import Glibc
         let inboxA = try await inboxAnswers(a), inboxB = try await inboxAnswers(b)
         #expect(inboxA == inboxB, "laptop:\n\(inboxA)\ndesk:\n\(inboxB)")
         let statusB = try await b.ok(["sync", "status"], now: AgentProcess.fixedNow)
-        #expect(statusB.contains("inbox/phone.txt:3: it is not") && statusB.contains("inbox/phone.txt ends in an incomplete line"), "\(statusB)")
+        #expect(statusB.contains("inbox/phone.txt:3: its time at is not an RFC 3339 time") && statusB.contains("inbox/phone.txt ends in an incomplete line"), "\(statusB)")
 
         // B's first agent, traced through a merge from Syncthing: no internet socket.
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline).filter { $0.contains("socket(") }

@@ -120,11 +120,12 @@ extension Synchronizer {
         case .bad(let reason): return .failure(SyncFailure(description: reason))
         case .checkIn(let parsed): line = parsed
         }
-        let date = inbox.localDate(line.time)
-        guard date.isSupported else { return .failure(SyncFailure(description: tr("its date \(date) is \(LocalDate.unsupportedPhrase)"))) }
+        // The range first: the calendar then sees only years DeskDays keeps.
         if let problem = Validation.timeProblem(line.time, now: now()) {
             return .failure(SyncFailure(description: tr("its time: \(problem)")))
         }
+        let date = inbox.localDate(line.time)
+        guard date.isSupported else { return .failure(SyncFailure(description: tr("its date \(date) is \(LocalDate.unsupportedPhrase)"))) }
         if let problem = inbox.ruleProblem(line.rule) { return .failure(SyncFailure(description: tr("its rule: \(problem)"))) }
         // Its line number and its content: the same line read again is
         // the same line; one rewritten in place (a file replaced) is another.

@@ -40,6 +40,10 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
         defer { [a, b].forEach { $0.cli.cleanup() } }
+        // Time on site counts: a day needs 8.5 h.
+        for device in [a, b] {
+            try device.cli.writeConfig("[policy]\nmin_hours = 8.5\n[sync]\nfolder = \"\(folder)\"\ndevice_name = \"\(device.name)\"\n")
+        }
         // Each device has written something of its own first.
         _ = try await a.ok(["checkin", "--date", "2026-11-19", "--status", "remote"], now: "2026-11-16T07:00:00Z")
         _ = try await b.ok(["checkin", "--date", "2026-11-20", "--status", "vacation"], now: "2026-11-16T07:05:00Z")
@@ -66,6 +70,7 @@ import Glibc
         #expect(answersA.contains("\"first_seen\" : \"07:52\"") && answersA.contains("\"last_seen\" : \"16:30\""), "\(answersA)")
         let days = try await a.ok(["days", "--from", "2026-11-16", "--to", "2026-11-20"])
         let statuses = days.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.map(String.init) ?? "" }
+        // Monday 8.6 h; Tuesday and Wednesday still there at the day's end;
         // Thursday: the manual remote beats the home server's check-in; Friday: vacation beats the Latin-1 file's.
         #expect(statuses == ["office", "office", "office", "remote", "vacation"], "\(days)")
         let tuesday = try await b.ok(["explain", "2026-11-17"])
@@ -99,6 +104,9 @@ import Glibc
         let completedA = try await SyncDevicesTests.answers(a), completedB = try await SyncDevicesTests.answers(b)
         #expect(completedA == completedB && completedA != answersA, "\(completedA)")
         #expect(completedA.contains("\"last_seen\" : \"15:00\""), "\(completedA)")
+        // Wednesday's departure makes it 8 h on site: short of min_hours.
+        let completed = try await b.ok(["days", "--from", "2026-11-18", "--to", "2026-11-18"])
+        #expect(completed.contains("unrecorded") && completed.contains("07:00–15:00 8.0 h (short of 8.5 h)"), "\(completed)")
         #expect(!(try await b.ok(["sync", "status"])).contains("incomplete line"))
     }
 
@@ -136,5 +144,9 @@ import Glibc
         // A bad line is logged once, by FILE:LINE.
         try Self.write("\(AgentProcess.fixedDay)T08:00:00+00:00 stay hq\n", to: folder + "/inbox/phone.txt", append: true)
         #expect(await agent.waitForLog("inbox/phone.txt:3: its second word stay is neither arrive nor leave"), "\(agent.logText)")
+        // Once: a later good line is merged, and the bad one is not named again.
+        try Self.write("\(AgentProcess.fixedDay)T07:58:00+00:00 leave hq\n", to: folder + "/inbox/phone.txt", append: true)
+        #expect(await agent.waitForLog("two merges") { $0.components(separatedBy: "merged 1 journal line").count == 3 }, "\(agent.logText)")
+        #expect(agent.logText.components(separatedBy: "inbox/phone.txt:3:").count == 2, "\(agent.logText)")
     }
 }

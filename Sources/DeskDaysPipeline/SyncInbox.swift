@@ -80,8 +80,9 @@ extension Synchronizer {
     }
 
     /// Reads the inbox file `file` whole; a warning instead when it is not
-    /// a regular file or cannot be read (nil when it went away).
-    func readInbox(_ file: InboxFile) -> Result<InboxReading, SyncFailure>? {
+    /// a regular file or cannot be read; nil when it went away, or is
+    /// `unchanged` bytes long (what was merged of it).
+    func readInbox(_ file: InboxFile, unchanged: Int? = nil) -> Result<InboxReading, SyncFailure>? {
         let fd: Int32
         switch Self.openFile(file.path) {
         case .file(let opened): fd = opened
@@ -93,7 +94,7 @@ extension Synchronizer {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
+        guard fstat(fd, &info) == 0, Int(info.st_size) != unchanged else { return nil }
         var reading = InboxReading()
         reading.text = InboxLine.text(Self.readBytes(fd, from: 0, to: Int64(info.st_size)))
         for (index, line) in reading.text.lines.enumerated() {
@@ -152,14 +153,13 @@ extension Synchronizer {
         for file in inboxFiles() {
             let device = known[file.id]
             if device?.forgotten == true { continue }
+            let before = Int(device?.mergedBytes ?? 0)
             let reading: InboxReading
-            switch readInbox(file) {
+            switch readInbox(file, unchanged: device == nil ? nil : before) {
             case .none: continue
             case .some(.failure(let failure)): report.warnings.append(failure.description); continue
             case .some(.success(let read)): reading = read
             }
-            let before = Int(device?.mergedBytes ?? 0)
-            if device != nil, reading.text.size == before { continue }
             // Grown: its lines before `before` were seen; replaced or shrunk: all are new.
             let fresh = reading.skipped.filter { reading.text.size < before || reading.text.starts[$0.line] >= before }
             for (line, reason) in fresh.prefix(5) {

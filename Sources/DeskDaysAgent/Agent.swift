@@ -75,7 +75,9 @@ public final class Agent: Sendable {
         var sync: Synchronizer?
         if let settings = configuration.sync {
             do {
-                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.now)
+                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.now,
+                                        inbox: Synchronizer.InboxRules(policy: configuration.policy,
+                                                                       ruleProblem: { configuration.ruleNameProblem($0) }))
             } catch {
                 logger.error("sync is off for this run: \(error)")
             }

@@ -158,8 +158,15 @@ extension Agent {
             logger.warning("\(error)")
         }
         let watcher = FolderWatcher(folder: sync.folder, ownName: Synchronizer.fileName(sync.deviceID), logger: logger)
+        // The inbox (inotify is not recursive): a line appended there is
+        // merged within moments too. A folder without one is the usual case.
+        let inbox = FolderWatcher(folder: sync.inboxFolder, label: "the inbox", missingIsNormal: true, logger: logger)
         let warned = LockedSet()
-        await watcher.run { [logger] in
+        // One merge at a time, whichever folder changed.
+        let serial = NSLock()
+        let merge: @Sendable () -> Void = { [logger] in
+            serial.lock()
+            defer { serial.unlock() }
             do {
                 let report = try sync.merge()
                 if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
@@ -168,6 +175,10 @@ extension Agent {
             } catch {
                 logger.warning("sync: \(error)")
             }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await watcher.run(onChange: merge) }
+            if sync.inbox != nil { group.addTask { await inbox.run(onChange: merge) } }
         }
     }
 }

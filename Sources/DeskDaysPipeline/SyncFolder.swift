@@ -30,6 +30,8 @@ public final class Synchronizer: Sendable {
     public let deviceName: String
     /// This device's clock: lines from the folder more than a day ahead of it are refused.
     public let now: @Sendable () -> Date
+    /// How the inbox is read (`SyncInbox.swift`); nil: it is not.
+    public let inbox: InboxRules?
     /// The lines skipped in each file a merge of this process read from its
     /// start (by path), for `skippedLines`: a first merge reads a long journal once.
     private let wholeReadings = Mutex<[String: [(line: Int, reason: String)]]>([:])
@@ -39,8 +41,10 @@ public final class Synchronizer: Sendable {
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
     /// reach delays the files, never a change.
-    public init(store: AttendanceStore, folder: String, deviceName: String, now: @escaping @Sendable () -> Date = Date.init) throws {
+    public init(store: AttendanceStore, folder: String, deviceName: String, now: @escaping @Sendable () -> Date = Date.init,
+                inbox: InboxRules? = nil) throws {
         self.store = store
+        self.inbox = inbox
         self.folder = folder
         self.deviceName = deviceName
         self.now = now
@@ -327,6 +331,7 @@ public final class Synchronizer: Sendable {
         for name in scan.conflictCopies {
             report.warnings.append(try mergeConflictCopy(name, report: &report))
         }
+        try mergeInbox(&report)
         return report
     }
 
@@ -394,7 +399,8 @@ public final class Synchronizer: Sendable {
     /// Each line skipped in the journal files of the folder (this
     /// device's and every other not forgotten), as `FILE:LINE: why`, at
     /// most `limit` per file: every file is read from its start, so that a
-    /// line skipped by an earlier merge is named too.
+    /// line skipped by an earlier merge is named too; then the inbox's
+    /// (`inboxProblems`).
     public func skippedLines(limit: Int = 20) throws -> [String] {
         let forgotten = Set(try store.syncDevices().filter(\.forgotten).map(\.id))
         let files = [(deviceID, ownFile)] + (try scan().journals.filter { !forgotten.contains($0.id) })
@@ -421,7 +427,7 @@ public final class Synchronizer: Sendable {
                 named.append(trn("\(file): \(more) more line is skipped", "\(file): \(more) more lines are skipped", more))
             }
         }
-        return named
+        return named + inboxProblems(limit: limit, forgotten: forgotten)
     }
 
     /// A journal file's complete lines, decoded and checked (`read`).

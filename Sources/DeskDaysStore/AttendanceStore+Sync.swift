@@ -247,7 +247,8 @@ extension AttendanceStore {
     /// refuses the others; in file order) read up to byte `mergedBytes` of
     /// its file: each line not held
     /// yet is kept and applied (or its date replayed). A forgotten device's
-    /// lines are not taken. Returns the number of new lines.
+    /// lines are not taken. Returns the number of new lines. `name` names
+    /// a device seen first without a line (an inbox file of bad lines only).
     ///
     /// Per date (a line changes only its date's rows): a date this
     /// database holds nothing of, whose new lines come in clock order and
@@ -258,7 +259,7 @@ extension AttendanceStore {
     /// date's order (what answers read for ties); a merge of fresh dates
     /// alone numbers them exactly as applying line by line would.
     @discardableResult
-    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
+    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64, name: String? = nil) throws -> Int {
         // A long journal (a device's history) in one transaction: a page
         // cache that holds it all writes each page once, and the statement
         // journal (a statement of many rows keeps the pages it changes, to
@@ -270,7 +271,7 @@ extension AttendanceStore {
             defer { if long { try? db.execute(sql: "PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") } }
             var merged = 0
             try db.inTransaction {
-                merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes)
+                merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes, name: name)
                 return .commit
             }
             return merged
@@ -278,11 +279,11 @@ extension AttendanceStore {
     }
 
     /// `merge`'s statements, inside its transaction.
-    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64) throws -> Int {
+    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64, name: String?) throws -> Int {
         let known = try Row.fetchOne(db, sql: "SELECT number, forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
         if known == nil {
             try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
-                           arguments: [device, entries.last?.name ?? String(device.prefix(8))])
+                           arguments: [device, entries.last?.name ?? name ?? String(device.prefix(8))])
         }
         let number: Int64 = known?[0] ?? db.lastInsertedRowID
         let forgotten: Bool = known?[1] ?? false, isSelf: Bool = known?[2] ?? false

@@ -118,7 +118,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(JournalEntry.self, from: data)
     }
 
-    init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange) {
+    public init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange) {
         v = Self.version
         self.device = device
         self.name = name
@@ -208,7 +208,13 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         var line = first
         line.device = device
         line.name = ""
-        let bytes = Array((device + "\n" + line.encoded()).utf8)
+        return fnv128(device + "\n" + line.encoded())
+    }
+
+    /// FNV-1a of `text`'s UTF-8, 128 bits as 32 hex digits: two 64-bit
+    /// halves with different bases (an identity, not a secret).
+    public static func fnv128(_ text: String) -> String {
+        let bytes = Array(text.utf8)
         func fnv(_ basis: UInt64) -> String {
             var hash = basis
             for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }

@@ -11,7 +11,7 @@ import Glibc
 /// check-in on device A reaches device B's `status --follow`; kill -9 of an
 /// agent or of a Syncthing instance right after a write loses nothing; B's
 /// agent, traced by strace, creates no internet socket (Syncthing does the
-/// network). Real-time waits (Syncthing's own watcher and connections):
+/// network); a third writer's inbox file reaches both alike. Real-time waits (Syncthing's own watcher and connections):
 /// tagged `.hardwareBench`, so `make test` runs it alone.
 @Suite(.tags(.hardwareBench), .serialized) struct SyncthingTests {
     static let available = toolExists("syncthing") && toolExists("strace")
@@ -183,6 +183,24 @@ import Glibc
         let answersB = try await b.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
         #expect(answersA == answersB)
         #expect(answersA.components(separatedBy: "\"office\"").count - 1 == 5, "\(answersA)")
+
+        // 6. A third writer (a phone, through A's Syncthing) writes an inbox
+        // file: an arrival twice, a bad line, a CRLF departure, a torn line.
+        // Both devices apply it alike, and name the bad line.
+        try FileManager.default.createDirectory(atPath: stA.folder + "/inbox", withIntermediateDirectories: true)
+        try SyncInboxTests.write("2026-03-10T07:00:00+00:00 arrive hq\n2026-03-10T07:00:00+00:00 arrive hq\nat the office\n"
+                                 + "2026-03-10T07:45:00+00:00 leave hq\r\n2026-03-10T07:50:00+00:00 arr", to: stA.folder + "/inbox/phone.txt")
+        func inboxAnswers(_ device: SyncDevicesTests.Device) async throws -> String {
+            try await device.ok(["days", "--json", "--from", "2026-03-01", "--to", "2026-03-10"], now: AgentProcess.fixedNow)
+                + device.ok(["report", "--json"], now: AgentProcess.fixedNow)
+        }
+        for device in [a, b] {
+            #expect(try await eventually("the inbox's departure on \(device.name)") { try await inboxAnswers(device).contains("\"last_seen\" : \"07:45\"") })
+        }
+        let inboxA = try await inboxAnswers(a), inboxB = try await inboxAnswers(b)
+        #expect(inboxA == inboxB, "laptop:\n\(inboxA)\ndesk:\n\(inboxB)")
+        let statusB = try await b.ok(["sync", "status"], now: AgentProcess.fixedNow)
+        #expect(statusB.contains("inbox/phone.txt:3: its time at is not an RFC 3339 time") && statusB.contains("inbox/phone.txt ends in an incomplete line"), "\(statusB)")
 
         // B's first agent, traced through a merge from Syncthing: no internet socket.
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(whereSeparator: \.isNewline).filter { $0.contains("socket(") }

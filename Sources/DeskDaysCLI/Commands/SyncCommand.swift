@@ -32,7 +32,7 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             let instant = session.now
             let sync = try Synchronizer(store: try session.writeStore(), folder: settings.folder,
-                                        deviceName: settings.deviceName, now: { instant })
+                                        deviceName: settings.deviceName, now: { instant }, inbox: session.inboxRules)
             try sync.publish()
             return (sync, try sync.merge())
         } catch let failure as Synchronizer.SyncFailure {
@@ -52,6 +52,7 @@ struct SyncCommand: AsyncParsableCommand {
             let (sync, report) = try SyncCommand.open(session)
             let devices = try sync.store.syncDevices()
             let scan = try sync.scan()
+            let inboxes = Set(sync.inboxFiles().map(\.id))
             let present = Dictionary(scan.journals.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
             var lines = [tr("Folder: \(sync.folder)")] + report.notes.map { tr("Note: \($0).") }
             // Each skipped line by its place (FILE:LINE) rather than the merge's count per file.
@@ -72,7 +73,8 @@ struct SyncCommand: AsyncParsableCommand {
                 if device.forgotten { state = tr("forgotten (its journal is ignored)") }
                 if let first = device.firstClock { state = tr("first appeared \(formatRFC3339(first))") + "; " + state }
                 lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
-                guard !device.forgotten else { continue }
+                // An inbox file's own problems are among `skippedLines`.
+                guard !device.forgotten, !inboxes.contains(device.id) else { continue }
                 if let path = present[device.id] {
                     if Synchronizer.endsInIncompleteLine(path) {
                         problems.append(tr("\(device.name)'s journal ends in an incomplete line (being written, or torn); it is merged once complete"))
@@ -127,7 +129,8 @@ struct SyncCommand: AsyncParsableCommand {
                 throw CLIError(tr("\(device) is this device; forget it from another device, or remove [sync] here."))
             }
             let removed = try sync.store.forget(device: target.id)
-            let file = Synchronizer.fileName(target.id)
+            // An inbox file is its own name (`inbox/phone.txt`).
+            let file = Synchronizer.inboxID(target.name) == target.id ? target.name : Synchronizer.fileName(target.id)
             print(Printable.escaped(trn("Forgot \(target.name) (\(target.id)): \(removed) line removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.",
                       "Forgot \(target.name) (\(target.id)): \(removed) lines removed; its journal is ignored from now on. Delete \(file) from the folder, and forget it on your other devices too.", removed)))
         }

@@ -102,7 +102,7 @@ package struct Session {
         guard let settings = syncSettings else { return nil }
         let instant = now
         let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
-                                    now: { instant })
+                                    now: { instant }, inbox: inboxRules)
         // The folder out of reach (unmounted, permissions) delays the files,
         // never an answer: warn, and answer from this device's database.
         var warnings: [String] = []
@@ -117,6 +117,12 @@ package struct Session {
             printError("deskdays: " + tr("sync: \(Printable.escaped(warning))."))
         }
         return sync
+    }
+
+    /// How the sync folder's inbox is read: this configuration's policy and rule check.
+    var inboxRules: Synchronizer.InboxRules {
+        let configuration = configuration
+        return Synchronizer.InboxRules(policy: configuration.policy, ruleProblem: { configuration.ruleNameProblem($0) })
     }
 
     /// `[sync]` when it applies to this command's database, else nil (with

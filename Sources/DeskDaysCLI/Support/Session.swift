@@ -100,6 +100,9 @@ package struct Session {
     /// as warnings and the command goes on. Nil without `[sync]`.
     package func synchronizer() throws -> Synchronizer? {
         guard let settings = syncSettings else { return nil }
+        // A command merges once, however many times it reads (`days --json` reads twice).
+        let key = options.databasePath + "\n" + settings.folder
+        if let kept = Self.merged.withLock({ $0[key] }) { return kept }
         let instant = now
         let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
                                     now: { instant }, inbox: inboxRules)
@@ -116,8 +119,12 @@ package struct Session {
         for warning in warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
             printError("deskdays: " + tr("sync: \(Printable.escaped(warning))."))
         }
+        Self.merged.withLock { $0[key] = sync }
         return sync
     }
+
+    /// The synchronizer of each database this process merged (one command: once each).
+    static let merged = Mutex([String: Synchronizer]())
 
     /// How the sync folder's inbox is read: this configuration's policy and rule check.
     var inboxRules: Synchronizer.InboxRules {

@@ -7,7 +7,7 @@ import QRAdapter
 
 extension QRCommand {
     /// `deskdays qr bench-frames` (hidden), for bench/qr.sh: times the camera
-    /// frame path (a YUYV or MJPEG buffer → luma → zbar, the scanner reused)
+    /// frame path (a YUYV or MJPEG buffer → luma → ZXing, then zbar; the decoders reused)
     /// on a W×H frame holding one code, and writes the same frame as a PNG so
     /// `zbarimg` and `deskdays qr scan` can be timed on it too.
     struct BenchFrames: ParsableCommand {
@@ -60,7 +60,7 @@ extension QRCommand.BenchFrames {
         for i in 0..<(width * height) { packed[2 * i] = pixels[i] }
         if let yuyv { try Data(packed).write(to: URL(fileURLWithPath: yuyv)) }
         let mjpeg = try JPEG.encode(frame)
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         for (name, format, bytes) in [("yuyv", CameraFormat.raw(.yuyv), packed), ("mjpeg", .mjpeg, mjpeg)] {
             let start = Self.cpuSeconds()
             var decoded = 0

@@ -291,7 +291,8 @@ public struct Doctor: Sendable {
 
     func qr(_ settings: QRSettings) -> Section {
         // Which decoders this build links, first to last, whether or not [qr] is on.
-        let decoders = Finding(.note, tr("QR decoders in this build: \(QRDecoder.decoders.joined(separator: ", then "))"))
+        let names = QRDecoder.decoders
+        let decoders = Finding(.note, tr("QR decoders in this build: \(names[0]), then \(names[1]) when it finds nothing"))
         guard settings.enabled else { return Section(name: "qr", summary: tr("disabled"), findings: [decoders]) }
         var findings: [Finding] = [decoders]
         if settings.payloads.isEmpty, settings.prefixes.isEmpty {

@@ -59,8 +59,7 @@ struct QRCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Decode QR codes in PNG or JPEG files, or from the camera, and show the rule each matches."),
             discussion: tr("""
-            One line per code: FILE<TAB>PAYLOAD<TAB>RULE (rule is "-" when no [qr] rule matches; \
-            a line break, tab, backslash or other control character in PAYLOAD is shown as a C escape); \
+            One line per code: FILE<TAB>PAYLOAD<TAB>RULE (rule is "-" when no [qr] rule matches); \
             a file without a code prints FILE<TAB>-. With --camera, the [qr] device is opened for \
             up to --timeout seconds and the scan stops at the first code that matches a rule.
             """))

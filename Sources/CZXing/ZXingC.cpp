@@ -73,8 +73,6 @@ uint8_t* ZXing_Barcode_bytes(const ZXing_Barcode* barcode, int* len)
 
 char* ZXing_Barcode_text(const ZXing_Barcode* barcode) { return copy(barcode->result.text()); }
 
-bool ZXing_Barcode_hasECI(const ZXing_Barcode* barcode) { return barcode->result.hasECI(); }
-
 void ZXing_Barcodes_delete(ZXing_Barcodes* barcodes) { delete barcodes; }
 
 int ZXing_Barcodes_size(const ZXing_Barcodes* barcodes) { return barcodes ? static_cast<int>(barcodes->items.size()) : 0; }
@@ -90,19 +88,10 @@ void ZXing_ReaderOptions_delete(ZXing_ReaderOptions* opts) { delete opts; }
 void ZXing_ReaderOptions_setTryHarder(ZXing_ReaderOptions* opts, bool v) { opts->hints.setTryHarder(v); }
 void ZXing_ReaderOptions_setTryRotate(ZXing_ReaderOptions* opts, bool v) { opts->hints.setTryRotate(v); }
 void ZXing_ReaderOptions_setTryDownscale(ZXing_ReaderOptions* opts, bool v) { opts->hints.setTryDownscale(v); }
-void ZXing_ReaderOptions_setIsPure(ZXing_ReaderOptions* opts, bool v) { opts->hints.setIsPure(v); }
 void ZXing_ReaderOptions_setFormats(ZXing_ReaderOptions* opts, ZXing_BarcodeFormats formats)
 {
 	// The bit values are the same in 1.4's BarcodeFormat and 2.x's C enum.
 	opts->hints.setFormats(ZXing::BarcodeFormats(static_cast<ZXing::BarcodeFormat>(formats)));
-}
-void ZXing_ReaderOptions_setBinarizer(ZXing_ReaderOptions* opts, ZXing_Binarizer binarizer)
-{
-	opts->hints.setBinarizer(static_cast<ZXing::Binarizer>(binarizer));
-}
-void ZXing_ReaderOptions_setMaxNumberOfSymbols(ZXing_ReaderOptions* opts, int n)
-{
-	opts->hints.setMaxNumberOfSymbols(static_cast<uint8_t>(n < 0 ? 0 : n > 255 ? 255 : n));
 }
 
 ZXing_Barcodes* ZXing_ReadBarcodes(const ZXing_ImageView* iv, const ZXing_ReaderOptions* opts)

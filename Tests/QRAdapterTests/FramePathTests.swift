@@ -59,6 +59,15 @@ struct FramePathTests {
         }
     }
 
+    @Test(arguments: [(1, 1), (2, 3000), (3000, 2), (17, 13)])
+    func tinyAndOddFramesAreEmptyNotACrash(width: Int, height: Int) {
+        let frame = LumaFrame(width: width, height: height, pixels: (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 * 37) })
+        #expect(QRDecoder().scan(frame).isEmpty)
+        // Fewer bytes than width × height: refused before either library sees them.
+        let short = [UInt8](repeating: 0, count: max(0, width * height - 1))
+        #expect(short.withUnsafeBytes { QRDecoder().scan($0, width: width, height: height) }.isEmpty)
+    }
+
     @Test func watchModeSkipsAStaticSceneOnRealFrames() throws {
         let scanner = QRDecoder()
         var watcher = FrameWatcher(matcher: PayloadMatcher(payloads: [Self.payload], prefixes: []))

@@ -33,16 +33,8 @@ typedef enum {
 typedef enum {
 	ZXing_BarcodeFormat_None = 0,
 	ZXing_BarcodeFormat_QRCode = (1 << 13),
-	ZXing_BarcodeFormat_MicroQRCode = (1 << 16),
 } ZXing_BarcodeFormat;
 typedef ZXing_BarcodeFormat ZXing_BarcodeFormats;
-
-typedef enum {
-	ZXing_Binarizer_LocalAverage,
-	ZXing_Binarizer_GlobalHistogram,
-	ZXing_Binarizer_FixedThreshold,
-	ZXing_Binarizer_BoolCast,
-} ZXing_Binarizer;
 
 /* ZXing/ImageView.h */
 ZXing_ImageView* ZXing_ImageView_new(const uint8_t* data, int width, int height, ZXing_ImageFormat format, int rowStride,
@@ -56,7 +48,6 @@ ZXing_BarcodeFormat ZXing_Barcode_format(const ZXing_Barcode* barcode);
 uint8_t* ZXing_Barcode_bytes(const ZXing_Barcode* barcode, int* len);
 /** UTF-8 text: the bytes decoded by the code's ECI, or by ZXing's charset guess when it has none. */
 char* ZXing_Barcode_text(const ZXing_Barcode* barcode);
-bool ZXing_Barcode_hasECI(const ZXing_Barcode* barcode);
 
 void ZXing_Barcodes_delete(ZXing_Barcodes* barcodes);
 int ZXing_Barcodes_size(const ZXing_Barcodes* barcodes);
@@ -68,10 +59,7 @@ void ZXing_ReaderOptions_delete(ZXing_ReaderOptions* opts);
 void ZXing_ReaderOptions_setTryHarder(ZXing_ReaderOptions* opts, bool tryHarder);
 void ZXing_ReaderOptions_setTryRotate(ZXing_ReaderOptions* opts, bool tryRotate);
 void ZXing_ReaderOptions_setTryDownscale(ZXing_ReaderOptions* opts, bool tryDownscale);
-void ZXing_ReaderOptions_setIsPure(ZXing_ReaderOptions* opts, bool isPure);
 void ZXing_ReaderOptions_setFormats(ZXing_ReaderOptions* opts, ZXing_BarcodeFormats formats);
-void ZXing_ReaderOptions_setBinarizer(ZXing_ReaderOptions* opts, ZXing_Binarizer binarizer);
-void ZXing_ReaderOptions_setMaxNumberOfSymbols(ZXing_ReaderOptions* opts, int n);
 
 /* ZXing/ReadBarcode.h. opts may be NULL (defaults). NULL on an error (ZXing_LastErrorMsg says which). */
 ZXing_Barcodes* ZXing_ReadBarcodes(const ZXing_ImageView* iv, const ZXing_ReaderOptions* opts);

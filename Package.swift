@@ -101,9 +101,11 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // libzxing 1.4 (C++) behind the names of zxing-cpp 2.x's C API (ZXingC.h): one .cpp, no C++ interop in Swift.
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]),
         .target(name: "QRAdapter", dependencies: [
             "DeviceThread",
-            "QR", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
+            "QR", "CZXing", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

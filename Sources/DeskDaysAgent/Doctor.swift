@@ -2,6 +2,7 @@ import DeskDaysConfig
 import DeskDaysCore
 import GPSBus
 import NFCAdapter
+import QRAdapter
 import Foundation
 import Wired
 
@@ -289,8 +290,11 @@ public struct Doctor: Sendable {
     // MARK: - QR and Wi-Fi
 
     func qr(_ settings: QRSettings) -> Section {
-        guard settings.enabled else { return Section(name: "qr", summary: tr("disabled"), findings: []) }
-        var findings: [Finding] = []
+        // Which decoders this build links, first to last, whether or not [qr] is on.
+        let names = QRDecoder.decoders
+        let decoders = Finding(.note, tr("QR decoders in this build: \(names[0]), then \(names[1]) when it finds nothing"))
+        guard settings.enabled else { return Section(name: "qr", summary: tr("disabled"), findings: [decoders]) }
+        var findings: [Finding] = [decoders]
         if settings.payloads.isEmpty, settings.prefixes.isEmpty {
             findings.append(Finding(.problem, tr("no [qr] payloads or prefixes: no code would match"), fix: tr("`deskdays enroll qr` with the office code in view")))
         }

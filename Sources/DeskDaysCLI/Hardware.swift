@@ -3,7 +3,7 @@ import ArgumentParser
 import DeskDaysCore
 
 /// The commands whose work needs the hardware libraries (PC/SC, libnfc,
-/// zbar, V4L2, libnl, sd-bus) live in their own executable,
+/// ZXing, zbar, V4L2, libnl, sd-bus) live in their own executable,
 /// `libexec/deskdays/deskdays-hardware`, with their own command tree
 /// (docs/cli.md, "Executables"). `deskdays` links none of those libraries,
 /// so the commands a status bar or a script runs many times a day start

@@ -1,6 +1,6 @@
 /// The cheap "did the scene change?" check of watch mode: decoding is skipped
 /// for frames that barely differ from the last frame that was decoded, so an
-/// idle desk costs a subsample and a compare per frame, not a zbar pass.
+/// idle desk costs a subsample and a compare per frame, not a decoder pass.
 ///
 /// The frame is sampled on a coarse grid (every `step` pixels in both
 /// directions: 4,800 samples at 640×480). A sample has changed when its luma

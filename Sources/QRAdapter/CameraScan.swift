@@ -18,7 +18,7 @@ public enum CameraScan {
     public static func run(settings: QRSettings, timeout: Double = 30) throws(CameraError) -> Outcome {
         let matcher = PayloadMatcher(payloads: settings.payloads, prefixes: settings.prefixes)
         let camera = try V4L2Camera(device: settings.device)
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var seen: [String] = []
         while ContinuousClock.now < deadline {
@@ -31,13 +31,13 @@ public enum CameraScan {
         return .noMatch(seen: seen)
     }
 
-    /// The codes (distinct, in zbar's order) of the first frame in which any
+    /// The codes (distinct, in the decoder's order) of the first frame in which any
     /// QR code decodes, whether or not a rule matches it, or none after
     /// `timeout` seconds (`enroll qr`, which learns a code no rule knows yet).
     /// Blocks the calling thread.
     public static func firstCodes(device: String, timeout: Double = 30) throws(CameraError) -> [String] {
         let camera = try V4L2Camera(device: device)
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while ContinuousClock.now < deadline {
             guard let frame = try camera.latestLuma(timeout: 0.5) else { continue }

@@ -3,7 +3,7 @@ import Foundation
 import QR
 
 /// Image files given to `deskdays qr scan`: PNG or JPEG, told apart by their
-/// first bytes (not the name), reduced to luma for zbar.
+/// first bytes (not the name), reduced to luma for the decoders (ZXing, zbar).
 public enum ImageFile {
     public static func loadLuma(path: String) throws(ImageError) -> LumaFrame {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -70,7 +70,7 @@ public struct QRCheckInAdapter: CheckInAdapter {
         let interval = 1.0 / Double(fps)
         let matcher = PayloadMatcher(payloads: settings.payloads, prefixes: settings.prefixes)
         if matcher.isEmpty { logger.warning("[qr] has no payloads or prefixes: no code can check you in") }
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         var watcher = FrameWatcher(matcher: matcher)
         var backoff = Backoff.standard
         var lastProblem: CameraError?

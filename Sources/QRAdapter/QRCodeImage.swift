@@ -14,12 +14,42 @@ public struct QRCodeImage: Sendable {
     /// The quiet zone the QR specification asks for, in modules.
     public static let quietZone = 4
 
-    /// Encodes `payload` as UTF-8 bytes (byte mode, error correction level M:
-    /// it survives a crease or a smudge on a printed sheet).
-    public init(payload: String) throws(QREncodeError) {
+    /// The error correction level: the share of the code that may be
+    /// damaged (smudged, creased, glared, out of focus) and still read.
+    public enum Level: String, CaseIterable, Sendable {
+        case L, M, Q, H
+
+        /// Per cent of the codewords that can be restored (the QR specification's figures).
+        public var recoverablePercent: Int {
+            switch self {
+            case .L: 7
+            case .M: 15
+            case .Q: 25
+            case .H: 30
+            }
+        }
+
+        var qrencode: QRecLevel {
+            switch self {
+            case .L: QR_ECLEVEL_L
+            case .M: QR_ECLEVEL_M
+            case .Q: QR_ECLEVEL_Q
+            case .H: QR_ECLEVEL_H
+            }
+        }
+    }
+
+    /// The level the code was made with.
+    public let level: Level
+
+    /// Encodes `payload` as UTF-8 bytes (byte mode) at `level`; H (the
+    /// default) is what an office code taped to a wall and photographed at
+    /// an angle, in poor light, needs: a short payload stays a small code.
+    public init(payload: String, level: Level = .H) throws(QREncodeError) {
         let bytes = Array(payload.utf8)
+        self.level = level
         guard let code = bytes.withUnsafeBufferPointer({
-            QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, QR_ECLEVEL_M)
+            QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level.qrencode)
         }) else {
             throw QREncodeError(errno: errno)
         }
@@ -77,7 +107,7 @@ public struct QRCodeImage: Sendable {
 public struct QREncodeError: Error, CustomStringConvertible, Sendable {
     public let errno: Int32
     public var description: String {
-        errno == ERANGE ? tr("the payload is too long for a QR code (at most about 2,300 bytes)")
+        errno == ERANGE ? tr("the payload is too long for a QR code (at most about 1,270 bytes at error correction H, 2,950 at L)")
                         : tr("libqrencode failed: \(String(cString: strerror(errno)))")
     }
 }

@@ -76,7 +76,7 @@ extension EnrollQR {
     private func code(in path: String) throws -> String {
         let frame: LumaFrame
         do { frame = try ImageFile.loadLuma(path: path) } catch { throw CLIError("\(error).") }
-        let codes = ZBarScanner().scan(frame).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let codes = QRDecoder().scan(frame).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         guard let first = codes.first else {
             throw CLIError(tr("no QR code was found in \(path); use a sharper, larger or straighter picture of the code."))
         }

@@ -7,7 +7,7 @@ import QRAdapter
 
 extension QRCommand {
     /// `deskdays qr bench-frames` (hidden), for bench/qr.sh: times the camera
-    /// frame path (a YUYV or MJPEG buffer → luma → zbar, the scanner reused)
+    /// frame path (a YUYV or MJPEG buffer → luma → ZXing, then zbar; the decoders reused)
     /// on a W×H frame holding one code, and writes the same frame as a PNG so
     /// `zbarimg` and `deskdays qr scan` can be timed on it too.
     struct BenchFrames: ParsableCommand {
@@ -60,7 +60,7 @@ extension QRCommand.BenchFrames {
         for i in 0..<(width * height) { packed[2 * i] = pixels[i] }
         if let yuyv { try Data(packed).write(to: URL(fileURLWithPath: yuyv)) }
         let mjpeg = try JPEG.encode(frame)
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         for (name, format, bytes) in [("yuyv", CameraFormat.raw(.yuyv), packed), ("mjpeg", .mjpeg, mjpeg)] {
             let start = Self.cpuSeconds()
             var decoded = 0
@@ -73,5 +73,19 @@ extension QRCommand.BenchFrames {
             let seconds = Self.cpuSeconds() - start
             print("\(name) \(String(format: "%.1f", Double(count) / seconds)) frames per CPU-s (\(decoded)/\(count) decoded)")
         }
+        // No code in view (a camera scan before the code is held up): both decoders look at every frame.
+        // A scene of 16-pixel blocks of fixed pseudo-random greys: edges everywhere, no code.
+        var state: UInt32 = 2_463_534_242
+        let blocks = (0..<((width / 16 + 1) * (height / 16 + 1))).map { _ -> UInt8 in
+            state ^= state << 13; state ^= state >> 17; state ^= state << 5
+            return UInt8(truncatingIfNeeded: state)
+        }
+        let empty = LumaFrame(width: width, height: height, pixels: (0..<(width * height)).map {
+            blocks[($0 / width / 16) * (width / 16 + 1) + ($0 % width) / 16]
+        })
+        let start = Self.cpuSeconds()
+        for _ in 0..<count where !scanner.scan(empty).isEmpty { break }
+        let seconds = Self.cpuSeconds() - start
+        print("luma, no code in view \(String(format: "%.1f", Double(count) / seconds)) frames per CPU-s (ZXing and zbar both look)")
     }
 }

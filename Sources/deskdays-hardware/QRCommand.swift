@@ -17,7 +17,7 @@ struct QRCommand: ParsableCommand {
         subcommands: [Make.self, Scan.self, BenchFrames.self]
     )
 
-    /// `deskdays qr make --payload TEXT --out FILE.png [--terminal]`.
+    /// `deskdays qr make --payload TEXT --out FILE.png [--terminal] [--ec L|M|Q|H]`.
     struct Make: ParsableCommand {
         init() {}
 
@@ -37,8 +37,16 @@ struct QRCommand: ParsableCommand {
         @Flag(help: ArgumentHelp(tr("Draw the code on the terminal with UTF-8 half blocks.")))
         var terminal = false
 
+        @Option(help: ArgumentHelp(tr("Error correction level L, M, Q or H (default H: a code still reads with 30 % of it damaged)."),
+                                   valueName: "level"))
+        var ec = "H"
+
+        /// The level `--ec` names (validated).
+        var level: QRCodeImage.Level { QRCodeImage.Level(rawValue: ec.uppercased()) ?? .H }
+
         func validate() throws {
             if out == nil && !terminal { throw ValidationError(tr("Give --out FILE.png, --terminal, or both.")) }
+            if QRCodeImage.Level(rawValue: ec.uppercased()) == nil { throw ValidationError(tr("--ec must be L, M, Q or H.")) }
             if payload.isEmpty { throw ValidationError(tr("--payload is empty; give the text the code should carry.")) }
             guard (1...100).contains(scale) else { throw ValidationError(tr("--scale must be 1 to 100 pixels a module.")) }
         }
@@ -78,7 +86,9 @@ struct QRCommand: ParsableCommand {
 extension QRCommand.Make {
     func run() throws {
         let code: QRCodeImage
-        do { code = try QRCodeImage(payload: payload) } catch { throw CLIError(tr("\(error); shorten --payload.")) }
+        do { code = try QRCodeImage(payload: payload, level: level) } catch {
+            throw CLIError(tr("\(error); shorten --payload or choose a lower --ec."))
+        }
         if terminal { print(code.terminalText()) }
         if let out {
             do { try PNG.write(code.luma(scale: scale), to: out) } catch {
@@ -86,10 +96,11 @@ extension QRCommand.Make {
             }
             print(tr("Wrote a \(code.size)×\(code.size)-module code to \(out)."))
         }
+        print(tr("Error correction level \(code.level.rawValue) (it still reads with \(code.level.recoverablePercent) % of the code damaged), quiet zone \(QRCodeImage.quietZone) modules."))
     }
 }
 
-/// `qr scan`: images through libpng/libjpeg and zbar, or the camera.
+/// `qr scan`: images through libpng/libjpeg and the decoders (ZXing, then zbar), or the camera.
 extension QRCommand.Scan {
     func run() throws {
         let settings = try Session(global).configuration.qr
@@ -97,14 +108,14 @@ extension QRCommand.Scan {
         if camera {
             switch try cameraScan(settings: settings, timeout: timeout) {
             case .matched(let rule, let payload):
-                print("camera\t\(payload)\t\(rule)")
+                print("camera\t\(shown(payload))\t\(rule)")
             case .noMatch(let seen):
-                for payload in seen { print("camera\t\(payload)\t-") }
+                for payload in seen { print("camera\t\(shown(payload))\t-") }
                 throw CLIError(tr("no code matching a [qr] rule was seen in \(Int(timeout)) s; hold the code steady, 20–40 cm from the camera."))
             }
             return
         }
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         var unreadable = 0
         for path in images {
             let frame: LumaFrame
@@ -115,10 +126,30 @@ extension QRCommand.Scan {
             }
             let payloads = scanner.scan(frame)
             if payloads.isEmpty { print("\(path)\t-") }
-            for payload in payloads { print("\(path)\t\(payload)\t\(matcher.rule(for: payload) ?? "-")") }
+            for payload in payloads { print("\(path)\t\(shown(payload))\t\(matcher.rule(for: payload) ?? "-")") }
         }
         if unreadable > 0 { throw ExitCode(1) }
     }
+}
+
+/// A payload as one field of a `qr scan` line: a backslash, tab, line break
+/// or other control character would break the line into fields or lines, so
+/// they are written `\\`, `\t`, `\n`, `\r` and `\xHH` (a vCard or a
+/// two-line code stays one line; everything else is shown as it is).
+func shown(_ payload: String) -> String {
+    var out = ""
+    for scalar in payload.unicodeScalars {
+        switch scalar {
+        case "\\": out += "\\\\"
+        case "\t": out += "\\t"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            out += "\\x" + String(repeating: "0", count: scalar.value < 0x10 ? 1 : 0) + String(scalar.value, radix: 16, uppercase: true)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
 }
 
 /// Runs an on-demand camera scan, turning camera trouble into one sentence.

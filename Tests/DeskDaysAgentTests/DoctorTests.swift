@@ -264,6 +264,9 @@ struct DoctorTests {
         var sections = Doctor(system: fake.view).diagnose(configuration)
         #expect(Self.section(sections, "wifi").findings.contains { $0.level == .problem && $0.text.contains("no wireless interface") })
         #expect(Self.section(sections, "qr").findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
+        // The decoders this build links, ZXing first, zbar second, with their versions.
+        let decoders = try #require(Self.section(sections, "qr").findings.first?.text)
+        #expect(decoders.hasPrefix("QR decoders in this build: ZXing 1.") && decoders.contains(", then zbar 0."), "\(decoders)")
         try fake.write("sys/class/net/wlp2s0/wireless/.keep", "")
         sections = Doctor(system: fake.view).diagnose(configuration)
         #expect(Self.section(sections, "wifi").findings == [Doctor.Finding(.ok, "wireless interface: wlp2s0")])

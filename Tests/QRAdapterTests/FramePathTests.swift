@@ -6,7 +6,7 @@ import Testing
 
 /// The camera frame path without a camera: a code made by libqrencode,
 /// placed in camera-sized frames, sent through each capture format's luma
-/// conversion and zbar.
+/// conversion and the decoders (ZXing, zbar, and both in turn).
 struct FramePathTests {
     static let payload = "deskdays:office:hq"
 
@@ -48,17 +48,28 @@ struct FramePathTests {
     }
 
     @Test func scannerIsReusedAcrossFramesAndSeesOnlyQR() throws {
-        let scanner = ZBarScanner()
         let code = try Self.frame()
         let blank = LumaFrame(width: 640, height: 480, pixels: [UInt8](repeating: 210, count: 640 * 480))
+        let zbar = ZBarScanner(), zxing = ZXingScanner(), both = QRDecoder()
         for _ in 0..<3 {
-            #expect(scanner.scan(code) == [Self.payload])
-            #expect(scanner.scan(blank).isEmpty)
+            for scan in [zbar.scan, zxing.scan, both.scan] as [(LumaFrame) -> [String]] {
+                #expect(scan(code) == [Self.payload])
+                #expect(scan(blank).isEmpty)
+            }
         }
     }
 
+    @Test(arguments: [(1, 1), (2, 3000), (3000, 2), (17, 13)])
+    func tinyAndOddFramesAreEmptyNotACrash(width: Int, height: Int) {
+        let frame = LumaFrame(width: width, height: height, pixels: (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 * 37) })
+        #expect(QRDecoder().scan(frame).isEmpty)
+        // Fewer bytes than width × height: refused before either library sees them.
+        let short = [UInt8](repeating: 0, count: max(0, width * height - 1))
+        #expect(short.withUnsafeBytes { QRDecoder().scan($0, width: width, height: height) }.isEmpty)
+    }
+
     @Test func watchModeSkipsAStaticSceneOnRealFrames() throws {
-        let scanner = ZBarScanner()
+        let scanner = QRDecoder()
         var watcher = FrameWatcher(matcher: PayloadMatcher(payloads: [Self.payload], prefixes: []))
         let code = try Self.frame()
         var sightings: [String] = []

@@ -3,9 +3,11 @@ import QR
 import QRAdapter
 import Testing
 
-/// The real photographs (ZXing's test set): our path (libpng / libjpeg →
-/// luma → zbar with only QR) decodes at least every image Debian's `zbarimg`
-/// decodes, with the same text, running `zbarimg` on the same files.
+/// The real photographs (ZXing's test set): our zbar path alone (libpng /
+/// libjpeg → luma → zbar with only QR), the second decoder, decodes at least
+/// every image Debian's `zbarimg` decodes, with the same text, running
+/// `zbarimg` on the same files. QRPhotoTests checks the whole decoder (ZXing,
+/// then zbar) against the expected text.
 struct ZBarImgParityTests {
     @Test func fixturesArePresent() {
         #expect(Support.photos.count >= 50, "Tests/Fixtures/qr holds the ZXing photos")
@@ -53,20 +55,6 @@ struct ZBarImgParityTests {
         print("QR photos: \(photos.count); zbarimg decodes \(theirCount), DeskDays decodes \(ourCount)"
               + (ourExtra.isEmpty ? "" : " (also: \(ourExtra.joined(separator: ", ")))"))
         #expect(ourCount >= theirCount)
-    }
-
-    @Test func decodedTextMatchesTheExpectedFile() throws {
-        // Where we decode a photo, the text is ZXing's expected text (K.txt).
-        let scanner = ZBarScanner()
-        var checked = 0
-        for path in Support.photos {
-            let expected = try String(contentsOfFile: (path as NSString).deletingPathExtension + ".txt", encoding: .utf8)
-            let payloads = scanner.scan(try ImageFile.loadLuma(path: path))
-            guard payloads.count == 1 else { continue }
-            checked += 1
-            #expect(payloads[0] == expected, "\(path)")
-        }
-        #expect(checked > 20)
     }
 
     @Test func unreadableFilesAreErrorsNotCrashes() throws {

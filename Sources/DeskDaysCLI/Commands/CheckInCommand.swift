@@ -92,7 +92,7 @@ struct CheckInCommand: AsyncParsableCommand {
 
     /// Scans the camera (up to 30 s); a matching code becomes one qr check-in
     /// through the same pipeline the agent uses, stamped when it was seen.
-    /// The camera needs V4L2 and zbar, which `deskdays` does not link: the
+    /// The camera needs V4L2 and the QR decoders, which `deskdays` does not link: the
     /// scan is `deskdays-hardware qr scan --camera`, run as a child whose
     /// output names the rule the code matched.
     private func checkInByQR(_ session: Session) async throws {

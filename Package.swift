@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CIntl"]),
 
         // MARK: - Pure core (re-exports Localization: its words go through `tr`)
-        .target(name: "DeskDaysCore", dependencies: ["Localization"]),
+        .target(name: "DeskDaysCore", dependencies: ["Localization", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "DeskDaysConfig", dependencies: [
             "DeskDaysCore",
             .product(name: "TOMLKit", package: "TOMLKit"),

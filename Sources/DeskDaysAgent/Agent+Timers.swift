@@ -163,12 +163,11 @@ final class ReminderState: Sendable {
 
     private func save(_ streak: ReminderStreak) {
         guard let path, let data = try? JSONEncoder().encode(streak) else { return }
-        // 0600 like every file we create (docs/cli.md); replaced atomically by rename.
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-              rename(temporary, path) == 0 else {
-            logger.warning("could not save the reminder state beside the database")
-            return
+        // 0600 like every file we create (docs/cli.md); replaced atomically.
+        do {
+            try AtomicFile.replace(path, with: data)
+        } catch {
+            logger.warning("could not save the reminder state beside the database: \(AtomicFile.reason(error))")
         }
     }
 }

@@ -146,15 +146,11 @@ final class CurrentAnswer: @unchecked Sendable {
     func writeHTMLReport() throws -> String {
         guard let folder else { throw ControlProtocol.Failure(code: "failed", message: "no runtime folder (the agent runs without a control socket)") }
         let data = try answers.reportData(store: store, today: answers.policy.localDate(of: clock.now()))
-        let bytes = Array(HTMLReport(data: data, locale: answers.locale).html().utf8)
-        let path = folder + "/report.html", temporary = folder + "/.report.html.tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw ControlProtocol.Failure(code: "failed", message: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw ControlProtocol.Failure(code: "failed", message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        let path = folder + "/report.html"
+        do {
+            try AtomicFile.replace(path, with: HTMLReport(data: data, locale: answers.locale).html().utf8)
+        } catch {
+            throw ControlProtocol.Failure(code: "failed", message: "cannot write \(path): \(AtomicFile.reason(error))")
         }
         return path
     }
@@ -228,18 +224,11 @@ final class CurrentAnswer: @unchecked Sendable {
     private func writeFiles() {
         guard let folder else { return }
         for (format, name) in Self.files {
-            let path = folder + "/" + name, temporary = folder + "/." + name + ".tmp"
-            let bytes = Array((outputs[format] ?? "").utf8)
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard fd >= 0 else {
-                logger.warning("cannot write \(temporary): \(String(cString: strerror(errno)))")
-                continue
-            }
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            if written != bytes.count || rename(temporary, path) != 0 {
-                logger.warning("cannot replace \(path): \(String(cString: strerror(errno)))")
-                unlink(temporary)
+            let path = folder + "/" + name
+            do {
+                try AtomicFile.replace(path, with: (outputs[format] ?? "").utf8)
+            } catch {
+                logger.warning("cannot replace \(path): \(AtomicFile.reason(error))")
             }
         }
     }

@@ -184,29 +184,10 @@ public enum ConfigEditor {
                                                 attributes: [.posixPermissions: 0o700])
         var info = stat()
         let mode = stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o600
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: Int32 = 0
-        let data = Array(text.utf8)
-        var written = 0
-        while written < data.count, failure == 0 {
-            let count = data[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                written += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                failure = count < 0 ? errno : EIO
-            }
-        }
-        if failure == 0, fchmod(descriptor, mode) != 0 || fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == 0, rename(temporary, target) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+        do {
+            try AtomicFile.replace(target, with: text.utf8, mode: UInt16(mode), durable: true)
+        } catch {
+            throw POSIXError(POSIXErrorCode(rawValue: error.rawValue) ?? .EIO)
         }
     }
 

@@ -33,35 +33,10 @@ extension Session {
 /// old one atomically (a new file beside it, then renamed over it). A
 /// failure is one sentence with the system's reason.
 func writeUserFile(_ path: String, contents: Data) throws {
-    func failure(_ code: Int32) -> CLIError {
-        CLIError(tr("Cannot write \(path) (\(String(cString: strerror(code)))); choose a path in a folder you can write to."))
-    }
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let temporary = "\(folder)/.\(name).\(getpid()).tmp"
-    let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure(errno) }
-    let written = contents.withUnsafeBytes { buffer -> Bool in
-        var offset = 0
-        while offset < buffer.count {
-            let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return true
-    }
-    let code = errno
-    guard written, close(fd) == 0 else {
-        if written == false { close(fd) }
-        unlink(temporary)
-        throw failure(written ? errno : code)
-    }
-    guard rename(temporary, path) == 0 else {
-        let code = errno
-        unlink(temporary)
-        throw failure(code)
+    do {
+        try AtomicFile.replace(path, with: contents, durable: true)
+    } catch {
+        throw CLIError(tr("Cannot write \(path) (\(AtomicFile.reason(error))); choose a path in a folder you can write to."))
     }
 }
 

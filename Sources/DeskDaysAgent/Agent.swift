@@ -124,7 +124,8 @@ public final class Agent: Sendable {
             server = ControlServer(path: socketPath, logger: logger, summary: { answer.statusLine($0) },
                                    launcher: ControlServer.LauncherReplies(reply: { handler.launcherReply($0) },
                                                                            frame: { handler.frame(answer.status($0)) }),
-                                   refusal: { handler.refusal($0) }, handler: { await handler.handle($0) })
+                                   refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
+                                   handler: { await handler.handle($0) })
         } else {
             server = nil
         }

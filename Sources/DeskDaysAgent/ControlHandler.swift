@@ -24,6 +24,17 @@ struct Handler: Sendable {
             code: "other_database", message: "this agent serves \(databasePath), not \(database)"))
     }
 
+    /// The replies that need no await (the current answer's): given on the
+    /// connection's thread; nil for every other request.
+    func immediate(_ envelope: ControlProtocol.Envelope) -> Data? {
+        guard refusal(envelope) == nil else { return nil }
+        switch envelope.request {
+        case .status(let format): return answer.statusLine(format)
+        case .report: return answer.reply(answer.report())
+        default: return nil
+        }
+    }
+
     func handle(_ envelope: ControlProtocol.Envelope) async -> Data {
         if let refused = refusal(envelope) { return refused }
         do {

@@ -22,6 +22,11 @@ public final class ControlServer: @unchecked Sendable {
 
     public let path: String
     private let handler: Handler
+    /// Answers a request on the connection's own thread, without the async
+    /// handler, when it can (the status and the report, read from the
+    /// current answer): under a burst of writes a `status` then waits for
+    /// no task of the cooperative pool; nil: the handler answers.
+    private let immediate: @Sendable (ControlProtocol.Envelope) -> Data?
     /// Why this agent does not serve a request (another database), as the reply line; nil when it does.
     private let refusal: @Sendable (ControlProtocol.Envelope) -> Data?
     /// The launcher's side (docs/cli.md, "The control socket").
@@ -95,8 +100,10 @@ public final class ControlServer: @unchecked Sendable {
     ///   - refusal: checked before every request, `subscribe` included.
     public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> Data,
                 launcher: LauncherReplies = .none, refusal: @escaping @Sendable (ControlProtocol.Envelope) -> Data? = { _ in nil },
+                immediate: @escaping @Sendable (ControlProtocol.Envelope) -> Data? = { _ in nil },
                 handler: @escaping Handler) {
         self.path = path
+        self.immediate = immediate
         self.refusal = refusal
         self.logger = logger
         self.summary = summary
@@ -363,7 +370,7 @@ public final class ControlServer: @unchecked Sendable {
                 subscribe(connection, to: format, raw: false)
                 return nil
             }
-            return runHandler(envelope)
+            return immediate(envelope) ?? runHandler(envelope)
         }
     }
 

@@ -15,7 +15,9 @@ import Glibc
 /// folder, an editor saving the file. No timer: a quiet folder costs no wake-up.
 final class FolderWatcher: Sendable {
     let folder: String
-    let ownName: String
+    /// The file this device writes itself (asked at each change: after a
+    /// restore or clone is found, the device writes under a new identity).
+    let ownName: @Sendable () -> String
     let only: String?
     /// How the folder is named in the log ("the sync folder").
     let label: String
@@ -30,7 +32,7 @@ final class FolderWatcher: Sendable {
     /// A file saved whole (closed after writing, or renamed into place) or removed: not each write of a save.
     static let saved = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
 
-    init(folder: String, ownName: String = "", only: String? = nil, label: String = "the sync folder",
+    init(folder: String, ownName: @escaping @Sendable () -> String = { "" }, only: String? = nil, label: String = "the sync folder",
          events: UInt32 = FolderWatcher.anyChange, missingIsNormal: Bool = false, logger: Logger) {
         self.folder = folder
         self.ownName = ownName
@@ -134,7 +136,7 @@ final class FolderWatcher: Sendable {
                     let name = String(decoding: nameBytes, as: UTF8.self)
                     if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { gone = true }
                     // This device's own appends are not news.
-                    if !name.isEmpty, name != ownName, only.map({ $0 == name }) ?? true { relevant = true }
+                    if !name.isEmpty, name != ownName(), only.map({ $0 == name }) ?? true { relevant = true }
                     offset = nameStart + length
                 }
             }
@@ -157,7 +159,7 @@ extension Agent {
         } catch {
             logger.warning("\(error)")
         }
-        let watcher = FolderWatcher(folder: sync.folder, ownName: Synchronizer.fileName(sync.deviceID), logger: logger)
+        let watcher = FolderWatcher(folder: sync.folder, ownName: { Synchronizer.fileName(sync.deviceID) }, logger: logger)
         // The inbox (inotify is not recursive): a line appended there is
         // merged within moments too. A folder without one is the usual case.
         let inbox = FolderWatcher(folder: sync.inboxFolder, label: "the inbox", missingIsNormal: true, logger: logger)

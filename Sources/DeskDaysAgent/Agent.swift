@@ -89,7 +89,8 @@ public final class Agent: Sendable {
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
         adapters = AdapterRegistry.adapters(for: configuration, clock: clock)
-        let answer = CurrentAnswer(store: store, policy: configuration.policy, clock: clock,
+        let answer = CurrentAnswer(store: store, policy: configuration.policy,
+                                   calendar: Agent.readCalendar(configuration.calendar, clock: clock, logger: logger), clock: clock,
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
                                    configPath: configPath, logger: logger)
         self.answer = answer

@@ -18,8 +18,42 @@ public struct Configuration: Sendable, Equatable {
     /// resolved paths: with the configuration file itself, every file the
     /// configuration depends on (`deskdays status` remembers their state).
     public var holidayCalendars: [String] = []
+    /// `[calendar]`: nil when absent.
+    public var calendar: CalendarSettings?
 
     public init() {}
+}
+
+/// `[calendar]`: a vdir read at each answer (docs/cli.md "Calendar").
+public struct CalendarSettings: Sendable, Equatable {
+    /// The vdir, `~` and relative paths resolved.
+    public var folder: String
+    /// Each meaning's words (SUMMARY or a CATEGORIES value, whole, any case).
+    public var words: [CalendarDays.Meaning: [String]] = CalendarSettings.defaultWords
+    /// Manual office records are written back as events.
+    public var write = false
+
+    public static let defaultWords: [CalendarDays.Meaning: [String]] = [
+        .office: ["Office"], .remote: ["WFH", "Remote"], .vacation: ["Vacation", "PTO", "Out of office"],
+        .sick: ["Sick"], .holiday: ["Holiday"],
+    ]
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The meaning a SUMMARY or CATEGORIES value names, if any.
+    public func meaning(of value: String) -> CalendarDays.Meaning? {
+        let key = Self.key(value)
+        return CalendarDays.Meaning.allCases.reversed().first { meaning in
+            words[meaning, default: []].contains { Self.key($0) == key }
+        }
+    }
+
+    /// Compared whole, trimmed, case-insensitive.
+    static func key(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
 }
 
 /// A local wall-clock time of day (`"10:30"`).

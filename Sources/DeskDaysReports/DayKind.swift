@@ -71,6 +71,7 @@ extension Source {
         case .manual: return tr("manual entry")
         case .import: return tr("import")
         case .fallback: return tr("end-of-day fallback")
+        case .calendar: return tr("calendar event")
         }
     }
 }

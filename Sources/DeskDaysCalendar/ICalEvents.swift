@@ -79,7 +79,8 @@ enum ICalEvents {
         guard let startProperty = icalcomponent_get_first_property(vevent, ICAL_DTSTART_PROPERTY) else {
             throw Unreadable(reason: tr("an event has no DTSTART"))
         }
-        var start = icalproperty_get_dtstart(startProperty)
+        // The component's getter attaches the TZID's VTIMEZONE of the same calendar.
+        var start = icalcomponent_get_dtstart(vevent)
         guard icaltime_is_null_time(start) == 0, icaltime_is_valid_time(start) != 0, let first = date(start) else {
             throw Unreadable(reason: tr("an event's DTSTART is not a date"))
         }

@@ -41,6 +41,27 @@ package struct Session {
         policy = calendar.applying(to: configuration.policy)
     }
 
+    /// With `[calendar] write = true`: the folder's DeskDays events made to
+    /// match the manual office records, after a command changed them (the
+    /// agent's store included, since the store is read after its reply).
+    func writeCalendar() throws {
+        guard let settings = configuration.calendar, settings.write else { return }
+        let store = try readStore()
+        var office: Set<LocalDate> = []
+        if let range = try store.dateRange() {
+            let manual = try store.records(in: range).filter { $0.origin == .manual }
+            for (date, records) in Dictionary(grouping: manual, by: \.date) {
+                let latest = records.max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+                if latest?.status == .office { office.insert(date) }
+            }
+        }
+        do {
+            _ = try CalendarWriter.reconcile(settings, officeDates: office, now: now)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
     /// The calendar folder's events; each file skipped is named on stderr.
     static func readCalendar(_ settings: CalendarSettings?, horizon: LocalDate) -> CalendarDays {
         guard let settings else { return CalendarDays() }

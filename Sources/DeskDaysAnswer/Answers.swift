@@ -135,7 +135,8 @@ public struct Answers: Sendable {
         let past = DayStatuses(history, orderedRecords: try store.statusHistory(in: history) + calendar.entries(in: history, today: today),
                                checkInDates: checkInDates)
         let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
-        let report = engine.report(selector, today: today, presence: presence, statusOf: status)
+        let report = engine.report(selector, today: today, presence: presence, plans: PolicyEngine.plans(days),
+                                   statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: storedStart ?? today, statusOf: status))
         return ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)

@@ -20,7 +20,9 @@ public enum CalendarFolder {
     /// `horizon`. A missing folder is an empty calendar with one problem; a
     /// file that does not parse is skipped and named; DeskDays' own events
     /// (`write = true`) are skipped, since the manual record they copy counts already.
-    public static func read(_ settings: CalendarSettings, horizon: LocalDate) -> Reading {
+    public static func read(_ settings: CalendarSettings, horizon: LocalDate,
+                            useCache: Bool = true) -> Reading {
+        let cacheHome = useCache ? CalendarCache.cacheHome : nil
         let folder = settings.folder
         let names: [String]
         do {
@@ -30,29 +32,53 @@ public enum CalendarFolder {
                 tr("calendar: the folder \(folder) cannot be read (\(ConfigLoader.reason(error))); the calendar counts for nothing until it can"),
             ])
         }
-        var events: [CalendarDays.Event] = []
+        let cachePath = cacheHome.map { CalendarCache.path(folder: folder, horizon: horizon, cacheHome: $0) }
+        let cached = cachePath.map(CalendarCache.init(path:)) ?? CalendarCache()
+        var fresh = CalendarCache()
+        var sources: [CalendarDays.Source] = []
         var problems: [String] = []
+        let low = Int32(firstDate.dayNumber), high = Int32(horizon.dayNumber)
         for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
             let path = folder + "/" + name
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                problems.append(tr("calendar: \(path) cannot be read as UTF-8 text; skipped"))
-                continue
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            let inode = Int64(bitPattern: UInt64(info.st_ino)), size = Int64(info.st_size), seconds = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
+            let result: Result<[ICalEvents.Event], ICalEvents.Unreadable>
+            if let entry = cached.entries[name], entry.inode == inode, entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
+                result = entry.result
+            } else {
+                result = parse(path, horizon: horizon)
             }
-            let found: [ICalEvents.Event]
-            do {
-                found = try ICalEvents.events(in: text, from: firstDate, horizon: horizon)
-            } catch {
-                problems.append(tr("calendar: \(path) is skipped: \(error.reason)"))
-                continue
-            }
-            for event in found where !CalendarWriter.owns(uid: event.uid) {
-                guard let meaning = meaning(of: event, settings) else { continue }
-                for date in event.dates {
-                    events.append(CalendarDays.Event(date: date, meaning: meaning, summary: event.summary, file: name))
+            fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)
+            switch result {
+            case .failure(let unreadable):
+                problems.append(tr("calendar: \(path) is skipped: \(unreadable.reason)"))
+            case .success(let events):
+                for event in events where !CalendarWriter.owns(uid: event.uid) {
+                    guard let meaning = meaning(of: event, settings), event.extraDays >= 0, event.extraDays < 366 else { continue }
+                    // Within the dates read (a cache is trusted for its shape, not its values).
+                    let starts = event.starts.map { Int32($0.dayNumber) }
+                        .filter { $0 + Int32(event.extraDays) >= low && $0 <= high }
+                    guard !starts.isEmpty else { continue }
+                    sources.append(CalendarDays.Source(file: name, summary: event.summary, meaning: meaning, starts: starts,
+                                                       extraDays: Int32(event.extraDays)))
                 }
             }
         }
-        return Reading(days: CalendarDays(events), problems: problems)
+        if let cachePath, fresh.entries != cached.entries { fresh.write(to: cachePath) }
+        return Reading(days: CalendarDays(sources), problems: problems)
+    }
+
+    /// One file's all-day events, or why it is skipped.
+    static func parse(_ path: String, horizon: LocalDate) -> Result<[ICalEvents.Event], ICalEvents.Unreadable> {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            return .failure(ICalEvents.Unreadable(reason: tr("not UTF-8 text")))
+        }
+        do {
+            return .success(try ICalEvents.events(in: text, from: firstDate, horizon: horizon))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The greatest meaning its SUMMARY or a CATEGORIES value names.

@@ -17,15 +17,17 @@ enum ICalEvents {
     /// gives nothing, FREQ=SECONDLY on a date, stops here, not at the horizon).
     static let maxSteps = 100_000
 
-    /// One all-day event: its covered dates, SUMMARY, CATEGORIES and UID.
-    struct Event {
-        var dates: [LocalDate]
+    /// One all-day event: the dates its occurrences start on (ascending),
+    /// how many more days each covers, SUMMARY, CATEGORIES and UID.
+    struct Event: Equatable {
+        var starts: [LocalDate]
+        var extraDays: Int
         var summary: String
         var categories: [String]
         var uid: String
     }
 
-    struct Unreadable: Error {
+    struct Unreadable: Error, Equatable {
         var reason: String
     }
 
@@ -138,13 +140,8 @@ enum ICalEvents {
         for property in properties(vevent, ICAL_EXDATE_PROPERTY) {
             if let day = date(icalproperty_get_exdate(property)) { starts.remove(day) }
         }
-        var dates: [LocalDate] = []
-        for day in starts.sorted() {
-            for offset in 0...length {
-                let covered = day.adding(days: offset)
-                if covered >= from, covered <= horizon { dates.append(covered) }
-            }
-        }
+        let firstStart = from.adding(days: -length)
+        let dates = starts.filter { $0 >= firstStart && $0 <= horizon }.sorted()
         let summary = icalcomponent_get_summary(vevent).map { String(cString: $0) } ?? ""
         let uid = icalcomponent_get_uid(vevent).map { String(cString: $0) } ?? ""
         var categories: [String] = []
@@ -152,7 +149,7 @@ enum ICalEvents {
             guard let value = icalproperty_get_categories(property) else { continue }
             categories += String(cString: value).split(separator: ",").map(String.init)
         }
-        return Event(dates: dates, summary: summary, categories: categories, uid: uid)
+        return Event(starts: dates, extraDays: length, summary: summary, categories: categories, uid: uid)
     }
 
     /// A DTSTART whose TZID names no VTIMEZONE of the file gets the built-in

@@ -90,7 +90,15 @@ import Testing
         let days = try await Self.run(cli, ["days", "--from", "2026-11-16", "--to", "2026-11-16", "--json"]).stdout
         #expect(days.contains("\"origin\" : \"calendar\"") && days.contains("\"status\" : \"vacation\""), "\(days)")
 
-        try FileManager.default.removeItem(atPath: folder + "/google-pto.ics")
+        // Edited in place, same size (the cache of parsed files must notice): PTO becomes WFH.
+        let pto = folder + "/google-pto.ics"
+        let edited = try String(contentsOfFile: pto, encoding: .utf8).replacingOccurrences(of: "SUMMARY:PTO", with: "SUMMARY:WFH")
+        let handle = try #require(FileHandle(forWritingAtPath: pto))
+        try handle.write(contentsOf: Data(edited.utf8))
+        try handle.close()
+        let remote = try await Self.run(cli, ["days", "--from", "2026-11-16", "--to", "2026-11-16", "--json"]).stdout
+        #expect(remote.contains("\"status\" : \"remote\"") && remote.contains("\"note\" : \"WFH\""), "\(remote)")
+        try FileManager.default.removeItem(atPath: pto)
         let after = try await Self.run(cli, ["days", "--from", "2026-11-16", "--to", "2026-11-16", "--json"]).stdout
         #expect(!after.contains("calendar") && !after.contains("vacation"), "\(after)")
         // A manual record wins over the calendar; the timed "Office" stand-up counts for nothing.

@@ -44,7 +44,8 @@ struct ExplainCommand: AsyncParsableCommand {
             lines.append(tr("Resolved: no status."))
         }
         // How it counts comes from the policy engine itself, the same call the report makes.
-        let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today)
+        let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today,
+                                                          plan: resolved.origin == .calendar)
         let counts = Self.words(for: count, workday: workday, status: resolved.status, policy: policy)
         lines.append(tr("Counts: \(counts)."))
         lines.append(session.configuration.calendar == nil ? tr("Precedence: manual > automatic > imported > fallback.")
@@ -82,7 +83,7 @@ struct ExplainCommand: AsyncParsableCommand {
         if sorted.isEmpty && checkIns.isEmpty { lines.append("  " + tr("nothing is stored for this date.")) }
         // The calendar's events on the date, read from the folder (never stored).
         let calendarLabel = Words.padded(tr("calendar"), 9)
-        for event in (session.calendar.events[day] ?? []).sorted(by: { ($0.meaning, $0.file) > ($1.meaning, $1.file) }) {
+        for event in session.calendar.events(on: day).sorted(by: { ($0.meaning, $0.file) > ($1.meaning, $1.file) }) {
             let what = event.meaning.status.map(Words.status) ?? tr("holiday")
             let plan = event.meaning == .office && day < session.today ? " " + tr("(a plan on a past date: not attendance)") : ""
             lines.append("  \(calendarLabel) " + tr("\(what) — \"\(Printable.escaped(event.summary))\" in \(Printable.escaped(event.file))") + plan)

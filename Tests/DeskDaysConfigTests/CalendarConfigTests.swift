@@ -19,7 +19,7 @@ import Testing
         let (config, problems) = ConfigLoader.parse(text, file: "c.toml")
         #expect(config.calendar == nil)
         let lines = problems.map(\.line)
-        #expect(problems.contains { $0.line == 3 && $0.message.contains("\"office\" is listed under both remote and office") }, "\(problems)")
+        #expect(problems.contains { $0.line == 2 && $0.message.contains("\"Office\" is listed under both remote and office") }, "\(problems)")
         #expect(problems.contains { $0.line == 3 && $0.message.contains("empty word") }, "\(problems)")
         #expect(problems.contains { $0.line == 4 && $0.message.contains("unknown key \"colour\"") }, "\(problems)")
         #expect(problems.contains { $0.message.contains("needs folder") } && lines.allSatisfy { $0 >= 1 }, "\(problems)")

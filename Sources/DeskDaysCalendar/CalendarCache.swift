@@ -20,14 +20,14 @@ struct CalendarCache {
         var result: Result<[ICalEvents.Event], ICalEvents.Unreadable>
     }
 
-    static let magic = Array("DeskDays calendar cache 2\n".utf8)
+    static let magic = Array("DeskDays calendar cache 3\n".utf8)
     var entries: [String: Entry] = [:]
 
     /// The cache file of a folder read with this horizon, under `cacheHome`.
     static func path(folder: String, horizon: LocalDate, cacheHome: String) -> String {
         // FNV-1a: a stable name per folder and horizon.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(folder)\n\(horizon)".utf8 {
+        for byte in "\(folder)\n\(horizon.dayNumber)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return cacheHome + "/deskdays/calendar-" + String(hash, radix: 16) + ".cache"
@@ -69,7 +69,7 @@ struct CalendarCache {
 
         mutating func string() -> String? {
             guard let length = int(), length < 1 << 24, let raw = take(Int(length)) else { return nil }
-            return String(decoding: raw, as: UTF8.self)
+            return raw.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
         }
 
         mutating func entries() -> [String: Entry]? {
@@ -95,14 +95,8 @@ struct CalendarCache {
                         words.append(word)
                     }
                     guard let starts = int(), starts < 1 << 20, let raw = take(Int(starts) * 4) else { return nil }
-                    var dates: [LocalDate] = []
-                    dates.reserveCapacity(Int(starts))
-                    var index = raw.startIndex
-                    while index < raw.endIndex {
-                        let day = Int32(bitPattern: UInt32(raw[index]) | UInt32(raw[index + 1]) << 8
-                                        | UInt32(raw[index + 2]) << 16 | UInt32(raw[index + 3]) << 24)
-                        dates.append(LocalDate(dayNumber: Int(day)))
-                        index += 4
+                    let dates = raw.withUnsafeBytes { bytes in
+                        (0..<Int(starts)).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
                     }
                     list.append(ICalEvents.Event(starts: dates, extraDays: Int(extra), summary: summary,
                                                  categories: words, uid: uid))
@@ -144,8 +138,8 @@ struct CalendarCache {
                     int(Int64(event.categories.count))
                     event.categories.forEach(string)
                     int(Int64(event.starts.count))
-                    for date in event.starts {
-                        withUnsafeBytes(of: Int32(date.dayNumber).littleEndian) { out.append(contentsOf: $0) }
+                    for day in event.starts {
+                        withUnsafeBytes(of: day.littleEndian) { out.append(contentsOf: $0) }
                     }
                 }
             }

@@ -35,19 +35,27 @@ public enum CalendarFolder {
         let cachePath = cacheHome.map { CalendarCache.path(folder: folder, horizon: horizon, cacheHome: $0) }
         let cached = cachePath.map(CalendarCache.init(path:)) ?? CalendarCache()
         var fresh = CalendarCache()
+        fresh.entries.reserveCapacity(names.count)
+        // Rewritten when a file was parsed or one went away.
+        var changed = false
         var sources: [CalendarDays.Source] = []
         var problems: [String] = []
         let low = Int32(firstDate.dayNumber), high = Int32(horizon.dayNumber)
+        let words = settings.wordTable()
+        // Each file's inode, size and time, relative to the folder (no path lookup from the root for each).
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if directory >= 0 { close(directory) } }
         for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
             let path = folder + "/" + name
             var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard directory >= 0, fstatat(directory, name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             let inode = Int64(bitPattern: UInt64(info.st_ino)), size = Int64(info.st_size), seconds = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
             let result: Result<[ICalEvents.Event], ICalEvents.Unreadable>
             if let entry = cached.entries[name], entry.inode == inode, entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
                 result = entry.result
             } else {
                 result = parse(path, horizon: horizon)
+                changed = true
             }
             fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)
             switch result {
@@ -55,17 +63,17 @@ public enum CalendarFolder {
                 problems.append(tr("calendar: \(path) is skipped: \(unreadable.reason)"))
             case .success(let events):
                 for event in events where !CalendarWriter.owns(uid: event.uid) {
-                    guard let meaning = meaning(of: event, settings), event.extraDays >= 0, event.extraDays < 366 else { continue }
+                    guard let meaning = meaning(of: event, words), event.extraDays >= 0, event.extraDays < 366 else { continue }
                     // Within the dates read (a cache is trusted for its shape, not its values).
-                    let starts = event.starts.map { Int32($0.dayNumber) }
-                        .filter { $0 + Int32(event.extraDays) >= low && $0 <= high }
+                    let extra = Int32(event.extraDays)
+                    let starts = event.starts.filter { $0 >= low - extra && $0 <= high }
                     guard !starts.isEmpty else { continue }
                     sources.append(CalendarDays.Source(file: name, summary: event.summary, meaning: meaning, starts: starts,
                                                        extraDays: Int32(event.extraDays)))
                 }
             }
         }
-        if let cachePath, fresh.entries != cached.entries { fresh.write(to: cachePath) }
+        if let cachePath, changed || fresh.entries.count != cached.entries.count { fresh.write(to: cachePath) }
         return Reading(days: CalendarDays(sources), problems: problems)
     }
 
@@ -82,7 +90,11 @@ public enum CalendarFolder {
     }
 
     /// The greatest meaning its SUMMARY or a CATEGORIES value names.
-    static func meaning(of event: ICalEvents.Event, _ settings: CalendarSettings) -> CalendarDays.Meaning? {
-        ([event.summary] + event.categories).compactMap(settings.meaning(of:)).max()
+    static func meaning(of event: ICalEvents.Event, _ words: [String: CalendarDays.Meaning]) -> CalendarDays.Meaning? {
+        var best = words[CalendarSettings.key(event.summary)]
+        for category in event.categories {
+            if let meaning = words[CalendarSettings.key(category)], best.map({ $0 < meaning }) ?? true { best = meaning }
+        }
+        return best
     }
 }

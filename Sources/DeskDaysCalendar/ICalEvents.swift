@@ -17,10 +17,11 @@ enum ICalEvents {
     /// gives nothing, FREQ=SECONDLY on a date, stops here, not at the horizon).
     static let maxSteps = 100_000
 
-    /// One all-day event: the dates its occurrences start on (ascending),
-    /// how many more days each covers, SUMMARY, CATEGORIES and UID.
+    /// One all-day event: the days its occurrences start on (ascending
+    /// `LocalDate.dayNumber`s), how many more days each covers, SUMMARY,
+    /// CATEGORIES and UID.
     struct Event: Equatable {
-        var starts: [LocalDate]
+        var starts: [Int32]
         var extraDays: Int
         var summary: String
         var categories: [String]
@@ -55,9 +56,22 @@ enum ICalEvents {
         } else {
             throw Unreadable(reason: tr("not an iCalendar file (no VCALENDAR)"))
         }
+        // A changed occurrence is a VEVENT of its own with the master's UID and
+        // a RECURRENCE-ID (Google, Outlook): the master no longer gives that date.
+        var moved: [String: Set<LocalDate>] = [:]
+        for vevent in vevents {
+            guard let property = icalcomponent_get_first_property(vevent, ICAL_RECURRENCEID_PROPERTY),
+                  let day = date(icalproperty_get_recurrenceid(property)) else { continue }
+            moved[icalcomponent_get_uid(vevent).map { String(cString: $0) } ?? "", default: []].insert(day)
+        }
         var result: [Event] = []
         for vevent in vevents {
-            if let event = try allDay(vevent, from: from, horizon: horizon) { result.append(event) }
+            guard var event = try allDay(vevent, from: from, horizon: horizon) else { continue }
+            if icalcomponent_get_first_property(vevent, ICAL_RECURRENCEID_PROPERTY) == nil, let dates = moved[event.uid] {
+                let days = Set(dates.map { Int32($0.dayNumber) })
+                event.starts.removeAll(where: days.contains)
+            }
+            result.append(event)
         }
         return result
     }
@@ -141,7 +155,7 @@ enum ICalEvents {
             if let day = date(icalproperty_get_exdate(property)) { starts.remove(day) }
         }
         let firstStart = from.adding(days: -length)
-        let dates = starts.filter { $0 >= firstStart && $0 <= horizon }.sorted()
+        let dates = starts.filter { $0 >= firstStart && $0 <= horizon }.map { Int32($0.dayNumber) }.sorted()
         let summary = icalcomponent_get_summary(vevent).map { String(cString: $0) } ?? ""
         let uid = icalcomponent_get_uid(vevent).map { String(cString: $0) } ?? ""
         var categories: [String] = []

@@ -44,15 +44,26 @@ public struct CalendarSettings: Sendable, Equatable {
 
     /// The meaning a SUMMARY or CATEGORIES value names, if any.
     public func meaning(of value: String) -> CalendarDays.Meaning? {
-        let key = Self.key(value)
-        return CalendarDays.Meaning.allCases.reversed().first { meaning in
-            words[meaning, default: []].contains { Self.key($0) == key }
+        wordTable()[Self.key(value)]
+    }
+
+    /// Every word in the form `key(_:)` gives it, with its meaning (the
+    /// greater where one is listed twice): built once per reading of a folder.
+    public func wordTable() -> [String: CalendarDays.Meaning] {
+        var table: [String: CalendarDays.Meaning] = [:]
+        for (meaning, list) in words {
+            for word in list { table[Self.key(word)] = max(meaning, table[Self.key(word)] ?? meaning) }
         }
+        return table
     }
 
     /// Compared whole, trimmed, case-insensitive.
-    static func key(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    public static func key(_ text: String) -> String {
+        // Not Foundation's trimming: this runs for every event of the folder.
+        var scalars = Substring(text).unicodeScalars
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(scalars).lowercased()
     }
 }
 

@@ -53,7 +53,8 @@ public struct CalendarDays: Sendable {
             self.file = file
             self.summary = summary
             self.meaning = meaning
-            self.starts = starts.sorted()
+            // Ascending, as the index and `events(on:)` need (sorted already when read).
+            self.starts = zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 } ? starts : starts.sorted()
             self.extraDays = max(0, extraDays)
         }
     }

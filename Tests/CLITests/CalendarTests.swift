@@ -47,16 +47,21 @@ import Testing
             date = 2026-12-24
             name = "Holiday"
             """)
-        // Outlook's home days (three Mondays, the last by a UTC UNTIL in its
+        // Google's WFH Fridays (one moved to the Thursday before by a
+        // RECURRENCE-ID), Outlook's home days (three Mondays, the last by a UTC UNTIL in its
         // Windows zone), Google's vacation over one of them and its PTO,
         // khal's sick day, and Thunderbird's office plans from today on
         // (the past ones are plans that did not happen; one date excluded).
         let csv = imported.folder.appendingPathComponent("history.csv").path
         try """
             date,status
+            2026-10-02,remote
             2026-10-05,remote
+            2026-10-08,remote
             2026-10-12,remote
+            2026-10-16,remote
             2026-10-19,vacation
+            2026-10-23,remote
             2026-11-10,sick
             2026-11-16,vacation
             2026-11-17,vacation

@@ -276,6 +276,8 @@ extension Agent {
             // Cleared before reading: a change from now on queues the next recompute.
             refreshQueued.withLock { $0 = false }
             if answer.refresh() { server?.publish() }
+            // `[calendar] write = true`: manual office days made by any door (socket, D-Bus, sync) reach the folder.
+            writeCalendar()
             // The session bus diffs and announces what changed (PropertiesChanged, the tray's signals).
             if desktop.isServing, let summary = try? answer.desktopSummary() { desktop.update(summary) }
         }

@@ -2,6 +2,7 @@ import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
+import DeskDaysStore
 import DeviceThread
 import Foundation
 import Logging
@@ -194,6 +195,22 @@ extension Agent {
         let reading = CalendarFolder.read(settings, horizon: LocalDate(year: year + 10, month: 12, day: 31)!)
         for problem in reading.problems { logger.warning("\(Printable.escaped(problem))") }
         return reading.days
+    }
+
+    /// With `[calendar] write = true`: DeskDays' own event files made to
+    /// match the manual office records (`CalendarWriter.reconcile`); a
+    /// failure is logged, never fatal. On the publish queue, after a commit.
+    func writeCalendar() {
+        guard let settings = configuration.calendar, settings.write else { return }
+        do {
+            let office = CalendarWriter.manualOfficeDates(try store.dateRange().map { try store.records(in: $0) } ?? [])
+            let changes = try CalendarWriter.reconcile(settings, officeDates: office, now: clock.now())
+            if !changes.written.isEmpty || !changes.removed.isEmpty {
+                logger.info("calendar: \(changes.written.count) office event(s) written, \(changes.removed.count) removed")
+            }
+        } catch {
+            logger.warning("calendar: \(error)")
+        }
     }
 
     /// Reads the `[calendar]` folder again after each change to its files

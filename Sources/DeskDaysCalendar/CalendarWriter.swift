@@ -19,6 +19,16 @@ public enum CalendarWriter {
     /// Whether DeskDays wrote the event with this UID.
     public static func owns(uid: String) -> Bool { uid.hasPrefix(prefix) && uid.hasSuffix("@deskdays") }
 
+    /// The dates whose latest manual record is office: the events `write = true` keeps.
+    public static func manualOfficeDates(_ records: [DayRecord]) -> Set<LocalDate> {
+        var office: Set<LocalDate> = []
+        for (date, list) in Dictionary(grouping: records.filter { $0.origin == .manual }, by: \.date) {
+            let latest = list.max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+            if latest?.status == .office { office.insert(date) }
+        }
+        return office
+    }
+
     /// What changed in the folder.
     public struct Changes: Sendable, Equatable {
         public var written: [LocalDate] = []

@@ -189,4 +189,23 @@ import Testing
         #expect(third.contains(#"\"excused\":0"#), "\(third)")
         #expect(await agent.stop() == 0)
     }
+
+    /// `write = true` with the agent: an office day given over the socket
+    /// (as the tray or D-Bus give it) becomes its file; cleared, it goes.
+    @Test func theAgentWritesOfficeDaysGivenToIt() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let folder = cli.folder.appendingPathComponent("vdir").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.writeConfig("[calendar]\nfolder = \"\(folder)\"\nwrite = true\n")
+        let agent = try await AgentProcess(cli)
+        defer { agent.kill9() }
+        let client = try TestSocketClient(path: agent.socket)
+        let file = folder + "/deskdays-office-2026-03-09.ics"
+        #expect(client.request(#"{"cmd":"checkin","date":"2026-03-09","status":"office"}"#)?["ok"] as? Bool == true)
+        #expect(await eventually("\(file) written by the agent") { FileManager.default.fileExists(atPath: file) }, "\(agent.logText)")
+        #expect(client.request(#"{"cmd":"clear","date":"2026-03-09","origin":"manual"}"#)?["ok"] as? Bool == true)
+        #expect(await eventually("\(file) removed by the agent") { !FileManager.default.fileExists(atPath: file) }, "\(agent.logText)")
+        #expect(await agent.stop() == 0)
+    }
 }

@@ -47,14 +47,7 @@ package struct Session {
     func writeCalendar() throws {
         guard let settings = configuration.calendar, settings.write else { return }
         let store = try readStore()
-        var office: Set<LocalDate> = []
-        if let range = try store.dateRange() {
-            let manual = try store.records(in: range).filter { $0.origin == .manual }
-            for (date, records) in Dictionary(grouping: manual, by: \.date) {
-                let latest = records.max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
-                if latest?.status == .office { office.insert(date) }
-            }
-        }
+        let office = CalendarWriter.manualOfficeDates(try store.dateRange().map { try store.records(in: $0) } ?? [])
         do {
             _ = try CalendarWriter.reconcile(settings, officeDates: office, now: now)
         } catch {

@@ -8,6 +8,8 @@ import Foundation
 public enum CalendarFolder {
     /// The earliest date read (Validation's range starts here).
     static let firstDate = LocalDate(year: 1990, month: 1, day: 1)!
+    /// The largest file read (a whole calendar exported into one file is well under it).
+    static let maxFileSize: Int64 = 16 * 1_048_576
 
     /// What the folder says and which files could not be used.
     public struct Reading: Sendable {
@@ -54,7 +56,9 @@ public enum CalendarFolder {
             if let entry = cached.entries[name], entry.inode == inode, entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
                 result = entry.result
             } else {
-                result = parse(path, horizon: horizon)
+                // One event's file is a few kilobytes; a huge one is not read into memory.
+                result = size > maxFileSize ? .failure(ICalEvents.Unreadable(reason: tr("larger than \(maxFileSize / 1_048_576) MB")))
+                    : parse(path, horizon: horizon)
                 changed = true
             }
             fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)

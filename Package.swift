@@ -141,7 +141,7 @@ let package = Package(
             "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
             "WiFiAdapter", "Wired", "WiredAdapter",
             "QRAdapter",
-            "CSystemd", "SystemBus",
+            "CSystemd", "SystemBus", "DeskDaysCalendar",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -154,6 +154,10 @@ let package = Package(
         // MARK: - What status and report print, for the CLI and the agent alike
         .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),
 
+        // MARK: - The [calendar] vdir: libical 3 (libical-dev) parses and expands; the CLI and the agent read it alike
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .target(name: "DeskDaysCalendar", dependencies: ["CICal", "DeskDaysCore", "DeskDaysConfig"]),
+
         // MARK: - The command line
         // Three executables (docs/cli.md, "Executables"): `deskdays`, a
         // launcher that only asks the agent; `deskdays-cli`, the command tree,
@@ -162,6 +166,7 @@ let package = Package(
         .target(name: "DeskDaysCLI", dependencies: [
             "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "Spawn",
+            "DeskDaysCalendar",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

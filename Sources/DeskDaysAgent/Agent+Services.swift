@@ -40,6 +40,9 @@ extension Agent {
         if sync != nil {
             services.append(.init(service: SyncWatchService(agent: self), serviceName: "sync folder watcher"))
         }
+        if configuration.calendar != nil {
+            services.append(.init(service: CalendarWatchService(agent: self), serviceName: "calendar folder watcher"))
+        }
         for entry in adapters {
             services.append(.init(service: AdapterService(agent: self, entry: entry),
                                   successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
@@ -127,6 +130,16 @@ struct SleepWatchService: Service {
     func run() async {
         await cancelWhenGracefulShutdown { [agent] in await agent.watchSleep() }
         // Without a system bus the watch ends at once; the service stays until told to stop (see above).
+        try? await gracefulShutdown()
+    }
+}
+
+/// The `[calendar]` folder (`Agent.watchCalendarFolder`): read again as its files change.
+struct CalendarWatchService: Service {
+    let agent: Agent
+
+    func run() async {
+        await cancelWhenGracefulShutdown { [agent] in await agent.watchCalendarFolder() }
         try? await gracefulShutdown()
     }
 }

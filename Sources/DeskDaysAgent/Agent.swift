@@ -91,7 +91,8 @@ public final class Agent: Sendable {
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
         adapters = AdapterRegistry.adapters(for: configuration, clock: clock)
-        let answer = CurrentAnswer(store: store, policy: configuration.policy, clock: clock,
+        let answer = CurrentAnswer(store: store, policy: configuration.policy,
+                                   calendar: Agent.readCalendar(configuration.calendar, clock: clock, logger: logger), clock: clock,
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
                                    configPath: configPath, logger: logger)
         self.answer = answer
@@ -278,6 +279,8 @@ extension Agent {
             // Cleared before reading: a change from now on queues the next recompute.
             refreshQueued.withLock { $0 = false }
             if answer.refresh() { server?.publish() }
+            // `[calendar] write = true`: manual office days made by any door (socket, D-Bus, sync) reach the folder.
+            writeCalendar()
             // The session bus diffs and announces what changed (PropertiesChanged, the tray's signals).
             if desktop.isServing, let summary = try? answer.desktopSummary() { desktop.update(summary) }
         }

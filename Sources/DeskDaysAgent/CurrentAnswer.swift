@@ -1,6 +1,8 @@
 import AgentSocket
 import DeskDaysAnswer
 import DeskDaysControl
+import DeskDaysCalendar
+import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports
 import DeskDaysStore
@@ -24,7 +26,14 @@ import Glibc
 /// control socket (temp file + rename, 0600), for bars that read a file.
 final class CurrentAnswer: @unchecked Sendable {
     private let store: AttendanceStore
-    private let answers: Answers
+    /// The configuration's policy, which the calendar's holidays are added to.
+    private let basePolicy: Policy
+    /// Replaced when the `[calendar]` folder changes (under `answersLock`, never held with another lock).
+    private let answersLock = NSLock()
+    private var currentAnswers: Answers
+    private var answers: Answers { answersLock.withLock { currentAnswers } }
+    /// The calendar changed since the answer was computed (under `lock`).
+    private var calendarChanged = false
     private let clock: AgentClock
     private let folder: String?
     /// The configuration file the answer follows, as replies name it.
@@ -58,9 +67,12 @@ final class CurrentAnswer: @unchecked Sendable {
     /// The status formats written as files, and their names.
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
 
-    init(store: AttendanceStore, policy: Policy, clock: AgentClock, folder: String?, configPath: String?, logger: Logger) {
+    init(store: AttendanceStore, policy: Policy, calendar: CalendarDays = CalendarDays(), clock: AgentClock,
+         folder: String?, configPath: String?, logger: Logger) {
         self.store = store
-        answers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment))
+        basePolicy = policy
+        currentAnswers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
+                                 calendar: calendar)
         self.clock = clock
         self.folder = folder
         self.configPath = configPath.map(AgentPaths.canonical)
@@ -79,6 +91,14 @@ final class CurrentAnswer: @unchecked Sendable {
     /// Whether the answer follows the configuration file at `path`.
     func follows(configuration path: String) -> Bool {
         configPath != nil && configPath == AgentPaths.canonical(path)
+    }
+
+    /// The `[calendar]` folder was read again: the next answer is computed with it.
+    func calendarRead(_ calendar: CalendarDays) {
+        let fresh = Answers(policy: basePolicy, locale: answers.locale, calendar: calendar)
+        answersLock.withLock { currentAnswers = fresh }
+        lock.withLock { calendarChanged = true }
+        history.invalidate()
     }
 
     /// Counts a commit of the agent's own: the next answer is computed anew.
@@ -137,7 +157,8 @@ final class CurrentAnswer: @unchecked Sendable {
         let today = answers.policy.localDate(of: clock.now())
         let report = try answers.report(store: store, today: today)
         let span = DateSpan(today, today)
-        let day = Resolver.resolve(today, records: try store.records(in: span), checkIns: try store.checkIns(in: span))
+        let day = Resolver.resolve(today, records: try answers.records(in: span, store: store, today: today),
+                                   checkIns: try store.checkIns(in: span))
         return DesktopSummary(report: report, todayStatus: day.status, workday: answers.policy.isWorkday(today))
     }
 
@@ -186,7 +207,8 @@ final class CurrentAnswer: @unchecked Sendable {
         // With min_hours, today's time on site grows while a method is
         // present: the answer is also stale a minute after it was computed.
         let aged = answers.policy.minHours > 0 && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true
-        if today != day || version != dataVersion || answeredCommits < arrived || failure != nil || aged, refreshLocked() {
+        if today != day || version != dataVersion || answeredCommits < arrived || failure != nil || aged || calendarChanged,
+           refreshLocked() {
             unpushed = true
         }
     }
@@ -197,6 +219,7 @@ final class CurrentAnswer: @unchecked Sendable {
         let before = outputs
         // Read first: a commit while this computes makes the next answer compute again.
         let committed = commits.withLock { commitCount }
+        calendarChanged = false
         do {
             let (changedDates, version) = trackingDates ? try store.takeChangedDatesAndVersion() : (nil, try store.dataVersion())
             // Another process's commit (or a new day, or no notes of touched dates): read everything.

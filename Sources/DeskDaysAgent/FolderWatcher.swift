@@ -1,5 +1,8 @@
+import DeskDaysCalendar
+import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
+import DeskDaysStore
 import DeviceThread
 import Foundation
 import Logging
@@ -193,5 +196,46 @@ final class LockedSet: @unchecked Sendable {
     /// True when `item` is new.
     func insert(_ item: String) -> Bool {
         lock.withLock { items.insert(item).inserted }
+    }
+}
+
+extension Agent {
+    /// The `[calendar]` folder read with the horizon the CLI uses (ten
+    /// years past this one); each skipped file is logged (names only).
+    static func readCalendar(_ settings: CalendarSettings?, clock: AgentClock, logger: Logger) -> CalendarDays {
+        guard let settings else { return CalendarDays() }
+        let year = LocalDate(dayNumber: Int((clock.now().timeIntervalSince1970 / 86_400).rounded(.down))).year
+        let reading = CalendarFolder.read(settings, horizon: LocalDate(year: year + 10, month: 12, day: 31)!)
+        for problem in reading.problems { logger.warning("\(Printable.escaped(problem))") }
+        return reading.days
+    }
+
+    /// With `[calendar] write = true`: DeskDays' own event files made to
+    /// match the manual office records (`CalendarWriter.reconcile`); a
+    /// failure is logged, never fatal. On the publish queue, after a commit.
+    func writeCalendar() {
+        guard let settings = configuration.calendar, settings.write else { return }
+        do {
+            let office = CalendarWriter.manualOfficeDates(try store.dateRange().map { try store.records(in: $0) } ?? [])
+            let changes = try CalendarWriter.reconcile(settings, officeDates: office, now: clock.now())
+            if !changes.written.isEmpty || !changes.removed.isEmpty {
+                logger.info("calendar: \(changes.written.count) office event(s) written, \(changes.removed.count) removed")
+            }
+        } catch {
+            logger.warning("calendar: \(error)")
+        }
+    }
+
+    /// Reads the `[calendar]` folder again after each change to its files
+    /// (an edit, vdirsyncer's rename into place, a removal), and pushes the
+    /// answer to followers and the session bus when it changed.
+    func watchCalendarFolder() async {
+        guard let settings = configuration.calendar else { return }
+        let watcher = FolderWatcher(folder: settings.folder, label: "the calendar folder", events: FolderWatcher.saved,
+                                    logger: logger)
+        await watcher.run { [self] in
+            answer.calendarRead(Agent.readCalendar(settings, clock: clock, logger: logger))
+            answerMayHaveChanged()
+        }
     }
 }

@@ -8,12 +8,22 @@ import Foundation
 /// serves it (docs/design.md, "The agent is the cache"), so the two paths
 /// give the same bytes by construction.
 public struct Answers: Sendable {
+    /// The policy, with the calendar's holidays added.
     public let policy: Policy
     public let locale: ReportLocale
+    /// What the `[calendar]` folder said when it was read (docs/cli.md "Calendar").
+    public let calendar: CalendarDays
 
-    public init(policy: Policy, locale: ReportLocale) {
-        self.policy = policy
+    public init(policy: Policy, locale: ReportLocale, calendar: CalendarDays = CalendarDays()) {
+        self.policy = calendar.applying(to: policy)
         self.locale = locale
+        self.calendar = calendar
+    }
+
+    /// The stored records of `span` and the calendar's, as seen on `today`.
+    public func records(in span: DateSpan, store: AttendanceStore, today: LocalDate) throws -> [DayRecord] {
+        let stored = try store.records(in: span)
+        return calendar.isEmpty ? stored : stored + calendar.records(in: span, today: today)
     }
 
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
@@ -78,7 +88,7 @@ public struct Answers: Sendable {
         // Time on site is read only when it decides something (min_hours set).
         let presence = policy.minHours > 0 ? try self.presence(store: store, span: span, checkIns: checkIns,
                                                                 now: now ?? policy.instant(of: today)) : [:]
-        return engine.report(selector, today: today, records: try store.records(in: span), checkIns: checkIns,
+        return engine.report(selector, today: today, records: try records(in: span, store: store, today: today), checkIns: checkIns,
                              presence: presence)
     }
 
@@ -106,8 +116,10 @@ public struct Answers: Sendable {
                            store: AttendanceStore, today: LocalDate, now: Date? = nil,
                            cache: HistoryCache? = nil) throws -> ReportData {
         let needed = engine.dataSpan(selector, today: today)
-        let stored = try store.dateRange()
-        let first = [needed.start, covering?.start, stored?.start].compactMap { $0 }.min()!
+        // The history starts at the first stored date or calendar event before today.
+        let storedStart = [try store.dateRange()?.start, calendar.firstStatusDate(today: today)]
+            .compactMap { $0 }.min()
+        let first = [needed.start, covering?.start, storedStart].compactMap { $0 }.min()!
         let last = [needed.end, covering?.end, policy.week(containing: today).end].compactMap { $0 }.max()!
         // The dates a view shows are resolved in full (with their sources);
         // the rest of the history only needs a status for the streaks.
@@ -123,15 +135,17 @@ public struct Answers: Sendable {
         // (summed up per date by the store: the same arithmetic, one row a day).
         let short = policy.minHours > 0
             ? DayPresence.shortDates(try store.daySigns(in: history), policy: policy, now: instant) : []
-        let days = Resolver.resolve(detail, records: try store.records(in: detail), checkIns: detailCheckIns, short: short)
+        let days = Resolver.resolve(detail, records: try records(in: detail, store: store, today: today),
+                                    checkIns: detailCheckIns, short: short)
         // The history's statuses, for the streaks (and a period reaching back).
         let read = { (span: DateSpan) throws -> DayStatuses in
-            DayStatuses(span, orderedRecords: try store.statusHistory(in: span),
+            DayStatuses(span, orderedRecords: try store.statusHistory(in: span) + calendar.entries(in: span, today: today),
                         checkInDates: try store.checkInDates(in: span).filter { !short.contains($0) })
         }
-        // With min_hours a date's status also depends on the clock (today's time on site): no cache.
+        // With min_hours a date's status also depends on the clock (today's time
+        // on site), with a calendar on the folder and on today (plans): no cache.
         let past: DayStatuses
-        if let cache, policy.minHours == 0 {
+        if let cache, policy.minHours == 0, calendar.isEmpty {
             // Only some dates again: one read for all of them, resolved by the same DayStatuses.
             let readDates = { (dates: Set<LocalDate>) throws -> DayStatuses in
                 let inputs = try store.statusInputs(on: dates)
@@ -143,9 +157,10 @@ public struct Answers: Sendable {
             past = try read(history)
         }
         let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
-        let report = engine.report(selector, today: today, presence: presence, statusOf: status)
+        let report = engine.report(selector, today: today, presence: presence, plans: PolicyEngine.plans(days),
+                                   statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
-        let streaks = StreakCalculator.streaks(calculator.weeks(from: stored?.start ?? today, statusOf: status))
+        let streaks = StreakCalculator.streaks(calculator.weeks(from: storedStart ?? today, statusOf: status))
         return ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)
     }
 }

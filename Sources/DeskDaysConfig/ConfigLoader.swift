@@ -66,6 +66,7 @@ public enum ConfigLoader {
             case "gps": reader.table(value, path) { readGPS(&$0, $1, &configuration.gps) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             case "sync": reader.table(value, path) { readSync(&$0, $1, &configuration.sync, baseDirectory: baseDirectory) }
+            case "calendar": reader.table(value, path) { readCalendar(&$0, $1, &configuration.calendar, baseDirectory: baseDirectory) }
             default: return false
             }
             return true
@@ -492,6 +493,55 @@ public enum ConfigLoader {
             }
             return true
         }
+    }
+
+    static func readCalendar(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout CalendarSettings?,
+                             baseDirectory: String) {
+        var folder: String?, write = false
+        var words = CalendarSettings.defaultWords
+        reader.read(table, path: "calendar") { reader, key, value, path in
+            if let meaning = CalendarDays.Meaning.allCases.first(where: { $0.key == key }) {
+                guard let list = reader.strings(value, path) else { return true }
+                if list.contains(where: { CalendarSettings.key($0).isEmpty }) {
+                    reader.problem(path, tr("\(key) lists an empty word; give event titles such as \"Office\""))
+                }
+                words[meaning] = list
+                return true
+            }
+            switch key {
+            case "folder":
+                guard let text = reader.string(value, path) else { break }
+                if text.isEmpty {
+                    reader.problem(path, tr("folder is empty; name the vdir your calendar is synchronised to, e.g. \"~/.local/share/calendars/work\""))
+                } else if text == "~" || text.hasPrefix("~/") {
+                    folder = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + text.dropFirst()
+                } else {
+                    folder = text.hasPrefix("/") ? text : baseDirectory + "/" + text
+                }
+            case "write": if let flag = reader.bool(value, path) { write = flag }
+            default: return false
+            }
+            return true
+        }
+        // A word names one meaning: listed twice, which one it gives would be a guess.
+        var seen: [String: CalendarDays.Meaning] = [:]
+        for meaning in CalendarDays.Meaning.allCases {
+            for word in words[meaning, default: []] {
+                let key = CalendarSettings.key(word)
+                if let other = seen[key], other != meaning {
+                    reader.problem("calendar.\(meaning.key)", tr("\"\(word)\" is listed under both \(other.key) and \(meaning.key); keep it under one"))
+                }
+                seen[key] = meaning
+            }
+        }
+        guard let folder else {
+            reader.problem("calendar", tr("[calendar] needs folder = \"…\" (the vdir vdirsyncer or khal keeps)"))
+            return
+        }
+        var calendar = CalendarSettings(folder: folder)
+        calendar.words = words
+        calendar.write = write
+        settings = calendar
     }
 
     static func readSync(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout SyncSettings?, baseDirectory: String) {

@@ -125,6 +125,15 @@ extension Configuration {
             if let database = sync.database { syncTable["database"] = database }
             root["sync"] = syncTable
         }
+        if let calendar {
+            let calendarTable = TOMLTable()
+            calendarTable["folder"] = calendar.folder
+            for meaning in CalendarDays.Meaning.allCases {
+                calendarTable[meaning.key] = TOMLArray(calendar.words[meaning] ?? [])
+            }
+            calendarTable["write"] = calendar.write
+            root["calendar"] = calendarTable
+        }
         return root.convert(to: .toml) + "\n"
     }
 }

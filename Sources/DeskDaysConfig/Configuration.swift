@@ -18,8 +18,53 @@ public struct Configuration: Sendable, Equatable {
     /// resolved paths: with the configuration file itself, every file the
     /// configuration depends on (`deskdays status` remembers their state).
     public var holidayCalendars: [String] = []
+    /// `[calendar]`: nil when absent.
+    public var calendar: CalendarSettings?
 
     public init() {}
+}
+
+/// `[calendar]`: a vdir read at each answer (docs/cli.md "Calendar").
+public struct CalendarSettings: Sendable, Equatable {
+    /// The vdir, `~` and relative paths resolved.
+    public var folder: String
+    /// Each meaning's words (SUMMARY or a CATEGORIES value, whole, any case).
+    public var words: [CalendarDays.Meaning: [String]] = CalendarSettings.defaultWords
+    /// Manual office records are written back as events.
+    public var write = false
+
+    public static let defaultWords: [CalendarDays.Meaning: [String]] = [
+        .office: ["Office"], .remote: ["WFH", "Remote"], .vacation: ["Vacation", "PTO", "Out of office"],
+        .sick: ["Sick"], .holiday: ["Holiday"],
+    ]
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The meaning a SUMMARY or CATEGORIES value names, if any.
+    public func meaning(of value: String) -> CalendarDays.Meaning? {
+        wordTable()[Self.key(value)]
+    }
+
+    /// Every word in the form `key(_:)` gives it, with its meaning (the
+    /// greater where one is listed twice): built once per reading of a folder.
+    public func wordTable() -> [String: CalendarDays.Meaning] {
+        var table: [String: CalendarDays.Meaning] = [:]
+        for (meaning, list) in words {
+            for word in list { table[Self.key(word)] = max(meaning, table[Self.key(word)] ?? meaning) }
+        }
+        return table
+    }
+
+    /// Compared whole, trimmed, case-insensitive.
+    public static func key(_ text: String) -> String {
+        // Not Foundation's trimming: this runs for every event of the folder.
+        var scalars = Substring(text).unicodeScalars
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(scalars).lowercased()
+    }
 }
 
 /// A local wall-clock time of day (`"10:30"`).

@@ -17,8 +17,13 @@ public struct PolicyEngine: Sendable {
         case pending(plannedOffice: Bool)
     }
 
-    public func classify(_ date: LocalDate, status: AttendanceStatus?, today: LocalDate) -> DayCount {
+    /// `plan`: the status is a calendar's office plan, not yet attendance:
+    /// on today it stays pending (planned), as on later dates.
+    public func classify(_ date: LocalDate, status: AttendanceStatus?, today: LocalDate, plan: Bool = false) -> DayCount {
         let treatment = status.map(policy.treatment(of:))
+        if plan, treatment == .office, date >= today {
+            return policy.isWorkday(date) ? .pending(plannedOffice: true) : .skipped
+        }
         guard policy.isWorkday(date) else {
             // A weekend or holiday in the office counts as an extra eligible
             // day, once it has happened: a future plan for it is no office day yet.
@@ -40,8 +45,9 @@ public struct PolicyEngine: Sendable {
     /// The report for `selector` as seen on `today`. `statusOf` returns a
     /// date's resolved status (nil: no record).
     /// With `min_hours` set, `presence` gives `short_days`.
+    /// `plans`: the dates whose office status is a calendar's plan (`classify`).
     public func report(_ selector: PeriodSelector = .current, today: LocalDate,
-                       presence: [LocalDate: DayPresence] = [:],
+                       presence: [LocalDate: DayPresence] = [:], plans: Set<LocalDate> = [],
                        statusOf: (LocalDate) -> AttendanceStatus?) -> Report {
         let period = policy.reportPeriod(selector, today: today)
         var report = Report(today: today, period: period, target: policy.target)
@@ -58,7 +64,7 @@ public struct PolicyEngine: Sendable {
         var counts: [LocalDate: DayCount] = [:]
         counts.reserveCapacity(walk.count)
         for date in walk {
-            let count = classify(date, status: statusOf(date), today: today)
+            let count = classify(date, status: statusOf(date), today: today, plan: plans.contains(date))
             counts[date] = count
             guard period.span.contains(date) else { continue }
             if policy.isWorkday(date) { report.workdays += 1 }

@@ -5,7 +5,7 @@ public struct DayRecord: Sendable, Hashable {
     public var id: Int64?
     public var date: LocalDate
     public var status: AttendanceStatus
-    /// `.manual`, `.import` or `.fallback` (automatic check-ins are `AutomaticCheckIn`).
+    /// `.manual`, `.import`, `.calendar` or `.fallback` (automatic check-ins are `AutomaticCheckIn`).
     public var origin: Origin
     public var note: String?
     /// When it was written (UTC); "latest" in docs/policy.md means the greatest of these, then of `id`.
@@ -55,7 +55,8 @@ public struct ResolvedDay: Sendable, Hashable {
     }
 }
 
-/// Precedence per date: manual > automatic > imported > fallback.
+/// Precedence per date: manual > automatic > imported > calendar > fallback
+/// (a calendar event ranks as an import, below one actually stored).
 public enum Resolver {
     /// Resolves one date from its records and automatic check-ins (others are ignored).
     /// `short`: its automatic presence is shorter than `min_hours`, so rule 2
@@ -81,6 +82,9 @@ public enum Resolver {
         }
         if let imported = latest(.import) {
             return ResolvedDay(date: date, status: imported.status, origin: .import, sources: sorted)
+        }
+        if let event = latest(.calendar) {
+            return ResolvedDay(date: date, status: event.status, origin: .calendar, sources: sorted)
         }
         if let fallback = latest(.fallback) {
             return ResolvedDay(date: date, status: fallback.status, origin: .fallback, sources: sorted)
@@ -110,6 +114,7 @@ extension Source {
         case .manual: self = .manual
         case .import: self = .import
         case .fallback: self = .fallback
+        case .calendar: self = .calendar
         case .automatic: self = .external
         }
     }
@@ -164,8 +169,8 @@ public struct DayStatuses: Sendable {
         // An automatic check-in makes the date office unless a manual record decided it.
         for date in checkInDates {
             let index = date.dayNumber - first
-            guard index >= 0, index < count, rank[index] < 3 else { continue }
-            rank[index] = 3
+            guard index >= 0, index < count, rank[index] < 4 else { continue }
+            rank[index] = 4
             statuses[index] = .office
         }
     }
@@ -178,11 +183,12 @@ public struct DayStatuses: Sendable {
         statuses[index] = status
     }
 
-    /// What decided a slot: 0 nothing, then fallback < import < automatic (3) < manual.
+    /// What decided a slot: 0 nothing, then fallback < calendar < import < automatic (4) < manual.
     private static func rank(_ origin: Origin) -> UInt8 {
         switch origin {
-        case .manual: 4
-        case .import: 2
+        case .manual: 5
+        case .import: 3
+        case .calendar: 2
         case .fallback: 1
         case .automatic: 0
         }

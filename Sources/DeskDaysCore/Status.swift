@@ -104,6 +104,8 @@ public enum Treatment: String, CaseIterable, Sendable, Codable {
 /// accompanied by the identifier that triggered it (docs/design.md, privacy).
 public enum Source: String, CaseIterable, Sendable, Codable, Comparable {
     case nfc, qr, wifi, gps, wired, external, manual, `import`, fallback
+    /// The `[calendar]` folder (never stored).
+    case calendar
 
     /// The sources that produce automatic check-ins (precedence level 2).
     public static let automatic: [Source] = [.nfc, .qr, .wifi, .gps, .wired, .external]
@@ -118,6 +120,8 @@ public enum Source: String, CaseIterable, Sendable, Codable, Comparable {
 /// Which precedence level produced a date's resolved status.
 public enum Origin: String, CaseIterable, Sendable, Codable {
     case manual, automatic, `import`, fallback
+    /// An event of the `[calendar]` folder: read at each answer, never stored.
+    case calendar
 }
 
 /// What `deskdays clear --origin` removes from a date: one kind of entry, or all.
@@ -126,7 +130,7 @@ public enum ClearScope: String, CaseIterable, Sendable {
 
     /// The origins of the entries it removes.
     public var origins: Set<Origin> {
-        self == .all ? Set(Origin.allCases) : [Origin(rawValue: rawValue)!]
+        self == .all ? Set(Origin.allCases).subtracting([.calendar]) : [Origin(rawValue: rawValue)!]
     }
 }
 

@@ -8,8 +8,8 @@ public enum DayKind: String, CaseIterable, Sendable {
     /// `date` as `PolicyEngine` counts it (the one classification), with
     /// the skipped non-workdays told apart: the picture never disagrees with the figures under it.
     public static func classify(_ date: LocalDate, status: AttendanceStatus?, policy: Policy,
-                                today: LocalDate) -> DayKind {
-        switch PolicyEngine(policy: policy).classify(date, status: status, today: today) {
+                                today: LocalDate, plan: Bool = false) -> DayKind {
+        switch PolicyEngine(policy: policy).classify(date, status: status, today: today, plan: plan) {
         case .skipped: policy.holidays[date] != nil ? .holiday : .weekend
         case .excused: .excused
         case .office: .office
@@ -71,6 +71,7 @@ extension Source {
         case .manual: return tr("manual entry")
         case .import: return tr("import")
         case .fallback: return tr("end-of-day fallback")
+        case .calendar: return tr("calendar event")
         }
     }
 }

@@ -69,7 +69,9 @@ public struct EvidencePage: Sendable {
             // The note of the latest record that has one.
             let note = records.filter { $0.date == date && $0.note != nil }
                 .max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }?.note ?? ""
-            return [date.description, date.weekday.key, kind, day?.status?.rawValue ?? "", day?.origin?.rawValue ?? "",
+            // A calendar's office event is a plan, never shown as attendance.
+            let plan = day?.origin == .calendar && day?.status == .office
+            return [date.description, date.weekday.key, kind, plan ? "planned_office" : day?.status?.rawValue ?? "", day?.origin?.rawValue ?? "",
                     sourcesText(date, day: day, seen: seen),
                     seen?.firstSeen.map { policy.clockTime(of: $0) } ?? "", seen.map { policy.clockTime(of: $0.lastSeen) } ?? "",
                     seen?.hours.map { String($0) } ?? "", note]
@@ -169,7 +171,8 @@ public struct EvidencePage: Sendable {
             + " <code>\(digest)</code></p>\n</section>\n"
 
         out += "<section>\n<h2>\(SVG.escape(tr("Records written and removed")))</h2>\n"
-        let written = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+        // Calendar events are read, never written: not in this log.
+        let written = records.filter { $0.origin != .calendar }.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         if written.isEmpty && removals.isEmpty {
             out += "<p>" + SVG.escape(tr("No record was written or removed for these dates: every status above comes from check-ins or nothing.")) + "</p>\n"
         } else {

@@ -36,7 +36,8 @@ public struct ReportData: Sendable {
     public func status(_ date: LocalDate) -> AttendanceStatus? { days[date]?.status }
 
     public func kind(_ date: LocalDate) -> DayKind {
-        DayKind.classify(date, status: status(date), policy: policy, today: today)
+        DayKind.classify(date, status: status(date), policy: policy, today: today,
+                         plan: days[date].map { $0.origin == .calendar && $0.status == .office } ?? false)
     }
 
     /// The weeks to chart: the report's own when its target is week-based,

@@ -75,6 +75,7 @@ struct CheckInCommand: AsyncParsableCommand {
         if try AgentRoute.send(.checkin(dates: dates, status: status, note: note), socket: socket, global: global) == nil {
             try await session.pipeline().recordManual(dates: dates, status: status, note: note)
         }
+        try session.writeCalendar()
         if dates.count == 1 {
             print(tr("Recorded \(Words.status(status)) for \(dates[0])."))
             let policy = session.policy

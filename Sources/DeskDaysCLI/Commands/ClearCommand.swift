@@ -81,6 +81,7 @@ struct ClearCommand: AsyncParsableCommand {
             print(trn("Removed \(count) entry from \(days) of the dates \(first) to \(last); `deskdays explain DATE` lists each date's removals.",
                       "Removed \(count) entries from \(days) of the dates \(first) to \(last); `deskdays explain DATE` lists each date's removals.", count))
         }
+        try session.writeCalendar()
         print(Render.statusLine(try session.report()))
     }
 }

@@ -34,17 +34,22 @@ struct ExplainCommand: AsyncParsableCommand {
         } else {
             lines.append(workday ? tr("\(day) (\(weekday)) is a workday.") : tr("\(day) (\(weekday)) is not a workday."))
         }
-        if let status = resolved.status, let origin = resolved.origin {
+        if let status = resolved.status, resolved.origin == .calendar,
+           let event = session.calendar.decidingEvent(on: day, today: session.today) {
+            lines.append(tr("Resolved: \(Words.status(status)), from the calendar event \"\(Printable.escaped(event.summary))\" (\(Printable.escaped(event.file)))."))
+        } else if let status = resolved.status, let origin = resolved.origin {
             lines.append(origin == .automatic ? tr("Resolved: \(Words.status(status)), from the automatic check-ins.")
                                               : tr("Resolved: \(Words.status(status)), from the \(Words.origin(origin)) record."))
         } else {
             lines.append(tr("Resolved: no status."))
         }
         // How it counts comes from the policy engine itself, the same call the report makes.
-        let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today)
+        let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today,
+                                                          plan: resolved.origin == .calendar)
         let counts = Self.words(for: count, workday: workday, status: resolved.status, policy: policy)
         lines.append(tr("Counts: \(counts)."))
-        lines.append(tr("Precedence: manual > automatic > imported > fallback."))
+        lines.append(session.configuration.calendar == nil ? tr("Precedence: manual > automatic > imported > fallback.")
+                     : tr("Precedence: manual > automatic > imported > calendar > fallback."))
         // Times in the policy's time zone, the one the date is counted in.
         let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
         func local(_ instant: Date) -> String { instant.formatted(style) }
@@ -57,7 +62,7 @@ struct ExplainCommand: AsyncParsableCommand {
         // The first column's labels, once: "record", "check-in", "removed".
         let recordLabel = Words.padded(tr("record"), 9), checkInLabel = Words.padded(tr("check-in"), 9)
         let removedLabel = Words.padded(tr("removed"), 9)
-        let sorted = records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+        let sorted = records.filter { $0.origin != .calendar }.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         // When it was written on its own device's clock, not the clock time that orders it.
         let writtenTimes = journal.isEmpty ? [:] : try store.writtenTimes(of: sorted)
         for record in sorted {
@@ -75,7 +80,14 @@ struct ExplainCommand: AsyncParsableCommand {
                          + from { ($0.op == "checkin" || $0.op == "sign" && $0.kind == "arrival") && $0.source == checkIn.source.rawValue
                                   && $0.at.flatMap(parseRFC3339).map(HLC.milliseconds) == HLC.milliseconds(checkIn.at) })
         }
-        if records.isEmpty && checkIns.isEmpty { lines.append("  " + tr("nothing is stored for this date.")) }
+        if sorted.isEmpty && checkIns.isEmpty { lines.append("  " + tr("nothing is stored for this date.")) }
+        // The calendar's events on the date, read from the folder (never stored).
+        let calendarLabel = Words.padded(tr("calendar"), 9)
+        for event in session.calendar.events(on: day).sorted(by: { ($0.meaning, $0.file) > ($1.meaning, $1.file) }) {
+            let what = event.meaning.status.map(Words.status) ?? tr("holiday")
+            let plan = event.meaning == .office && day < session.today ? " " + tr("(a plan on a past date: not attendance)") : ""
+            lines.append("  \(calendarLabel) " + tr("\(what) — \"\(Printable.escaped(event.summary))\" in \(Printable.escaped(event.file))") + plan)
+        }
         if let presence {
             lines.append(contentsOf: Self.presenceLines(presence, policy: policy, today: session.today, locale: locale))
         }

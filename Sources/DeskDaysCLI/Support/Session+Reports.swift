@@ -6,7 +6,7 @@ import Foundation
 
 extension Session {
     /// What `status` and `report` print, and what the views draw (`Answers`).
-    var answers: Answers { Answers(policy: policy, locale: reportLocale) }
+    var answers: Answers { Answers(policy: configuration.policy, locale: reportLocale, calendar: calendar) }
 
     /// The report for `selector`, each date's resolved day and the streaks (`Answers.reportData`).
     func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil) throws -> ReportData {
@@ -17,7 +17,7 @@ extension Session {
     /// site (docs/policy.md): what `days`, `explain`, `reconcile` and
     /// `evidence` show.
     func evidence(_ span: DateSpan, store: AttendanceStore) throws -> SpanEvidence {
-        let records = try store.records(in: span)
+        let records = try store.records(in: span) + calendar.records(in: span, today: today)
         let checkIns = try store.checkIns(in: span)
         let presence = try answers.presence(store: store, span: span, checkIns: checkIns, now: now)
         let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,

@@ -1,3 +1,4 @@
+import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
@@ -12,7 +13,10 @@ package struct Session {
     package let configuration: Configuration
     package let now: Date
 
-    package var policy: Policy { configuration.policy }
+    /// The configuration's policy, with the calendar's holidays.
+    package let policy: Policy
+    /// What the `[calendar]` folder says, read once per command (empty without one).
+    package let calendar: CalendarDays
     package var today: LocalDate { policy.localDate(of: now) }
     /// Whether "now" is the clock's (no `--today`, `DESKDAYS_NOW` or `DESKDAYS_TODAY`).
     let nowIsFromClock: Bool
@@ -33,6 +37,30 @@ package struct Session {
         }
         self.now = fixed ?? Date()
         self.nowIsFromClock = fixed == nil
+        calendar = Session.readCalendar(configuration.calendar, horizon: horizon!)
+        policy = calendar.applying(to: configuration.policy)
+    }
+
+    /// With `[calendar] write = true`: the folder's DeskDays events made to
+    /// match the manual office records, after a command changed them (the
+    /// agent's store included, since the store is read after its reply).
+    func writeCalendar() throws {
+        guard let settings = configuration.calendar, settings.write else { return }
+        let store = try readStore()
+        let office = CalendarWriter.manualOfficeDates(try store.dateRange().map { try store.records(in: $0) } ?? [])
+        do {
+            _ = try CalendarWriter.reconcile(settings, officeDates: office, now: now)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// The calendar folder's events; each file skipped is named on stderr.
+    static func readCalendar(_ settings: CalendarSettings?, horizon: LocalDate) -> CalendarDays {
+        guard let settings else { return CalendarDays() }
+        let reading = CalendarFolder.read(settings, horizon: horizon)
+        for problem in reading.problems { printError("deskdays: " + Printable.escaped(problem)) }
+        return reading.days
     }
 
     /// "Now" when it is fixed: `--today`, else `DESKDAYS_NOW` (RFC 3339),

@@ -16,6 +16,7 @@ enum Words {
         case .automatic: tr("automatic")
         case .import: tr("import")
         case .fallback: tr("fallback")
+        case .calendar: tr("calendar")
         }
     }
 
@@ -26,6 +27,7 @@ enum Words {
         case .manual: tr("manual")
         case .import: tr("import")
         case .fallback: tr("fallback")
+        case .calendar: tr("calendar")
         case .external: tr("external")
         case .nfc, .qr, .wifi, .gps, .wired: source.rawValue
         }

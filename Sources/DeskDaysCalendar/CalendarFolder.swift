@@ -1,0 +1,104 @@
+import DeskDaysConfig
+import DeskDaysCore
+import Foundation
+
+/// The `[calendar]` folder: a vdir, one `.ics` file per event (vdirsyncer,
+/// khal, Evolution), read afresh for each answer and never copied into the
+/// database (docs/cli.md "Calendar"; docs/design.md).
+public enum CalendarFolder {
+    /// The earliest date read (Validation's range starts here).
+    static let firstDate = LocalDate(year: 1990, month: 1, day: 1)!
+    /// The largest file read (a whole calendar exported into one file is well under it).
+    static let maxFileSize: Int64 = 16 * 1_048_576
+
+    /// What the folder says and which files could not be used.
+    public struct Reading: Sendable {
+        public var days: CalendarDays
+        /// One sentence per skipped file (it names the file).
+        public var problems: [String]
+    }
+
+    /// Reads every `*.ics` file of the folder, expanding recurrences up to
+    /// `horizon`. A missing folder is an empty calendar with one problem; a
+    /// file that does not parse is skipped and named; DeskDays' own events
+    /// (`write = true`) are skipped, since the manual record they copy counts already.
+    public static func read(_ settings: CalendarSettings, horizon: LocalDate,
+                            useCache: Bool = true) -> Reading {
+        let cacheHome = useCache ? CalendarCache.cacheHome : nil
+        let folder = settings.folder
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            return Reading(days: CalendarDays(), problems: [
+                tr("calendar: the folder \(folder) cannot be read (\(ConfigLoader.reason(error))); the calendar counts for nothing until it can"),
+            ])
+        }
+        let cachePath = cacheHome.map { CalendarCache.path(folder: folder, horizon: horizon, cacheHome: $0) }
+        let cached = cachePath.map(CalendarCache.init(path:)) ?? CalendarCache()
+        var fresh = CalendarCache()
+        fresh.entries.reserveCapacity(names.count)
+        // Rewritten when a file was parsed or one went away.
+        var changed = false
+        var sources: [CalendarDays.Source] = []
+        var problems: [String] = []
+        let low = Int32(firstDate.dayNumber), high = Int32(horizon.dayNumber)
+        let words = settings.wordTable()
+        // Each file's inode, size and time, relative to the folder (no path lookup from the root for each).
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if directory >= 0 { close(directory) } }
+        for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            var info = stat()
+            guard directory >= 0, fstatat(directory, name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            let inode = Int64(bitPattern: UInt64(info.st_ino)), size = Int64(info.st_size), seconds = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
+            let result: Result<[ICalEvents.Event], ICalEvents.Unreadable>
+            if let entry = cached.entries[name], entry.inode == inode, entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
+                result = entry.result
+            } else {
+                // One event's file is a few kilobytes; a huge one is not read into memory.
+                result = size > maxFileSize ? .failure(ICalEvents.Unreadable(reason: tr("larger than \(maxFileSize / 1_048_576) MB")))
+                    : parse(path, horizon: horizon)
+                changed = true
+            }
+            fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)
+            switch result {
+            case .failure(let unreadable):
+                problems.append(tr("calendar: \(path) is skipped: \(unreadable.reason)"))
+            case .success(let events):
+                for event in events where !CalendarWriter.owns(uid: event.uid) {
+                    guard let meaning = meaning(of: event, words), event.extraDays >= 0, event.extraDays < 366 else { continue }
+                    // Within the dates read (a cache is trusted for its shape, not its values).
+                    let extra = Int32(event.extraDays)
+                    let starts = event.starts.filter { $0 >= low - extra && $0 <= high }
+                    guard !starts.isEmpty else { continue }
+                    sources.append(CalendarDays.Source(file: name, summary: event.summary, meaning: meaning, starts: starts,
+                                                       extraDays: Int32(event.extraDays)))
+                }
+            }
+        }
+        if let cachePath, changed || fresh.entries.count != cached.entries.count { fresh.write(to: cachePath) }
+        return Reading(days: CalendarDays(sources), problems: problems)
+    }
+
+    /// One file's all-day events, or why it is skipped.
+    static func parse(_ path: String, horizon: LocalDate) -> Result<[ICalEvents.Event], ICalEvents.Unreadable> {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            return .failure(ICalEvents.Unreadable(reason: tr("not UTF-8 text")))
+        }
+        do {
+            return .success(try ICalEvents.events(in: text, from: firstDate, horizon: horizon))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The greatest meaning its SUMMARY or a CATEGORIES value names.
+    static func meaning(of event: ICalEvents.Event, _ words: [String: CalendarDays.Meaning]) -> CalendarDays.Meaning? {
+        var best = words[CalendarSettings.key(event.summary)]
+        for category in event.categories {
+            if let meaning = words[CalendarSettings.key(category)], best.map({ $0 < meaning }) ?? true { best = meaning }
+        }
+        return best
+    }
+}

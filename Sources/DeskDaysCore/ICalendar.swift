@@ -23,11 +23,14 @@ public enum ICalendar {
         public var date: LocalDate
         public var summary: String
         public var line: Int
+        /// Its DESCRIPTION (what `export --format ics` writes the note as), if any.
+        public var description: String?
 
-        public init(date: LocalDate, summary: String, line: Int) {
+        public init(date: LocalDate, summary: String, line: Int, description: String? = nil) {
             self.date = date
             self.summary = summary
             self.line = line
+            self.description = description
         }
     }
 
@@ -50,7 +53,7 @@ public enum ICalendar {
         var events: [Event] = []
         var timedEvents = 0
         var inEvent = false
-        var start: LocalDate?, end: LocalDate?, summary = "", rule: [String: String] = [:]
+        var start: LocalDate?, end: LocalDate?, summary = "", rule: [String: String] = [:], description: String?
         var startLine = 0, isTimed = false, isCalendar = false
         for (number, line) in unfold(text) {
             let (name, parameters, value) = split(line)
@@ -60,7 +63,7 @@ public enum ICalendar {
             case "BEGIN" where value.uppercased() == "VEVENT":
                 if inEvent { throw unclosed(startLine) }
                 inEvent = true
-                start = nil; end = nil; summary = ""; rule = [:]; isTimed = false
+                start = nil; end = nil; summary = ""; rule = [:]; isTimed = false; description = nil
                 startLine = number
             case "END" where value.uppercased() == "VCALENDAR" && inEvent:
                 throw unclosed(startLine)
@@ -80,7 +83,8 @@ public enum ICalendar {
                 }
                 for occurrence in dates {
                     for offset in 0...length {
-                        events.append(Event(date: occurrence.adding(days: offset), summary: summary, line: startLine))
+                        events.append(Event(date: occurrence.adding(days: offset), summary: summary, line: startLine,
+                                            description: description))
                     }
                 }
             case "DTSTART" where inEvent:
@@ -95,6 +99,9 @@ public enum ICalendar {
                 end = parseDate(String(value.prefix(8)))
             case "SUMMARY" where inEvent:
                 summary = unescape(value)
+            case "DESCRIPTION" where inEvent:
+                let text = unescape(value).trimmingCharacters(in: .whitespacesAndNewlines)
+                description = text.isEmpty ? nil : text
             case "RRULE" where inEvent:
                 for part in value.split(separator: ";") {
                     let pair = part.split(separator: "=", maxSplits: 1).map(String.init)

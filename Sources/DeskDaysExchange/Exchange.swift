@@ -230,7 +230,8 @@ public enum Exchange {
                 }
                 continue
             }
-            imported.records.append(ImportedRecord(date: event.date, status: status, note: nil))
+            // The DESCRIPTION comes back as the note (`export --format ics` writes the note there).
+            imported.records.append(ImportedRecord(date: event.date, status: status, note: event.description))
         }
         return imported
     }

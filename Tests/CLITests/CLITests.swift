@@ -120,6 +120,10 @@ import Testing
         let file = other.folder.appendingPathComponent("x.ics").path
         try ics.stdout.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try await other.run(["import", file]).stdout.contains("Imported 2 records"))
+        // The note comes back from the event's DESCRIPTION, the comma unescaped.
+        let back = try await other.run(["days", "--from", "2026-11-16", "--to", "2026-11-16", "--json"])
+        let row = try #require((try JSONSerialization.jsonObject(with: Data(back.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(row["note"] as? String == "Client, Paris", "\(back.stdout)")
     }
 
     @Test func configCheckListsEveryProblem() async throws {

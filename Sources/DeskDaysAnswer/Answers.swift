@@ -76,7 +76,7 @@ public struct Answers: Sendable {
         let data = try reportData(selector, store: store, today: today, now: now)
         let streaks = data.streaks!
         let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
-                          : Render.text(data.report, locale: locale) + "\n" + streakLine(streaks, locale: locale)
+                          : Render.text(data.report, locale: locale, minHours: policy.minHours) + "\n" + streakLine(streaks, locale: locale)
         return (output + "\n", data)
     }
 

@@ -44,7 +44,8 @@ public enum Render {
     }
 
     /// `report`'s text: the period, its standing and every figure, one line each.
-    public static func text(_ report: Report, locale: ReportLocale = .process) -> String {
+    /// `minHours`: the policy's `min_hours`, for the short days' line (shown when set).
+    public static func text(_ report: Report, locale: ReportLocale = .process, minHours: Double = 0) -> String {
         let n = locale.number, day = locale.day
         let label = locale.periodLabel(report.period)
         var lines = [tr("\(label) (\(day(report.period.start)) to \(day(report.period.end))), today \(day(report.today))"),
@@ -54,6 +55,10 @@ public enum Render {
         lines.append(tr("Office \(n(report.office)), remote \(n(report.remote)), unrecorded \(n(report.unrecorded)) (elapsed \(n(report.elapsed))), pending \(n(report.pending)), planned office \(n(report.plannedOffice))"))
         if let officeAll = report.officeAll {
             lines.append(tr("Office days in the whole window: \(n(officeAll))"))
+        }
+        if let short = report.shortDays, minHours > 0 {
+            // Days whose check-ins fell short of min_hours: not office days (a manual record still can make one).
+            lines.append(tr("Short days (under \(locale.figure(minHours)) h on site): \(n(short))"))
         }
         lines.append(tr("Required \(n(report.required)), by now \(n(report.requiredToDate)), \(report.neededWords(locale))"))
         if let compliance = report.complianceToDate {

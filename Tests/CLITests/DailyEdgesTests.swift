@@ -63,6 +63,19 @@ import Testing
         #expect(!recorded.stdout.contains("Check in with"), "\(recorded.stdout)")
     }
 
+    /// With `min_hours`, the text report says how many days fell short (as `report --json`'s `short_days`).
+    @Test func theTextReportCountsShortDays() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\nmin_hours = 4\n")
+        #expect(try await cli.run(["event", "--source", "wifi", "--rule", "hq", "--at", "2026-11-16T09:00:00Z"] + Self.none,
+                                  environment: Self.at("2026-11-16T09:00:00Z")).status == 0)
+        #expect(try await cli.run(["event", "--source", "wifi", "--rule", "hq", "--leave", "--at", "2026-11-16T10:00:00Z"] + Self.none,
+                                  environment: Self.at("2026-11-16T10:00:00Z")).status == 0)
+        let report = try await cli.run(["report"], environment: Self.at("2026-11-18T12:00:00Z"))
+        #expect(report.stdout.contains("Short days (under 4 h on site): 1"), "\(report.stdout)")
+    }
+
     @Test func chartSaysWhatItWrote() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

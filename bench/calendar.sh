@@ -93,3 +93,82 @@ printf '  CPU (perf task-clock, mean): no [calendar] %.2f, with (cached) %.2f  (
 printf '  the same after touching one file (touch %.2f ms itself):   %8.2f  (ratio %.2f)\n' "$touch_only" "$touched" "$(ratio "$touched" "$plain")"
 printf '  the same with no cache (every file parsed, 5 runs):       %8.2f  (ratio %.2f)\n' "$cold" "$(ratio "$cold" "$plain")"
 awk -v r="$(ratio "$with" "$plain")" 'BEGIN { exit !(r <= 3) }' || { echo "calendar bench: over the 3x target" >&2; exit 1; }
+
+# 2. An edited event reaches `status --follow` through the agent (inotify on
+# the folder): FOLLOW_EDITS (default 50) edits of one event file in a copy of
+# the same vdir, each adding (renamed into place, as vdirsyncer does) or
+# removing a "Vacation" event on a workday of this period; the time from the
+# edit to the follow line with the changed excused count. Target p99 <= 2 s.
+swift build -c release --product deskdays-hardware --static-swift-stdlib >/dev/null
+WORK="$OUT/calendar-follow"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cp -r "$VDIR" "$WORK/vdir"
+sqlite3 "$DB" ".backup '$WORK/db.sqlite'"
+printf '[calendar]\nfolder = "%s"\n' "$(realpath "$WORK/vdir")" > "$WORK/config.toml"
+HOME="$WORK" XDG_RUNTIME_DIR="$WORK" "$BIN" agent --config "$WORK/config.toml" --database "$WORK/db.sqlite" \
+    --socket "$WORK/agent.sock" >"$WORK/agent.log" 2>&1 &
+AGENT_PID=$!
+trap 'kill $AGENT_PID 2>/dev/null || true' EXIT
+for _ in $(seq 400); do [ -S "$WORK/agent.sock" ] && break; sleep 0.05; done
+/usr/bin/python3 - "$BIN" "$WORK" "${FOLLOW_EDITS:-50}" <<'PY'
+import datetime, json, os, select, subprocess, sys, time
+binary, work, edits = sys.argv[1], sys.argv[2], int(sys.argv[3])
+env = dict(os.environ, HOME=work, XDG_RUNTIME_DIR=work)
+follow = subprocess.Popen([binary, "status", "--follow", "--format", "json", "--socket", f"{work}/agent.sock",
+                           "--config", f"{work}/config.toml", "--database", f"{work}/db.sqlite"],
+                          stdout=subprocess.PIPE, env=env)
+def next_line(timeout=5.0):
+    ready, _, _ = select.select([follow.stdout], [], [], timeout)
+    return json.loads(follow.stdout.readline()) if ready else None
+first = next_line(30)
+if first is None:
+    sys.exit("calendar bench: no first status --follow line")
+path = f"{work}/vdir/bench-follow.ics"
+def add(day):
+    text = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//DeskDays bench//EN\r\nBEGIN:VEVENT\r\n"
+            "UID:bench-follow@example.org\r\nDTSTAMP:20261101T000000Z\r\n"
+            f"DTSTART;VALUE=DATE:{day:%Y%m%d}\r\nDTEND;VALUE=DATE:{day + datetime.timedelta(days=1):%Y%m%d}\r\n"
+            "SUMMARY:Vacation\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.rename(path + ".tmp", path)
+def wait(excused):
+    while True:
+        got = next_line()
+        if got is None or got["excused"] == excused:
+            return got
+# A workday of this period whose status a vacation event changes (the vdir may decide some already).
+day, excused, end = datetime.date.today(), first["excused"], datetime.date.fromisoformat(first["period"]["end"])
+while True:
+    day += datetime.timedelta(days=1)
+    if day > end:
+        sys.exit("calendar bench: no workday left in this period that a vacation event changes")
+    if day.weekday() >= 5:
+        continue
+    add(day)
+    if wait(excused + 1) is not None:
+        os.remove(path)
+        if wait(excused) is None:
+            sys.exit("calendar bench: removing the event did not reach status --follow")
+        break
+    os.remove(path)
+    wait(excused)
+delays = []
+for i in range(edits):
+    start = time.monotonic()
+    if i % 2 == 0:
+        add(day)
+        got = wait(excused + 1)
+    else:
+        os.remove(path)
+        got = wait(excused)
+    if got is None:
+        sys.exit(f"calendar bench: edit {i + 1} did not reach status --follow within 5 s")
+    delays.append((time.monotonic() - start) * 1000)
+follow.kill()
+delays.sort()
+p = lambda q: delays[min(len(delays) - 1, int(round(q * (len(delays) - 1))))]
+print(f"an edited event -> status --follow, {edits} edits (5,000-file vdir, {day}):")
+print(f"  p50 {p(0.50):.1f} ms   p99 {p(0.99):.1f} ms   max {delays[-1]:.1f} ms (target p99 <= 2000 ms)")
+PY

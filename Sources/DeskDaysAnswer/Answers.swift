@@ -156,7 +156,8 @@ public struct Answers: Sendable {
         } else {
             past = try read(history)
         }
-        let status: (LocalDate) -> AttendanceStatus? = { days[$0]?.status ?? past[$0] }
+        // The detail's dates resolved in full, the rest from the history (no dictionary look-up for them).
+        let status: (LocalDate) -> AttendanceStatus? = { detail.contains($0) ? days[$0]?.status ?? past[$0] : past[$0] }
         let report = engine.report(selector, today: today, presence: presence, plans: PolicyEngine.plans(days),
                                    statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)

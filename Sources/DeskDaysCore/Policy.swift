@@ -4,7 +4,10 @@ import Foundation
 /// configuration choice with the documented default.
 public struct Policy: Sendable, Equatable {
     public var timeZone: TimeZone
-    public var workdays: Set<Weekday>
+    public var workdays: Set<Weekday> { didSet { workdayBits = Self.bits(workdays) } }
+    /// `workdays` as bits (1 << rawValue): `isWorkday` runs for every date
+    /// of a long history at each answer, and a set's lookup hashes.
+    private var workdayBits: UInt8 = 0
     public var weekStart: Weekday
     public var period: PeriodKind
     public var fiscalYearStartMonth: Int
@@ -37,6 +40,7 @@ public struct Policy: Sendable, Equatable {
                 minHours: Double = 0) {
         self.timeZone = timeZone
         self.workdays = workdays
+        workdayBits = Self.bits(workdays)
         self.weekStart = weekStart
         self.period = period
         self.fiscalYearStartMonth = fiscalYearStartMonth
@@ -64,7 +68,11 @@ public struct Policy: Sendable, Equatable {
 
     /// A workday: weekday in `workdays` and not a holiday.
     public func isWorkday(_ date: LocalDate) -> Bool {
-        workdays.contains(date.weekday) && holidays[date] == nil
+        workdayBits & (1 << date.weekday.rawValue) != 0 && (holidays.isEmpty || holidays[date] == nil)
+    }
+
+    static func bits(_ days: Set<Weekday>) -> UInt8 {
+        days.reduce(0) { $0 | 1 << $1.rawValue }
     }
 
     /// The date an instant belongs to: its calendar date in `timeZone`, the

@@ -124,7 +124,9 @@ import Glibc
         #expect(try await a.ok(["days", "--from", "2026-11-16", "--to", "2026-11-16"]).contains("office"))
     }
 
-    /// An appended line reaches the agent's pushed status within a second.
+    /// An appended line reaches the agent's pushed status by itself (inotify,
+    /// no command run). Waited for as an event: how fast is bench/sync.sh's
+    /// to measure, never a test's (a loaded machine would fail a time bound).
     @Test func theAgentAppliesAnAppendedLineAtOnce() async throws {
         let folder = try SyncDevicesTests.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -139,7 +141,7 @@ import Glibc
         defer { follow.stop() }
         let office = try #require(await follow.waitForLine { _ in true })["office"] as? Int ?? 0
         try Self.write("\(AgentProcess.fixedDay)T07:55:00+00:00 arrive hq\n", to: folder + "/inbox/phone.txt", append: true)
-        let pushed = await follow.waitForLine(seconds: 1) { ($0["office"] as? Int ?? 0) == office + 1 }
+        let pushed = await follow.waitForLine { ($0["office"] as? Int ?? 0) == office + 1 }
         #expect(pushed != nil, "\(agent.logText)")
         // A bad line is logged once, by FILE:LINE.
         try Self.write("\(AgentProcess.fixedDay)T08:00:00+00:00 stay hq\n", to: folder + "/inbox/phone.txt", append: true)

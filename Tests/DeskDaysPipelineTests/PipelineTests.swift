@@ -56,7 +56,9 @@ import Testing
         let presence = DayPresence.days(checkIns: try store.checkIns(in: nil), signs: try store.latestSigns(in: nil),
                                         policy: policy, now: fixed)
         #expect(presence[day("2026-05-04")]?.hours == 3.5)
-        #expect(presence[day("2026-05-05")] == nil)
+        // Tuesday has only the departure: its last_seen, no first_seen, no time on site.
+        #expect(presence[day("2026-05-05")]?.firstSeen == nil && presence[day("2026-05-05")]?.hours == nil)
+        #expect(presence[day("2026-05-05")]?.lastSeen == instant("2026-05-05T08:00:00Z"))
     }
 
     @Test func twoSourcesOnOneDayAreBothStored() async throws {

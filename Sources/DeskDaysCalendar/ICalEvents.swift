@@ -37,8 +37,18 @@ enum ICalEvents {
         icalerror_set_errors_are_fatal(0)
     }()
 
+    /// libical keeps process-wide state (its error number, the built-in
+    /// time zones it loads on first use): one document at a time.
+    private static let library = NSLock()
+
     /// The document's all-day events, expanded from `from` to `horizon` (inclusive).
     static func events(in text: String, from: LocalDate, horizon: LocalDate) throws(Unreadable) -> [Event] {
+        library.lock()
+        defer { library.unlock() }
+        return try unlockedEvents(in: text, from: from, horizon: horizon)
+    }
+
+    private static func unlockedEvents(in text: String, from: LocalDate, horizon: LocalDate) throws(Unreadable) -> [Event] {
         _ = setUp
         guard let root = icalparser_parse_string(text) else {
             throw Unreadable(reason: tr("not an iCalendar file"))

@@ -147,11 +147,7 @@ struct CalendarCache {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        let temporary = folder + "/.calendar-\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(out), attributes: [.posixPermissions: 0o600]),
-              rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return
-        }
+        // A cache: a failed write only means parsing again next time.
+        try? AtomicFile.replace(path, with: out)
     }
 }

@@ -76,15 +76,11 @@ public enum CalendarWriter {
 
     /// Writes beside, then renames into place (a reader never sees half a file).
     static func write(_ text: String, to path: String) throws {
-        let temporary = (path as NSString).deletingLastPathComponent + "/.deskdays-\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8),
-                                             attributes: [.posixPermissions: 0o644]) else {
-            throw failure(path, errno)
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw failure(path, code)
+        do {
+            // 0644: the user's calendar files are read by vdirsyncer, khal and the like.
+            try AtomicFile.replace(path, with: text.utf8, mode: 0o644, durable: true)
+        } catch {
+            throw failure(path, error.rawValue)
         }
     }
 }

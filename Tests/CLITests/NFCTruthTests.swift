@@ -21,10 +21,13 @@ struct NFCTruthTests {
             let socket = folder.appendingPathComponent("pcscd.comm").path
             self.socket = socket
             process = try await Child.start("/usr/bin/python3", ["-c", """
-            import socket, sys, time
+            import os, socket, sys, time
             s = socket.socket(socket.AF_UNIX)
-            s.bind(sys.argv[1])
+            # Bound under another name and renamed once listening: a client that
+            # finds the socket never meets the moment between bind and listen.
+            s.bind(sys.argv[1] + ".new")
             s.listen(8)
+            os.rename(sys.argv[1] + ".new", sys.argv[1])
             while True:
                 c, _ = s.accept()
                 time.sleep(0.05)  # polkit's answer is a round trip on the system bus

@@ -59,6 +59,17 @@ enum AgentRoute {
         return reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
     }
 
+    /// Whether an agent at `socketPath` serves this database with this
+    /// configuration: it then merges the sync folder and publishes this
+    /// device's lines itself, and a read only reads (docs/cli.md "Sync").
+    /// Any doubt (no agent, another database or configuration, no reply): false.
+    static func servesSync(socketPath: String, global: GlobalOptions) -> Bool {
+        guard case .connected(let client) = ControlClient.connect(path: socketPath, timeout: 2),
+              let reply = client.answer(.status(.json), database: global.databasePath), reply.ok,
+              let config = reply.config else { return false }
+        return config == AgentPaths.canonical(global.configPath)
+    }
+
     /// The agent's current answer to `status`/`report` (its `output`), when
     /// the agent serves this database and configuration and "now" is the
     /// clock's; nil otherwise, or on any trouble: the caller then computes

@@ -10,4 +10,9 @@ package struct SocketOptions: ParsableArguments {
     package var socket: String?
 
     package var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default(environment: processEnvironment) }
+
+    /// A socket named here is also where a read asks whether the agent syncs (`Session.agentSyncs`).
+    package func validate() throws {
+        if let socket { Session.socketPath.withLock { $0 = expandTilde(socket) } }
+    }
 }

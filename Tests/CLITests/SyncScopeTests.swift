@@ -2,10 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issues 28 and 29 through the real CLI: sync is for the database the
-/// configuration belongs to, a missing folder is never created, a restored
-/// or copied database goes on as a new device and the devices converge,
-/// and a skewed clock stamps no one else's records.
+/// Through the real CLI: sync is for the database the configuration
+/// belongs to, a missing folder is never created, a restored or copied
+/// database goes on as a new device and the devices converge, a skewed
+/// clock stamps no one else's records, and while the agent runs a read
+/// only reads.
 @Suite struct SyncScopeTests {
     typealias Device = SyncDevicesTests.Device
 
@@ -127,5 +128,38 @@ import Testing
         #expect(try await b.ok(["sync", "status"], now: "2026-11-20T09:10:00Z").contains("ahead"))
         _ = try await a.ok(["checkin", "--date", "2026-11-18", "--status", "office"], now: "2026-11-20T09:20:00Z")
         #expect(!(try await b.ok(["sync", "status"], now: "2026-11-20T09:25:00Z").contains("ahead")))
+    }
+
+    /// With the agent serving the database and configuration, a read opens
+    /// the database read-only and merges nothing: the agent alone merges
+    /// and writes. Without the agent, the same read merges (once).
+    @Test(.enabled(if: toolExists("strace"), "strace not installed: apt-get install strace"))
+    func aReadWithTheAgentRunningOnlyReads() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop", folder: folder)
+        defer { a.cli.cleanup() }
+        _ = try await a.ok(["checkin", "--date", "2026-11-16"])
+        let trace = a.cli.folder.appendingPathComponent("openat.txt").path
+        let database = URL(fileURLWithPath: a.cli.database).resolvingSymlinksInPath().path
+        /// The flags of every open of the database file by `days --json`.
+        func opens() async throws -> [String] {
+            try? FileManager.default.removeItem(atPath: trace)
+            let result = try await a.cli.run(["days", "--json", "--from", "2026-11-16", "--to", "2026-11-16"],
+                                             environment: ["DESKDAYS_NOW": "2026-11-20T17:00:00Z",
+                                                           "XDG_RUNTIME_DIR": a.cli.folder.appendingPathComponent("run").path],
+                                             launcher: ["strace", "-f", "-e", "trace=openat", "-o", trace])
+            #expect(result.status == 0 && result.stdout.contains("2026-11-16"), "\(result.stderr)")
+            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            return lines.filter { $0.contains("\"\(database)\"") }.map(String.init)
+        }
+        // No agent: the read merges the folder, so it opens the file for writing.
+        let alone = try await opens()
+        #expect(alone.contains { $0.contains("O_RDWR") }, "\(alone)")
+        // The agent at the default socket ($XDG_RUNTIME_DIR/deskdays/agent.sock) serves it: read-only, every time.
+        let agent = try await AgentProcess(a.cli, socket: a.cli.folder.appendingPathComponent("run/deskdays/agent.sock").path)
+        defer { agent.kill9() }
+        let served = try await opens()
+        #expect(!served.isEmpty && served.allSatisfy { $0.contains("O_RDONLY") && !$0.contains("O_RDWR") }, "\(served)")
     }
 }

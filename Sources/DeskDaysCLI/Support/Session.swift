@@ -1,5 +1,6 @@
 import DeskDaysCalendar
 import DeskDaysConfig
+import DeskDaysControl
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
@@ -94,8 +95,9 @@ package struct Session {
     /// A database the user named must exist to be read; only the default
     /// may be absent (a first run); one out of reach is always an error.
     func readStore() throws -> AttendanceStore {
-        // With [sync], every command merges the folder before it answers.
-        if let synced = try synchronizer() { return synced.store }
+        // With [sync], a read merges the folder before it answers, unless
+        // the agent serving this database does that (reads never write).
+        if syncSettings != nil, !agentSyncs, let synced = try synchronizer() { return synced.store }
         let path = options.databasePath
         switch PathCheck.reach(path) {
         case .present:
@@ -153,6 +155,21 @@ package struct Session {
 
     /// The synchronizer of each database this process merged (one command: once each).
     static let merged = Mutex([String: Synchronizer]())
+
+    /// Whether a running agent serves this database and configuration, and
+    /// so merges the sync folder itself (asked once per command, at the
+    /// default socket unless the command named one: `socketPath`).
+    var agentSyncs: Bool {
+        let key = options.databasePath + "\n" + options.configPath
+        if let known = Self.agentSyncing.withLock({ $0[key] }) { return known }
+        let serves = AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? ControlSocketPath.default(environment: processEnvironment),
+                                           global: options)
+        Self.agentSyncing.withLock { $0[key] = serves }
+        return serves
+    }
+    static let agentSyncing = Mutex([String: Bool]())
+    /// The control socket a command named with `--socket` (nil: the default).
+    package static let socketPath = Mutex<String?>(nil)
 
     /// How the sync folder's inbox is read: this configuration's policy and rule check.
     var inboxRules: Synchronizer.InboxRules {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The desktop's latency (issue 18: PropertiesChanged within 100 ms of a
+# The desktop's latency (PropertiesChanged within 100 ms of a
 # check-in): the agent on a private dbus-daemon as the session bus; a client
 # makes DESKTOP_CHECKINS (default 40) check-ins for today through the control
 # socket, alternating office and remote so each one changes TodayStatus, and

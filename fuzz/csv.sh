@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the CSV import (issue 28: `deskdays import` of a CSV, and the
+# Fuzz the CSV import (`deskdays import` of a CSV, and the
 # employer's CSV `reconcile` reads) with libFuzzer + AddressSanitizer for a
 # fixed number of runs, seeded with exports and with broken files: an
 # unterminated quote, text after a closing quote, quoted newlines, status

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the iCalendar reader (issue 28: holiday feeds and `.ics` imports)
+# Fuzz the iCalendar reader (holiday feeds and `.ics` imports)
 # with libFuzzer + AddressSanitizer for a fixed number of runs, seeded with
 # small calendars: yearly rules with huge COUNT/INTERVAL/UNTIL, a missing
 # END:VEVENT, folded lines, timed events. Exits non-zero on a crash. RUNS

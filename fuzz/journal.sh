@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz journal-line decoding and the sync folder's door (issue 28) with
+# Fuzz journal-line decoding and the sync folder's door with
 # libFuzzer + AddressSanitizer for a fixed number of runs, seeded with good
 # lines of every kind and the lines that once bricked a device (a clock in
 # the year 10000, counters at Int64.max, dates 2150-06-01 and 0000-02-29,

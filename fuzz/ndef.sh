@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the NDEF parser (issue 3) with libFuzzer + AddressSanitizer for a
+# Fuzz the NDEF parser with libFuzzer + AddressSanitizer for a
 # fixed number of runs, seeded with the ndeflib vectors as messages and as
 # Type 2 tag images. Exits non-zero on a crash. RUNS overrides the count
 # (default 1000000).

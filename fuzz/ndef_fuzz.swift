@@ -1,4 +1,4 @@
-/// libFuzzer entry for the NDEF parser (issue 3): every input is tried as an
+/// libFuzzer entry for the NDEF parser: every input is tried as an
 /// NDEF message, as a Type 2 data area and as a whole tag image. Any trap,
 /// overflow or ASan report is a bug: malformed input must end in NDEFError.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the nl80211 parser (issue 5) with libFuzzer + AddressSanitizer for a
+# Fuzz the nl80211 parser with libFuzzer + AddressSanitizer for a
 # fixed number of runs, seeded with the shared netlink vectors (each whole,
 # and as attribute streams with their netlink/genetlink headers cut off) and
 # the replies recorded in the test VM (Tests/Fixtures/netlink/hwsim).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the NMEA framer and decoders (issue 6) with libFuzzer + AddressSanitizer
+# Fuzz the NMEA framer and decoders with libFuzzer + AddressSanitizer
 # for a fixed number of runs, seeded with the gpsd captures and the sentence
 # vectors. Exits non-zero on a crash. RUNS overrides the count (default 100000).
 set -euo pipefail

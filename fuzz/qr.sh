@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the pure QR logic (issue 4: pixel-format luma extraction, change
+# Fuzz the pure QR logic (pixel-format luma extraction, change
 # detection, payload rules, sighting debounce) with libFuzzer +
 # AddressSanitizer for a fixed number of runs. Exits non-zero on a crash.
 # RUNS overrides the count (default 1000000).

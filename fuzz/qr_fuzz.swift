@@ -1,4 +1,4 @@
-/// libFuzzer entry for the pure QR logic (issue 4): the first bytes choose a
+/// libFuzzer entry for the pure QR logic: the first bytes choose a
 /// frame geometry and stride, the rest is a camera buffer for every pixel
 /// format; payload rules see the bytes as text. A short or odd buffer must
 /// give nil, never a trap or an out-of-bounds read.

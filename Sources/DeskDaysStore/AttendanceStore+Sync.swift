@@ -390,7 +390,7 @@ extension AttendanceStore {
     /// (no sync, a history line) is left out: its `recordedAt` is that
     /// time already. A record's `recordedAt` is its line's clock time (HLC),
     /// which orders records alike on every device but which a device whose
-    /// clock ran ahead drags along for everyone (issue 29): this is the
+    /// clock ran ahead drags along for everyone: this is the
     /// time shown to people (`explain`, `evidence`).
     public func writtenTimes(of records: [DayRecord]) throws -> [Int64: Date] {
         try read { db in

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 7 on the bench, with the agent as a real process: a virtual NFC tap
+/// The agent on the bench, as a real process: a virtual NFC tap
 /// (private pcscd + vpcd + a virtual Type 2 tag) and a replayed GPS entry
 /// (socat pty) make one office day with both sources, pushed to
 /// `status --follow`, suppressing that day's reminder, with

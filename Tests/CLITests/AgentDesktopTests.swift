@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// The agent on the session bus (issue 18), each test on a private
+/// The agent on the session bus, each test on a private
 /// `dbus-daemon` standing in for the session bus: the reminder answered
 /// from its notification (python3-dbus notification servers with and
 /// without the `actions` capability), the `io.github.deskdays.DeskDays1`

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// GPS through gpsd (issue 17): Debian's real `gpsd` reads a socat
+/// GPS through gpsd: Debian's real `gpsd` reads a socat
 /// pseudo-terminal into which the test writes NMEA (a pass-by track, then
 /// a walk into the office), and broadcasts each fix as its `org.gpsd` `fix`
 /// signal on a private `dbus-daemon` standing in for the system bus. The

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// GPS through ModemManager (issue 17). There is no modem simulator, so a
+/// GPS through ModemManager. There is no modem simulator, so a
 /// python3-dbus stand-in owns `org.freedesktop.ModemManager1` on a private
 /// system bus and implements the documented subset of
 /// `org.freedesktop.ModemManager1.Modem.Location` (the properties

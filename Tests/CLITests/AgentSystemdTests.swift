@@ -61,7 +61,7 @@ struct AgentSystemdTests {
             #expect(lines.contains(required), "\(required) missing from config/deskdays.service")
         }
         // The home is writable (the [sync] folder is wherever the configuration
-        // says, issue 31), but not where code that runs later lives.
+        // says), but not where code that runs later lives.
         let readOnly = lines.filter { $0.hasPrefix("ReadOnlyPaths=") }
             .flatMap { $0.dropFirst("ReadOnlyPaths=".count).split(separator: " ").map(String.init) }
         for path in ["-%h/.ssh", "-%h/.bashrc", "-%h/.config/systemd", "-%h/.config/autostart"] {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The HTML report in Arabic, Japanese and Brazilian Portuguese as headless
-/// Chromium lays it out with real fonts (issue 29, "Done when"): no two text
+/// Chromium lays it out with real fonts: no two text
 /// boxes of a chart overlap, and in Arabic the heatmap's first column (the
 /// week's first day) is on the right.
 @Suite(.enabled(if: Catalogs.available && toolExists("chromium"), "msgfmt or chromium not installed: apt-get install gettext chromium"))

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// The agent on the desktop in other languages (issue 29, "On the
+/// The agent on the desktop in other languages ("On the
 /// desktop"): the tray menu's direction follows the messages' language, a
 /// host that redraws only on `NewIcon`/`NewAttentionIcon` (xfce4-panel)
 /// hears them when today is answered, and the log stays English.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The first day with real exports (issue 29): a German time clock's CSV
+/// The first day with real exports: a German time clock's CSV
 /// imports as office dates and reconciles; a manual range decides its
 /// dates and `import` says which it overruled; a JSON object is refused in one sentence.
 struct ImportDialectCLITests {

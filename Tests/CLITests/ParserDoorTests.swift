@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The parsers' doors (issue 28): status words are whole values at the flag
+/// The parsers' doors: status words are whole values at the flag
 /// and in imports, an unterminated CSV quote is named in `import` and
 /// `reconcile`, and an iCalendar file can neither crash a command (as an
 /// import or as `holidays_ics`) nor leave an event open.

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The report files and `days` in the languages whose scripts broke the
-/// layout (issue 29, "On the desktop" and "Smaller"), through the real CLI
+/// layout, through the real CLI
 /// with the catalogs compiled from po/.
 @Suite(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
 struct ScriptsCLITests {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 15, several devices, one record: separate HOMEs and databases, one
+/// Several devices, one record: separate HOMEs and databases, one
 /// `[sync] folder`, no agent (each command merges before it answers) and,
 /// last, an agent that merges on its own when the folder changes.
 @Suite struct SyncDevicesTests {

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 28, through the real CLI: lines planted in the sync folder (a
+/// Through the real CLI: lines planted in the sync folder (a
 /// clock in the year 10000, counters at Int64.max, dates no door takes, a
 /// departure seven months late, a 5,000-character rule, a far-future clear
 /// from a device named like another, a name with a newline and ESC) and a

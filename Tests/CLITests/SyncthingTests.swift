@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 15 end to end with real Syncthing (Debian's `syncthing`): two
+/// Sync end to end with real Syncthing (Debian's `syncthing`): two
 /// instances on 127.0.0.1 with their own keys, discovery, relays, NAT and
 /// the GUI off, sharing one folder; two agents, each watching its copy. A
 /// check-in on device A reaches device B's `status --follow`; kill -9 of an

@@ -2,7 +2,7 @@ import DeskDaysCore
 import Foundation
 import Testing
 
-/// Issue 28: the rules every door shares, at their edges, and text from
+/// The rules every door shares, at their edges, and text from
 /// outside printed safely.
 @Suite struct ValidationTests {
     @Test func timesAreOnSupportedDatesAndAtMostADayAhead() {

@@ -4,7 +4,7 @@ import DeskDaysStore
 import Foundation
 import Testing
 
-/// Issue 29, one skewed clock stamps everyone: a device whose clock ran
+/// One skewed clock stamps everyone: a device whose clock ran
 /// three hours ahead drags the clock time (HLC) of every later change, but
 /// each record is shown written at its own device's clock, and the skew
 /// `sync status` reports is the device's newest line's, not the worst ever.

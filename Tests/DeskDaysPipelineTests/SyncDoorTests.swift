@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 28: whoever can write to the sync folder is taken for one of the
+/// Whoever can write to the sync folder is taken for one of the
 /// user's devices, but one bad line can no longer brick this one: each
 /// refused line is skipped (named by `skippedLines`), the rest merges, this
 /// device's clock stays where it was, and writes go on; a FIFO named like

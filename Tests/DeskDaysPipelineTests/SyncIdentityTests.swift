@@ -4,7 +4,7 @@ import DeskDaysStore
 import Foundation
 import Testing
 
-/// Issue 28, identity that survives restores and clones: a database that
+/// Identity that survives restores and clones: a database that
 /// finds lines of its id in its own file that it did not write (restored
 /// from a backup, copied to another machine), or a copy `backUp` made, goes
 /// on as a new device and keeps the old one's lines as history; lines only

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Names, widths, directions and digits in the six languages DeskDays has
-/// catalogs for (issue 29, "On the desktop"): what ICU's data gives each
+/// catalogs for ("On the desktop"): what ICU's data gives each
 /// locale, drawn so that no two weekdays, boxes or digit systems collide.
 @Suite struct ScriptTests {
     static let locales = ["de_DE", "fr_FR", "es_ES", "pt_BR", "ja_JP", "ar_EG", "ar", "en_US"]

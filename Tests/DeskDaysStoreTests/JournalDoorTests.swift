@@ -3,7 +3,7 @@ import DeskDaysCore
 import Foundation
 import Testing
 
-/// Issue 28: a journal line is input like a flag or an import row, checked
+/// A journal line is input like a flag or an import row, checked
 /// by the same rules (`Validation`) before anything of it is kept: each
 /// case below once bricked a device (exit 2 or 132) or stored what no
 /// other door would.

@@ -132,7 +132,7 @@ public final class DesktopBus: @unchecked Sendable {
     let notifier: DesktopNotifier
     let logger: Logger
     private let shared: Mutex<Shared>
-    private let wake = BusWake()
+    private let wake = WakePipe()
 
     // MARK: Bus thread only
 

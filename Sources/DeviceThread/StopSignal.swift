@@ -16,28 +16,14 @@ public final class StopSignal: Sendable {
     }
 
     private let state = Mutex(State())
-    private let writeEnd: Int32
+    private let pipe = WakePipe()
 
     /// Readable once stopped: poll it beside the device's own descriptor.
     /// -1 if no pipe could be made (out of descriptors): a sleep then runs
     /// its full time before it sees the stop.
-    public let descriptor: Int32
+    public var descriptor: Int32 { pipe.descriptor }
 
-    public init() {
-        var ends: [Int32] = [-1, -1]
-        // pipe2 is not visible from Swift's Glibc; close-on-exec right after.
-        if pipe(&ends) == 0 {
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
-        if writeEnd >= 0 { close(writeEnd) }
-    }
+    public init() {}
 
     public var isStopped: Bool { state.withLock { $0.stopped } }
 
@@ -51,9 +37,7 @@ public final class StopSignal: Sendable {
             state.abort?()
             return true
         }
-        guard first, writeEnd >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+        if first { pipe.wake() }
     }
 
     /// Installs (or clears, with nil) the abort for the call about to block.
@@ -77,6 +61,47 @@ public final class StopSignal: Sendable {
             _ = poll(&request, 1, Int32(clamping: max(1, milliseconds)))
         }
         return false
+    }
+}
+
+/// A descriptor one thread makes readable to wake another that waits in
+/// `poll` (the stop above; work handed to a D-Bus connection's thread):
+/// a pipe, both ends non-blocking and close-on-exec; `drain` empties it.
+public final class WakePipe: Sendable {
+    /// Readable after `wake()` until drained; -1 if no pipe could be made.
+    public let descriptor: Int32
+    private let writeEnd: Int32
+
+    public init() {
+        var ends: [Int32] = [-1, -1]
+        // pipe2 is not visible from Swift's Glibc; the flags right after.
+        if Glibc.pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+
+    /// Makes `descriptor` readable (a full pipe already is).
+    public func wake() {
+        guard writeEnd >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Empties the pipe (on the waiting thread).
+    public func drain() {
+        guard descriptor >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(descriptor, &buffer, buffer.count) > 0 {}
     }
 }
 

@@ -208,39 +208,3 @@ extension BusSupport {
         }
     }
 }
-
-/// A descriptor another thread makes readable to hand work to a bus's thread
-/// (beside `BusSupport.dispatch(_:stop:wake:onWake:)`); reading drains it.
-public final class BusWake: Sendable {
-    public let descriptor: Int32
-    private let writeEnd: Int32
-
-    public init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            }
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
-        if writeEnd >= 0 { close(writeEnd) }
-    }
-
-    /// Makes `descriptor` readable (a full pipe is already readable).
-    public func wake() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
-    }
-
-    /// Empties the pipe (on the bus's thread).
-    public func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(descriptor, &buffer, buffer.count) > 0 {}
-    }
-}

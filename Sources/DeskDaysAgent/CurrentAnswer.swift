@@ -39,7 +39,15 @@ final class CurrentAnswer: @unchecked Sendable {
     /// The configuration file the answer follows, as replies name it.
     private let configPath: String?
     private let logger: Logger
-    private let lock = NSLock()
+    /// Guards the answer (the fields below) for moments only: a recompute
+    /// runs outside it, by one thread at a time (`refreshing`), and a
+    /// request that arrives meanwhile waits for that recompute's result
+    /// (`wait`), not for its turn at a lock, which a stream of recomputes
+    /// could keep from it (measured: `status` waited 100–300 ms behind
+    /// back-to-back recomputes during a burst of check-ins).
+    private let lock = NSCondition()
+    /// A recompute is under way (under `lock`).
+    private var refreshing = false
     private var outputs: [StatusFormat: String] = [:]
     private var reportJSON = ""
     private var day: LocalDate?
@@ -106,21 +114,21 @@ final class CurrentAnswer: @unchecked Sendable {
         commits.withLock { commitCount += 1 }
     }
 
-    /// Recomputes every answer from the store; true when the status changed.
+    /// Recomputes every answer from the store; true when the status changed
+    /// (since the last call: a change a request's recompute found is reported here too).
     @discardableResult
     func refresh() -> Bool {
-        lock.withLock {
-            let changed = refreshLocked() || unpushed
-            unpushed = false
-            return changed
+        let changed = recompute(unlessFresh: nil)
+        return lock.withLock {
+            defer { unpushed = false }
+            return changed || unpushed
         }
     }
 
     /// `status --format F`'s bytes, or why they cannot be given.
     func status(_ format: StatusFormat) -> Result<String, ControlProtocol.Failure> {
-        let arrived = commits.withLock { commitCount }
+        answerFresh()
         return lock.withLock {
-            refreshIfStale(counting: arrived)
             if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
             return .success(outputs[format] ?? "")
         }
@@ -128,9 +136,8 @@ final class CurrentAnswer: @unchecked Sendable {
 
     /// `report --json`'s bytes, or why they cannot be given.
     func report() -> Result<String, ControlProtocol.Failure> {
-        let arrived = commits.withLock { commitCount }
+        answerFresh()
         return lock.withLock {
-            refreshIfStale(counting: arrived)
             if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
             return .success(reportJSON)
         }
@@ -196,55 +203,90 @@ final class CurrentAnswer: @unchecked Sendable {
         }
     }
 
-    /// Recomputes unless the answer already counts the agent's first
-    /// `arrived` commits (those acknowledged before the request came):
-    /// requests waiting behind one recompute share it, so a burst of
-    /// check-ins does not make every `status` wait for a recompute of its own.
-    private func refreshIfStale(counting arrived: Int) {
+    /// Makes sure the answer counts the agent's commits acknowledged before
+    /// this request came, today's date and any other process's commit:
+    /// recomputes when it does not, or waits for the recompute under way
+    /// and takes its result when that one counts them. Requests waiting
+    /// behind one recompute share it, so a burst of check-ins does not make
+    /// every `status` wait for a recompute of its own.
+    private func answerFresh() {
+        let arrived = commits.withLock { commitCount }
         let now = clock.now()
         let today = answers.policy.localDate(of: now)
         let version = try? store.dataVersion()
         // With min_hours, today's time on site grows while a method is
         // present: the answer is also stale a minute after it was computed.
-        let aged = answers.policy.minHours > 0 && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true
-        if today != day || version != dataVersion || answeredCommits < arrived || failure != nil || aged || calendarChanged,
-           refreshLocked() {
-            unpushed = true
+        let ages = answers.policy.minHours > 0
+        if recompute(unlessFresh: { [self] in
+            today == day && version == dataVersion && answeredCommits >= arrived && failure == nil && !calendarChanged
+                && !(ages && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true)
+        }) {
+            lock.withLock { unpushed = true }
         }
     }
 
-    private func refreshLocked() -> Bool {
+    /// Recomputes the answer as the one recomputing thread, unless `fresh`
+    /// (checked under `lock`) says the answer already serves; true when the
+    /// status changed. A thread that finds a recompute under way waits for
+    /// it and checks again.
+    private func recompute(unlessFresh fresh: (() -> Bool)?) -> Bool {
+        lock.lock()
+        while true {
+            if let fresh, fresh() {
+                lock.unlock()
+                return false
+            }
+            if !refreshing { break }
+            lock.wait()
+        }
+        refreshing = true
+        let knownVersion = dataVersion, knownDay = day, before = outputs
+        calendarChanged = false
+        lock.unlock()
+
         let now = clock.now()
         let today = answers.policy.localDate(of: now)
-        let before = outputs
         // Read first: a commit while this computes makes the next answer compute again.
         let committed = commits.withLock { commitCount }
-        calendarChanged = false
-        do {
+        let computed: Result<(status: [StatusFormat: String], report: String, version: Int), Error> = Result {
             let (changedDates, version) = trackingDates ? try store.takeChangedDatesAndVersion() : (nil, try store.dataVersion())
             // Another process's commit (or a new day, or no notes of touched dates): read everything.
-            if version != dataVersion || today != day { history.invalidate() }
+            if version != knownVersion || today != knownDay { history.invalidate() }
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
+            return (fresh.status, fresh.report, version)
+        }
+
+        lock.lock()
+        var changed = false
+        switch computed {
+        case .success(let fresh):
             reportJSON = fresh.report
             computedAt = now
             outputs = fresh.status
             day = today
-            dataVersion = version
+            dataVersion = fresh.version
             answeredCommits = committed
             failure = nil
-        } catch {
+            changed = outputs != before
+        case .failure(let error):
             failure = "cannot read the database: \(error)"
             logger.error("could not compute the current status: \(error)")
-            return false
         }
-        guard outputs != before else { return false }
-        writeFiles()
-        return true
+        let written = outputs
+        // Waiting requests take this answer now; the files follow.
+        lock.broadcast()
+        lock.unlock()
+        if changed { writeFiles(written) }
+        lock.withLock {
+            refreshing = false
+            lock.broadcast()
+        }
+        return changed
     }
 
     /// Replaces each status file atomically; a failure is logged, never fatal.
-    private func writeFiles() {
+    private func writeFiles(_ outputs: [StatusFormat: String]) {
         guard let folder else { return }
         for (format, name) in Self.files {
             let path = folder + "/" + name

@@ -133,6 +133,17 @@ let package = Package(
         .target(name: "AgentSocket", dependencies: ["Localization"]),
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
+        // MARK: - `deskdays doctor`: what each method's hardware and the system look like (read-only checks)
+        .target(name: "DeskDaysDoctor", dependencies: [
+            "DeskDaysCore", "DeskDaysConfig", "GPSBus", "NFCAdapter", "QRAdapter", "Wired",
+        ]),
+
+        // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, over sd-bus
+        .target(name: "DeskDaysDesktop", dependencies: [
+            "DeviceThread", "Spawn", "CSystemd", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysDoctor",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - The agent: adapters → pipeline, supervised
         // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
         .target(name: "DeskDaysAgent", dependencies: [
@@ -141,7 +152,7 @@ let package = Package(
             "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
             "WiFiAdapter", "Wired", "WiredAdapter",
             "QRAdapter",
-            "CSystemd", "SystemBus", "DeskDaysCalendar",
+            "CSystemd", "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -180,7 +191,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
-            "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
+            "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent", "DeskDaysDoctor", "DeskDaysDesktop",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -220,6 +231,8 @@ let package = Package(
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysDoctorTests", dependencies: ["DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "SystemBus", "Wired", "NL80211"]),
+        .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),
     ]

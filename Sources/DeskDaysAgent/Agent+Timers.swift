@@ -1,4 +1,5 @@
 import DeskDaysCore
+import DeskDaysDesktop
 import DeskDaysReports
 import Foundation
 import Logging

@@ -1,6 +1,7 @@
 import DeskDaysConfig
 import DeskDaysControl
 import DeskDaysCore
+import DeskDaysDesktop
 import DeskDaysPipeline
 import DeskDaysStore
 import Foundation

@@ -4,6 +4,7 @@ import DeskDaysControl
 import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysCore
+import DeskDaysDesktop
 import DeskDaysReports
 import DeskDaysStore
 import Foundation

@@ -1,5 +1,7 @@
 import ArgumentParser
 import DeskDaysAgent
+import DeskDaysDesktop
+import DeskDaysDoctor
 import DeskDaysCLI
 import DeskDaysConfig
 import DeskDaysCore

@@ -1,4 +1,4 @@
-@testable import DeskDaysAgent
+@testable import DeskDaysDesktop
 import Foundation
 import SystemBus
 import Testing

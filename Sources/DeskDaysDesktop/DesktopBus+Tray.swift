@@ -14,7 +14,7 @@ import SystemBus
 /// The tray icon: a StatusNotifierItem and its com.canonical.dbusmenu menu (see `DesktopBus`).
 extension DesktopBus {
     /// How the icon looks for a summary (freedesktop icon names, so every theme has them).
-    struct TrayLook: Equatable {
+    package struct TrayLook: Equatable {
         var status: String
         var icon: String
         var title: String
@@ -40,7 +40,7 @@ extension DesktopBus {
     }
 
     /// Exports the item and its menu, follows the watcher's name and registers with it.
-    func showTray(_ bus: OpaquePointer) {
+    package func showTray(_ bus: OpaquePointer) {
         do {
             item = try BusObject(bus: bus, path: Self.itemPath, interface: Self.itemInterface, members: itemMembers())
             menu = try BusObject(bus: bus, path: Self.menuPath, interface: Self.menuInterface, members: menuMembers())
@@ -66,7 +66,7 @@ extension DesktopBus {
     }
 
     /// `RegisterStatusNotifierItem` with our unique name (the item is at /StatusNotifierItem); no watcher is logged at debug only.
-    func registerTray() {
+    package func registerTray() {
         guard let bus, item != nil else { return }
         var unique: UnsafePointer<CChar>?
         guard sd_bus_get_unique_name(bus, &unique) >= 0, let unique else { return }
@@ -144,7 +144,7 @@ extension DesktopBus {
     // MARK: - The menu (com.canonical.dbusmenu)
 
     /// The menu's items; their ids are the dbusmenu ids (0 is the root).
-    enum MenuItem: Int32, CaseIterable {
+    package enum MenuItem: Int32, CaseIterable {
         case checkIn = 1, remoteToday, openReport, separator, pause
 
         var label: String {
@@ -314,7 +314,7 @@ extension DesktopBus {
     }
 
     /// The layout changed (an item was enabled or disabled): a new revision and `LayoutUpdated`.
-    func menuChanged() {
+    package func menuChanged() {
         menuRevision += 1
         guard let bus, let menu else { return }
         let revision = menuRevision
@@ -326,12 +326,14 @@ extension DesktopBus {
 
 /// The day the tray menu's "Pause reminders today" was chosen for (kept in
 /// memory: a restarted agent has already given or not given that day's reminder).
-final class ReminderPause: Sendable {
+package final class ReminderPause: Sendable {
     private let day = Mutex<LocalDate?>(nil)
 
-    func pause(_ date: LocalDate) { day.withLock { $0 = date } }
+    package init() {}
 
-    func isPaused(_ date: LocalDate) -> Bool { day.withLock { $0 == date } }
+    package func pause(_ date: LocalDate) { day.withLock { $0 = date } }
+
+    package func isPaused(_ date: LocalDate) -> Bool { day.withLock { $0 == date } }
 }
 
 /// Opens a file with the desktop's default application: `xdg-open FILE`.
@@ -339,8 +341,8 @@ final class ReminderPause: Sendable {
 /// --collect --quiet`, so the browser runs in a unit of its own instead of
 /// inheriting the agent's sandbox (MemoryDenyWriteExecute would kill a JIT
 /// browser, and RestrictAddressFamilies would cut it off the network).
-enum DesktopOpener {
-    static func open(_ path: String, environment: [String: String], logger: Logger) async {
+package enum DesktopOpener {
+    package static func open(_ path: String, environment: [String: String], logger: Logger) async {
         let underSystemd = !(environment["INVOCATION_ID"] ?? "").isEmpty
         let arguments = (underSystemd ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + ["xdg-open", path]
         do {

@@ -3,7 +3,7 @@ import Foundation
 import NL80211
 import Testing
 import Wired
-@testable import DeskDaysAgent
+@testable import DeskDaysDoctor
 
 /// `doctor`'s wired section on injected gateways: each gateway named by its
 /// interface, family and rule, never its MAC.

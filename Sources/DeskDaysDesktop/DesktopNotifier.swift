@@ -27,15 +27,15 @@ import SystemBus
 /// pieces (no session bus, no notification daemon) are logged, the first
 /// time as a warning, and the agent carries on; nothing is retried.
 public final class DesktopNotifier: Sendable {
-    static let destination = "org.freedesktop.Notifications"
-    static let objectPath = "/org/freedesktop/Notifications"
-    static let interface = "org.freedesktop.Notifications"
+    package static let destination = "org.freedesktop.Notifications"
+    package static let objectPath = "/org/freedesktop/Notifications"
+    package static let interface = "org.freedesktop.Notifications"
     /// From the freedesktop icon naming specification, so every theme has one.
-    static let icon = "appointment-soon"
-    static let timeoutSeconds: UInt64 = 5
+    package static let icon = "appointment-soon"
+    package static let timeoutSeconds: UInt64 = 5
 
     /// The session bus address, nil when there is none.
-    let address: String?
+    package let address: String?
     private let logger: Logger
     private let warned = Mutex(false)
 
@@ -45,7 +45,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// `DBUS_SESSION_BUS_ADDRESS`, else the systemd user session's `$XDG_RUNTIME_DIR/bus`; nil when neither is set.
-    static func sessionAddress(environment: [String: String]) -> String? {
+    package static func sessionAddress(environment: [String: String]) -> String? {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
         let escaped = runtime.addingPercentEncoding(withAllowedCharacters: Self.unescaped) ?? runtime
@@ -98,7 +98,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// Logs why a notification was not shown: the first time as a warning, then at info.
-    func complain(_ message: String) {
+    package func complain(_ message: String) {
         let first = warned.withLock { done in
             defer { done = true }
             return !done
@@ -107,7 +107,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// How one notification went.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         /// The daemon's id for it.
         case shown(UInt32)
         /// No connection could be made.
@@ -119,7 +119,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// One `Notify` on a connection of its own, on a thread of its own; cancellation ends it at once.
-    static func call(address: String, title: String, body: String) async -> Outcome {
+    package static func call(address: String, title: String, body: String) async -> Outcome {
         let stop = StopSignal()
         guard stop.descriptor >= 0 else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
         return await withTaskCancellationHandler {
@@ -201,7 +201,7 @@ public final class DesktopNotifier: Sendable {
     /// The arguments, signature `susssasa{sv}i`: app name, `replaces` (0: a new one), icon, summary, body,
     /// `actions` (key, label, key, label…), the hint urgency 1 (normal), and
     /// `expires` (-1: the server's default; 0: never, for a question with answers).
-    static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
+    package static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
                              replaces: UInt32 = 0, expires: Int32 = -1) -> Int32 {
         func string(_ value: String) -> Int32 {
             value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }

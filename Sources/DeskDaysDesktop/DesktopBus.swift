@@ -5,6 +5,7 @@ import Glibc
 import CSystemd
 import DeskDaysControl
 import DeskDaysCore
+import DeskDaysDoctor
 import DeskDaysReports
 import Foundation
 import Logging
@@ -13,24 +14,24 @@ import SystemBus
 
 /// What the session-bus interface and the tray show: the current period's
 /// figures and today's status.
-struct DesktopSummary: Sendable, Equatable {
-    var today: LocalDate
+package struct DesktopSummary: Sendable, Equatable {
+    package var today: LocalDate
     /// The period's label as `report --json` writes it (the D-Bus property).
-    var period: String
+    package var period: String
     /// The period as the user's language names it (the tray's tooltip).
-    var periodName: String
+    package var periodName: String
     /// Where the period stands (`report --json` writes its raw value: met, on_track, behind, impossible).
-    var status: Report.Status
-    var office: Int
-    var required: Int
-    var remaining: Int
+    package var status: Report.Status
+    package var office: Int
+    package var required: Int
+    package var remaining: Int
     /// `office / elapsed`; -1 while no workday of the period has elapsed.
-    var compliance: Double
+    package var compliance: Double
     /// Today's resolved status; "" while nothing is recorded.
-    var todayStatus: String
-    var workday: Bool
+    package var todayStatus: String
+    package var workday: Bool
 
-    init(report: Report, todayStatus: AttendanceStatus?, workday: Bool) {
+    package init(report: Report, todayStatus: AttendanceStatus?, workday: Bool) {
         today = report.today
         period = report.period.label
         periodName = ReportLocale.process.periodLabel(report.period)
@@ -66,28 +67,28 @@ struct DesktopSummary: Sendable, Equatable {
 /// (which logs why they cannot be shown). A bus lost later is reconnected
 /// with backoff.
 public final class DesktopBus: @unchecked Sendable {
-    static let name = "io.github.deskdays.DeskDays1"
-    static let path = "/io/github/deskdays/DeskDays1"
-    static let interface = "io.github.deskdays.DeskDays1"
+    package static let name = "io.github.deskdays.DeskDays1"
+    package static let path = "/io/github/deskdays/DeskDays1"
+    package static let interface = "io.github.deskdays.DeskDays1"
     /// Error names: `…Error.InvalidDate`, `InvalidStatus`, `InvalidPeriod`, `Failed`.
-    static let errorPrefix = "io.github.deskdays.DeskDays1.Error."
+    package static let errorPrefix = "io.github.deskdays.DeskDays1.Error."
 
-    static let notifications = "org.freedesktop.Notifications"
-    static let notificationsPath = "/org/freedesktop/Notifications"
-    static let watcher = "org.kde.StatusNotifierWatcher"
-    static let watcherPath = "/StatusNotifierWatcher"
-    static let itemPath = "/StatusNotifierItem"
-    static let itemInterface = "org.kde.StatusNotifierItem"
-    static let menuPath = "/MenuBar"
-    static let menuInterface = "com.canonical.dbusmenu"
+    package static let notifications = "org.freedesktop.Notifications"
+    package static let notificationsPath = "/org/freedesktop/Notifications"
+    package static let watcher = "org.kde.StatusNotifierWatcher"
+    package static let watcherPath = "/StatusNotifierWatcher"
+    package static let itemPath = "/StatusNotifierItem"
+    package static let itemInterface = "org.kde.StatusNotifierItem"
+    package static let menuPath = "/MenuBar"
+    package static let menuInterface = "com.canonical.dbusmenu"
 
     /// The reminder's answers: action keys (never translated) and their statuses and labels.
-    static let answers: [(key: String, status: AttendanceStatus, label: String)] = [
+    package static let answers: [(key: String, status: AttendanceStatus, label: String)] = [
         ("office", .office, tr("In the office")), ("remote", .remote, tr("Remote")), ("off", .vacation, tr("Day off")),
     ]
 
     /// What the bus side needs from the agent; each is safe to call from any thread.
-    struct Hooks: Sendable {
+    package struct Hooks: Sendable {
         /// The figures now (read from the store).
         var summary: @Sendable () throws -> DesktopSummary
         /// `report --json --period P`'s bytes.
@@ -102,19 +103,40 @@ public final class DesktopBus: @unchecked Sendable {
         var pauseReminders: @Sendable (LocalDate) -> Void
         /// The user closed a date's reminder without answering (it counts as ignored).
         var dismissed: @Sendable (LocalDate) -> Void
+
+        package init(summary: @escaping @Sendable () throws -> DesktopSummary,
+                     report: @escaping @Sendable (PeriodSelector) -> Result<String, ControlProtocol.Failure>,
+                     record: @escaping @Sendable (_ date: LocalDate, _ status: AttendanceStatus, _ note: String?, _ via: String) async throws -> Void,
+                     today: @escaping @Sendable () -> LocalDate, openReport: @escaping @Sendable () async -> Void,
+                     pauseReminders: @escaping @Sendable (LocalDate) -> Void, dismissed: @escaping @Sendable (LocalDate) -> Void) {
+            self.summary = summary
+            self.report = report
+            self.record = record
+            self.today = today
+            self.openReport = openReport
+            self.pauseReminders = pauseReminders
+            self.dismissed = dismissed
+        }
     }
 
     /// A reminder to show.
-    struct Reminder: Sendable {
+    package struct Reminder: Sendable {
         var date: LocalDate
         var title: String
         /// Without the `actions` capability: names the command.
         var plainBody: String
         /// With it: asks the question the actions answer.
         var answerBody: String
+
+        package init(date: LocalDate, title: String, plainBody: String, answerBody: String) {
+            self.date = date
+            self.title = title
+            self.plainBody = plainBody
+            self.answerBody = answerBody
+        }
     }
 
-    enum Command: Sendable {
+    package enum Command: Sendable {
         case run(@Sendable (DesktopBus) -> Void)
         case remind(Reminder)
     }
@@ -126,35 +148,35 @@ public final class DesktopBus: @unchecked Sendable {
         var queue: [Command] = []
     }
 
-    let address: String?
-    let tray: Bool
-    let hooks: Hooks
-    let notifier: DesktopNotifier
-    let logger: Logger
+    package let address: String?
+    package let tray: Bool
+    package let hooks: Hooks
+    package let notifier: DesktopNotifier
+    package let logger: Logger
     private let shared: Mutex<Shared>
     private let wake = WakePipe()
 
     // MARK: Bus thread only
 
-    var bus: OpaquePointer?
-    var main: BusObject?
-    var item: BusObject?
-    var menu: BusObject?
-    var slots: [OpaquePointer] = []
-    var summary: DesktopSummary?
+    package var bus: OpaquePointer?
+    package var main: BusObject?
+    package var item: BusObject?
+    package var menu: BusObject?
+    package var slots: [OpaquePointer] = []
+    package var summary: DesktopSummary?
     /// The reminders on screen, by notification id.
-    var shown: [UInt32: ShownReminder] = [:]
-    var menuRevision: UInt32 = 1
-    var pausedOn: LocalDate?
+    package var shown: [UInt32: ShownReminder] = [:]
+    package var menuRevision: UInt32 = 1
+    package var pausedOn: LocalDate?
     /// Whether this connection owns `name` (else it is queued behind another agent).
-    var ownsName = false
+    package var ownsName = false
 
-    struct ShownReminder {
+    package struct ShownReminder {
         var date: LocalDate
         var answered = false
     }
 
-    init(address: String?, tray: Bool, hooks: Hooks, notifier: DesktopNotifier, logger: Logger) {
+    package init(address: String?, tray: Bool, hooks: Hooks, notifier: DesktopNotifier, logger: Logger) {
         self.address = address
         self.tray = tray
         self.hooks = hooks
@@ -167,22 +189,22 @@ public final class DesktopBus: @unchecked Sendable {
 
     /// Shows the day's reminder: on this connection (with answers where the
     /// server takes actions), or through `DesktopNotifier` when there is no bus.
-    func remind(_ reminder: Reminder) async {
+    package func remind(_ reminder: Reminder) async {
         if !post(.remind(reminder)) {
             await notifier.notify(title: reminder.title, body: reminder.plainBody)
         }
     }
 
     /// Whether a connection takes work (else there is nothing to announce to).
-    var isServing: Bool { shared.withLock { $0.accepting } }
+    package var isServing: Bool { shared.withLock { $0.accepting } }
 
     /// The current answer may have changed: announce what did.
-    func update(_ summary: DesktopSummary) {
+    package func update(_ summary: DesktopSummary) {
         _ = post(.run { $0.apply(summary) })
     }
 
     /// Queues work for the bus thread; false when there is no connection to do it on.
-    func post(_ command: Command) -> Bool {
+    package func post(_ command: Command) -> Bool {
         let accepted = shared.withLock { shared -> Bool in
             guard shared.accepting else { return false }
             shared.queue.append(command)
@@ -193,7 +215,7 @@ public final class DesktopBus: @unchecked Sendable {
     }
 
     /// Serves the session bus until the calling task is cancelled, or at once when there is none.
-    func run() async {
+    package func run() async {
         guard let address else {
             logger.info("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset); no D-Bus interface or tray icon")
             return
@@ -384,7 +406,7 @@ public final class DesktopBus: @unchecked Sendable {
 
     // MARK: - io.github.deskdays.DeskDays1
 
-    static let propertyNames = ["Today", "Period", "Status", "Office", "Required", "Remaining", "Compliance", "TodayStatus"]
+    package static let propertyNames = ["Today", "Period", "Status", "Office", "Required", "Remaining", "Compliance", "TodayStatus"]
 
     /// A property's value as text, to see which changed.
     private static func value(_ name: String, _ summary: DesktopSummary) -> String {
@@ -432,7 +454,7 @@ public final class DesktopBus: @unchecked Sendable {
     }
 
     /// An sd-bus message kept for a later reply.
-    struct PendingCall: @unchecked Sendable {
+    package struct PendingCall: @unchecked Sendable {
         let message: OpaquePointer
     }
 

@@ -2,7 +2,7 @@ import DeskDaysConfig
 import Foundation
 import GPSBus
 import Testing
-@testable import DeskDaysAgent
+@testable import DeskDaysDoctor
 
 /// `Doctor` against a scratch /proc, /sys and /run: each condition it
 /// names is produced by the files that mean it on a real machine.

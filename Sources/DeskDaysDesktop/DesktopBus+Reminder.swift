@@ -13,13 +13,13 @@ import SystemBus
 /// The reminder as a notification whose actions answer it (see `DesktopBus`).
 extension DesktopBus {
     /// A reply callback's closure, kept alive until the reply (or the timeout) comes.
-    final class ReplyBox {
+    package final class ReplyBox {
         let body: (OpaquePointer) -> Void
         init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
     }
 
     /// Calls a method without waiting; `then` gets the reply or the error (sd-bus's timeout included).
-    func callAsync(_ bus: OpaquePointer, destination: String, path: String, interface: String, member: String,
+    package func callAsync(_ bus: OpaquePointer, destination: String, path: String, interface: String, member: String,
                            autoStart: Bool = true, build: (OpaquePointer) -> Int32 = { _ in 0 },
                            then: @escaping (OpaquePointer) -> Void) -> String? {
         var created: OpaquePointer?
@@ -47,7 +47,7 @@ extension DesktopBus {
     /// Asks the server for its capabilities, then shows the reminder: with
     /// the actions `office`, `remote` and `off` where it lists `actions`, else
     /// with a body naming the command (mako, minimal daemons).
-    func showReminder(_ reminder: Reminder) {
+    package func showReminder(_ reminder: Reminder) {
         guard let bus else { return }
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "GetCapabilities") { [self] reply in
@@ -89,7 +89,7 @@ extension DesktopBus {
     }
 
     /// Follows `ActionInvoked` and `NotificationClosed` from the notification server.
-    func watchNotifications(_ bus: OpaquePointer) {
+    package func watchNotifications(_ bus: OpaquePointer) {
         let me = Unmanaged.passUnretained(self).toOpaque()
         var slot: OpaquePointer?
         if sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.notifications,
@@ -115,7 +115,7 @@ extension DesktopBus {
     }
 
     /// An answer from the reminder: recorded once, through the pipeline, then confirmed in its place.
-    func actionInvoked(id: UInt32, key: String) {
+    package func actionInvoked(id: UInt32, key: String) {
         guard var reminder = shown[id], !reminder.answered,
               let answer = Self.answers.first(where: { $0.key == key }) else { return }
         reminder.answered = true
@@ -151,7 +151,7 @@ extension DesktopBus {
     }
 
     /// `CloseNotification` for a reminder answered some other way.
-    func withdraw(_ id: UInt32) {
+    package func withdraw(_ id: UInt32) {
         guard let bus else { return }
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath, interface: Self.notifications,
                                 member: "CloseNotification", autoStart: false,
@@ -163,7 +163,7 @@ extension DesktopBus {
 
     /// Closed without an answer: dismissed by the user (reason 2), it counts
     /// as ignored (`ReminderStreak`); expired or closed by the server, it does not.
-    func notificationClosed(id: UInt32, reason: UInt32) {
+    package func notificationClosed(id: UInt32, reason: UInt32) {
         guard let reminder = shown.removeValue(forKey: id), !reminder.answered else { return }
         guard reason == 2 else {
             let how = [1: "expired", 3: "closed by the notification server"][reason] ?? "closed (reason \(reason))"

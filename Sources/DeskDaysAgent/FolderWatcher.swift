@@ -48,26 +48,7 @@ final class FolderWatcher: Sendable {
 
     /// Runs until cancelled; `onChange` runs on the watcher's thread.
     func run(onChange: @escaping @Sendable () -> Void) async {
-        let stop = StopSignal()
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let thread = Thread {
-                    // The name `top -H` and /proc show (Foundation does not pass
-                    // it on, and pthread_setname_np is not visible from Swift).
-                    let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-                    if comm >= 0 {
-                        _ = write(comm, "deskdays-sync", 13)
-                        close(comm)
-                    }
-                    self.loop(stop: stop, onChange: onChange)
-                    done.resume()
-                }
-                thread.name = "deskdays-sync"
-                thread.start()
-            }
-        } onCancel: {
-            stop.stop()
-        }
+        await DeviceStream.run(name: "deskdays-sync") { stop in self.loop(stop: stop, onChange: onChange) }
     }
 
     private func loop(stop: StopSignal, onChange: @Sendable () -> Void) {

@@ -56,18 +56,7 @@ final class SleepWatcher: Sendable {
             return
         }
         let context = Context(onChange: onChange, logger: logger)
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let thread = Thread {
-                    self.loop(stop: stop, context: context)
-                    done.resume()
-                }
-                thread.name = "deskdays-sleep"
-                thread.start()
-            }
-        } onCancel: {
-            stop.stop()
-        }
+        await DeviceStream.run(name: "deskdays-sleep", stop: stop) { stop in self.loop(stop: stop, context: context) }
     }
 
     /// What the sd-bus callbacks reach through their `userdata` pointer.

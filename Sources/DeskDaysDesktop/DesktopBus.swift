@@ -230,18 +230,7 @@ public final class DesktopBus: @unchecked Sendable {
             stopAccepting(stopped: false)
             return
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let thread = Thread {
-                    self.loop(address: address, stop: stop)
-                    done.resume()
-                }
-                thread.name = "deskdays-desktop"
-                thread.start()
-            }
-        } onCancel: {
-            stop.stop()
-        }
+        await DeviceStream.run(name: "deskdays-dbus", stop: stop) { stop in self.loop(address: address, stop: stop) }
     }
 
     /// No more commands; reminders still queued go to `DesktopNotifier` (unless the agent is stopping).

@@ -122,16 +122,8 @@ public final class DesktopNotifier: Sendable {
     package static func call(address: String, title: String, body: String) async -> Outcome {
         let stop = StopSignal()
         guard stop.descriptor >= 0 else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
-                let thread = Thread {
-                    done.resume(returning: send(address: address, title: title, body: body, stop: stop))
-                }
-                thread.name = "deskdays-notify"
-                thread.start()
-            }
-        } onCancel: {
-            stop.stop()
+        return await DeviceStream.run(name: "deskdays-notify", stop: stop) { stop in
+            send(address: address, title: title, body: body, stop: stop)
         }
     }
 

@@ -36,18 +36,10 @@ public struct NMEASerialReader: FixSource {
     /// Starts the reader thread. It stops when the stream's consumer stops
     /// iterating (task cancelled, stream dropped).
     public func events() -> AsyncStream<GPSEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self,
-                                                            bufferingPolicy: .bufferingNewest(4096))
-        let stop = StopSignal()
-        continuation.onTermination = { _ in stop.stop() }
         let reader = self
-        let thread = Thread {
-            reader.loop(stop: stop) { continuation.yield($0) }
-            continuation.finish()
+        return DeviceStream.start(name: "deskdays-gps", buffering: .bufferingNewest(4096)) { stop, yield in
+            reader.loop(stop: stop, report: yield)
         }
-        thread.name = "deskdays-gps"
-        thread.start()
-        return stream
     }
 
     private func loop(stop: StopSignal, report: (GPSEvent) -> Void) {

@@ -24,15 +24,11 @@ enum BusFixThread {
     static func events(name: String, address: String, backoff: Backoff, logger: Logger,
                        session: @escaping @Sendable (OpaquePointer, StopSignal, (GPSEvent) -> Void) -> SessionEnd)
         -> AsyncStream<GPSEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(4096))
-        let stop = StopSignal()
-        continuation.onTermination = { _ in stop.stop() }
         guard BusSupport.isUnixOnly(address) else {
             logger.warning("the system bus address is not a unix socket; GPS fixes from \(name) cannot be read")
-            continuation.finish()
-            return stream
+            return AsyncStream { $0.finish() }
         }
-        let thread = Thread {
+        return DeviceStream.start(name: "deskdays-gpsbus", buffering: .bufferingNewest(4096)) { stop, yield in
             var delay = backoff
             var inOutage = false
             var connected = false
@@ -51,12 +47,12 @@ enum BusFixThread {
                             connected = true
                             delay.reset()
                         }
-                        continuation.yield(event)
+                        yield(event)
                     }
                     sd_bus_flush_close_unref(bus)
                     if connected {
                         connected = false
-                        continuation.yield(.disconnected)
+                        yield(.disconnected)
                     }
                     if case .lost(let reason) = end, !stop.isStopped {
                         logger.warning("lost \(name) on the system bus (\(reason)); retrying in the background")
@@ -65,10 +61,6 @@ enum BusFixThread {
                 }
                 _ = stop.sleep(delay.next())
             }
-            continuation.finish()
         }
-        thread.name = "deskdays-gps-bus"
-        thread.start()
-        return stream
     }
 }

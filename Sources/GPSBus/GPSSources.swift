@@ -4,6 +4,7 @@ import Glibc
 import CSystemd
 import DeskDaysConfig
 import DeskDaysCore
+import DeviceThread
 import Foundation
 import GPSAdapter
 import Logging
@@ -172,10 +173,8 @@ public struct AutoFixSource: FixSource {
         let (stream, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(4096))
         let settings = self.settings, address = self.address, logger = self.logger
         let task = Task {
-            let probe = await withCheckedContinuation { (done: CheckedContinuation<GPSSourceProbe, Never>) in
-                let thread = Thread { done.resume(returning: GPSSourceProbe.run(address: address, serialDevice: settings.device)) }
-                thread.name = "deskdays-gps-probe"
-                thread.start()
+            let probe = await DeviceStream.run(name: "deskdays-probe") { _ in
+                GPSSourceProbe.run(address: address, serialDevice: settings.device)
             }
             guard !Task.isCancelled else { return continuation.finish() }
             let (choice, reason) = probe.choice

@@ -19,7 +19,7 @@ struct LibNFCTagReader<System: NFCChipSystem>: Sendable {
     var presenceInterval = 0.05
 
     func taps(wantsNDEF: @escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error> {
-        deviceThreadStream(name: "deskdays-libnfc") { stop, yield in
+        DeviceStream.startThrowing(name: "deskdays-libnfc") { stop, yield in
             try run(stop: stop, wantsNDEF: wantsNDEF, yield: yield)
         }
     }

@@ -25,7 +25,7 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
     static var retriesPerTap: Int { 3 }
 
     func taps(wantsNDEF: @escaping @Sendable (String) -> Bool) -> AsyncThrowingStream<TagReading, Error> {
-        deviceThreadStream(name: "deskdays-pcsc") { stop, yield in
+        DeviceStream.startThrowing(name: "deskdays-pcsc") { stop, yield in
             run(stop: stop, wantsNDEF: wantsNDEF, yield: yield)
         }
     }

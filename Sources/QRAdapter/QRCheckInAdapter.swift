@@ -39,13 +39,11 @@ public struct QRCheckInAdapter: CheckInAdapter {
         let (rules, continuation) = AsyncStream<String>.makeStream()
         let settings = settings, logger = logger
         let finished = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        DeviceStream.spawn("deskdays-qr") {
             Self.watch(settings: settings, logger: logger, stop: stop) { continuation.yield($0) }
             continuation.finish()
             finished.signal()
         }
-        thread.name = "deskdays.qr"
-        thread.start()
         await withTaskCancellationHandler {
             for await rule in rules {
                 await emit(CheckInEvent(source: .qr, rule: rule, time: now()))

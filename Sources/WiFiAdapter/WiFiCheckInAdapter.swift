@@ -1,3 +1,4 @@
+import DeviceThread
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
@@ -80,23 +81,12 @@ public struct WiFiCheckInAdapter: CheckInAdapter {
 
     /// The device thread's reports as a stream; ending the stream stops the thread.
     static func updates() -> AsyncStream<LinkUpdate> {
-        AsyncStream { continuation in
-            let watcher: LinkWatcher
-            do {
-                watcher = try LinkWatcher()
-            } catch {
-                continuation.yield(.readFailed("\(error)"))
-                continuation.finish()
-                return
-            }
-            continuation.onTermination = { _ in watcher.stop() }
-            let thread = Thread {
-                // Named from inside: only then does Foundation name the kernel thread (`top -H`, the benchmark).
-                Thread.current.name = "deskdays-wifi"
-                watcher.run { continuation.yield($0) }
-                continuation.finish()
-            }
-            thread.start()
+        let watcher: LinkWatcher
+        do {
+            watcher = try LinkWatcher()
+        } catch {
+            return AsyncStream { $0.yield(.readFailed("\(error)")); $0.finish() }
         }
+        return DeviceStream.start(name: "deskdays-wifi", stop: { watcher.stop() }) { yield in watcher.run(yield) }
     }
 }

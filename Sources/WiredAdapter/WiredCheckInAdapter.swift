@@ -1,3 +1,4 @@
+import DeviceThread
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
@@ -51,10 +52,16 @@ public struct WiredCheckInAdapter: CheckInAdapter {
         var tracker = PresenceTracker<Gateway.Key>(flapWindow: flapWindow)
         var memory = GatewayMemory()
         var summary = ""
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
-        guard Self.startWatching(continuation) else {
+        guard let watcher = try? GatewayWatcher() else {
             logger.error("could not start the wired watcher (out of file descriptors?)")
             return
+        }
+        // The watcher's updates and the timer's deadlines, one stream in arrival order; ending it stops the watcher.
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        continuation.onTermination = { _ in watcher.stop() }
+        DeviceStream.spawn("deskdays-wired") {
+            watcher.run { continuation.yield(.update($0)) }
+            continuation.finish()
         }
         var timer: Task<Void, Never>?
         var timerDeadline: Date?
@@ -119,19 +126,5 @@ public struct WiredCheckInAdapter: CheckInAdapter {
             let state = gateway.mac == nil ? "not resolved yet" : (matches[gateway.key] ?? nil) ?? "no rule"
             return "\(gateway.interfaceName) \(gateway.family): \(state)"
         }.joined(separator: ", ")
-    }
-
-    /// Starts the device thread feeding `continuation`; ending the stream stops it.
-    static func startWatching(_ continuation: AsyncStream<Input>.Continuation) -> Bool {
-        guard let watcher = try? GatewayWatcher() else { return false }
-        continuation.onTermination = { _ in watcher.stop() }
-        let thread = Thread {
-            // Named from inside: only then does Foundation name the kernel thread (`top -H`, the benchmark).
-            Thread.current.name = "deskdays-wired"
-            watcher.run { continuation.yield(.update($0)) }
-            continuation.finish()
-        }
-        thread.start()
-        return true
     }
 }

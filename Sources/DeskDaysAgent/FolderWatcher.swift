@@ -106,9 +106,7 @@ final class FolderWatcher: Sendable {
             guard fds[0].revents != 0 else { continue }
             var relevant = false, gone = false
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
+                guard case .success(let count) = buffer.withUnsafeMutableBytes({ Syscall.read(fd, into: $0) }), count > 0 else { break }
                 var offset = 0
                 while offset + MemoryLayout<inotify_event>.size <= count {
                     let (mask, length) = buffer.withUnsafeBytes { raw -> (UInt32, Int) in

@@ -190,17 +190,13 @@ public final class Synchronizer: Sendable {
             bytes += line.utf8
             bytes.append(UInt8(ascii: "\n"))
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                // Never leave half a line behind: the next publish would cut it anyway.
-                _ = ftruncate(fd, off_t(size))
-                throw SyncFailure(description: tr("cannot append to \(path) (\(reason)); the change is kept in the database and written on the next run"))
-            }
-            offset += written
+        do {
+            try Syscall.writeAll(fd, bytes)
+        } catch {
+            let reason = AtomicFile.reason(error)
+            // Never leave half a line behind: the next publish would cut it anyway.
+            _ = ftruncate(fd, off_t(size))
+            throw SyncFailure(description: tr("cannot append to \(path) (\(reason)); the change is kept in the database and written on the next run"))
         }
         guard fsync(fd) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -573,9 +569,8 @@ public final class Synchronizer: Sendable {
         return [UInt8](unsafeUninitializedCapacity: Int(end - start)) { buffer, initialized in
             var done = 0
             while done < buffer.count {
-                let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(start) + off_t(done))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
+                let rest = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[done...])
+                guard case .success(let count) = Syscall.read(fd, at: Int64(start) + Int64(done), into: rest), count > 0 else { break }
                 done += count
             }
             initialized = done

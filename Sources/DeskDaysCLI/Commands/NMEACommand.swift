@@ -48,20 +48,11 @@ struct NMEACommand: ParsableCommand {
             let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
             defer { input.deallocate() }
             func flushOutput() {
-                output.withUnsafeBytes { bytes in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                        if written <= 0 { if errno == EINTR { continue }; return }
-                        offset += written
-                    }
-                }
+                try? Syscall.writeAll(STDOUT_FILENO, output)
                 output.removeAll(keepingCapacity: true)
             }
             while true {
-                let count = read(descriptor, input.baseAddress, input.count)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
+                guard case .success(let count) = Syscall.read(descriptor, into: input), count > 0 else { break }
                 decoder.feed(buffer: UnsafeRawBufferPointer(rebasing: input[..<count])) { fix in
                     fix.appendJSONLine(to: &output)
                 }

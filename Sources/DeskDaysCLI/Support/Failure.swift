@@ -68,11 +68,5 @@ package func printError(_ message: String) {
 /// (Foundation's `FileHandle.write` would trap on EPIPE and take the
 /// process, an agent included, down with it; SIGPIPE is ignored where that matters).
 package func writeAll(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
-    }
+    try? Syscall.writeAll(fd, text.utf8)
 }

@@ -125,7 +125,7 @@ let package = Package(
                        providers: [.apt(["libnl-route-3-dev", "libnl-3-dev"])]),
         .target(name: "WiredAdapter", dependencies: [
             "DeviceThread",
-            "Wired", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
+            "Wired", "NL80211", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

@@ -10,3 +10,22 @@ public enum NetlinkError: Error, Equatable, Sendable {
     /// The kernel answered a request with this errno (positive).
     case kernel(errno: Int32)
 }
+
+/// A libnl return code (`NLE_*`, positive), named after the call that
+/// failed, with libnl's own words for it (`nl_geterror`, given by the
+/// adapter that links libnl): the Wi-Fi and wired adapters' one error type
+/// for libnl calls (docs/design.md, habit 3).
+public struct LibNLError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let call: String
+    public let code: Int32
+    /// libnl's sentence for `code`.
+    public let message: String
+
+    public init(_ call: String, _ result: Int32, describe: (Int32) -> String) {
+        self.call = call
+        code = result < 0 ? -result : result
+        message = describe(code)
+    }
+
+    public var description: String { "\(call): \(message)" }
+}

@@ -1,21 +1,12 @@
 import CNetlink
+import NL80211
 
-/// A libnl return code (`NLE_*`, positive), named after the call that
-/// failed, described by libnl's own `nl_geterror` (docs/design.md, habit 3).
-public struct LibNLError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let call: String
-    public let code: Int32
-
+/// libnl's codes the Wi-Fi adapter tells apart, and its words for any code.
+extension LibNLError {
     init(_ call: String, _ result: Int32) {
-        self.call = call
-        code = result < 0 ? -result : result
+        self.init(call, result) { String(cString: nl_geterror($0)) }
     }
 
-    public static let objectNotFound = Int32(NLE_OBJ_NOTFOUND)
-    public static let permission = Int32(NLE_PERM)
-    public static let notSupported = Int32(NLE_OPNOTSUPP)
-    public static let afNotSupported = Int32(NLE_AF_NOSUPPORT)
-    public static let outOfMemory = Int32(NLE_NOMEM)
-
-    public var description: String { "\(call): " + String(cString: nl_geterror(code)) }
+    static let objectNotFound = Int32(NLE_OBJ_NOTFOUND)
+    static let outOfMemory = Int32(NLE_NOMEM)
 }

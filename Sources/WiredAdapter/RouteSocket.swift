@@ -1,4 +1,5 @@
 import CNetlinkRoute
+import NL80211
 import Glibc
 import Wired
 
@@ -18,12 +19,12 @@ final class RouteSocket {
     }
 
     init() throws {
-        guard let socket = nl_socket_alloc() else { throw RouteNetlinkError("nl_socket_alloc", RouteNetlinkError.outOfMemory) }
+        guard let socket = nl_socket_alloc() else { throw LibNLError("nl_socket_alloc", LibNLError.outOfMemory) }
         self.socket = socket
         let result = nl_connect(socket, NETLINK_ROUTE)
         if result < 0 {
             nl_socket_free(socket)
-            throw WiredUnavailable.netlinkRefused(RouteNetlinkError("nl_connect", result).description)
+            throw WiredUnavailable.netlinkRefused(LibNLError("nl_connect", result).description)
         }
     }
 
@@ -49,7 +50,7 @@ final class RouteSocket {
     private func dump(_ call: String, _ fill: (inout OpaquePointer?) -> Int32) throws -> [RouteObject] {
         var cache: OpaquePointer?
         let result = fill(&cache)
-        guard result >= 0, let cache else { throw RouteNetlinkError(call, result) }
+        guard result >= 0, let cache else { throw LibNLError(call, result) }
         defer { nl_cache_free(cache) }
         var objects: [RouteObject] = []
         var object = nl_cache_get_first(cache)
@@ -72,7 +73,7 @@ final class RouteSocket {
         _ = nl_socket_set_buffer_size(socket, 1 << 20, 0)
         for group in [RTNLGRP_LINK, RTNLGRP_NEIGH, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE] {
             let result = nl_socket_add_membership(socket, Int32(group.rawValue))
-            guard result >= 0 else { throw RouteNetlinkError("nl_socket_add_membership", result) }
+            guard result >= 0 else { throw LibNLError("nl_socket_add_membership", result) }
         }
         let context = Unmanaged.passUnretained(inbox).toOpaque()
         let result = nl_socket_modify_cb(socket, NL_CB_VALID, NL_CB_CUSTOM, { message, context in
@@ -84,7 +85,7 @@ final class RouteSocket {
             }, context)
             return Int32(NL_OK.rawValue)
         }, context)
-        guard result >= 0 else { throw RouteNetlinkError("nl_socket_modify_cb", result) }
+        guard result >= 0 else { throw LibNLError("nl_socket_modify_cb", result) }
     }
 
     /// Receives one datagram of events (blocking) as values; messages libnl
@@ -93,7 +94,7 @@ final class RouteSocket {
     func receive() throws -> [RouteObject] {
         inbox.objects = []
         let result = nl_recvmsgs_default(socket)
-        guard result >= 0 else { throw RouteNetlinkError("nl_recvmsgs", result) }
+        guard result >= 0 else { throw LibNLError("nl_recvmsgs", result) }
         return inbox.objects
     }
 }

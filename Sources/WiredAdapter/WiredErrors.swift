@@ -1,20 +1,14 @@
 import DeskDaysCore
 import CNetlinkRoute
+import NL80211
 
-/// A libnl return code (`NLE_*`, positive), named after the call that
-/// failed, described by libnl's own `nl_geterror` (docs/design.md, habit 3).
-public struct RouteNetlinkError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let call: String
-    public let code: Int32
-
+/// libnl's words for the wired adapter's errors (the type is NL80211's `LibNLError`).
+extension LibNLError {
     init(_ call: String, _ result: Int32) {
-        self.call = call
-        code = result < 0 ? -result : result
+        self.init(call, result) { String(cString: nl_geterror($0)) }
     }
 
     static let outOfMemory = Int32(NLE_NOMEM)
-
-    public var description: String { "\(call): " + String(cString: nl_geterror(code)) }
 }
 
 /// Why the wired method cannot work here. Reported once; the adapter then

@@ -18,18 +18,14 @@ extension AttendanceStore {
     /// Stores a fallback `record` only when its date has no record and no
     /// check-in at all; returns whether it did.
     ///
-    /// One statement, so the test and the insert cannot be split by another
-    /// writer (the agent and a CLI command may both be running).
+    /// One immediate transaction, so the test and the insert cannot be split
+    /// by another writer (the agent and a CLI command may both be running);
+    /// the rule is `DayRows.apply`'s, as for a journal line.
     public func addRecordIfDateIsEmpty(_ record: DayRecord) throws -> Bool {
-        let row = RecordRow(record)
-        return try writeStatement { db in
-            try db.cachedStatement(sql: """
-                INSERT INTO record (date, status, origin, note, recordedAt)
-                SELECT ?1, ?2, ?3, ?4, ?5
-                WHERE NOT EXISTS (SELECT 1 FROM record WHERE date = ?1)
-                  AND NOT EXISTS (SELECT 1 FROM checkin WHERE date = ?1)
-                """).execute(arguments: [row.date, row.status, row.origin, row.note, row.recordedAt])
-            return db.changesCount > 0
+        try write { db in
+            let change = JournalChange.record(date: record.date, status: record.status, origin: record.origin,
+                                              note: record.note, ifEmpty: true)
+            return try Self.apply(db, change, time: HLC(wall: HLC.milliseconds(record.recordedAt), counter: 0)) == .record(written: true)
         }
     }
 
@@ -58,33 +54,8 @@ extension AttendanceStore {
     /// (false for a departure, or a source already seen that date).
     @discardableResult
     public func insertSign(_ sign: LatestSign, rule: String?) throws -> Bool {
-        try write { db in try Self.applySign(db, sign, rule: rule) }
-    }
-
-    /// `insertSign`'s statements, inside a transaction (also a journal line's, AttendanceStore+Sync).
-    static func applySign(_ db: Database, _ sign: LatestSign, rule: String?) throws -> Bool {
-        let day = sign.date.description
-        let at = UTCTimestamp.string(from: sign.at)
-        var added = false
-        if sign.kind == .arrival {
-            try db.cachedStatement(sql: """
-                INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (date, source) DO NOTHING
-                """).execute(arguments: [day, sign.source.rawValue, rule, at])
-            added = db.changesCount > 0
-            if !added {
-                try db.cachedStatement(sql: """
-                    UPDATE checkin SET at = ?, rule = ? WHERE date = ? AND source = ? AND at > ?
-                    """).execute(arguments: [at, rule, day, sign.source.rawValue, at])
-            }
-        }
-        // Timestamps are fixed-width UTC text: they compare as strings.
-        try db.cachedStatement(sql: """
-            INSERT INTO sign (date, source, at, kind) VALUES (?, ?, ?, ?)
-            ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, kind = excluded.kind
-            WHERE excluded.at >= sign.at
-            """).execute(arguments: [day, sign.source.rawValue, at, sign.kind.rawValue])
-        return added
+        try write { db in try Self.apply(db, .sign(sign, rule: rule), time: HLC(wall: HLC.milliseconds(sign.at), counter: 0)) }
+            == .sign(addedCheckIn: true)
     }
 
     // MARK: - Reading

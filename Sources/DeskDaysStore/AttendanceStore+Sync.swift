@@ -328,9 +328,18 @@ extension AttendanceStore {
                     MergePlan(entries: entries, added: lines, held: held)
                 }
             }
+            // The other dates' lines, each date's run of lines loaded and saved once.
+            var day: DayRows?
+            var sequence = 0
             for index in plan.applied {
-                if let change = entries[index].change { _ = try apply(db, change, time: entries[index].time) }
+                guard let change = entries[index].change else { continue }
+                if day?.date != change.date {
+                    try day?.save(db)
+                    day = try DayRows.load(db, change.date)
+                }
+                _ = day!.apply(change, time: entries[index].time, sequence: &sequence)
             }
+            try day?.save(db)
             try plan.rows.write(db)
             for date in plan.replay.sorted() { try Self.replay(db, date: date) }
         }
@@ -573,37 +582,24 @@ extension AttendanceStore {
             SELECT \(opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
             WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
             """, arguments: [date])
+        guard let day = LocalDate(date) else { return }
+        var rebuilt = DayRows(day)
+        var sequence = 0
         for row in rows {
             let entry = entry(row)
-            guard let change = entry.change else { continue }
-            _ = try apply(db, change, time: entry.time)
+            guard let change = entry.change, change.date == day else { continue }
+            _ = rebuilt.apply(change, time: entry.time, sequence: &sequence)
         }
+        try rebuilt.save(db)
     }
 
-    /// Applies one change as of clock time `time`: the same statements a
-    /// device without sync runs (`insertSign`, `addRecords`, `remove`).
+    /// Applies one change as of clock time `time` to its date's rows: the
+    /// rules of `DayRows.apply`, as every other write.
     static func apply(_ db: Database, _ change: JournalChange, time: HLC) throws -> JournalOutcome {
-        switch change {
-        case .sign(let sign, let rule):
-            return .sign(addedCheckIn: try applySign(db, sign, rule: rule))
-        case .checkIn(let checkIn):
-            try db.cachedStatement(sql: """
-                INSERT INTO checkin (date, source, rule, at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (date, source) DO UPDATE SET at = excluded.at, rule = excluded.rule WHERE excluded.at < checkin.at
-                """).execute(arguments: [checkIn.date.description, checkIn.source.rawValue, checkIn.rule,
-                                         UTCTimestamp.string(from: checkIn.at)])
-            return .sign(addedCheckIn: db.changesCount > 0)
-        case .record(let date, let status, let origin, let note, let ifEmpty):
-            if ifEmpty, try !isEmpty(db, date) { return .record(written: false) }
-            var row = RecordRow(DayRecord(date: date, status: status, origin: origin, note: note, recordedAt: time.date))
-            try row.insert(db)
-            return .record(written: true)
-        case .clear(let date, let origins):
-            return .clear(try applyClear(db, date: date, origins: origins, at: time.date))
-        case .removed(let date, let origin, let entry):
-            try db.execute(sql: "INSERT INTO removal (date, origin, entry, removedAt) VALUES (?, ?, ?, ?)",
-                           arguments: [date.description, origin.rawValue, entry, UTCTimestamp.string(from: time.date)])
-            return .removed
-        }
+        var day = try DayRows.load(db, change.date)
+        var sequence = 0
+        let outcome = day.apply(change, time: time, sequence: &sequence)
+        try day.save(db)
+        return outcome
     }
 }

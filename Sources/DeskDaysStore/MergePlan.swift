@@ -3,15 +3,15 @@ import Foundation
 
 /// What a merge's new lines do, worked out without the database (from what
 /// each date held before, `AttendanceStore.held`): the rows of the dates
-/// `FreshDates` takes, the lines to apply one by one in order, and the
-/// dates to replay from their lines.
+/// that held nothing (`DayRows.Batch`), the lines to apply one by one in
+/// order, and the dates to replay from their lines.
 ///
 /// A date is fresh when it held nothing, and its new lines come in clock
 /// order and clear nothing. Any other date takes each line through
 /// `AttendanceStore.apply` while its lines come in clock order, and is
 /// replayed once one comes late.
 struct MergePlan: Sendable {
-    var rows = FreshDates()
+    var rows = DayRows.Batch()
     /// Indexes into the merge's lines, applied in this order.
     var applied: [Int] = []
     var replay: Set<String> = []

@@ -18,42 +18,11 @@ extension AttendanceStore {
     /// its check-ins; the others: records of that origin) and writes a
     /// removal row for each, in one transaction. Returns what was removed.
     public func remove(on date: LocalDate, origins: Set<Origin>, at instant: Date) throws -> [Removal] {
-        try write { db in try Self.applyClear(db, date: date, origins: origins, at: instant) }
-    }
-
-    /// `remove`'s statements, inside a transaction (also a journal line's, AttendanceStore+Sync).
-    static func applyClear(_ db: Database, date: LocalDate, origins: Set<Origin>, at instant: Date) throws -> [Removal] {
-        do {
-            var removed: [Removal] = []
-            let day = date.description
-            let recordOrigins = origins.subtracting([.automatic]).map(\.rawValue)
-            if !recordOrigins.isEmpty {
-                let rows = try RecordRow.fetchAll(db, sql: """
-                    SELECT id, date, status, origin, note, recordedAt FROM record
-                    WHERE date = ? AND origin IN (\(databaseQuestionMarks(count: recordOrigins.count))) ORDER BY recordedAt, id
-                    """, arguments: StatementArguments([day] + recordOrigins))
-                for row in rows {
-                    removed.append(Removal(date: date, origin: Origin(rawValue: row.origin) ?? .manual,
-                                           entry: "\(row.status) record", removedAt: instant))
-                }
-                try db.execute(sql: "DELETE FROM record WHERE date = ? AND origin IN (\(databaseQuestionMarks(count: recordOrigins.count)))",
-                               arguments: StatementArguments([day] + recordOrigins))
-            }
-            if origins.contains(.automatic) {
-                let rows = try CheckInRow.fetchAll(db, sql: "SELECT id, date, source, rule, at FROM checkin WHERE date = ? ORDER BY at, id",
-                                                   arguments: [day])
-                for row in rows {
-                    removed.append(Removal(date: date, origin: .automatic,
-                                           entry: "\(row.source) check-in" + (row.rule.map { ", rule \"\($0)\"" } ?? ""), removedAt: instant))
-                }
-                try db.execute(sql: "DELETE FROM checkin WHERE date = ?", arguments: [day])
-                // Their latest signs go with them: time on site comes from check-ins.
-                try db.execute(sql: "DELETE FROM sign WHERE date = ?", arguments: [day])
-            }
-            for removal in removed {
-                try db.execute(sql: "INSERT INTO removal (date, origin, entry, removedAt) VALUES (?, ?, ?, ?)",
-                               arguments: [day, removal.origin.rawValue, removal.entry, UTCTimestamp.string(from: instant)])
-            }
+        try write { db in
+            var day = try DayRows.load(db, date)
+            var sequence = 0
+            let removed = day.clear(origins, at: instant, sequence: &sequence)
+            try day.save(db)
             return removed
         }
     }

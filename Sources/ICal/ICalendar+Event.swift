@@ -157,7 +157,7 @@ extension ICalendar {
             let limit = key == "COUNT" ? Int(Int32.max) : Int(Int16.max)
             guard significant.count > 10 || Int(significant).map({ $0 > limit }) == true else { continue }
             guard key == "COUNT" || ["WEEKLY", "MONTHLY", "YEARLY"].contains(frequency) else {
-                throw Unreadable(line: line, reason: tr("RRULE INTERVAL=\(digits) is more than libical repeats FREQ=\(frequency) by (at most \(limit))"))
+                throw Unreadable(line: line, reason: tr("RRULE INTERVAL=\(digits) is more than libical can expand with FREQ=\(frequency) (at most \(limit))"))
             }
             parts[index] = "\(key)=\(limit)"
         }

@@ -18,10 +18,7 @@ public func fuzzICS(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             precondition((0...lines).contains(event.line), "an event naming no line of the text")
             precondition(event.starts.count <= ICalendar.maxOccurrences, "more dates than the bound")
             days += event.dates.count
-            for date in event.dates {
-                precondition(date <= LocalDate.supported.upperBound, "a date after 2099")
-                precondition(date.adding(days: event.extraDays) >= LocalDate.supported.lowerBound, "an occurrence before 1990")
-            }
+            precondition(event.dates.allSatisfy(\.isSupported), "a date outside 1990–2099")
             _ = AttendanceStatus(named: event.summary)
         }
         precondition(days <= ICalendar.maxDays, "more days than the bound")

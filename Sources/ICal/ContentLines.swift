@@ -22,10 +22,20 @@ struct ContentLines {
     /// The `BEGIN:VEVENT` line of an event that is never closed (the next
     /// event, `END:VCALENDAR` or the end of the text comes first).
     private(set) var unclosedEvent: Int?
+    /// Another component never closed (a file cut short before its
+    /// `END:VCALENDAR`): its name and the line of its BEGIN.
+    private(set) var unclosed: (name: String, line: Int)?
 
     init(_ text: String) {
         var open: Event?
+        var components: [(name: String, line: Int)] = []
         for (number, head, value) in Self.names(text) {
+            if head == "BEGIN" {
+                components.append((value, number))
+            } else if head == "END", let index = components.lastIndex(where: { $0.name == value }) {
+                if index < components.count - 1, unclosed == nil { unclosed = components[index + 1] }
+                components.removeSubrange(index...)
+            }
             if head == "BEGIN", value == "VEVENT" {
                 if let open { unclosedEvent = open.begin; return }
                 open = Event(begin: number)
@@ -40,6 +50,7 @@ struct ContentLines {
             }
         }
         unclosedEvent = open?.begin
+        if unclosed == nil { unclosed = components.last }
     }
 
     /// Each content line's first line number, its name in upper case and,

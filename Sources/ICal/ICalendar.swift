@@ -54,9 +54,12 @@ public enum ICalendar {
             self.line = line
         }
 
-        /// Every date it covers, occurrence by occurrence.
+        /// Every date it covers, occurrence by occurrence, of those DeskDays
+        /// keeps (an occurrence from 31 December 1989 gives its days from 1990).
         public var dates: [LocalDate] {
-            starts.flatMap { start in (0...max(0, extraDays)).map { LocalDate(dayNumber: Int(start) + $0) } }
+            starts.flatMap { start in
+                (0...max(0, extraDays)).map { LocalDate(dayNumber: Int(start) + $0) }.filter(\.isSupported)
+            }
         }
     }
 
@@ -107,7 +110,11 @@ public enum ICalendar {
         }
         let first = max(from, LocalDate.supported.lowerBound), last = min(horizon, LocalDate.supported.upperBound)
         return try withLibrary { () throws(Unreadable) -> Document in
-            guard let root = icalparser_parse_string(text) else { throw notCalendar }
+            guard let root = icalparser_parse_string(text) else {
+                // libical gives nothing for a component never closed: say which, where.
+                guard let (name, line) = lines.unclosed else { throw notCalendar }
+                throw Unreadable(line: line, reason: tr("BEGIN:\(name) has no END:\(name); the file ends before it does (cut short?), or an END of another component comes first"))
+            }
             defer { icalcomponent_free(root) }
             let vevents = try events(of: root)
             // libical keeps the text's order: the k-th VEVENT is the k-th BEGIN:VEVENT, when the counts agree.

@@ -172,6 +172,24 @@ func day(_ text: String) -> LocalDate { LocalDate(text)! }
         #expect(error?.reason.contains("END:VEVENT") == true)
     }
 
+    /// A file cut short (no END:VCALENDAR), or another component left open,
+    /// is named by the line of the BEGIN that is never closed.
+    @Test(arguments: [
+        (["BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20261003", "SUMMARY:A", "END:VEVENT"], 1, "VCALENDAR"),
+        (["BEGIN:VCALENDAR", "BEGIN:VTODO", "SUMMARY:T", "BEGIN:VEVENT", "DTSTART;VALUE=DATE:20261003", "END:VEVENT",
+          "END:VCALENDAR"], 2, "VTODO"),
+    ])
+    func cutShortNamesTheOpenComponent(lines: [String], line: Int, name: String) {
+        let error = Self.failure(lines.joined(separator: "\r\n") + "\r\n")
+        #expect(error?.line == line && error?.reason.contains("END:\(name)") == true, "\(String(describing: error))")
+    }
+
+    /// A multi-day event across 1 January 1990 gives its days from 1990 on.
+    @Test func anEventAcross1990GivesItsDaysFrom1990() throws {
+        let text = Self.calendar(Self.event("DTSTART;VALUE=DATE:19891230", "DTEND;VALUE=DATE:19900103", "SUMMARY:C"))
+        #expect(try Self.dates(text) == ["1990-01-01 C", "1990-01-02 C"])
+    }
+
     /// Text that is no calendar is one sentence saying so.
     @Test(arguments: ["Christmas,2026-12-25\n", "", "BEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\n"])
     func notACalendar(text: String) {

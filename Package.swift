@@ -32,8 +32,12 @@ let package = Package(
 
         // MARK: - Pure core (re-exports Localization: its words go through `tr`)
         .target(name: "DeskDaysCore", dependencies: ["Localization", .product(name: "SystemPackage", package: "swift-system")]),
+        // The one iCalendar reader and writer: libical 3 (libical-dev) parses, expands and writes
+        // (the [calendar] vdir, holidays_ics, import and export of .ics).
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .target(name: "ICal", dependencies: ["CICal", "DeskDaysCore"]),
         .target(name: "DeskDaysConfig", dependencies: [
-            "DeskDaysCore",
+            "DeskDaysCore", "ICal",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
@@ -51,7 +55,7 @@ let package = Package(
 
         // MARK: - Export and import formats (CSV, JSON, iCalendar)
         .target(name: "DeskDaysExchange", dependencies: [
-            "DeskDaysCore",
+            "DeskDaysCore", "ICal",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
 
@@ -165,9 +169,8 @@ let package = Package(
         // MARK: - What status and report print, for the CLI and the agent alike
         .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),
 
-        // MARK: - The [calendar] vdir: libical 3 (libical-dev) parses and expands; the CLI and the agent read it alike
-        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
-        .target(name: "DeskDaysCalendar", dependencies: ["CICal", "DeskDaysCore", "DeskDaysConfig"]),
+        // MARK: - The [calendar] vdir (read through ICal); the CLI and the agent read it alike
+        .target(name: "DeskDaysCalendar", dependencies: ["ICal", "DeskDaysCore", "DeskDaysConfig"]),
 
         // MARK: - The command line
         // Three executables (docs/cli.md, "Executables"): `deskdays`, a
@@ -204,6 +207,7 @@ let package = Package(
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "ICalTests", dependencies: ["ICal", "DeskDaysCore"]),
         .testTarget(name: "DeskDaysConfigTests", dependencies: ["DeskDaysConfig"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "DeskDaysExchangeTests", dependencies: ["DeskDaysExchange"]),

@@ -20,9 +20,11 @@ swift package resolve >/dev/null
 source fuzz/modules.bash
 swift_core_modules
 swift_module CSV .build/checkouts/CSV.swift/Sources/CSV/*.swift
-swift_module DeskDaysExchange Sources/DeskDaysExchange/*.swift
+# DeskDaysExchange reads and writes iCalendar through ICal (libical).
+swift_module ICal "${MODULE_FLAGS[@]}" -I Sources/CICal Sources/ICal/*.swift
+swift_module DeskDaysExchange "${MODULE_FLAGS[@]}" -I Sources/CICal Sources/DeskDaysExchange/*.swift
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name CSVFuzz -I "$WORK/modules" -I Sources/CIntl \
-    fuzz/csv_fuzz.swift "${MODULE_OBJECTS[@]}" -o "$WORK/csv-fuzz"
+    -I Sources/CICal "${MODULE_FLAGS[@]}" fuzz/csv_fuzz.swift "${MODULE_OBJECTS[@]}" -lical -o "$WORK/csv-fuzz"
 
 /usr/bin/python3 - "$WORK/corpus" <<'PY'
 import os, sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the iCalendar reader (holiday feeds and `.ics` imports)
+# Fuzz the iCalendar reader (Sources/ICal on libical: holiday feeds, `.ics` imports, the vdir)
 # with libFuzzer + AddressSanitizer for a fixed number of runs, seeded with
 # small calendars: yearly rules with huge COUNT/INTERVAL/UNTIL, a missing
 # END:VEVENT, folded lines, timed events. Exits non-zero on a crash. RUNS
@@ -16,8 +16,10 @@ mkdir -p "$WORK/corpus"
 
 source fuzz/modules.bash
 swift_core_modules
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ICSFuzz -I "$WORK/modules" -I Sources/CIntl \
-    fuzz/ics_fuzz.swift "${MODULE_OBJECTS[@]}" -o "$WORK/ics-fuzz"
+# The reader is libical's (Sources/ICal through Sources/CICal): linked, not instrumented.
+swift_module ICal "${MODULE_FLAGS[@]}" -I Sources/CICal Sources/ICal/*.swift
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ICSFuzz -I "$WORK/modules" -I Sources/CIntl -I Sources/CICal "${MODULE_FLAGS[@]}" \
+    fuzz/ics_fuzz.swift "${MODULE_OBJECTS[@]}" -lical -o "$WORK/ics-fuzz"
 
 /usr/bin/python3 - "$WORK/corpus" <<'PY'
 import os, sys
@@ -35,6 +37,10 @@ seeds = {
     "huge-count": calendar(["DTSTART;VALUE=DATE:00010101", "RRULE:FREQ=YEARLY;COUNT=9223372036854775807;UNTIL=99991231", "SUMMARY:Y"]),
     "bad-values": calendar(["DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=YEARLY;INTERVAL=-1;COUNT=0", "SUMMARY:H"],
                            ["DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=WEEKLY", "SUMMARY:W"]),
+    "endless": calendar(["DTSTART;VALUE=DATE:20261003", "RRULE:FREQ=SECONDLY", "SUMMARY:S"],
+                        ["DTSTART;VALUE=DATE:19900101", "RRULE:FREQ=DAILY;INTERVAL=40000", "SUMMARY:D"],
+                        ["DTSTART;VALUE=DATE:20261102", "RRULE:FREQ=WEEKLY;COUNT=3", "EXDATE;VALUE=DATE:20261109",
+                         "RDATE;VALUE=DATE:20261104", "SUMMARY:R"]),
     "long-event": calendar(["DTSTART;VALUE=DATE:20260101", "DTEND;VALUE=DATE:20261231", "RRULE:FREQ=YEARLY;COUNT=5", "SUMMARY:Y"]),
     "missing-end": "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261116\r\nSUMMARY:Vacation\r\n"
                    "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261117\r\nSUMMARY:Out of Office: Vacation\r\nEND:VEVENT\r\n",
@@ -46,5 +52,8 @@ for name, text in seeds.items():
     with open(os.path.join(out, name), "w", encoding="utf-8") as f:
         f.write(text)
 PY
+
+# Real exports (Outlook's Windows zones, Google's moved occurrences, …) as seeds too.
+cp Tests/Fixtures/calendar/vdir/*.ics Tests/Fixtures/calendar/holidays/*.ics "$WORK/corpus/"
 
 "$WORK/ics-fuzz" -runs="$RUNS" -max_len=4096 -print_final_stats=1 "$WORK/corpus" 2>&1 | tail -n 12

@@ -16,8 +16,19 @@ swift_module() {
     MODULE_OBJECTS+=("$WORK/$name.o")
 }
 
+# swift-system's SystemPackage (DeskDaysCore's AtomicFile), as `swift build`
+# left it in .build/debug (built first if it is not there): its interface in
+# MODULE_FLAGS for every later compile, its objects linked uninstrumented.
+MODULE_FLAGS=()
+swift_system_package() {
+    [ -e .build/debug/Modules/SystemPackage.swiftmodule ] || swift build --product deskdays-cli
+    MODULE_FLAGS=(-I .build/debug/Modules -I .build/checkouts/swift-system/Sources/CSystem/include)
+    MODULE_OBJECTS+=(.build/debug/SystemPackage.build/*.swift.o .build/debug/CSystem.build/*.c.o)
+}
+
 # Localization and DeskDaysCore, which every one of those programs needs.
 swift_core_modules() {
+    swift_system_package
     swift_module Localization Sources/Localization/*.swift
-    swift_module DeskDaysCore Sources/DeskDaysCore/*.swift
+    swift_module DeskDaysCore "${MODULE_FLAGS[@]}" Sources/DeskDaysCore/*.swift
 }

@@ -1,5 +1,6 @@
 import DeskDaysCore
 import Foundation
+import ICal
 
 /// What each file of a calendar folder parsed to, kept between commands in
 /// `$XDG_CACHE_HOME/deskdays/calendar-HASH.cache` (0600) and trusted only
@@ -17,7 +18,7 @@ struct CalendarCache {
         var seconds: Int64
         var nanoseconds: Int64
         /// Its all-day events, or why it was skipped.
-        var result: Result<[ICalEvents.Event], ICalEvents.Unreadable>
+        var result: Result<[ICalendar.Event], ICalendar.Unreadable>
     }
 
     static let magic = Array("DeskDays calendar cache 3\n".utf8)
@@ -81,11 +82,11 @@ struct CalendarCache {
                 if kind == 0 {
                     guard let reason = string() else { return nil }
                     result[name] = Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds,
-                                         result: .failure(ICalEvents.Unreadable(reason: reason)))
+                                         result: .failure(ICalendar.Unreadable(reason: reason)))
                     continue
                 }
                 guard let events = int(), events < 1 << 20 else { return nil }
-                var list: [ICalEvents.Event] = []
+                var list: [ICalendar.Event] = []
                 for _ in 0..<events {
                     guard let summary = string(), let uid = string(), let extra = int(), let categories = int(),
                           categories < 1 << 16 else { return nil }
@@ -98,7 +99,7 @@ struct CalendarCache {
                     let dates = raw.withUnsafeBytes { bytes in
                         (0..<Int(starts)).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
                     }
-                    list.append(ICalEvents.Event(starts: dates, extraDays: Int(extra), summary: summary,
+                    list.append(ICalendar.Event(starts: dates, extraDays: Int(extra), summary: summary,
                                                  categories: words, uid: uid))
                 }
                 result[name] = Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: .success(list))

@@ -1,13 +1,14 @@
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
+import ICal
 
 /// The `[calendar]` folder: a vdir, one `.ics` file per event (vdirsyncer,
 /// khal, Evolution), read afresh for each answer and never copied into the
 /// database (docs/cli.md "Calendar"; docs/design.md).
 public enum CalendarFolder {
     /// The earliest date read (Validation's range starts here).
-    static let firstDate = LocalDate(year: 1990, month: 1, day: 1)!
+    static let firstDate = LocalDate.supported.lowerBound
     /// The largest file read (a whole calendar exported into one file is well under it).
     static let maxFileSize: Int64 = 16 * 1_048_576
 
@@ -52,12 +53,12 @@ public enum CalendarFolder {
             var info = stat()
             guard directory >= 0, fstatat(directory, name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             let inode = Int64(bitPattern: UInt64(info.st_ino)), size = Int64(info.st_size), seconds = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
-            let result: Result<[ICalEvents.Event], ICalEvents.Unreadable>
+            let result: Result<[ICalendar.Event], ICalendar.Unreadable>
             if let entry = cached.entries[name], entry.inode == inode, entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
                 result = entry.result
             } else {
                 // One event's file is a few kilobytes; a huge one is not read into memory.
-                result = size > maxFileSize ? .failure(ICalEvents.Unreadable(reason: tr("larger than \(maxFileSize / 1_048_576) MB")))
+                result = size > maxFileSize ? .failure(ICalendar.Unreadable(reason: tr("larger than \(maxFileSize / 1_048_576) MB")))
                     : parse(path, horizon: horizon)
                 changed = true
             }
@@ -81,20 +82,26 @@ public enum CalendarFolder {
         return Reading(days: CalendarDays(sources), problems: problems)
     }
 
-    /// One file's all-day events, or why it is skipped.
-    static func parse(_ path: String, horizon: LocalDate) -> Result<[ICalEvents.Event], ICalEvents.Unreadable> {
+    /// One file's all-day events, or why it is skipped (its line, if any, in the reason: the cache keeps a sentence).
+    /// The vdir uses neither an event's DESCRIPTION nor its line, so the cache keeps neither.
+    static func parse(_ path: String, horizon: LocalDate) -> Result<[ICalendar.Event], ICalendar.Unreadable> {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            return .failure(ICalEvents.Unreadable(reason: tr("not UTF-8 text")))
+            return .failure(ICalendar.Unreadable(reason: tr("not UTF-8 text")))
         }
         do {
-            return .success(try ICalEvents.events(in: text, from: firstDate, horizon: horizon))
+            return .success(try ICalendar.read(text, from: firstDate, through: horizon).events.map { event in
+                var kept = event
+                kept.description = nil
+                kept.line = 0
+                return kept
+            })
         } catch {
-            return .failure(error)
+            return .failure(ICalendar.Unreadable(reason: error.description))
         }
     }
 
     /// The greatest meaning its SUMMARY or a CATEGORIES value names.
-    static func meaning(of event: ICalEvents.Event, _ words: [String: CalendarDays.Meaning]) -> CalendarDays.Meaning? {
+    static func meaning(of event: ICalendar.Event, _ words: [String: CalendarDays.Meaning]) -> CalendarDays.Meaning? {
         var best = words[CalendarSettings.key(event.summary)]
         for category in event.categories {
             if let meaning = words[CalendarSettings.key(category)], best.map({ $0 < meaning }) ?? true { best = meaning }

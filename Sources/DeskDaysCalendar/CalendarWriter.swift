@@ -1,6 +1,7 @@
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
+import ICal
 
 /// `[calendar] write = true`: each manual office record is one all-day
 /// event file in the folder, `deskdays-office-DATE.ics`, with the UID

@@ -1,5 +1,6 @@
 import DeskDaysCore
 import Foundation
+import ICal
 import TOMLKit
 
 /// Reads `config.toml` (docs/cli.md "Configuration") into a `Configuration`,
@@ -219,10 +220,11 @@ public enum ConfigLoader {
             reader.problem(path, tr("cannot read the holiday calendar \(file); fix the path or remove holidays_ics"))
             return file
         }
-        let limit = horizon ?? LocalDate(year: 2100, month: 12, day: 31)!
+        // Without a horizon, every date DeskDays keeps (the reader stops at 2099-12-31).
+        let limit = horizon ?? LocalDate.supported.upperBound
         do {
-            for event in try ICalendar.allDayEvents(in: text, horizon: limit) where policy.holidays[event.date] == nil {
-                policy.holidays[event.date] = event.summary
+            for event in try ICalendar.read(text, through: limit).events {
+                for date in event.dates where policy.holidays[date] == nil { policy.holidays[date] = event.summary }
             }
         } catch {
             reader.problem(path, tr("the holiday calendar \(file) is not usable: \(error)"))

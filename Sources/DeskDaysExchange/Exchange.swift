@@ -1,6 +1,7 @@
 import CSV
 import DeskDaysCore
 import Foundation
+import ICal
 
 /// One exported day: what `export` writes and `import` reads back.
 public struct ExchangeDay: Sendable, Equatable, Codable {
@@ -48,6 +49,8 @@ public struct ImportedRecord: Sendable, Equatable {
 public struct ImportedFile: Sendable {
     public var records: [ImportedRecord] = []
     public var skipped: [ImportError] = []
+    /// An iCalendar file's timed events (with a time of day): not days, skipped.
+    public var timedEvents = 0
 }
 
 /// An import file that cannot be used; nothing of it is written.
@@ -208,30 +211,27 @@ public enum Exchange {
         return imported
     }
 
+    /// An iCalendar file's all-day events (ICal, on libical) up to `horizon`;
+    /// dates outside those DeskDays keeps are not read.
     static func parseICS(_ text: String, file: String, horizon: LocalDate) throws(ImportError) -> ImportedFile {
-        let events: [ICalendar.Event]
+        let document: ICalendar.Document
         do {
-            events = try ICalendar.allDayEvents(in: text, horizon: horizon)
-        } catch let error as ICalendar.ParseError {
-            throw ImportError(file: file, line: error.line, message: error.message)
+            document = try ICalendar.read(text, through: horizon)
         } catch {
-            throw ImportError(file: file, line: nil, message: "\(error)")
+            throw ImportError(file: file, line: error.line, message: error.reason)
         }
-        var imported = ImportedFile()
-        var named = Set<Int>()
-        for event in events {
-            guard event.date.isSupported else {
-                throw ImportError(file: file, line: event.line, message: tr("the event on \(event.date) is \(LocalDate.unsupportedPhrase)"))
-            }
+        var imported = ImportedFile(timedEvents: document.timedEvents)
+        for event in document.events where !event.starts.isEmpty {
+            // Once per event, however many days it covers.
             guard let status = status(forSummary: event.summary) else {
-                // Once per event, however many days it covers.
-                if named.insert(event.line).inserted {
-                    imported.skipped.append(ImportError(file: file, line: event.line, message: unknownStatus(event.summary)))
-                }
+                imported.skipped.append(ImportError(file: file, line: event.line == 0 ? nil : event.line,
+                                                    message: unknownStatus(event.summary)))
                 continue
             }
             // The DESCRIPTION comes back as the note (`export --format ics` writes the note there).
-            imported.records.append(ImportedRecord(date: event.date, status: status, note: event.description))
+            for date in event.dates where date.isSupported {
+                imported.records.append(ImportedRecord(date: date, status: status, note: event.description))
+            }
         }
         return imported
     }

@@ -80,6 +80,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data + "/deskdays"), "\(data)")
     }
 
+    /// Outlook's holiday calendar as `holidays_ics` (libical, as the vdir):
+    /// yearly midnight-to-midnight events in `W. Europe Standard Time` are
+    /// holidays on their own dates, and Neujahr's UNTIL, written in UTC,
+    /// ends it after 2028.
+    @Test func anOutlookHolidayCalendarAsHolidaysICS() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let file = cli.folder.appendingPathComponent("feiertage.ics").path
+        try FileManager.default.copyItem(atPath: Self.fixtures.deletingLastPathComponent().appendingPathComponent("holidays/outlook-feiertage.ics").path,
+                                         toPath: file)
+        try cli.writeConfig("[policy]\nholidays_ics = \"\(file)\"\n")
+        var workdays: [String: Bool] = [:]
+        for (from, to) in [("2026-12-24", "2026-12-28"), ("2027-12-31", "2028-01-03"), ("2028-12-29", "2029-01-02")] {
+            let days = try await Self.run(cli, ["days", "--from", from, "--to", to, "--json"])
+            try #require(days.status == 0, "\(days.stderr)")
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
+            for row in rows { workdays[row["date"] as? String ?? "?"] = row["workday"] as? Bool }
+        }
+        #expect(workdays["2026-12-24"] == true && workdays["2026-12-25"] == false && workdays["2026-12-28"] == true, "\(workdays)")
+        // Neujahr 2027 is a Friday, 2029 a Monday after the rule's end.
+        #expect(workdays["2027-12-31"] == true && workdays["2029-01-01"] == true, "\(workdays)")
+        let explained = try await Self.run(cli, ["explain", "2026-12-25"])
+        #expect(explained.status == 0 && explained.stdout.contains("Weihnachten"), "\(explained.stdout)\(explained.stderr)")
+    }
+
     /// `explain` names the event behind a date; `days --json` says `calendar`;
     /// removing the file removes its effect at the next command.
     @Test func explainNamesTheEventAndRemovingItsFileRemovesItsEffect() async throws {

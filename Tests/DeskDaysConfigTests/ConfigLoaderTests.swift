@@ -173,6 +173,24 @@ func badTargetValues(line: String, expected: String) {
     #expect(config.policy.holidays.keys.sorted() == [LocalDate("2026-12-25")!, LocalDate("2026-12-26")!])
 }
 
+/// Outlook's holiday export (Windows zone, yearly rules, an UTC UNTIL) as `holidays_ics`.
+@Test func holidaysFromAnOutlookCalendar() throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/calendar/holidays/outlook-feiertage.ics")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dd-ics-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try "[policy]\nholidays_ics = \"\(fixture.path)\"\n".write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+    let holidays = try ConfigLoader.load(path: folder.appendingPathComponent("config.toml").path).policy.holidays
+    #expect(holidays[LocalDate("2026-10-03")!] == "Tag der Deutschen Einheit")
+    #expect(holidays[LocalDate("2099-10-03")!] == "Tag der Deutschen Einheit")
+    #expect(holidays[LocalDate("2040-12-26")!] == "Weihnachten")
+    #expect(holidays[LocalDate("2028-01-01")!] == "Neujahr" && holidays[LocalDate("2029-01-01")!] == nil)
+    #expect(holidays[LocalDate("2027-05-01")!] == "Tag der Arbeit" && holidays[LocalDate("2028-05-01")!] == nil)
+    // The timed event is no holiday.
+    #expect(holidays[LocalDate("2026-11-10")!] == nil)
+}
+
 @Test func appendBlockKeepsCommentsAndLoads() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dd-edit-\(UUID())")
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -38,9 +38,29 @@ func exportThenImportKeepsStatusesAndNotes(format: Exchange.Format) throws {
     END:VEVENT
     END:VCALENDAR
     """
-    let records = try Exchange.parseImport(text, file: "cal.ics", horizon: day("2030-01-01")).records
-    #expect(records.map(\.date) == [day("2026-11-23"), day("2026-11-24"), day("2026-11-27")])
-    #expect(records.map(\.status) == [.vacation, .vacation, .remote])
+    let imported = try Exchange.parseImport(text, file: "cal.ics", horizon: day("2030-01-01"))
+    #expect(imported.records.map(\.date) == [day("2026-11-23"), day("2026-11-24"), day("2026-11-27")])
+    #expect(imported.records.map(\.status) == [.vacation, .vacation, .remote])
+    #expect(imported.timedEvents == 1)
+}
+
+/// Dates outside those DeskDays keeps (1990 to 2099) are not read: an
+/// event before 1990 gives nothing, a yearly one from 1988 its dates from
+/// 1990, up to the horizon.
+@Test func icsDatesOutsideTheKeptOnesAreNotRead() throws {
+    let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART;VALUE=DATE:19850301\nSUMMARY:Sick\nEND:VEVENT\n"
+        + "BEGIN:VEVENT\nDTSTART;VALUE=DATE:19880102\nRRULE:FREQ=YEARLY\nSUMMARY:Vacation\nEND:VEVENT\nEND:VCALENDAR\n"
+    let imported = try Exchange.parseImport(text, file: "cal.ics", horizon: day("1992-12-31"))
+    #expect(imported.records.map(\.date) == [day("1990-01-02"), day("1991-01-02"), day("1992-01-02")])
+    #expect(imported.skipped.isEmpty)
+}
+
+/// A date libical cannot read is an error naming its line; nothing is imported.
+@Test func icsBadDateNamesItsLine() {
+    let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:Sick\nDTSTART;VALUE=DATE:100000101\nEND:VEVENT\nEND:VCALENDAR\n"
+    #expect { try Exchange.parseImport(text, file: "cal.ics", horizon: day("2030-01-01")) } throws: { error in
+        "\(error)".hasPrefix("cal.ics:4: DTSTART")
+    }
 }
 
 /// An event whose whole title is no status word is skipped and named by

@@ -63,8 +63,8 @@ struct ImportCommand: AsyncParsableCommand {
         }
         print(trn("Imported \(count) record from \(file) (manual records and check-ins still take precedence).",
                   "Imported \(count) records from \(file) (manual records and check-ins still take precedence).", count))
-        if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).uppercased().hasPrefix("BEGIN:VCALENDAR"),
-           let timed = try? ICalendar.scan(text, horizon: horizon).timedEvents, timed > 0 {
+        if imported.timedEvents > 0 {
+            let timed = imported.timedEvents
             print(trn("Skipped \(timed) timed event (with a time of day): only all-day events are days.",
                       "Skipped \(timed) timed events (with a time of day): only all-day events are days.", timed))
         }

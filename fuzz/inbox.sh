@@ -13,7 +13,10 @@ WORK=${TMPDIR:-/tmp}/deskdays-fuzz-inbox
 rm -rf "$WORK"
 mkdir -p "$WORK/corpus"
 
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name InboxFuzz -I Sources/CIntl \
+# DeskDaysCore imports swift-system's SystemPackage (fuzz/modules.bash finds it).
+source fuzz/modules.bash
+swift_system_package
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name InboxFuzz -I Sources/CIntl "${MODULE_FLAGS[@]}" "${MODULE_OBJECTS[@]}" \
     Sources/Localization/*.swift $(ls Sources/DeskDaysCore/*.swift | grep -v Localization+Export) \
     fuzz/inbox_fuzz.swift -o "$WORK/inbox-fuzz"
 

@@ -19,7 +19,10 @@ mkdir -p "$WORK/corpus" "$WORK/src"
 for f in Sources/DeskDaysStore/Journal.swift Sources/DeskDaysStore/UTCTimestamp.swift; do
     grep -v '^import DeskDaysCore$' "$f" > "$WORK/src/$(basename "$f")"
 done
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JournalFuzz -I Sources/CIntl \
+# DeskDaysCore imports swift-system's SystemPackage (fuzz/modules.bash finds it).
+source fuzz/modules.bash
+swift_system_package
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JournalFuzz -I Sources/CIntl "${MODULE_FLAGS[@]}" "${MODULE_OBJECTS[@]}" \
     Sources/Localization/*.swift $(ls Sources/DeskDaysCore/*.swift | grep -v Localization+Export) \
     "$WORK"/src/*.swift fuzz/journal_fuzz.swift -o "$WORK/journal-fuzz"
 

@@ -40,16 +40,16 @@ import Glibc
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let agent = try await OtherAgent(cli, reply: reply)
+        // A write is made here, once (and the database with it).
+        let checkin = try await cli.run(["checkin", "--date", "2026-11-16", "--status", "remote", "--socket", agent.socket])
+        #expect(checkin.status == 0 && checkin.stderr.contains(words), "\(checkin.stderr)")
+        let days = try await cli.run(["days", "--json", "--from", "2026-11-16", "--to", "2026-11-16"])
+        #expect(days.stdout.contains("\"remote\""), "\(days.stdout)")
         // The launcher asks, hands over to deskdays-cli, which asks, says why once, and computes.
         let status = try await cli.run(["status", "--format", "json", "--socket", agent.socket])
         #expect(status.status == 0 && status.stdout.contains("\"required\"") && !status.stdout.contains("forged"), "\(status.stdout)")
         #expect(status.stderr.contains(words) && status.stderr.contains("systemctl --user restart deskdays"), "\(status.stderr)")
         #expect(status.stderr.split(separator: "\n").count == 1, "one sentence: \(status.stderr)")
-        // A write is made here, once.
-        let checkin = try await cli.run(["checkin", "--date", "2026-11-16", "--status", "remote", "--socket", agent.socket])
-        #expect(checkin.status == 0 && checkin.stderr.contains(words), "\(checkin.stderr)")
-        let days = try await cli.run(["days", "--json", "--from", "2026-11-16", "--to", "2026-11-16", "--socket", "/nonexistent/agent.sock"])
-        #expect(days.stdout.contains("\"remote\""), "\(days.stdout)")
         // A follower cannot fall back: one sentence, exit 1.
         let follow = try await cli.run(["status", "--follow", "--socket", agent.socket])
         #expect(follow.status == 1 && follow.stdout.isEmpty && follow.stderr.contains(words), "\(follow.stderr)")

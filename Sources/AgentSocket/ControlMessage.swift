@@ -158,9 +158,13 @@ public struct AnswerScope: Equatable, Sendable {
         self.locale = locale
     }
 
-    /// What this process asks within: its files, its clock, its language.
-    public static func asker(database: String, config: String, fixedNow: Bool) -> AnswerScope {
-        AnswerScope(database: database, config: config, clock: fixedNow ? .set : .system, locale: Localization.signature)
+    /// What this process asks within: its files, its language and its
+    /// clock, which is its own when `DESKDAYS_NOW` or `DESKDAYS_TODAY` is set
+    /// or the command gives a day (`--today`).
+    public static func asker(database: String, config: String, dayGiven: Bool = false) -> AnswerScope {
+        let environment = AgentPaths.process.environment
+        let fixed = dayGiven || !(environment("DESKDAYS_NOW") ?? "").isEmpty || !(environment("DESKDAYS_TODAY") ?? "").isEmpty
+        return AnswerScope(database: database, config: config, clock: fixed ? .set : .system, locale: Localization.signature)
     }
 
     /// The scope a request names.

@@ -73,9 +73,7 @@ enum AgentRoute {
     /// What this command's answer depends on: its files, its "now" (`--today`,
     /// `DESKDAYS_NOW`, `DESKDAYS_TODAY` fix it) and its language.
     static func scope(_ global: GlobalOptions) -> AnswerScope {
-        let fixedNow = global.today != nil || !(processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty
-            || !(processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty
-        return .asker(database: global.databasePath, config: global.configPath, fixedNow: fixedNow)
+        .asker(database: global.databasePath, config: global.configPath, dayGiven: global.today != nil)
     }
 
     /// Whether an agent at `socketPath` serves this database with this

@@ -76,10 +76,7 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
 
 /// The request: what this process's answer depends on goes with it, and the agent decides (`ControlMessage.refusal`).
 func request(_ ask: Ask) -> WireObject {
-    let fixedNow = !(AgentPaths.process.environment("DESKDAYS_NOW") ?? "").isEmpty
-        || !(AgentPaths.process.environment("DESKDAYS_TODAY") ?? "").isEmpty
-    return ControlMessage.request(ask.command, format: ask.format,
-                                  scope: .asker(database: ask.database, config: ask.config, fixedNow: fixedNow))
+    ControlMessage.request(ask.command, format: ask.format, scope: .asker(database: ask.database, config: ask.config))
 }
 
 /// Asks the agent; true when it answered and the answer was printed. A

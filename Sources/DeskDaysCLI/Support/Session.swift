@@ -1,4 +1,3 @@
-import AgentSocket
 import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysControl
@@ -163,7 +162,7 @@ package struct Session {
     var agentSyncs: Bool {
         let key = options.databasePath + "\n" + options.configPath
         if let known = Self.agentSyncing.withLock({ $0[key] }) { return known }
-        let serves = AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? AgentPaths { processEnvironment[$0] }.socket,
+        let serves = AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? paths.socket,
                                            global: options)
         Self.agentSyncing.withLock { $0[key] = serves }
         return serves

@@ -14,7 +14,8 @@ public final class ControlConnection {
     public let path: String
     private let fd: Int32
     private var splitter = LineSplitter(limit: ControlMessage.maximumReplyLength)
-    private var lines: [[UInt8]] = []
+    /// Lines read and not yet taken; nil for one longer than `maximumReplyLength`.
+    private var lines: [[UInt8]?] = []
     /// Whether the last read ended because the reply timeout passed.
     private var timedOut = false
 
@@ -75,11 +76,11 @@ public final class ControlConnection {
     /// The next reply: the object, or the failure it carries (an error
     /// reply, another protocol version), or why none came.
     public func nextReply() -> Result<WireObject, ControlFailure> {
-        guard let line = nextLine() else {
+        guard let next = nextLine() else {
             return .failure(timedOut ? ControlFailure(code: ControlMessage.Code.timeout, message: tr("the agent did not answer in time"))
                                      : Self.disconnected)
         }
-        guard case .success(let reply) = WireObject.parse(line) else {
+        guard let line = next, case .success(let reply) = WireObject.parse(line) else {
             return .failure(ControlFailure(code: ControlMessage.Code.badReply, message: tr("the agent's reply is not a JSON object")))
         }
         guard reply.int(.version) == ControlMessage.version else {
@@ -98,7 +99,8 @@ public final class ControlConnection {
 
     private static let disconnected = ControlFailure(code: ControlMessage.Code.disconnected, message: tr("the agent closed the connection"))
 
-    private func nextLine() -> [UInt8]? {
+    /// The next line (nil inside: one too long), or nil when none came.
+    private func nextLine() -> [UInt8]?? {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while lines.isEmpty {
             let count = read(fd, &buffer, buffer.count)
@@ -106,7 +108,10 @@ public final class ControlConnection {
             timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
             if count <= 0 { return nil }
             for piece in splitter.append(buffer[0..<count]) {
-                if case .line(let line) = piece { lines.append(line) }
+                switch piece {
+                case .line(let line): lines.append(line)
+                case .tooLong: lines.append(nil)
+                }
             }
         }
         return lines.removeFirst()

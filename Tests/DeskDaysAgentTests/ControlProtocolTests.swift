@@ -230,3 +230,57 @@ struct LineSplitterTests {
         #expect(Self.split(["0123456789", "\n"]) == [.line(Array("0123456789".utf8))], "exactly the limit is fine")
     }
 }
+
+/// The client's side: whatever an agent (or anything on the socket) replies,
+/// one reply or one failure, never a crash or a wait past the timeout.
+@Suite(.serialized) struct ControlConnectionTests {
+    /// A listener in a private folder that reads one request and writes `reply`, then closes.
+    static func ask(after reply: [UInt8]) throws -> Result<WireObject, ControlFailure> {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("conn-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/agent.sock"
+        let listener = try UnixSocket.makeStream()
+        defer { close(listener) }
+        #expect(try UnixSocket.withAddress(path) { bind(listener, $0, $1) } == 0 && listen(listener, 1) == 0)
+        let served = Thread {
+            let peer = accept(listener, nil, nil)
+            var byte: UInt8 = 0
+            while read(peer, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
+            _ = UnixSocket.sendAll(peer, reply)
+            close(peer)
+        }
+        served.start()
+        guard case .connected(let connection) = ControlConnection.connect(path: path, timeout: 5) else {
+            throw CancellationError()
+        }
+        return connection.ask(ControlMessage.request(.status, format: "json", scope: AnswerScope(database: "/d")))
+    }
+
+    @Test func aReplyOfThisVersionIsTaken() throws {
+        let reply = try Self.ask(after: ControlMessage.stamped(WireObject([.ok: .bool(true), .output: .string("x\n")]))).get()
+        #expect(reply.string(.output) == "x\n")
+        let refused = Self.failure(try Self.ask(after: ControlMessage.stamped(ControlMessage.reply(
+            ControlFailure(code: "other_database", message: "m")))))
+        #expect(refused?.code == "other_database" && refused?.message == "m")
+    }
+
+    @Test func anotherVersionNoneOrGarbageIsOneFailure() throws {
+        let none = Self.failure(try Self.ask(after: Array(#"{"ok":true,"output":"forged"}"#.utf8) + [0x0A]))
+        #expect(none?.code == "version" && none?.reply.int(.version) == 0)
+        let newer = Self.failure(try Self.ask(after: Array(#"{"ok":true,"version":2,"output":"x"}"#.utf8) + [0x0A]))
+        #expect(newer?.code == "version" && newer?.reply.int(.version) == 2)
+        #expect(Self.failure(try Self.ask(after: Array("ok 5\nhello".utf8)))?.code == "bad_reply")
+        #expect(Self.failure(try Self.ask(after: []))?.code == "disconnected")
+        var huge = Array(#"{"ok":true,"version":1,"output":""#.utf8)
+        huge += [UInt8](repeating: UInt8(ascii: "a"), count: ControlMessage.maximumReplyLength)
+        huge += Array("\"}\n".utf8)
+        #expect(Self.failure(try Self.ask(after: huge))?.code == "bad_reply", "an oversized reply is one failure, not a wait")
+    }
+
+    static func failure(_ result: Result<WireObject, ControlFailure>) -> ControlFailure? {
+        if case .failure(let failure) = result { return failure }
+        Issue.record("taken: \(result)")
+        return nil
+    }
+}

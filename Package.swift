@@ -133,7 +133,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // MARK: - The control socket: paths, trust and AF_UNIX calls without Foundation (the launcher links only this), then the protocol and client
+        // MARK: - The control socket: the one versioned protocol (messages, codec, client), paths, trust and AF_UNIX calls,
+        // without Foundation (the launcher links only this); then the requests in DeskDaysCore's types
         .target(name: "AgentSocket", dependencies: ["Localization"]),
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
@@ -144,7 +145,7 @@ let package = Package(
 
         // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, over sd-bus
         .target(name: "DeskDaysDesktop", dependencies: [
-            "DeviceThread", "Spawn", "CSystemd", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysDoctor",
+            "DeviceThread", "Spawn", "CSystemd", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysDoctor", "DeskDaysControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -194,7 +195,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
-            "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent", "DeskDaysDoctor", "DeskDaysDesktop",
+            "AgentSocket", "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent", "DeskDaysDoctor", "DeskDaysDesktop",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -237,7 +238,7 @@ let package = Package(
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysDoctorTests", dependencies: ["DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "SystemBus", "Wired", "NL80211"]),
         .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),
     ]
 )

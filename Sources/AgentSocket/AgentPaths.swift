@@ -68,10 +68,23 @@ public struct AgentPaths: Sendable {
         return "/tmp/deskdays-\(getuid())/agent.sock"
     }
 
-    /// A path with symbolic links and `.`/`..` resolved; the path itself
-    /// when it does not exist.
+    /// A path as the agent and its clients compare it (`AnswerScope`):
+    /// absolute, with symbolic links and `.`/`..` resolved; a file not there
+    /// yet is named in its resolved folder.
     public static func canonical(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+        if let resolved = resolve(path) { return resolved }
+        var absolute = path
+        if !path.hasPrefix("/"), let folder = getcwd(nil, 0) {
+            absolute = String(cString: folder) + "/" + path
+            free(folder)
+        }
+        guard let slash = absolute.lastIndex(of: "/"), slash != absolute.startIndex,
+              let folder = resolve(String(absolute[..<slash])) else { return absolute }
+        return (folder == "/" ? "" : folder) + absolute[slash...]
+    }
+
+    private static func resolve(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }

@@ -24,15 +24,4 @@ public enum SocketTrust {
         }
         return nil
     }
-
-    /// A connection to the agent at `path` whose peer runs as this user, or
-    /// nil (no agent, not trusted, or any failure).
-    public static func trustedConnection(to path: String) -> Int32? {
-        guard doubt(about: path) == nil, let fd = try? UnixSocket.connect(to: path) else { return nil }
-        guard UnixSocket.peerUID(fd) == getuid() else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
 }

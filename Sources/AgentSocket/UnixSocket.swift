@@ -82,4 +82,22 @@ public enum UnixSocket {
         var value = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
     }
+
+    /// Writes all of `bytes`; false when the peer is gone (or, with
+    /// `nonBlocking`, too slow to take it now). Never raises SIGPIPE.
+    public static func sendAll(_ fd: Int32, _ bytes: [UInt8], nonBlocking: Bool = false) -> Bool {
+        let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
+        return bytes.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let sent = send(fd, raw.baseAddress! + offset, raw.count - offset, flags)
+                if sent < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += sent
+            }
+            return true
+        }
+    }
 }

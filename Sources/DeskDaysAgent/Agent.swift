@@ -94,8 +94,7 @@ public final class Agent: Sendable {
         adapters = AdapterRegistry.adapters(for: configuration, clock: clock)
         let answer = CurrentAnswer(store: store, policy: configuration.policy,
                                    calendar: Agent.readCalendar(configuration.calendar, clock: clock, logger: logger), clock: clock,
-                                   folder: socketPath.map { ($0 as NSString).deletingLastPathComponent },
-                                   configPath: configPath, logger: logger)
+                                   folder: socketPath.map { ($0 as NSString).deletingLastPathComponent }, logger: logger)
         self.answer = answer
         reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
@@ -120,12 +119,9 @@ public final class Agent: Sendable {
             },
             dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
         if let socketPath {
-            let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path,
-                                  configuration: configuration,
-                                  clock: clock, logger: logger)
-            server = ControlServer(path: socketPath, logger: logger, summary: { answer.statusLine($0) },
-                                   launcher: ControlServer.LauncherReplies(reply: { handler.launcherReply($0) },
-                                                                           frame: { handler.frame(answer.status($0)) }),
+            let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path, configPath: configPath,
+                                  configuration: configuration, clock: clock, logger: logger)
+            server = ControlServer(path: socketPath, logger: logger, summary: { handler.reply(answer.status($0)) },
                                    refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
                                    handler: { await handler.handle($0) })
         } else {

@@ -7,8 +7,13 @@ import Logging
 import Glibc
 #endif
 
-/// The agent's control socket: AF_UNIX stream, line-delimited JSON
-/// (`ControlProtocol`), for the user who runs the agent only.
+/// The agent's control socket: AF_UNIX stream, one JSON object per line
+/// each way, for the user who runs the agent only. It speaks the one
+/// versioned control protocol (`ControlMessage`, shared with the CLI and the
+/// launcher): every request is read with `ControlProtocol.parse` (a request
+/// of another version is refused before anything is done), then checked with
+/// `refusal` (`ControlMessage.refusal`: is the answer the sender's?), and
+/// every reply and push goes out stamped with the protocol's version.
 ///
 /// Access is checked twice: the socket is mode 0600 in a 0700 folder, and
 /// every connection's peer uid (`SO_PEERCRED`) must be the agent's own uid.
@@ -18,7 +23,7 @@ import Glibc
 /// Bad input gets an error reply and never ends the agent.
 public final class ControlServer: @unchecked Sendable {
     /// What the server needs from the agent.
-    public typealias Handler = @Sendable (ControlProtocol.Envelope) async -> Data
+    public typealias Handler = @Sendable (ControlProtocol.Envelope) async -> WireObject
 
     public let path: String
     private let handler: Handler
@@ -26,28 +31,11 @@ public final class ControlServer: @unchecked Sendable {
     /// handler, when it can (the status and the report, read from the
     /// current answer): under a burst of writes a `status` then waits for
     /// no task of the cooperative pool; nil: the handler answers.
-    private let immediate: @Sendable (ControlProtocol.Envelope) -> Data?
-    /// Why this agent does not serve a request (another database), as the reply line; nil when it does.
-    private let refusal: @Sendable (ControlProtocol.Envelope) -> Data?
-    /// The launcher's side (docs/cli.md, "The control socket").
-    private let launcher: LauncherReplies
-
-    /// What the launcher's plain-text requests get: the reply to an
-    /// `answer …` or `follow …` line (and, for an accepted `follow`, the
-    /// format to push), and the frame pushed to such a follower on a change.
-    public struct LauncherReplies: Sendable {
-        public var reply: @Sendable (Data) -> (reply: Data, follow: StatusFormat?)
-        public var frame: @Sendable (StatusFormat) -> Data
-
-        public init(reply: @escaping @Sendable (Data) -> (reply: Data, follow: StatusFormat?),
-                    frame: @escaping @Sendable (StatusFormat) -> Data) {
-            self.reply = reply
-            self.frame = frame
-        }
-
-        public static let none = LauncherReplies(reply: { _ in (Data("no unsupported\n".utf8), nil) }, frame: { _ in Data() })
-    }
-    private let summary: @Sendable (StatusFormat) -> Data
+    private let immediate: @Sendable (ControlProtocol.Envelope) -> WireObject?
+    /// Why this agent's answer is not the sender's (another database,
+    /// configuration, clock or language), as the reply; nil when it is.
+    private let refusal: @Sendable (ControlProtocol.Envelope) -> WireObject?
+    private let summary: @Sendable (StatusFormat) -> WireObject
     private let logger: Logger
     private let lock = NSLock()
     private var listener: Int32 = -1
@@ -68,23 +56,21 @@ public final class ControlServer: @unchecked Sendable {
         let writeLock = NSLock()
         /// The status format this connection subscribed to, if it did.
         var subscribed: StatusFormat?
-        /// Whether it subscribed as the launcher does (`follow …`): pushes are `ok N` frames.
-        var raw = false
         init(fd: Int32) { self.fd = fd }
 
         /// The last status line it was sent (its first, then each push),
         /// under `writeLock`: a follower gets a line when its own line
         /// changes, not when only another format's did.
-        var lastStatus: Data?
+        var lastStatus: [UInt8]?
 
-        func send(_ data: Data, nonBlocking: Bool = false) -> Bool {
+        func send(_ data: [UInt8], nonBlocking: Bool = false) -> Bool {
             writeLock.lock()
             defer { writeLock.unlock() }
             return UnixSocket.sendAll(fd, data, nonBlocking: nonBlocking)
         }
 
         /// Sends a subscriber its status line, unless it is the one it has.
-        func push(_ data: Data) -> Bool {
+        func push(_ data: [UInt8]) -> Bool {
             writeLock.lock()
             defer { writeLock.unlock() }
             guard data != lastStatus else { return true }
@@ -95,19 +81,17 @@ public final class ControlServer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - handler: answers every request but `subscribe`, after any write it causes is committed.
-    ///   - summary: the line a subscriber gets now and after every change, in its format.
-    ///   - launcher: the replies to the launcher's `answer …` and `follow …` lines.
+    ///   - summary: the reply a subscriber gets now and after every change, in its format.
     ///   - refusal: checked before every request, `subscribe` included.
-    public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> Data,
-                launcher: LauncherReplies = .none, refusal: @escaping @Sendable (ControlProtocol.Envelope) -> Data? = { _ in nil },
-                immediate: @escaping @Sendable (ControlProtocol.Envelope) -> Data? = { _ in nil },
+    public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> WireObject,
+                refusal: @escaping @Sendable (ControlProtocol.Envelope) -> WireObject? = { _ in nil },
+                immediate: @escaping @Sendable (ControlProtocol.Envelope) -> WireObject? = { _ in nil },
                 handler: @escaping Handler) {
         self.path = path
         self.immediate = immediate
         self.refusal = refusal
         self.logger = logger
         self.summary = summary
-        self.launcher = launcher
         self.handler = handler
     }
 
@@ -149,8 +133,8 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Stops accepting, closes every connection and removes the socket file.
-    /// For a reload (`reloading`), each follower is told so first (`reloading`
-    /// to the launcher, `{"ok":true,"reloading":true}` to the CLI) and follows
+    /// For a reload (`reloading`), each follower is told so first
+    /// (`{"ok":true,"reloading":true}`) and follows
     /// the next agent on this path: a status bar does not go dead on a reload.
     public func stop(reloading: Bool = false) {
         let (fd, toClose) = lock.withLock { () -> (Int32, [Connection]) in
@@ -163,7 +147,7 @@ public final class ControlServer: @unchecked Sendable {
         wake.stop()
         for connection in toClose {
             if reloading, connection.subscribed != nil {
-                _ = connection.push(connection.raw ? Self.reloadingFrame : Self.reloadingLine)
+                _ = connection.push(Self.reloadingLine)
             }
             // shutdown wakes the connection's blocking read; its thread closes it.
             shutdown(connection.fd, Int32(SHUT_RDWR))
@@ -171,18 +155,16 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// What a follower gets when the agent reloads (docs/cli.md "The control socket").
-    static let reloadingFrame = Data("reloading\n".utf8)
-    static let reloadingLine = ControlProtocol.line(["ok": true, "reloading": true])
+    static let reloadingLine = ControlMessage.stamped(WireObject([.ok: .bool(true), .reloading: .bool(true)]))
 
     /// Sends the summary line to every subscriber; one that cannot take it now is dropped.
     public func publish() {
-        let subscribers = lock.withLock { connections.values.compactMap { c in c.subscribed.map { (c, $0, c.raw) } } }
+        let subscribers = lock.withLock { connections.values.compactMap { c in c.subscribed.map { (c, $0) } } }
         guard !subscribers.isEmpty else { return }
-        var lines: [String: Data] = [:]
-        for (connection, format, raw) in subscribers {
-            let key = (raw ? "raw " : "") + format.rawValue
-            let line = lines[key] ?? (raw ? launcher.frame(format) : summary(format))
-            lines[key] = line
+        var lines: [StatusFormat: [UInt8]] = [:]
+        for (connection, format) in subscribers {
+            let line = lines[format] ?? ControlMessage.stamped(summary(format))
+            lines[format] = line
             guard !connection.push(line) else { continue }
             logger.info("dropped a subscriber that stopped reading")
             shutdown(connection.fd, Int32(SHUT_RDWR))
@@ -275,7 +257,7 @@ public final class ControlServer: @unchecked Sendable {
             UnixSocket.setCloseOnExec(client)
             if let failure = admit(client) {
                 // The reason, without blocking this thread; then only reads until the peer closes.
-                _ = UnixSocket.sendAll(client, ControlProtocol.encode(failure), nonBlocking: true)
+                _ = UnixSocket.sendAll(client, ControlMessage.stamped(ControlMessage.reply(failure)), nonBlocking: true)
                 shutdown(client, Int32(SHUT_WR))
                 refused.append((client, now + .seconds(Self.refusalSeconds)))
             }
@@ -295,7 +277,7 @@ public final class ControlServer: @unchecked Sendable {
         guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
             // Another user reached the socket (its permissions were loosened): refuse and say why.
             logger.warning("refused a control connection from another user")
-            return ControlProtocol.Failure(code: "forbidden", message: "this agent serves only the user who started it")
+            return ControlProtocol.Failure(code: ControlMessage.Code.forbidden, message: "this agent serves only the user who started it")
         }
         let connection = Connection(fd: fd)
         let admitted = lock.withLock { () -> Bool in
@@ -304,7 +286,7 @@ public final class ControlServer: @unchecked Sendable {
             return true
         }
         guard admitted else {
-            return ControlProtocol.Failure(code: "busy", message: "too many open connections to the agent")
+            return ControlProtocol.Failure(code: ControlMessage.Code.busy, message: "too many open connections to the agent")
         }
         // A reply that cannot be delivered within this time means a stuck client: give up on it.
         UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 10)
@@ -318,7 +300,7 @@ public final class ControlServer: @unchecked Sendable {
     // MARK: - One connection
 
     private func serve(_ connection: Connection) {
-        var splitter = LineSplitter(limit: ControlProtocol.maximumLineLength)
+        var splitter = LineSplitter(limit: ControlMessage.maximumRequestLength)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         reading: while true {
             let count = read(connection.fd, &buffer, buffer.count)
@@ -328,46 +310,33 @@ public final class ControlServer: @unchecked Sendable {
                 break
             }
             if count <= 0 { break }
-            for piece in splitter.append(Data(buffer[0..<count])) {
-                let reply: Data?
+            for piece in splitter.append(buffer[0..<count]) {
+                let reply: WireObject?
                 switch piece {
                 case .tooLong:
-                    reply = ControlProtocol.encode(ControlProtocol.Failure(
-                        code: "too_long", message: "request longer than \(ControlProtocol.maximumLineLength) bytes"))
+                    reply = ControlMessage.reply(ControlProtocol.Failure(
+                        code: ControlMessage.Code.tooLong, message: "request longer than \(ControlMessage.maximumRequestLength) bytes"))
                 case .line(let line):
                     reply = answer(line, on: connection)
                 }
-                if let reply, !connection.send(reply) { break reading }
+                if let reply, !connection.send(ControlMessage.stamped(reply)) { break reading }
             }
         }
         lock.withLock { _ = connections.removeValue(forKey: connection.fd) }
         _ = connection.writeLock.withLock { close(connection.fd) }
     }
 
-    /// The launcher's requests: `answer KIND FORMAT<TAB>DATABASE<TAB>CONFIG`
-    /// and `follow status FORMAT<TAB>DATABASE<TAB>CONFIG`.
-    static let answerPrefix = Data("answer ".utf8)
-    static let followPrefix = Data("follow ".utf8)
-
-    /// The reply to one line (nil for a blank line).
-    private func answer(_ line: Data, on connection: Connection) -> Data? {
+    /// The reply to one line (nil for a blank line, and for a subscription: its first reply is sent by `subscribe`).
+    private func answer(_ line: [UInt8], on connection: Connection) -> WireObject? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
-        if line.starts(with: Self.answerPrefix) || line.starts(with: Self.followPrefix) {
-            let (reply, follow) = launcher.reply(line)
-            if let follow {
-                subscribe(connection, to: follow, raw: true)
-                return nil
-            }
-            return reply
-        }
         switch ControlProtocol.parse(line) {
         case .failure(let failure):
             logger.info("bad control request: \(failure.message)")
-            return ControlProtocol.encode(failure)
+            return ControlMessage.reply(failure)
         case .success(let envelope):
             if let refused = refusal(envelope) { return refused }
             if case .subscribe(let format) = envelope.request {
-                subscribe(connection, to: format, raw: false)
+                subscribe(connection, to: format)
                 return nil
             }
             return immediate(envelope) ?? runHandler(envelope)
@@ -378,22 +347,19 @@ public final class ControlServer: @unchecked Sendable {
     /// its write lock: no push comes before that line, none is lost
     /// between, and one of the same bytes is not sent again. A subscriber
     /// only listens: it is no longer timed out (and wakes nothing while idle).
-    private func subscribe(_ connection: Connection, to format: StatusFormat, raw: Bool) {
+    private func subscribe(_ connection: Connection, to format: StatusFormat) {
         UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
         connection.writeLock.lock()
         defer { connection.writeLock.unlock() }
-        lock.withLock {
-            connection.subscribed = format
-            connection.raw = raw
-        }
-        let first = raw ? launcher.frame(format) : summary(format)
+        lock.withLock { connection.subscribed = format }
+        let first = ControlMessage.stamped(summary(format))
         connection.lastStatus = first
         _ = UnixSocket.sendAll(connection.fd, first, nonBlocking: false)
     }
 
     /// Waits, on this connection's own thread, for the async handler.
-    private func runHandler(_ envelope: ControlProtocol.Envelope) -> Data {
-        final class Box: @unchecked Sendable { var reply = Data() }
+    private func runHandler(_ envelope: ControlProtocol.Envelope) -> WireObject {
+        final class Box: @unchecked Sendable { var reply = WireObject() }
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         let handler = self.handler

@@ -1,4 +1,3 @@
-import AgentSocket
 import DeskDaysAnswer
 import DeskDaysControl
 import DeskDaysCalendar
@@ -37,8 +36,6 @@ final class CurrentAnswer: @unchecked Sendable {
     private var calendarChanged = false
     private let clock: AgentClock
     private let folder: String?
-    /// The configuration file the answer follows, as replies name it.
-    private let configPath: String?
     private let logger: Logger
     /// Guards the answer (the fields below) for moments only: a recompute
     /// runs outside it, by one thread at a time (`refreshing`), and a
@@ -77,14 +74,13 @@ final class CurrentAnswer: @unchecked Sendable {
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
 
     init(store: AttendanceStore, policy: Policy, calendar: CalendarDays = CalendarDays(), clock: AgentClock,
-         folder: String?, configPath: String?, logger: Logger) {
+         folder: String?, logger: Logger) {
         self.store = store
         basePolicy = policy
         currentAnswers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
                                  calendar: calendar)
         self.clock = clock
         self.folder = folder
-        self.configPath = configPath.map(AgentPaths.canonical)
         self.logger = logger
         do {
             try store.trackChangedDates()
@@ -96,11 +92,6 @@ final class CurrentAnswer: @unchecked Sendable {
     }
     /// Whether the store notes the dates its writes touch.
     private var trackingDates = true
-
-    /// Whether the answer follows the configuration file at `path`.
-    func follows(configuration path: String) -> Bool {
-        configPath != nil && configPath == AgentPaths.canonical(path)
-    }
 
     /// The `[calendar]` folder was read again: the next answer is computed with it.
     func calendarRead(_ calendar: CalendarDays) {
@@ -182,26 +173,6 @@ final class CurrentAnswer: @unchecked Sendable {
             throw ControlProtocol.Failure(code: "failed", message: "cannot write \(path): \(AtomicFile.reason(error))")
         }
         return path
-    }
-
-    /// The reply line for a status request or a subscriber's push.
-    func statusLine(_ format: StatusFormat) -> Data {
-        reply(status(format))
-    }
-
-    /// A reply carrying `output`, and what it was computed with: the
-    /// configuration file, whether "now" is the system clock's, and the
-    /// language and formats (`Localization.signature`), so that a sender with
-    /// another configuration, a "now" or a language of its own computes the
-    /// answer itself.
-    func reply(_ result: Result<String, ControlProtocol.Failure>) -> Data {
-        switch result {
-        case .success(let output):
-            return ControlProtocol.line(["ok": true, "output": output, "config": configPath ?? NSNull(),
-                                         "clock": clock.isSystemClock ? "system" : "set",
-                                         "locale": Localization.signature])
-        case .failure(let failure): return ControlProtocol.encode(failure)
-        }
     }
 
     /// Makes sure the answer counts the agent's commits acknowledged before

@@ -10,13 +10,14 @@ import Logging
 /// hear about the change at once; `status`/`report`, so the agent's current
 /// answer is printed rather than computed again.
 ///
-/// No agent (no socket, nobody listening), or an agent serving another
-/// database file: nil, and the command does the work itself.
+/// No agent (no socket, nobody listening), an agent of another protocol
+/// version, or an agent whose answer is not this command's (the agent
+/// decides: `ControlMessage.refusal`): nil, and the command does the work itself.
 enum AgentRoute {
-    static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> [String: Any]? {
+    static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> WireObject? {
         let path = socket.socketPath
         // A busy or stuck agent is waited for briefly; the write then goes to the database directly.
-        switch ControlClient.connect(path: path, timeout: 5) {
+        switch ControlConnection.connect(path: path, timeout: 5) {
         case .noAgent:
             return nil
         case .untrusted(let doubt):
@@ -24,19 +25,23 @@ enum AgentRoute {
             return nil
         case .failed(let reason):
             throw CLIError(tr("\(reason); fix its permissions, or stop the agent to write the database directly."))
-        case .connected(let client):
-            switch client.send(request, database: global.databasePath) {
+        case .connected(let connection):
+            switch connection.ask(ControlProtocol.encode(request, scope: AnswerScope(database: global.databasePath))) {
             case .success(let reply):
                 return reply
-            case .failure(let failure) where failure.code == "other_database":
+            case .failure(let failure) where failure.code == ControlMessage.Code.otherDatabase:
                 return nil
-            case .failure(let failure) where failure.code == "busy" || failure.code == "timeout":
+            case .failure(let failure) where failure.code == ControlMessage.Code.version:
+                // Refused before it was acted on (or an agent from before versions, whose write is safe to repeat).
+                printError(versionNote(path, failure))
+                return nil
+            case .failure(let failure) where failure.code == ControlMessage.Code.busy || failure.code == ControlMessage.Code.timeout:
                 // Safe to repeat: a manual record's latest copy wins and a check-in is kept once per day and source.
-                printError("deskdays: " + (failure.code == "busy"
+                printError("deskdays: " + (failure.code == ControlMessage.Code.busy
                     ? tr("the agent at \(path) is too busy (too many open connections); writing the database directly.")
                     : tr("the agent at \(path) is not answering; writing the database directly.")))
                 return nil
-            case .failure(let failure) where failure.code == "disconnected":
+            case .failure(let failure) where failure.code == ControlMessage.Code.disconnected:
                 throw CLIError(tr("The agent at \(path) stopped before confirming; check with `deskdays days` whether it was recorded."))
             case .failure(let failure):
                 throw CLIError(tr("The agent refused: \(failure.message)."))
@@ -49,46 +54,64 @@ enum AgentRoute {
         "deskdays: " + tr("not using the agent socket \(path) (\(doubt)); working on the database directly.")
     }
 
+    /// The note on stderr when the agent speaks another protocol version: the work goes on without it.
+    static func versionNote(_ path: String, _ failure: ControlFailure) -> String {
+        let theirs = failure.reply.int(.version) ?? 0
+        return "deskdays: " + tr("the agent at \(path) speaks control protocol \(theirs), this deskdays \(ControlMessage.version); working without it until it is restarted (`systemctl --user restart deskdays`).")
+    }
+
     /// One automatic check-in, through the agent when it runs, else through this process's pipeline.
     static func submit(_ event: CheckInEvent, session: Session, socket: SocketOptions) async throws -> SubmitOutcome {
         guard let reply = try send(.event(source: event.source, rule: event.rule, at: event.time, kind: event.kind),
                                    socket: socket, global: session.options) else {
             return try await session.pipeline().submit(event)
         }
-        let date = (reply["date"] as? String).flatMap { LocalDate($0) } ?? session.policy.localDate(of: event.time)
-        return reply["stored"] as? Bool == true ? .stored(date) : .duplicate(date)
+        let date = reply.string(.date).flatMap { LocalDate($0) } ?? session.policy.localDate(of: event.time)
+        return reply.bool(.stored) == true ? .stored(date) : .duplicate(date)
+    }
+
+    /// What this command's answer depends on: its files, its "now" (`--today`,
+    /// `DESKDAYS_NOW`, `DESKDAYS_TODAY` fix it) and its language.
+    static func scope(_ global: GlobalOptions) -> AnswerScope {
+        .asker(database: global.databasePath, config: global.configPath, dayGiven: global.today != nil)
     }
 
     /// Whether an agent at `socketPath` serves this database with this
     /// configuration: it then merges the sync folder and publishes this
     /// device's lines itself, and a read only reads (docs/cli.md "Sync").
-    /// Any doubt (no agent, another database or configuration, no reply): false.
+    /// Any doubt (no agent, another version, database or configuration, no
+    /// reply): false. The agent decides, as for every request
+    /// (`ControlMessage.refusal`): asked with the files alone, it refuses
+    /// only another database or configuration.
     static func servesSync(socketPath: String, global: GlobalOptions) -> Bool {
-        guard case .connected(let client) = ControlClient.connect(path: socketPath, timeout: 2),
-              let reply = client.answer(.status(.json), database: global.databasePath), reply.ok,
-              let config = reply.config else { return false }
-        return config == AgentPaths.canonical(global.configPath)
+        guard case .connected(let connection) = ControlConnection.connect(path: socketPath, timeout: 2) else { return false }
+        let files = AnswerScope(database: global.databasePath, config: global.configPath)
+        guard case .success = connection.ask(ControlProtocol.encode(.status(.json), scope: files)) else { return false }
+        return true
     }
 
     /// The agent's current answer to `status`/`report` (its `output`), when
-    /// the agent serves this database and configuration and "now" is the
-    /// clock's; nil otherwise, or on any trouble: the caller then computes
-    /// the answer itself, which is always right, only slower.
+    /// the agent says it is this command's; nil otherwise, or on any trouble:
+    /// the caller then computes the answer itself, which is always right, only slower.
     static func answer(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) -> String? {
-        guard global.today == nil, (processEnvironment["DESKDAYS_NOW"] ?? "").isEmpty,
-              (processEnvironment["DESKDAYS_TODAY"] ?? "").isEmpty else { return nil }
-        let connection = ControlClient.connect(path: socket.socketPath, timeout: 2)
-        if case .untrusted(let doubt) = connection {
-            printError(untrustedNote(socket.socketPath, doubt))
+        let path = socket.socketPath
+        switch ControlConnection.connect(path: path, timeout: 2) {
+        case .untrusted(let doubt):
+            printError(untrustedNote(path, doubt))
             return nil
+        case .noAgent, .failed:
+            return nil
+        case .connected(let connection):
+            switch connection.ask(ControlProtocol.encode(request, scope: scope(global))) {
+            case .success(let reply):
+                Logger(label: "deskdays").info("answered by the agent at \(path)")
+                return reply.string(.output)
+            case .failure(let failure) where failure.code == ControlMessage.Code.version:
+                printError(versionNote(path, failure))
+                return nil
+            case .failure:
+                return nil
+            }
         }
-        guard case .connected(let client) = connection,
-              let reply = client.answer(request, database: global.databasePath),
-              reply.ok, reply.clock == "system", let config = reply.config, config == AgentPaths.canonical(global.configPath)
-        else { return nil }
-        // The status-bar formats carry words (a tooltip, a label): only in this process's language.
-        if case .status(let format) = request, format != .json, reply.locale != Localization.signature { return nil }
-        Logger(label: "deskdays").info("answered by the agent at \(socket.socketPath)")
-        return reply.output
     }
 }

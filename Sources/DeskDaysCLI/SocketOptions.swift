@@ -1,6 +1,6 @@
+import AgentSocket
 import ArgumentParser
 import DeskDaysCore
-import DeskDaysControl
 
 /// `--socket PATH`: where the agent's control socket is (docs/cli.md "Where things live").
 package struct SocketOptions: ParsableArguments {
@@ -9,7 +9,7 @@ package struct SocketOptions: ParsableArguments {
     @Option(name: .customLong("socket"), help: ArgumentHelp(tr("The agent's control socket (default: $XDG_RUNTIME_DIR/deskdays/agent.sock).")))
     package var socket: String?
 
-    package var socketPath: String { socket.map(expandTilde) ?? ControlSocketPath.default(environment: processEnvironment) }
+    package var socketPath: String { socket.map(expandTilde) ?? paths.socket }
 
     /// A socket named here is also where a read asks whether the agent syncs (`Session.agentSyncs`).
     package func validate() throws {

@@ -1,7 +1,13 @@
+import AgentSocket
 import DeskDaysCore
 import Foundation
 
-/// The control socket's wire format: one JSON object per line each way.
+/// The control protocol's requests in DeskDays' own types (dates,
+/// statuses, sources), read and written on `WireObject`s. The protocol
+/// itself (its version, the commands, fields and codes, the one decision
+/// whether an answer is the asker's) is `ControlMessage` in AgentSocket,
+/// shared with the launcher; docs/cli.md, "The control socket", lists
+/// every request and reply.
 ///
 /// Requests (`cmd` names the request; unknown keys are ignored):
 /// - `{"cmd":"status","format":"json"}` (text, json, waybar, i3blocks; default json) →
@@ -17,17 +23,13 @@ import Foundation
 /// - `{"cmd":"advance","seconds":5}` → `{"ok":true,"now":"<RFC 3339>"}`: moves a manual clock
 ///   on (an agent started with `DESKDAYS_CLOCK=manual`, for tests); any other agent refuses it.
 ///
-/// Any request may name the `database` its sender means; an agent serving
-/// another file answers `other_database` so the sender writes its file itself.
-/// Replies to `status`, `report` and `subscribe` also name the `config` file
-/// the agent loaded and its `clock` ("system", or "set" by `DESKDAYS_NOW`):
-/// a sender with another configuration or its own "now" computes the answer itself.
+/// Every request carries `"version":1` and may name what its sender's answer
+/// depends on (`database`, `config`, `clock`, `locale`: `AnswerScope`); the
+/// agent refuses what is not its own (`ControlMessage.refusal`) and the
+/// sender does the work itself. Every reply carries the agent's `version`.
 /// Errors are `{"ok":false,"code":"…","error":"…"}`.
 public enum ControlProtocol {
-    /// The longest request line accepted, newline excluded.
-    public static let maximumLineLength = 64 * 1024
-    /// Deeper JSON nesting than any request needs is refused before parsing.
-    static let maximumNesting = 8
+    public typealias Failure = ControlFailure
 
     /// One parsed request.
     public enum Request: Equatable, Sendable {
@@ -40,149 +42,140 @@ public enum ControlProtocol {
         case subscribe(StatusFormat)
         /// Moves the agent's manual clock on by this many seconds (tests; docs/testing.md "Timers").
         case advance(seconds: Double)
-    }
 
-    /// A request and the database its sender means, if it said.
-    public struct Envelope: Equatable, Sendable {
-        public var request: Request
-        public var database: String?
-    }
-
-    /// Why a request was refused; `code` is stable for scripts.
-    public struct Failure: Error, Equatable, Sendable {
-        public var code: String
-        public var message: String
-
-        public init(code: String, message: String) {
-            self.code = code
-            self.message = message
+        public var command: ControlMessage.Command {
+            switch self {
+            case .status: .status
+            case .report: .report
+            case .checkin: .checkin
+            case .clear: .clear
+            case .event: .event
+            case .subscribe: .subscribe
+            case .advance: .advance
+            }
         }
 
-        static func badRequest(_ message: String) -> Failure { Failure(code: "bad_request", message: message) }
+        /// The status format asked for (`status`, `subscribe`); nil for the others.
+        public var format: StatusFormat? {
+            switch self {
+            case .status(let format), .subscribe(let format): format
+            default: nil
+            }
+        }
     }
 
-    private struct Wire: Decodable {
-        var cmd: String
-        var date: String?
-        var dates: [String]?
-        var status: String?
-        var note: String?
-        var source: String?
-        var at: String?
-        var rule: String?
-        var database: String?
-        var format: String?
-        var origin: String?
-        var kind: String?
-        var seconds: Double?
+    /// A request and what its sender's answer depends on (what it named).
+    public struct Envelope: Equatable, Sendable {
+        public var request: Request
+        public var scope: AnswerScope
+
+        public init(request: Request, scope: AnswerScope) {
+            self.request = request
+            self.scope = scope
+        }
     }
+
+    static func badRequest(_ message: String) -> Failure { Failure(code: ControlMessage.Code.badRequest, message: message) }
 
     // MARK: - Parsing
 
-    /// Parses one request line (without its newline).
-    public static func parse(_ line: Data) -> Result<Envelope, Failure> {
-        guard line.count <= maximumLineLength else {
-            return .failure(Failure(code: "too_long", message: tr("request longer than \(maximumLineLength) bytes")))
+    /// Parses one request line (without its newline): its version first, then its fields.
+    public static func parse(_ line: some Collection<UInt8>) -> Result<Envelope, Failure> {
+        guard line.count <= ControlMessage.maximumRequestLength else {
+            return .failure(Failure(code: ControlMessage.Code.tooLong,
+                                    message: tr("request longer than \(ControlMessage.maximumRequestLength) bytes")))
         }
-        guard nesting(of: line) <= maximumNesting else {
-            return .failure(.badRequest(tr("request nested too deeply")))
+        let object: WireObject
+        switch WireObject.parse(line) {
+        case .success(let parsed): object = parsed
+        case .failure(.tooDeep): return .failure(badRequest(tr("request nested too deeply")))
+        case .failure(.notAnObject): return .failure(badRequest(tr("a request is one JSON object")))
+        case .failure(.malformed): return .failure(badRequest(tr("not a JSON object")))
         }
-        let wire: Wire
+        if let problem = ControlMessage.versionProblem(object) { return .failure(problem) }
         do {
-            wire = try JSONDecoder().decode(Wire.self, from: line)
-        } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "cmd" {
-            return .failure(.badRequest(tr("a request needs \"cmd\"")))
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
-            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .failure(.badRequest(key.isEmpty ? tr("a request is one JSON object") : tr("\"\(key)\" has the wrong type")))
+            return .success(Envelope(request: try request(from: object), scope: AnswerScope(object)))
         } catch {
-            return .failure(.badRequest(tr("not a JSON object")))
+            return .failure(error)
         }
-        return request(from: wire).map { Envelope(request: $0, database: wire.database) }
     }
 
-    private static func request(from wire: Wire) -> Result<Request, Failure> {
-        switch wire.cmd {
-        case "status", "subscribe":
-            let text = wire.format ?? "json"
+    /// A field's string: nil when absent or null, a failure when not a string.
+    private static func text(_ object: WireObject, _ field: ControlMessage.Field) throws(Failure) -> String? {
+        guard object.has(field) else { return nil }
+        guard let text = object.string(field) else { throw badRequest(tr("\"\(field.rawValue)\" has the wrong type")) }
+        return text
+    }
+
+    private static func request(from object: WireObject) throws(Failure) -> Request {
+        guard let cmd = try text(object, .cmd) else { throw badRequest(tr("a request needs \"cmd\"")) }
+        switch ControlMessage.Command(rawValue: cmd) {
+        case .status?, .subscribe?:
+            let text = try text(object, .format) ?? "json"
             guard let format = StatusFormat(rawValue: text) else {
-                return .failure(.badRequest(tr("unknown format \"\(text.prefix(20))\" (text, json, waybar, i3blocks)")))
+                throw badRequest(tr("unknown format \"\(text.prefix(20))\" (text, json, waybar, i3blocks)"))
             }
-            return .success(wire.cmd == "status" ? .status(format) : .subscribe(format))
-        case "report": return .success(.report)
-        case "checkin":
+            return cmd == "status" ? .status(format) : .subscribe(format)
+        case .report?: return .report
+        case .checkin?:
             let status: AttendanceStatus
-            if let text = wire.status {
+            if let text = try text(object, .status) {
                 guard let parsed = AttendanceStatus(rawValue: text) else {
                     let known = AttendanceStatus.allCases.map(\.rawValue).joined(separator: ", ")
-                    return .failure(.badRequest(tr("unknown status \"\(text)\" (one of \(known))")))
+                    throw badRequest(tr("unknown status \"\(text)\" (one of \(known))"))
                 }
                 status = parsed
             } else {
                 status = .office
             }
-            var texts = wire.dates ?? []
-            if let date = wire.date { texts.append(date) }
-            if wire.dates != nil, texts.isEmpty { return .failure(.badRequest(tr("\"dates\" is empty"))) }
-            guard texts.count <= 400 else { return .failure(.badRequest(tr("more than 400 dates in one request"))) }
+            var texts: [String] = []
+            if object.has(.dates) {
+                guard let list = object.strings(.dates) else { throw badRequest(tr("\"\(ControlMessage.Field.dates.rawValue)\" has the wrong type")) }
+                guard !list.isEmpty else { throw badRequest(tr("\"dates\" is empty")) }
+                texts = list
+            }
+            if let date = try text(object, .date) { texts.append(date) }
+            guard texts.count <= 400 else { throw badRequest(tr("more than 400 dates in one request")) }
             var dates: [LocalDate] = []
             for text in texts {
-                guard let date = LocalDate(text) else { return .failure(.badRequest(tr("\"\(text)\" is not a YYYY-MM-DD date"))) }
-                guard date.isSupported else { return .failure(.badRequest(tr("\(text) is \(LocalDate.unsupportedPhrase)"))) }
+                guard let date = LocalDate(text) else { throw badRequest(tr("\"\(text)\" is not a YYYY-MM-DD date")) }
+                guard date.isSupported else { throw badRequest(tr("\(text) is \(LocalDate.unsupportedPhrase)")) }
                 dates.append(date)
             }
-            if let note = wire.note, note.utf8.count > 1000 { return .failure(.badRequest(tr("note longer than 1000 bytes"))) }
-            return .success(.checkin(dates: dates.isEmpty ? nil : dates, status: status, note: wire.note))
-        case "clear":
-            guard let text = wire.date, let date = LocalDate(text) else {
-                return .failure(.badRequest(tr("clear needs \"date\" as YYYY-MM-DD")))
+            let note = try text(object, .note)
+            if let note, note.utf8.count > 1000 { throw badRequest(tr("note longer than 1000 bytes")) }
+            return .checkin(dates: dates.isEmpty ? nil : dates, status: status, note: note)
+        case .clear?:
+            guard let text = try text(object, .date), let date = LocalDate(text) else {
+                throw badRequest(tr("clear needs \"date\" as YYYY-MM-DD"))
             }
-            guard date.isSupported else { return .failure(.badRequest(tr("\(text) is \(LocalDate.unsupportedPhrase)"))) }
-            guard let origins = ClearScope(rawValue: wire.origin ?? "manual")?.origins else {
-                return .failure(.badRequest(tr("clear takes \"origin\": manual, automatic, import, fallback or all")))
+            guard date.isSupported else { throw badRequest(tr("\(text) is \(LocalDate.unsupportedPhrase)")) }
+            guard let origins = ClearScope(rawValue: try self.text(object, .origin) ?? "manual")?.origins else {
+                throw badRequest(tr("clear takes \"origin\": manual, automatic, import, fallback or all"))
             }
-            return .success(.clear(date: date, origins: origins))
-        case "event":
-            guard let text = wire.source, let source = Source(rawValue: text), source.isAutomatic else {
+            return .clear(date: date, origins: origins)
+        case .event?:
+            guard let text = try text(object, .source), let source = Source(rawValue: text), source.isAutomatic else {
                 let known = Source.automatic.map(\.rawValue).joined(separator: ", ")
-                return .failure(.badRequest(tr("event needs \"source\", one of \(known)")))
+                throw badRequest(tr("event needs \"source\", one of \(known)"))
             }
-            guard let at = wire.at.flatMap(parseTime) else {
-                return .failure(.badRequest(tr("event needs \"at\" as an RFC 3339 time")))
+            guard let at = try self.text(object, .at).flatMap(parseTime) else {
+                throw badRequest(tr("event needs \"at\" as an RFC 3339 time"))
             }
-            if let rule = wire.rule, let problem = RuleName.problem(rule) { return .failure(.badRequest("\"rule\": \(problem)")) }
-            guard let kind = CheckInEvent.Kind(rawValue: wire.kind ?? "arrival") else {
-                return .failure(.badRequest(tr("event takes \"kind\": arrival or departure")))
+            let rule = try self.text(object, .rule)
+            if let rule, let problem = RuleName.problem(rule) { throw badRequest("\"rule\": \(problem)") }
+            guard let kind = CheckInEvent.Kind(rawValue: try self.text(object, .kind) ?? "arrival") else {
+                throw badRequest(tr("event takes \"kind\": arrival or departure"))
             }
-            return .success(.event(source: source, rule: wire.rule, at: at, kind: kind))
-        case "advance":
-            guard let seconds = wire.seconds, seconds.isFinite, seconds >= 0, seconds <= 366 * 86_400 else {
-                return .failure(.badRequest("advance needs \"seconds\" from 0 to a year"))
+            return .event(source: source, rule: rule, at: at, kind: kind)
+        case .advance?:
+            guard let seconds = object.double(.seconds), seconds.isFinite, seconds >= 0, seconds <= 366 * 86_400 else {
+                throw badRequest("advance needs \"seconds\" from 0 to a year")
             }
-            return .success(.advance(seconds: seconds))
-        default:
-            return .failure(.badRequest(tr("unknown cmd \"\(wire.cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)")))
+            return .advance(seconds: seconds)
+        case nil:
+            throw badRequest(tr("unknown cmd \"\(cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)"))
         }
-    }
-
-    /// The deepest nesting of arrays and objects, outside strings.
-    static func nesting(of line: Data) -> Int {
-        var depth = 0, deepest = 0, inString = false, escaped = false
-        for byte in line {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-            default: break
-            }
-        }
-        return deepest
     }
 
     /// RFC 3339, with or without fractional seconds.
@@ -196,72 +189,28 @@ public enum ControlProtocol {
 
     // MARK: - Encoding
 
-    /// A request as one line (with its newline), for clients.
-    public static func encode(_ request: Request, database: String? = nil) -> Data {
-        var object: [String: Any] = [:]
+    /// A request as a message, asking within `scope`, for clients (`ControlConnection` stamps the version).
+    public static func encode(_ request: Request, scope: AnswerScope) -> WireObject {
+        var object = ControlMessage.request(request.command, format: request.format?.rawValue, scope: scope)
         switch request {
-        case .status(let format):
-            object["cmd"] = "status"
-            object["format"] = format.rawValue
-        case .report: object["cmd"] = "report"
-        case .subscribe(let format):
-            object["cmd"] = "subscribe"
-            object["format"] = format.rawValue
+        case .status, .report, .subscribe: break
         case let .checkin(dates, status, note):
-            object["cmd"] = "checkin"
-            if let dates { object["dates"] = dates.map(\.description) }
-            object["status"] = status.rawValue
-            if let note { object["note"] = note }
+            if let dates { object[.dates] = .strings(dates.map(\.description)) }
+            object[.status] = .string(status.rawValue)
+            if let note { object[.note] = .string(note) }
         case let .clear(date, origins):
-            object["cmd"] = "clear"
-            object["date"] = date.description
-            object["origin"] = ClearScope.allCases.first { $0.origins == origins }?.rawValue ?? "manual"
+            object[.date] = .string(date.description)
+            object[.origin] = .string(ClearScope.allCases.first { $0.origins == origins }?.rawValue ?? "manual")
         case let .event(source, rule, at, kind):
-            object["cmd"] = "event"
-            if kind == .departure { object["kind"] = kind.rawValue }
-            object["source"] = source.rawValue
+            if kind == .departure { object[.kind] = .string(kind.rawValue) }
+            object[.source] = .string(source.rawValue)
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            object["at"] = formatter.string(from: at)
-            if let rule { object["rule"] = rule }
+            object[.at] = .string(formatter.string(from: at))
+            if let rule { object[.rule] = .string(rule) }
         case .advance(let seconds):
-            object["cmd"] = "advance"
-            object["seconds"] = seconds
+            object[.seconds] = .number(String(seconds))
         }
-        if let database { object["database"] = database }
-        return line(object)
-    }
-
-    /// An error reply line.
-    public static func encode(_ failure: Failure) -> Data {
-        line(["ok": false, "code": failure.code, "error": failure.message])
-    }
-
-    /// A JSON object as one line with its newline (keys sorted, so replies are stable).
-    public static func line(_ object: [String: Any]) -> Data {
-        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        data.append(UInt8(ascii: "\n"))
-        return data
-    }
-
-    /// An encodable value (a report) as one line with its newline.
-    public static func line<T: Encodable>(_ value: T) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        data.append(UInt8(ascii: "\n"))
-        return data
-    }
-
-    /// Reads a reply line: the object, or the failure it carries.
-    public static func decodeReply(_ line: Data) -> Result<[String: Any], Failure> {
-        guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
-            return .failure(Failure(code: "bad_reply", message: tr("the agent's reply is not a JSON object")))
-        }
-        if object["ok"] as? Bool == false {
-            return .failure(Failure(code: object["code"] as? String ?? "failed",
-                                    message: object["error"] as? String ?? tr("the agent refused the request")))
-        }
-        return .success(object)
+        return object
     }
 }

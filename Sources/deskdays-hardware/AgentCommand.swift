@@ -1,3 +1,4 @@
+import AgentSocket
 import ArgumentParser
 import DeskDaysAgent
 import DeskDaysCLI
@@ -33,7 +34,7 @@ extension AgentCommand {
         // A closed output or status-bar pipe must not kill the agent: write errors are handled where they happen.
         signal(SIGPIPE, SIG_IGN)
         // A second agent says so in one line and exits 1, before it opens anything.
-        if case .connected = ControlClient.connect(path: socket.socketPath, timeout: 2) {
+        if case .connected = ControlConnection.connect(path: socket.socketPath, timeout: 2) {
             throw CLIError(tr("another deskdays agent is already running on \(socket.socketPath); stop it first (systemctl --user stop deskdays)."))
         }
         let session = try Session(global)

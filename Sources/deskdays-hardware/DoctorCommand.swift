@@ -1,3 +1,4 @@
+import AgentSocket
 import ArgumentParser
 import DeskDaysAgent
 import DeskDaysDesktop
@@ -90,7 +91,7 @@ extension DoctorCommand {
         var findings: [Doctor.Finding] = []
         let path = socket.socketPath
         let running: Bool
-        switch ControlClient.connect(path: path, timeout: 5) {
+        switch ControlConnection.connect(path: path, timeout: 5) {
         case .connected: running = true
         case .noAgent: running = false
         case .failed(let reason):

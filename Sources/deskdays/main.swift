@@ -8,17 +8,19 @@ import Localization
 // current answer (`status --format json|waybar|i3blocks [--follow]`,
 // `report --json`) gets it here, from the running agent, without starting
 // Foundation, libdispatch or the command tree (a follower wakes only when
-// the agent pushes); everything else, and every case the agent cannot answer for
-// (another configuration or database, a fixed "now", no agent, a socket
-// that is not trusted), is handed unchanged to `deskdays-cli` (execv: same
-// process id, same arguments), which computes the same bytes itself.
-// docs/cli.md, "Executables" and "The control socket".
+// the agent pushes). It speaks the control protocol the CLI speaks
+// (AgentSocket's `ControlMessage`, `ControlConnection`): everything else,
+// and every request the agent refuses (another configuration or database,
+// a fixed "now", another language or protocol version) or cannot take (no
+// agent, a socket that is not trusted), is handed unchanged to
+// `deskdays-cli` (execv: same process id, same arguments), which asks or
+// computes the same bytes itself. docs/cli.md, "Executables" and "The control socket".
 
 /// What the agent is asked, and where.
 struct Ask {
-    /// `status json|waybar|i3blocks` or `report json`.
-    var request: String
-    var follow: Bool
+    /// `status` (with `format`, or `subscribe` with `follow`) or `report`.
+    var command: ControlMessage.Command
+    var format: String?
     var database: String
     var config: String
     var socket: String
@@ -31,8 +33,7 @@ struct Ask {
 /// all (help, other options, a repeated option, the text format) returns
 /// nil, and swift-argument-parser in `deskdays-cli` reads the arguments.
 func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
-    guard (paths.environment("DESKDAYS_NOW") ?? "").isEmpty, (paths.environment("DESKDAYS_TODAY") ?? "").isEmpty,
-          paths.hasHome else { return nil }
+    guard paths.hasHome else { return nil }
     var command: String?
     var json = false, follow = false
     var values: [String: String] = [:]
@@ -57,103 +58,52 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
             values[name] = value
         }
     }
-    let request: String
+    let kind: ControlMessage.Command
     switch command {
     case "status" where !json:
         guard let format = values["--format"], ["json", "waybar", "i3blocks"].contains(format) else { return nil }
-        request = "status " + format
+        kind = follow ? .subscribe : .status
     case "report" where json && !follow && values["--format"] == nil:
-        request = "report json"
+        kind = .report
     default:
         return nil
     }
-    return Ask(request: request, follow: follow,
+    return Ask(command: kind, format: values["--format"],
                database: values["--database"].map(paths.expandTilde) ?? paths.database,
                config: values["--config"].map(paths.expandTilde) ?? paths.config,
                socket: values["--socket"].map(paths.expandTilde) ?? paths.socket)
 }
 
-/// Reads `ok N` frames from the agent and hands each frame's bytes to
-/// `handle`, until the agent says `no` or `reloading`, closes the
-/// connection, or `handle` returns false. Returns how many frames came, and
-/// whether the agent said it reloads (a follower then follows the next one).
-func readFrames(_ fd: Int32, _ handle: ([UInt8]) -> Bool) -> (frames: Int, reloading: Bool) {
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    var frames = 0
-    while true {
-        // Every whole frame that has arrived, first.
-        while let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
-            let header = String(decoding: received[..<newline], as: UTF8.self)
-            if header == "reloading" { return (frames, true) }
-            guard header.hasPrefix("ok "), let size = Int(header.dropFirst(3)), size >= 0 else { return (frames, false) }
-            guard received.count >= newline + 1 + size else { break }
-            let frame = Array(received[(newline + 1)..<(newline + 1 + size)])
-            received.removeFirst(newline + 1 + size)
-            frames += 1
-            guard handle(frame) else { return (frames, false) }
-        }
-        let count = read(fd, &buffer, buffer.count)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return (frames, false) }
-        received += buffer[0..<count]
-    }
+/// The request: what this process's answer depends on goes with it, and the agent decides (`ControlMessage.refusal`).
+func request(_ ask: Ask) -> WireObject {
+    ControlMessage.request(ask.command, format: ask.format, scope: .asker(database: ask.database, config: ask.config))
 }
 
-/// One connection to the agent: the request, then its frames (see `readFrames`); nil when it could not be asked.
-func exchange(_ ask: Ask, _ handle: ([UInt8]) -> Bool) -> (frames: Int, reloading: Bool)? {
-    let config = AgentPaths.canonical(ask.config)
-    // The request line cannot carry a tab or a newline in a path: such paths take the long way.
-    guard !(ask.database + config).contains(where: { $0 == "\t" || $0 == "\n" }),
-          let fd = SocketTrust.trustedConnection(to: ask.socket) else { return nil }
-    defer { close(fd) }
-    if !ask.follow { UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: 2) }
-    UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 2)
-    // The status-bar formats carry words: the agent answers them only in this process's language.
-    let language = Localization.signature
-    guard !language.contains(where: { $0 == "\t" || $0 == "\n" }) else { return nil }
-    let line = Array("\(ask.follow ? "follow" : "answer") \(ask.request)\t\(ask.database)\t\(config)\t\(language)\n".utf8)
-    guard send(fd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count else { return nil }
-    return readFrames(fd, handle)
-}
-
-/// How long a follower waits for the next agent after a reload (a loaded machine may take seconds).
-let reloadWait: Int = 30_000
-
-/// Asks the agent; true when it answered and the answer was printed. With
-/// `follow`, prints every pushed answer (not one the same as the line
+/// Asks the agent; true when it answered and the answer was printed. A
+/// follower prints every pushed answer (not one the same as the line
 /// before), follows the next agent across a reload, and ends the process
 /// when the agent goes away.
 func askAgent(_ ask: Ask) -> Bool {
-    var last: [UInt8]?
-    let print: ([UInt8]) -> Bool = { frame in
-        defer { last = frame }
-        return (frame == last || writeOut(frame)) && ask.follow
+    if ask.command == .subscribe {
+        switch ControlConnection.follow(path: ask.socket, request: request(ask), { writeOut(Array($0.utf8)) }) {
+        case .stopped(let replies) where replies > 0:
+            // As `deskdays-cli status --follow` ends.
+            let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            exit(1)
+        default:
+            return false
+        }
     }
-    guard var outcome = exchange(ask, print), outcome.frames > 0 else { return false }
+    guard case .connected(let connection) = ControlConnection.connect(path: ask.socket, timeout: 2),
+          case .success(let reply) = connection.ask(request(ask)), let output = reply.string(.output),
+          writeOut(Array(output.utf8)) else { return false }
     // As the CLI logs it, at DESKDAYS_LOG=info and below.
     if ["trace", "debug", "info"].contains(AgentPaths.process.environment("DESKDAYS_LOG") ?? "") {
         let note = "deskdays: info: answered by the agent at \(ask.socket)\n"
         _ = note.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
-    guard ask.follow else { return true }
-    // A reload: the socket comes back with the next agent (waited for, bounded).
-    while outcome.reloading {
-        var waited = 0
-        var next: (frames: Int, reloading: Bool)?
-        while next == nil, waited < reloadWait {
-            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-            nanosleep(&pause, nil)
-            waited += 50
-            next = exchange(ask, print)
-        }
-        guard let next, next.frames > 0 else { break }
-        outcome = next
-    }
-    // As `deskdays-cli status --follow` ends.
-    let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
-    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-    exit(1)
+    return true
 }
 
 /// Writes all of `bytes` to standard output; false when it cannot.

@@ -20,7 +20,7 @@ import Testing
         policy.target = Target(kind: .percent, hundredths: 6000)
         // Thursday 2026-11-19, 12:00 UTC: the fourth quarter so far.
         let now = Date(timeIntervalSince1970: 1_795_089_600)
-        let answer = CurrentAnswer(store: store, policy: policy, clock: .manual(start: now), folder: nil, configPath: nil,
+        let answer = CurrentAnswer(store: store, policy: policy, clock: .manual(start: now), folder: nil,
                                    logger: Logger(label: "test"))
         let october = (1...30).compactMap { LocalDate(year: 2026, month: 10, day: $0) }.filter { policy.isWorkday($0) }
         let november = (2...18).compactMap { LocalDate(year: 2026, month: 11, day: $0) }.filter { policy.isWorkday($0) }

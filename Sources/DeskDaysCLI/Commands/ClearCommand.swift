@@ -1,3 +1,4 @@
+import AgentSocket
 import ArgumentParser
 import DeskDaysCore
 import DeskDaysReports
@@ -60,7 +61,7 @@ struct ClearCommand: AsyncParsableCommand {
         var removed: [(LocalDate, [String])] = []
         for day in dates {
             if let reply = try AgentRoute.send(.clear(date: day, origins: origin.origins), socket: socket, global: global) {
-                removed.append((day, reply["removed"] as? [String] ?? []))
+                removed.append((day, reply.strings(.removed) ?? []))
             } else {
                 removed.append((day, try await session.pipeline().clear(date: day, origins: origin.origins).map(\.entry)))
             }

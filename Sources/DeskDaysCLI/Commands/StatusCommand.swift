@@ -46,64 +46,27 @@ struct StatusCommand: AsyncParsableCommand {
     /// with no wake-up at all while nothing changes.)
     func followAgent() throws {
         let path = socket.socketPath
-        var last: String?
-        var reloaded = false
-        while true {
-            let client: ControlClient
-            switch reloaded ? Self.reconnect(path) : ControlClient.connect(path: path, timeout: nil) {
-            case .noAgent:
-                if reloaded { throw CLIError(tr("The agent stopped; status updates ended.")) }
-                throw CLIError(tr("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`."))
-            case .failed(let reason):
-                throw CLIError("\(reason).")
-            case .untrusted(let doubt):
-                throw CLIError(tr("--follow will not use the agent socket \(path) (\(doubt)); remove it, or start your agent with `deskdays agent`."))
-            case .connected(let connected):
-                client = connected
-            }
-            guard client.sendRaw(ControlProtocol.encode(.subscribe(format), database: global.databasePath)) else {
-                throw CLIError(tr("The agent at \(path) closed the connection; is it shutting down?"))
-            }
-            reloaded = false
-            while let line = client.nextLine() {
-                switch ControlProtocol.decodeReply(line) {
-                case .failure(let failure) where failure.code == "other_database":
-                    throw CLIError(tr("The agent at \(path) serves another database; --follow needs the agent of \(global.databasePath)."))
-                case .failure(let failure):
-                    throw CLIError(tr("The agent refused to send updates: \(failure.message)."))
-                case .success(let reply):
-                    if reply["reloading"] as? Bool == true {
-                        reloaded = true
-                        break
-                    }
-                    let config = reply["config"] as? String
-                    guard config == AgentPaths.canonical(global.configPath) else {
-                        throw CLIError(tr("The agent at \(path) runs with \(config ?? "no configuration file"), not \(global.configPath); --follow shows only the agent's figures, so follow without --config or start an agent with it."))
-                    }
-                    // Unbuffered: a status bar reading a pipe must see each line as it comes.
-                    let output = reply["output"] as? String ?? ""
-                    if output != last { writeOutput(output) }
-                    last = output
-                }
-                if reloaded { break }
-            }
-            guard reloaded else { throw CLIError(tr("The agent stopped; status updates ended.")) }
+        let request = ControlProtocol.encode(.subscribe(format), scope: AgentRoute.scope(global))
+        // Unbuffered: a status bar reading a pipe must see each line as it comes.
+        switch ControlConnection.follow(path: path, request: request, { writeOutput($0); return true }) {
+        case .noAgent:
+            throw CLIError(tr("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`."))
+        case .failed(let reason):
+            throw CLIError("\(reason).")
+        case .untrusted(let doubt):
+            throw CLIError(tr("--follow will not use the agent socket \(path) (\(doubt)); remove it, or start your agent with `deskdays agent`."))
+        case .refused(let failure) where failure.code == ControlMessage.Code.otherDatabase:
+            throw CLIError(tr("The agent at \(path) serves another database; --follow needs the agent of \(global.databasePath)."))
+        case .refused(let failure) where failure.code == ControlMessage.Code.otherConfiguration:
+            let config = failure.reply.string(.config)
+            throw CLIError(tr("The agent at \(path) runs with \(config ?? "no configuration file"), not \(global.configPath); --follow shows only the agent's figures, so follow without --config or start an agent with it."))
+        case .refused(let failure) where failure.code == ControlMessage.Code.version:
+            throw CLIError(tr("The agent at \(path) speaks control protocol \(failure.reply.int(.version) ?? 0), this deskdays \(ControlMessage.version); restart it (`systemctl --user restart deskdays`) and follow again."))
+        case .refused(let failure):
+            throw CLIError(tr("The agent refused to send updates: \(failure.message)."))
+        case .stopped:
+            throw CLIError(tr("The agent stopped; status updates ended."))
         }
-    }
-
-    /// The next agent on `path` after a reload: its socket comes back within
-    /// moments (waited for, bounded: a loaded machine may take seconds).
-    static func reconnect(_ path: String) -> ControlClient.Connection {
-        var connection = ControlClient.connect(path: path, timeout: nil)
-        for _ in 0..<600 {
-            if case .noAgent = connection {
-                usleep(50_000)
-                connection = ControlClient.connect(path: path, timeout: nil)
-            } else {
-                break
-            }
-        }
-        return connection
     }
 }
 

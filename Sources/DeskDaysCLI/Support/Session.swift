@@ -1,3 +1,4 @@
+import AgentSocket
 import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysControl
@@ -162,7 +163,7 @@ package struct Session {
     var agentSyncs: Bool {
         let key = options.databasePath + "\n" + options.configPath
         if let known = Self.agentSyncing.withLock({ $0[key] }) { return known }
-        let serves = AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? ControlSocketPath.default(environment: processEnvironment),
+        let serves = AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? paths.socket,
                                            global: options)
         Self.agentSyncing.withLock { $0[key] = serves }
         return serves
@@ -187,10 +188,7 @@ package struct Session {
     var syncSettings: SyncSettings? {
         guard let settings = configuration.sync else { return nil }
         let database = options.databasePath
-        func same(_ a: String, _ b: String) -> Bool {
-            URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-                == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
-        }
+        func same(_ a: String, _ b: String) -> Bool { AgentPaths.canonical(a) == AgentPaths.canonical(b) }
         let owner = settings.database ?? (options.configIsExplicit ? database : paths.database)
         guard !same(owner, database) else { return settings }
         let note = tr("[sync] in \(options.configPath) is for \(owner); \(database) is neither merged with the folder nor written to it")

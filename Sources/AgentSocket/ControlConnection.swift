@@ -1,0 +1,185 @@
+import Localization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client's connection to the agent's control socket, for the launcher
+/// and the CLI alike (no Foundation): requests go out stamped with the
+/// protocol's version, and a reply counts only when it carries the same.
+///
+/// `connect` tells "no agent" (no socket file, or nobody listening: the
+/// client then does the work itself) apart from real failures, and checks
+/// that the socket and the process behind it are this user's before a byte is sent.
+public final class ControlConnection {
+    public let path: String
+    private let fd: Int32
+    private var splitter = LineSplitter(limit: ControlMessage.maximumReplyLength)
+    /// Lines read and not yet taken; nil for one longer than `maximumReplyLength`.
+    private var lines: [[UInt8]?] = []
+    /// Whether the last read ended because the reply timeout passed.
+    private var timedOut = false
+
+    /// The outcome of trying to reach the agent.
+    public enum Outcome {
+        case connected(ControlConnection)
+        /// No agent is running on that path.
+        case noAgent
+        /// The socket exists but cannot be used (permissions, …): one sentence.
+        case failed(String)
+        /// Something is listening, but it is not proven to be this user's agent
+        /// (another user's folder or socket, a loose folder mode, another
+        /// peer uid): nothing is sent; why, in a few words.
+        case untrusted(String)
+    }
+
+    private init(path: String, fd: Int32, timeout: Int?) {
+        self.path = path
+        self.fd = fd
+        if let timeout { UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: timeout) }
+        UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: min(timeout ?? 10, 10))
+    }
+
+    deinit { close(fd) }
+
+    /// Connects to the agent at `path`. `timeout` bounds each wait for a
+    /// reply, in seconds (nil: wait for ever, for a follower).
+    public static func connect(path: String, timeout: Int? = 30) -> Outcome {
+        if let doubt = SocketTrust.doubt(about: path) { return .untrusted(doubt) }
+        let fd: Int32
+        do {
+            fd = try UnixSocket.connect(to: path)
+        } catch let failure as UnixSocket.Failure {
+            if [ENOENT, ECONNREFUSED, ENOTDIR].contains(failure.code) { return .noAgent }
+            return .failed(tr("cannot reach the agent at \(path): \(String(cString: strerror(failure.code)))"))
+        } catch {
+            return .failed(tr("cannot reach the agent at \(path): \(error)"))
+        }
+        // The peer is checked after connecting, before a byte is sent.
+        guard UnixSocket.peerUID(fd) == getuid() else {
+            close(fd)
+            return .untrusted(tr("the process listening on it runs as another user"))
+        }
+        return .connected(ControlConnection(path: path, fd: fd, timeout: timeout))
+    }
+
+    /// Sends one request and reads its reply.
+    public func ask(_ request: WireObject) -> Result<WireObject, ControlFailure> {
+        guard send(request) else { return .failure(Self.disconnected) }
+        return nextReply()
+    }
+
+    /// Sends one request, stamped with the protocol's version.
+    public func send(_ request: WireObject) -> Bool {
+        UnixSocket.sendAll(fd, ControlMessage.stamped(request))
+    }
+
+    /// The next reply: the object, or the failure it carries (an error
+    /// reply, another protocol version), or why none came.
+    public func nextReply() -> Result<WireObject, ControlFailure> {
+        guard let next = nextLine() else {
+            return .failure(timedOut ? ControlFailure(code: ControlMessage.Code.timeout, message: tr("the agent did not answer in time"))
+                                     : Self.disconnected)
+        }
+        guard let line = next, case .success(let reply) = WireObject.parse(line) else {
+            return .failure(ControlFailure(code: ControlMessage.Code.badReply, message: tr("the agent's reply is not a JSON object")))
+        }
+        guard reply.int(.version) == ControlMessage.version else {
+            // An agent of another version (one from before versions sends none: 0).
+            let theirs = reply.int(.version) ?? 0
+            return .failure(ControlFailure(code: ControlMessage.Code.version,
+                                           message: "the agent speaks control protocol \(theirs), not \(ControlMessage.version)",
+                                           reply: WireObject([.version: .number(String(theirs))])))
+        }
+        if reply.bool(.ok) == false {
+            return .failure(ControlFailure(code: reply.string(.code) ?? ControlMessage.Code.failed,
+                                           message: reply.string(.error) ?? tr("the agent refused the request"), reply: reply))
+        }
+        return .success(reply)
+    }
+
+    private static let disconnected = ControlFailure(code: ControlMessage.Code.disconnected, message: tr("the agent closed the connection"))
+
+    /// The next line (nil inside: one too long), or nil when none came.
+    private func nextLine() -> [UInt8]?? {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while lines.isEmpty {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            if count <= 0 { return nil }
+            for piece in splitter.append(buffer[0..<count]) {
+                switch piece {
+                case .line(let line): lines.append(line)
+                case .tooLong: lines.append(nil)
+                }
+            }
+        }
+        return lines.removeFirst()
+    }
+
+    // MARK: - Following
+
+    /// How following ended.
+    public enum FollowEnd: Equatable {
+        case noAgent
+        case untrusted(String)
+        case failed(String)
+        /// The agent refused to be followed, or speaks another protocol version.
+        case refused(ControlFailure)
+        /// The agent went away (or the output could not be written) after
+        /// `replies` answers; 0: before the first.
+        case stopped(replies: Int)
+    }
+
+    /// How long a follower waits for the next agent after a reload (a loaded machine may take seconds).
+    static let reloadWaitMilliseconds = 30_000
+
+    /// Subscribes with `request` and hands each pushed `output` to `print`
+    /// (not one equal to the one before; false: stop), following the next
+    /// agent on `path` across a reload (`"reloading":true`), until the agent goes away.
+    public static func follow(path: String, request: WireObject, _ print: (String) -> Bool) -> FollowEnd {
+        var last: String?
+        var replies = 0
+        var reloaded = false
+        while true {
+            let connection: ControlConnection
+            switch reloaded ? reconnect(path) : connect(path: path, timeout: nil) {
+            case .connected(let connected): connection = connected
+            case .noAgent: return reloaded ? .stopped(replies: replies) : .noAgent
+            case .untrusted(let doubt): return .untrusted(doubt)
+            case .failed(let reason): return .failed(reason)
+            }
+            guard connection.send(request) else { return .stopped(replies: replies) }
+            reloaded = false
+            while !reloaded {
+                switch connection.nextReply() {
+                case .failure(let failure) where [ControlMessage.Code.disconnected, ControlMessage.Code.timeout].contains(failure.code):
+                    return .stopped(replies: replies)
+                case .failure(let failure):
+                    return .refused(failure)
+                case .success(let reply):
+                    if reply.bool(.reloading) == true {
+                        reloaded = true
+                        continue
+                    }
+                    let output = reply.string(.output) ?? ""
+                    replies += 1
+                    if output != last, !print(output) { return .stopped(replies: replies) }
+                    last = output
+                }
+            }
+        }
+    }
+
+    /// The next agent on `path` after a reload: its socket comes back within moments (waited for, bounded).
+    static func reconnect(_ path: String) -> Outcome {
+        var waited = 0
+        while true {
+            let outcome = connect(path: path, timeout: nil)
+            guard case .noAgent = outcome, waited < reloadWaitMilliseconds else { return outcome }
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            nanosleep(&pause, nil)
+            waited += 50
+        }
+    }
+}

@@ -252,12 +252,12 @@ extension AttendanceStore {
     ///
     /// Per date (a line changes only its date's rows): a date this
     /// database holds nothing of, whose new lines come in clock order and
-    /// clear nothing, takes them through `FreshDates`, which gives the rows
-    /// `apply` would, in the same order, written at once; any other date
-    /// takes each line through `apply` while they come in clock order, and
-    /// is replayed from its lines once one comes late. Row ids keep each
-    /// date's order (what answers read for ties); a merge of fresh dates
-    /// alone numbers them exactly as applying line by line would.
+    /// clear nothing, takes them through `DayRows.Batch` (the rules of
+    /// `DayRows.apply`, every row written at once, in the order they were
+    /// made); any other date takes each run of its lines through
+    /// `DayRows.apply` while they come in clock order, and is replayed from
+    /// its lines once one comes late. Row ids keep each date's order (what
+    /// answers read for ties).
     @discardableResult
     public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64, name: String? = nil) throws -> Int {
         // A long journal (a device's history) in one transaction: a page

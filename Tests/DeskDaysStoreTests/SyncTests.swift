@@ -233,7 +233,7 @@ import Testing
     }
 
     /// A device's long journal merged at once (its dates held nothing here,
-    /// so `FreshDates` applies them in memory, but for those with a clear)
+    /// so `DayRows.Batch` writes them at once, but for those with a clear)
     /// leaves the very rows, in the same order within each date, of the
     /// same lines merged one at a time (a date's first line in memory, the
     /// next ones by `apply`), and of the device itself.

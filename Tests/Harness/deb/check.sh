@@ -2,7 +2,7 @@
 # `make test-deb`: the package as a stranger gets it. Installs the .deb with
 # apt into a bare Debian 12 (debootstrap --variant=minbase bookworm, no Swift
 # toolchain, nothing from this machine), then, as a new user: deskdays
-# --version, status, checkin, doctor; ldd finds every library and none under
+# --version, status, checkin, report, doctor; ldd finds every library and none under
 # a toolchain; apt-get purge leaves none of its files.
 #   Tests/Harness/deb/check.sh deskdays_VERSION_ARCH.deb
 # Needs root (debootstrap, chroot, mount) and the Debian mirror apt already
@@ -96,6 +96,8 @@ run 0 deskdays status >/dev/null
 # On a fixed Wednesday (today may be a weekend, which does not count).
 run 0 env DESKDAYS_TODAY=2026-11-25 deskdays checkin >/dev/null
 s=$(run 0 env DESKDAYS_TODAY=2026-11-25 deskdays status); grep -q ' 1 of ' <<<"$s" || fail "status after a check-in does not count it"
+r=$(run 0 env DESKDAYS_TODAY=2026-11-25 deskdays report --json); grep -Eq '"office" *: *1([^0-9]|$)' <<<"$r" || fail "report --json after a check-in does not count it"
+run 0 env DESKDAYS_TODAY=2026-11-25 deskdays report >/dev/null
 run 0 deskdays doctor >/dev/null
 run 0 /usr/libexec/deskdays/deskdays-hardware doctor >/dev/null
 c=$(run 0 env LANG=de_DE.UTF-8 LANGUAGE=de deskdays --help); grep -q 'Anwesenheit\|Büro' <<<"$c" || fail "no German help: the catalogs are not found"

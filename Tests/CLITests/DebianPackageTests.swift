@@ -20,8 +20,17 @@ import TestSupport
     /// The Makefile's DEB_DIR: the source copy, its release build, the .deb.
     static let debDir = project.appendingPathComponent(".build/deb")
 
-    /// Why these tests cannot run here, or nil.
-    static let missing: String? = {
+    /// Why these tests cannot run here (printed once), or nil.
+    static let missing = Task<String?, Never> {
+        let reason = await whyNot()
+        if let reason { print("DebianPackageTests skipped: \(reason)") }
+        return reason
+    }
+    static let enabled = ConditionTrait.enabled("needs root, a network namespace, the tools of deps/apt-deb.txt and a Swift toolchain (reason printed above)") {
+        await missing.value == nil
+    }
+
+    static func whyNot() async -> String? {
         if getuid() != 0 { return "needs root (unshare -n, debootstrap, chroot, mount, systemd-nspawn)" }
         let tools = [("make", "make"), ("git", "git"), ("unshare", "util-linux"), ("nsenter", "util-linux"),
                      ("dpkg-buildpackage", "dpkg-dev"), ("dh", "debhelper"), ("fakeroot", "fakeroot"),
@@ -32,15 +41,18 @@ import TestSupport
         if !FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swift") && !toolExists("swift") {
             return "no Swift toolchain in /opt/swift/usr/bin or on PATH for the release build"
         }
+        let probe = try? await Program.run("unshare", ["-n", "true"], stdout: .discard)
+        if probe?.status != 0 {
+            return "cannot make a network namespace here (unshare -n: \(probe?.stderr.trimmingCharacters(in: .whitespacesAndNewlines) ?? "not started"))"
+        }
         return nil
-    }()
-    static let enabled = ConditionTrait.enabled(if: missing == nil, "\(missing ?? "")")
+    }
 
     /// The one `unshare -n make deb`, started by the first test that asks.
     static let build = Task { await PackageBuild.make() }
 
-    @Test func prerequisites() {
-        if let missing = Self.missing { print("DebianPackageTests skipped: \(missing)") }
+    @Test func prerequisites() async {
+        _ = await Self.missing.value
     }
 
     @Test("make deb builds the package in a network namespace with only lo", enabled, .timeLimit(.minutes(60)))
@@ -141,6 +153,8 @@ struct PackageBuild: Sendable {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let log = dir + "/make-deb.log", devices = dir + "/netdev.txt"
         try? FileManager.default.removeItem(atPath: log)
+        // The two Debian trees (debootstrap, minutes the first time) are made meanwhile, outside the namespace.
+        async let prepared: Void = prepareTrees()
         let started = ContinuousClock.now
         let status: Int32
         do {
@@ -149,9 +163,11 @@ struct PackageBuild: Sendable {
                 overrides: environment, workingDirectory: DebianPackageTests.project.path,
                 stdout: .file(log), stderr: .file(log)).status
         } catch {
+            await prepared
             return PackageBuild(status: 127, log: "cannot start unshare: \(error)", interfaces: [], deb: nil, seconds: 0)
         }
         let elapsed = ContinuousClock.now - started
+        await prepared
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         // /proc/net/dev: two header lines, then "  NAME: counters…".
         let interfaces = ((try? String(contentsOfFile: devices, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline)
@@ -160,5 +176,19 @@ struct PackageBuild: Sendable {
             .first { $0.hasPrefix("deskdays_") && $0.hasSuffix(".deb") }.map { dir + "/" + $0 }
         return PackageBuild(status: status, log: text, interfaces: interfaces, deb: status == 0 ? deb : nil,
                             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// `check.sh --prepare` and `systemd.sh --prepare`: their tarballs, when
+    /// missing. A failure shows again, with its reason, when the test runs the script.
+    static func prepareTrees() async {
+        await withTaskGroup(of: Void.self) { group in
+            for name in ["check.sh", "systemd.sh"] {
+                group.addTask {
+                    let script = DebianPackageTests.project.appendingPathComponent("Tests/Harness/deb/\(name)").path
+                    _ = try? await Program.run("/bin/bash", [script, "--prepare"], workingDirectory: DebianPackageTests.project.path,
+                                               stdout: .discard, stderr: .discard)
+                }
+            }
+        }
     }
 }

@@ -8,17 +8,16 @@
 # sandbox lets it write the home but not ~/.bashrc, user units or /usr;
 # busctl reads its D-Bus properties; `systemctl --user reload` keeps a
 # `status --follow` alive; `apt-get purge` leaves none of its files.
-#   Tests/Harness/deb/systemd.sh deskdays_VERSION_ARCH.deb
+#   Tests/Harness/deb/systemd.sh deskdays_VERSION_ARCH.deb   (or --prepare: the tarball only)
 # Needs root, systemd-nspawn (systemd-container) and the Debian mirror.
 set -euo pipefail
 
-deb=$(realpath "${1:?usage: $0 deskdays_VERSION_ARCH.deb}")
+deb=${1:?usage: $0 deskdays_VERSION_ARCH.deb, or --prepare to build the Debian tree only}
 work=${DESKDAYS_DEB_TEST_DIR:-$PWD/.build/deb-test}
 mirror=${DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
 mirror=${mirror:-http://deb.debian.org/debian}
 base=$work/bookworm-systemd.tar
 root=$work/sd-root
-name=$(basename "$deb")
 
 say() { printf '== %s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; echo "$*" >>"$work/sd-failures"; }
@@ -33,6 +32,10 @@ if [ ! -f "$base" ]; then
         bookworm "$work/sd-base" "$mirror" >"$work/sd-debootstrap.log" 2>&1 || { tail -20 "$work/sd-debootstrap.log" >&2; exit 1; }
     tar -C "$work/sd-base" -cf "$base.tmp" . && mv "$base.tmp" "$base" && rm -rf "$work/sd-base"
 fi
+# (--prepare: DebianPackageTests builds the tarball while the package builds.)
+[ "$deb" != --prepare ] || exit 0
+deb=$(realpath "$deb")
+name=$(basename "$deb")
 
 nspawn=
 cleanup() {

@@ -173,7 +173,7 @@ uninstall:
 	@for l in $(LANGUAGES); do rm -f $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done
 	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
 	@systemctl --user daemon-reload 2>/dev/null || true
-	@echo "Uninstalled. Your data (~/.local/share/deskdays) and configuration (~/.config/deskdays) are kept."
+	@echo "Uninstalled. Your data ($${XDG_DATA_HOME:-$(HOME)/.local/share}/deskdays) and configuration ($${XDG_CONFIG_HOME:-$(HOME)/.config}/deskdays) are kept."
 
 # --- The Debian package (debian/; docs/testing.md "The Debian package") ---
 # make deb: $(DEB_DIR)/deskdays_VERSION_ARCH.deb, built by dpkg-buildpackage

@@ -63,10 +63,13 @@ import TestSupport
         #expect(build.interfaces == ["lo"], "network devices in the build's namespace: \(build.interfaces)")
         let deb = try #require(build.deb, "no .deb in \(Self.debDir.path):\n\(build.tail)")
         #expect(deb.hasPrefix(Self.debDir.path + "/deskdays_") && deb.hasSuffix(".deb"))
-        // Built from the source copy: nothing written into the tree or the folder above it.
-        let above = (try? FileManager.default.contentsOfDirectory(atPath: Self.project.deletingLastPathComponent().path)) ?? []
-        #expect(!above.contains { $0.hasPrefix("deskdays_") }, "dpkg-buildpackage wrote above the project: \(above)")
-        #expect(!FileManager.default.fileExists(atPath: Self.project.appendingPathComponent("debian/deskdays").path))
+        // Built from the source copy: nothing written into the tree or the folder above it during the build.
+        let parent = Self.project.deletingLastPathComponent().path
+        let above = ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix("deskdays_") || $0.hasPrefix("deskdays-dbgsym_") }
+        let written = (above.map { parent + "/" + $0 } + [Self.project.appendingPathComponent("debian/deskdays").path]).filter {
+            ((try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date ?? .distantPast) >= build.started
+        }
+        #expect(written.isEmpty, "make deb wrote outside .build/deb: \(written)")
         print("make deb in unshare -n: \(Int(build.seconds)) s, \(deb)")
     }
 
@@ -141,6 +144,7 @@ struct PackageBuild: Sendable {
     var interfaces: [String]
     /// The package, when one was built.
     var deb: String?
+    var started: Date
     var seconds: Double
 
     var tail: String { log.split(whereSeparator: \.isNewline).suffix(40).joined(separator: "\n") }
@@ -155,7 +159,7 @@ struct PackageBuild: Sendable {
         try? FileManager.default.removeItem(atPath: log)
         // The two Debian trees (debootstrap, minutes the first time) are made meanwhile, outside the namespace.
         async let prepared: Void = prepareTrees()
-        let started = ContinuousClock.now
+        let started = ContinuousClock.now, startedAt = Date()
         let status: Int32
         do {
             status = try await Program.run(
@@ -164,7 +168,7 @@ struct PackageBuild: Sendable {
                 stdout: .file(log), stderr: .file(log)).status
         } catch {
             await prepared
-            return PackageBuild(status: 127, log: "cannot start unshare: \(error)", interfaces: [], deb: nil, seconds: 0)
+            return PackageBuild(status: 127, log: "cannot start unshare: \(error)", interfaces: [], deb: nil, started: startedAt, seconds: 0)
         }
         let elapsed = ContinuousClock.now - started
         await prepared
@@ -174,7 +178,7 @@ struct PackageBuild: Sendable {
             .dropFirst(2).compactMap { $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) }
         let deb = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
             .first { $0.hasPrefix("deskdays_") && $0.hasSuffix(".deb") }.map { dir + "/" + $0 }
-        return PackageBuild(status: status, log: text, interfaces: interfaces, deb: status == 0 ? deb : nil,
+        return PackageBuild(status: status, log: text, interfaces: interfaces, deb: status == 0 ? deb : nil, started: startedAt,
                             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 

@@ -25,8 +25,10 @@ endef
 deps-build:
 	$(call apt_install,deps/apt-build.txt)
 
+# The tests build and check the Debian package too (DebianPackageTests): deps/apt-deb.txt.
 deps-test: deps-build
 	$(call apt_install,deps/apt-test.txt)
+	$(call apt_install,deps/apt-deb.txt)
 
 build: deps-build catalogs
 	$(SWIFT) build
@@ -171,32 +173,54 @@ uninstall:
 	@for l in $(LANGUAGES); do rm -f $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done
 	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
 	@systemctl --user daemon-reload 2>/dev/null || true
-	@echo "Uninstalled. Your data (~/.local/share/deskdays) and configuration (~/.config/deskdays) are kept."
+	@echo "Uninstalled. Your data ($${XDG_DATA_HOME:-$(HOME)/.local/share}/deskdays) and configuration ($${XDG_CONFIG_HOME:-$(HOME)/.config}/deskdays) are kept."
 
 # --- The Debian package (debian/; docs/testing.md "The Debian package") ---
-# make deb: deskdays_VERSION_ARCH.deb, built by dpkg-buildpackage (debhelper)
-# with the Swift toolchain from /opt/swift or SWIFT (not a Debian package) and
-# the Swift packages already in SwiftPM's cache (no network). dpkg-buildpackage
-# writes the .deb (.buildinfo, .changes) in the folder above the project; they
-# are moved here, so `sudo apt install ./deskdays_*.deb` installs it. lintian
-# must print no error or warning (overrides: debian/deskdays.lintian-overrides).
+# make deb: $(DEB_DIR)/deskdays_VERSION_ARCH.deb, built by dpkg-buildpackage
+# (debhelper) with the Swift toolchain from /opt/swift or SWIFT (not a Debian
+# package), without the network. Everything it writes is under DEB_DIR:
+# - $(DEB_SRC): the files git knows in this tree (committed, changed, new and
+#   not ignored; plus Package.resolved when there is one, so the package uses
+#   the versions the debug build uses), as a clean clone would have them, and
+#   nothing else (no .build, no stray file). Only files that changed are
+#   rewritten, so the release build kept in $(DEB_SRC)/.build (SwiftPM's
+#   scratch folder) compiles only what changed since the last `make deb`.
+# - the .deb, .buildinfo and .changes (dpkg-buildpackage writes them in the
+#   folder above the source, DEB_DIR), checked by lintian, which must print
+#   no error or warning (overrides: debian/deskdays.lintian-overrides).
+# The Swift packages come from SWIFTPM_CACHE (SwiftPM's cache of the
+# repositories, filled by any earlier `swift build` or `swift package
+# resolve` with the network) or the checkouts already in $(DEB_SRC)/.build;
+# the build itself never resolves (debian/rules). Missing ones are named in
+# one sentence.
+DEB_DIR ?= .build/deb
+DEB_SRC = $(DEB_DIR)/deskdays
+SWIFTPM_CACHE ?= $(HOME)/.cache/org.swift.swiftpm
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_FILE = deskdays_$(DEB_VERSION)_$(DEB_ARCH)
 
 deb: deps-build
 	$(call apt_install,deps/apt-deb.txt)
-	@# Resolves from SwiftPM's cache (~/.cache/org.swift.swiftpm) when offline; the build itself never resolves.
-	$(SWIFT) package resolve
-	SWIFT=$$(command -v $(SWIFT)) dpkg-buildpackage -b --no-sign
-	@for f in ../$(DEB_FILE).deb ../$(DEB_FILE).buildinfo ../$(DEB_FILE).changes ../deskdays-dbgsym_$(DEB_VERSION)_$(DEB_ARCH).deb; do \
-		[ ! -e $$f ] || mv -f $$f .; done
-	lintian --fail-on error,warning $(DEB_FILE).changes
-	@echo "package: $(CURDIR)/$(DEB_FILE).deb ($$(du -h $(DEB_FILE).deb | cut -f1)); install it with: sudo apt install ./$(DEB_FILE).deb"
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make deb: the package is built from the files git knows, and this folder is not a git checkout: clone the repository" >&2; exit 1; }
+	@set -e; mkdir -p $(DEB_SRC); idx=$(abspath $(DEB_DIR))/tree.index; \
+	cp "$$(git rev-parse --git-path index)" $$idx.new; \
+	tree=$$(GIT_INDEX_FILE=$$idx.new git add -A && GIT_INDEX_FILE=$$idx.new git write-tree); rm -f $$idx.new; \
+	GIT_INDEX_FILE=$$idx git --work-tree=$(abspath $(DEB_SRC)) read-tree -u --reset $$tree; \
+	if [ -f Package.resolved ]; then cmp -s Package.resolved $(DEB_SRC)/Package.resolved || cp -p Package.resolved $(DEB_SRC)/; fi
+	@echo "make deb: the source tree in $(DEB_SRC); the Swift packages from $(SWIFTPM_CACHE)"
+	@cd $(DEB_SRC) && if ! out=$$($(SWIFT) package --cache-path $(SWIFTPM_CACHE) resolve 2>&1); then \
+		missing=$$(awk '/^Fetching /{ f[$$2] = 1 } /^Fetched /{ delete f[$$2] } END { for (u in f) print u }' <<<"$$out" | sort | paste -sd' '); \
+		echo "make deb: the Swift package(s) $${missing:-named below} are neither checked out in $(DEB_SRC)/.build nor in $(SWIFTPM_CACHE), and they cannot be fetched: run \`swift package resolve\` here once with the network" >&2; \
+		[ -n "$$missing" ] || tail -3 <<<"$$out" >&2; exit 1; fi
+	rm -f $(DEB_DIR)/deskdays_*.deb $(DEB_DIR)/deskdays-dbgsym_*.deb $(DEB_DIR)/deskdays_*.buildinfo $(DEB_DIR)/deskdays_*.changes
+	cd $(DEB_SRC) && SWIFT=$$(command -v $(SWIFT)) dpkg-buildpackage -b --no-sign
+	lintian --fail-on error,warning $(DEB_DIR)/$(DEB_FILE).changes
+	@echo "package: $(abspath $(DEB_DIR))/$(DEB_FILE).deb ($$(du -h $(DEB_DIR)/$(DEB_FILE).deb | cut -f1)); install it with: sudo apt install ./$(DEB_DIR)/$(DEB_FILE).deb"
 
 # make test-deb: the package installed with apt into a bare Debian 12 made by
 # debootstrap (cached in .build/deb-test), run there as a new user, purged;
 # then in a Debian 12 booted with systemd-nspawn, the agent under the user unit.
 test-deb: deb
-	$(SUDO) Tests/Harness/deb/check.sh $(DEB_FILE).deb
-	$(SUDO) Tests/Harness/deb/systemd.sh $(DEB_FILE).deb
+	$(SUDO) Tests/Harness/deb/check.sh $(DEB_DIR)/$(DEB_FILE).deb
+	$(SUDO) Tests/Harness/deb/systemd.sh $(DEB_DIR)/$(DEB_FILE).deb

@@ -2,16 +2,16 @@
 # `make test-deb`: the package as a stranger gets it. Installs the .deb with
 # apt into a bare Debian 12 (debootstrap --variant=minbase bookworm, no Swift
 # toolchain, nothing from this machine), then, as a new user: deskdays
-# --version, status, checkin, doctor; ldd finds every library and none under
+# --version, status, checkin, report, doctor; ldd finds every library and none under
 # a toolchain; apt-get purge leaves none of its files.
-#   Tests/Harness/deb/check.sh deskdays_VERSION_ARCH.deb
+#   Tests/Harness/deb/check.sh deskdays_VERSION_ARCH.deb   (or --prepare: the tarball only)
 # Needs root (debootstrap, chroot, mount) and the Debian mirror apt already
 # uses (DEBIAN_MIRROR overrides it). The minbase tree is built once and kept
 # as a tarball in .build/deb-test (DESKDAYS_DEB_TEST_DIR); each run unpacks a
 # fresh copy, so ~20 s plus the downloads of the package's dependencies.
 set -euo pipefail
 
-deb=$(realpath "${1:?usage: $0 deskdays_VERSION_ARCH.deb}")
+deb=${1:?usage: $0 deskdays_VERSION_ARCH.deb, or --prepare to build the Debian tree only}
 work=${DESKDAYS_DEB_TEST_DIR:-$PWD/.build/deb-test}
 mirror=${DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
 mirror=${mirror:-http://deb.debian.org/debian}
@@ -35,6 +35,9 @@ if [ ! -f "$base" ]; then
         || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
     tar -C "$work/base" -cf "$base.tmp" . && mv "$base.tmp" "$base" && rm -rf "$work/base"
 fi
+# (--prepare: DebianPackageTests builds the tarball while the package builds.)
+[ "$deb" != --prepare ] || exit 0
+deb=$(realpath "$deb")
 
 cleanup() {
     mountpoint -q "$root/proc" && umount "$root/proc"
@@ -96,6 +99,8 @@ run 0 deskdays status >/dev/null
 # On a fixed Wednesday (today may be a weekend, which does not count).
 run 0 env DESKDAYS_TODAY=2026-11-25 deskdays checkin >/dev/null
 s=$(run 0 env DESKDAYS_TODAY=2026-11-25 deskdays status); grep -q ' 1 of ' <<<"$s" || fail "status after a check-in does not count it"
+r=$(run 0 env DESKDAYS_TODAY=2026-11-25 deskdays report --json); grep -Eq '"office" *: *1([^0-9]|$)' <<<"$r" || fail "report --json after a check-in does not count it"
+run 0 env DESKDAYS_TODAY=2026-11-25 deskdays report >/dev/null
 run 0 deskdays doctor >/dev/null
 run 0 /usr/libexec/deskdays/deskdays-hardware doctor >/dev/null
 c=$(run 0 env LANG=de_DE.UTF-8 LANGUAGE=de deskdays --help); grep -q 'Anwesenheit\|Büro' <<<"$c" || fail "no German help: the catalogs are not found"

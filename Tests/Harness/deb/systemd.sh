@@ -8,17 +8,16 @@
 # sandbox lets it write the home but not ~/.bashrc, user units or /usr;
 # busctl reads its D-Bus properties; `systemctl --user reload` keeps a
 # `status --follow` alive; `apt-get purge` leaves none of its files.
-#   Tests/Harness/deb/systemd.sh deskdays_VERSION_ARCH.deb
+#   Tests/Harness/deb/systemd.sh deskdays_VERSION_ARCH.deb   (or --prepare: the tarball only)
 # Needs root, systemd-nspawn (systemd-container) and the Debian mirror.
 set -euo pipefail
 
-deb=$(realpath "${1:?usage: $0 deskdays_VERSION_ARCH.deb}")
+deb=${1:?usage: $0 deskdays_VERSION_ARCH.deb, or --prepare to build the Debian tree only}
 work=${DESKDAYS_DEB_TEST_DIR:-$PWD/.build/deb-test}
 mirror=${DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)}
 mirror=${mirror:-http://deb.debian.org/debian}
 base=$work/bookworm-systemd.tar
 root=$work/sd-root
-name=$(basename "$deb")
 
 say() { printf '== %s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; echo "$*" >>"$work/sd-failures"; }
@@ -33,6 +32,10 @@ if [ ! -f "$base" ]; then
         bookworm "$work/sd-base" "$mirror" >"$work/sd-debootstrap.log" 2>&1 || { tail -20 "$work/sd-debootstrap.log" >&2; exit 1; }
     tar -C "$work/sd-base" -cf "$base.tmp" . && mv "$base.tmp" "$base" && rm -rf "$work/sd-base"
 fi
+# (--prepare: DebianPackageTests builds the tarball while the package builds.)
+[ "$deb" != --prepare ] || exit 0
+deb=$(realpath "$deb")
+name=$(basename "$deb")
 
 nspawn=
 cleanup() {
@@ -60,7 +63,7 @@ own=$(chroot "$root" dpkg -L deskdays | while read -r f; do [ -f "$root$f" ] && 
 chroot "$root" useradd -m -s /bin/bash alice
 mkdir -p "$root/var/lib/systemd/linger" && touch "$root/var/lib/systemd/linger/alice"
 chroot "$root" runuser -u alice -- sh -c 'mkdir -p ~/.config/deskdays ~/Sync/deskdays &&
-    printf "[sync]\nfolder = \"~/Sync/deskdays\"\ndevice_name = \"box\"\n" > ~/.config/deskdays/config.toml && echo "# bashrc" > ~/.bashrc'
+    printf "[policy]\nworkdays = [\"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\", \"sun\"]\n\n[sync]\nfolder = \"~/Sync/deskdays\"\ndevice_name = \"box\"\n" > ~/.config/deskdays/config.toml && echo "# bashrc" > ~/.bashrc'
 # systemd-nspawn hides /proc/kmsg, which ProtectKernelLogs= needs to mask: a
 # container-only drop-in (a real machine has /proc/kmsg).
 mkdir -p "$root/etc/systemd/user/deskdays.service.d"
@@ -123,17 +126,32 @@ echo "  Office: $office"
 [ "$office" = "u 1" ] || fail "busctl get-property Office: $office"
 
 say "systemctl --user reload keeps status --follow alive"
-as_alice deskdays status --follow >"$work/sd-follow.log" 2>&1 &
+# Waits until a command succeeds: a bound against a hang, never a measure.
+wait_for() {  # wait_for SECONDS COMMAND…
+    local end=$((SECONDS + $1)); shift
+    until "$@"; do [ "$SECONDS" -lt "$end" ] || return 1; sleep 0.2; done
+}
+lines() { wc -l <"$work/sd-follow.log"; }
+# The agent's answer for the real today (every day a workday in alice's
+# configuration, so today counts whatever the date): one JSON line per change.
+as_alice deskdays status --follow --format json >"$work/sd-follow.log" 2>&1 &
 follow=$!
-sleep 2
+wait_for 60 test -s "$work/sd-follow.log" || fail "status --follow printed nothing"
 as_alice systemctl --user reload deskdays
-sleep 3
-as_alice env DESKDAYS_TODAY=2026-11-26 deskdays checkin >/dev/null
-sleep 2
+reloaded() { as_alice journalctl --user -u deskdays --no-pager -q | grep -q 'configuration reloaded'; }
+wait_for 60 reloaded || fail "the agent logged no reload"
+before=$(lines)
+# After the reload, today checked in as remote (a change of the figures
+# whether or not today had a record): the follower prints a new line only
+# if it is still following.
+as_alice deskdays checkin --status remote >/dev/null
+grown() { [ "$(lines)" -gt "$before" ] || ! kill -0 "$follow" 2>/dev/null; }
+wait_for 60 grown || true
+[ "$(lines)" -gt "$before" ] || fail "status --follow printed no line for the check-in after the reload"
 kill -0 "$follow" 2>/dev/null || fail "status --follow ended at the reload"
 kill "$follow" 2>/dev/null || true
 [ "$(as_alice systemctl --user show -p MainPID --value deskdays)" = "$pid" ] || fail "the reload restarted the agent"
-echo "  status --follow printed $(wc -l <"$work/sd-follow.log") lines"
+echo "  status --follow printed $(lines) lines"
 
 say "apt-get purge deskdays"
 DEBIAN_FRONTEND=noninteractive in_box apt-get purge -y -qq deskdays >"$work/sd-purge.log" 2>&1 || { cat "$work/sd-purge.log" >&2; fail "purge"; }

@@ -75,14 +75,21 @@ import json, os, socket, subprocess, sys, time, select
 binary, run, db, config = sys.argv[1:5]
 follow = subprocess.Popen([binary, "status", "--follow", "--format", "json", "--database", db, "--config", config,
                            "--socket", run + "/agent.sock"], stdout=subprocess.PIPE)
-follow.stdout.readline()  # the line on subscribing
+first = json.loads(follow.stdout.readline())  # the line on subscribing
+# A workday of the current period (the latest up to today, else the first
+# after it): a check-in on a weekend changes no figure, and nothing is pushed.
+import datetime
+start, end = (datetime.date.fromisoformat(first["period"][k]) for k in ("start", "end"))
+today = datetime.date.fromisoformat(first["today"])
+days = [start + datetime.timedelta(n) for n in range((end - start).days + 1)]
+weekdays = [d for d in days if d.weekday() < 5]
+day = max((d for d in weekdays if d <= today), default=min(weekdays)).isoformat()
 client = socket.socket(socket.AF_UNIX); client.connect(run + "/agent.sock")
 reader = client.makefile("rb")
 to_follow, to_file = [], []
 statinfo = lambda: os.stat(run + "/status.json").st_mtime_ns
 for i in range(100):
-    # Today, office and remote in turn: each check-in changes the current answer.
-    day = time.strftime("%Y-%m-%d")
+    # That workday, office and remote in turn: each check-in changes the current answer.
     status = "office" if i % 2 == 0 else "remote"
     before = statinfo()
     start = time.perf_counter()

@@ -117,8 +117,13 @@ let package = Package(
         .target(name: "NL80211"),
         .systemLibrary(name: "CNetlink", pkgConfig: "libnl-genl-3.0",
                        providers: [.apt(["libnl-genl-3-dev", "libnl-3-dev"])]),
+        // MARK: - Presence on a network, shared by Wi-Fi and wired: the netlink device thread and the flap-window rule
+        .target(name: "NetworkPresence", dependencies: [
+            "DeviceThread", "DeskDaysCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "WiFiAdapter", dependencies: [
-            "DeviceThread",
+            "DeviceThread", "NetworkPresence",
             "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -128,7 +133,7 @@ let package = Package(
         .systemLibrary(name: "CNetlinkRoute", pkgConfig: "libnl-route-3.0",
                        providers: [.apt(["libnl-route-3-dev", "libnl-3-dev"])]),
         .target(name: "WiredAdapter", dependencies: [
-            "DeviceThread",
+            "DeviceThread", "NetworkPresence",
             "Wired", "NL80211", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -36,7 +36,7 @@ public enum AdapterRegistry {
                 settings: configuration.qr, logger: Logger(label: "deskdays.qr"), now: now)))
         }
         if configuration.wifi.enabled {
-            enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi, now: now)))
+            enabled.append(Entry(name: "wifi", adapter: WiFiCheckInAdapter(settings: configuration.wifi, clock: clock)))
         }
         if configuration.wired.enabled {
             enabled.append(Entry(name: "wired", adapter: WiredCheckInAdapter(settings: configuration.wired, clock: clock)))

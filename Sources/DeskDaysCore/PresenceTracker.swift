@@ -14,8 +14,8 @@ import Foundation
 ///   departure, stamped with the moment it actually left.
 /// - With a window of 0 departures are reported at once.
 ///
-/// Pure: time is passed in (docs/design.md, habit 5). The Wi-Fi adapter's
-/// `ArrivalTracker` follows the same arrival rule without departures.
+/// Pure: time is passed in (docs/design.md, habit 5). The Wi-Fi and wired
+/// adapters share it through `NetworkPresence`.
 public struct PresenceTracker<Path: Hashable & Sendable>: Sendable {
     public enum Change: Sendable, Equatable {
         case arrival(rule: String, at: Date)

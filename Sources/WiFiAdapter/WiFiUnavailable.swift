@@ -1,8 +1,9 @@
 import DeskDaysCore
+import NetworkPresence
 
 /// Why the adapter cannot work on this machine. Reported once; the adapter
 /// then waits without waking (see `WiFiCheckInAdapter`).
-public enum WiFiUnavailable: Error, Sendable, CustomStringConvertible {
+public enum WiFiUnavailable: NetworkUnavailable, Sendable {
     /// AF_NETLINK itself is refused (a sandbox, a seccomp filter).
     case netlinkRefused(String)
     /// The kernel has no `nl80211` family: cfg80211 is not loaded, usually

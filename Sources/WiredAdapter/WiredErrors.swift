@@ -1,5 +1,6 @@
 import DeskDaysCore
 import CNetlinkRoute
+import NetworkPresence
 import NL80211
 
 /// libnl's words for the wired adapter's errors (the type is NL80211's `LibNLError`).
@@ -13,7 +14,7 @@ extension LibNLError {
 
 /// Why the wired method cannot work here. Reported once; the adapter then
 /// waits without waking.
-public enum WiredUnavailable: Error, Sendable, CustomStringConvertible {
+public enum WiredUnavailable: NetworkUnavailable, Sendable {
     /// AF_NETLINK itself is refused (a sandbox, a seccomp filter).
     case netlinkRefused(String)
 

@@ -34,7 +34,7 @@ import Testing
 
         func text() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         // The adapter says "unavailable" once its thread only waits for nl80211
-        // to appear (LinkWatcher): from then on it cannot return by itself, so
+        // to appear (WiFiCheckInAdapter.open): from then on it cannot return by itself, so
         // a restart (logged as "adapter stopped" before the SIGTERM's "agent
         // stopped") would be a bug the log shows, with no time to wait out.
         #expect(await eventually("the agent to log \"Wi-Fi unavailable\"") { text().contains("Wi-Fi unavailable") }, "\(text())")

@@ -159,9 +159,7 @@ let package = Package(
         .target(name: "DeskDaysAgent", dependencies: [
             "DeviceThread", "Spawn",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
-            "DeskDaysReports", "GPSAdapter", "GPSBus", "NFCAdapter",
-            "WiFiAdapter", "Wired", "WiredAdapter",
-            "QRAdapter",
+            "DeskDaysReports", "GPSBus",
             "CSystemd", "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -199,7 +197,16 @@ let package = Package(
         .executableTarget(name: "deskdays", dependencies: ["AgentSocket", "Localization"],
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
+        // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
+        // adapter, doctor checks and enrolment command
+        .target(name: "CheckInMethods", dependencies: [
+            "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
+            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
+            "CheckInMethods",
             "AgentSocket", "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent", "DeskDaysDoctor", "DeskDaysDesktop",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -241,7 +248,7 @@ let package = Package(
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysDoctorTests", dependencies: ["DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "SystemBus", "Wired", "NL80211"]),
+        .testTarget(name: "DeskDaysDoctorTests", dependencies: ["CheckInMethods", "DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "SystemBus", "Wired", "NL80211"]),
         .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),

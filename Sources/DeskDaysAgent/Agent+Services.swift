@@ -1,3 +1,4 @@
+import DeskDaysCore
 import Logging
 import ServiceLifecycle
 
@@ -43,10 +44,10 @@ extension Agent {
         if configuration.calendar != nil {
             services.append(.init(service: CalendarWatchService(agent: self), serviceName: "calendar folder watcher"))
         }
-        for entry in adapters {
-            services.append(.init(service: AdapterService(agent: self, entry: entry),
+        for adapter in adapters {
+            services.append(.init(service: AdapterService(agent: self, adapter: adapter),
                                   successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
-                                  serviceName: "\(entry.name) adapter"))
+                                  serviceName: "\(adapter.source.rawValue) adapter"))
         }
         // No signals here: SIGTERM/SIGINT belong to the enclosing group
         // (AgentLifecycle), whose graceful shutdown reaches this one through
@@ -61,10 +62,10 @@ extension Agent {
 /// library's abort (`SCardCancel`, `nfc_abort_command`, the stop pipes).
 struct AdapterService: Service {
     let agent: Agent
-    let entry: AdapterRegistry.Entry
+    let adapter: any CheckInAdapter
 
     func run() async {
-        await cancelWhenGracefulShutdown { [agent, entry] in await agent.supervise(entry) }
+        await cancelWhenGracefulShutdown { [agent, adapter] in await agent.supervise(adapter) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import DeskDaysCore
 import Logging
 
 extension Agent {
@@ -24,10 +25,10 @@ extension Agent {
     /// after resume count `seen`: then it is cancelled, awaited, and true is
     /// returned so the supervisor starts it afresh at once, which reopens
     /// its device (serial port, PC/SC context, the Wi-Fi link read).
-    func runUntilResume(_ entry: AdapterRegistry.Entry, after seen: UInt64) async throws -> Bool {
+    func runUntilResume(_ adapter: any CheckInAdapter, after seen: UInt64) async throws -> Bool {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                try await entry.adapter.run { event in await self.deliver(event) }
+                try await adapter.run { event in await self.deliver(event) }
                 return false
             }
             group.addTask {

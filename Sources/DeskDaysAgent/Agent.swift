@@ -25,7 +25,7 @@ public final class Agent: Sendable {
     let store: AttendanceStore
     let pipeline: CheckInPipeline
     let logger: Logger
-    let adapters: [AdapterRegistry.Entry]
+    let adapters: [any CheckInAdapter]
     let clock: AgentClock
     let server: ControlServer?
     /// What `status` and `report` print now, kept current (see `CurrentAnswer`).
@@ -66,7 +66,8 @@ public final class Agent: Sendable {
     ///   - configPath: the configuration file loaded, so that `status` requests
     ///     made with another one are computed by their sender.
     ///   - clock: "now" for reports, reminders and the fallback.
-    public init(configuration: Configuration, store: AttendanceStore, socketPath: String? = nil,
+    ///   - adapters: the enabled methods' adapters (`CheckInMethod.adapters(for:clock:)`).
+    public init(configuration: Configuration, store: AttendanceStore, adapters: [any CheckInAdapter] = [], socketPath: String? = nil,
                 configPath: String? = nil,
                 clock: AgentClock = .system, logger: Logger = Logger(label: "deskdays.agent"),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -91,7 +92,7 @@ public final class Agent: Sendable {
         self.notifier = notifier
         self.systemd = SystemdNotify(environment: environment)
         self.sleepWatcher = SleepWatcher(environment: environment, logger: logger)
-        adapters = AdapterRegistry.adapters(for: configuration, clock: clock)
+        self.adapters = adapters
         let answer = CurrentAnswer(store: store, policy: configuration.policy,
                                    calendar: Agent.readCalendar(configuration.calendar, clock: clock, logger: logger), clock: clock,
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent }, logger: logger)
@@ -131,14 +132,14 @@ public final class Agent: Sendable {
 
     /// What the agent will watch, for the log and systemd's status line (English, as every log line).
     public var summary: String {
-        var parts = adapters.isEmpty ? ["no adapter enabled"] : ["watching: " + adapters.map(\.name).joined(separator: ", ")]
+        var parts = adapters.isEmpty ? ["no adapter enabled"] : ["watching: " + adapters.map(\.source.rawValue).joined(separator: ", ")]
         if let server { parts.append("control socket \(server.path)") }
         return parts.joined(separator: "; ")
     }
 
     /// The same in the user's language, for the start-up message on the terminal.
     public var startupSummary: String {
-        let names = adapters.map(\.name).joined(separator: ", ")
+        let names = adapters.map(\.source.rawValue).joined(separator: ", ")
         switch (adapters.isEmpty, server?.path) {
         case (true, let path?): return tr("no adapter enabled; control socket \(path)")
         case (true, nil): return tr("no adapter enabled")
@@ -184,14 +185,14 @@ public final class Agent: Sendable {
     /// Runs one adapter, restarting it with backoff (1 s doubling to 60 s,
     /// reset after a minute of healthy running) until cancelled. A resume
     /// from sleep restarts it at once, without backoff.
-    func supervise(_ entry: AdapterRegistry.Entry) async {
+    func supervise(_ adapter: any CheckInAdapter) async {
         var backoff = Backoff(initialSeconds: 1, maximumSeconds: 60)
         while !Task.isCancelled {
             let started = clock.elapsed()
             let seen = resumes.generation
             var failure: String?
             do {
-                if try await runUntilResume(entry, after: seen) {
+                if try await runUntilResume(adapter, after: seen) {
                     backoff.reset()
                     continue
                 }
@@ -205,9 +206,9 @@ public final class Agent: Sendable {
             if clock.elapsed() - started > .seconds(60) { backoff.reset() }
             let delay = Duration.seconds(backoff.next())
             if let failure {
-                logger.error("\(entry.name) adapter failed (\(failure)); restarting in \(delay)")
+                logger.error("\(adapter.source.rawValue) adapter failed (\(failure)); restarting in \(delay)")
             } else {
-                logger.warning("\(entry.name) adapter stopped; restarting in \(delay)")
+                logger.warning("\(adapter.source.rawValue) adapter stopped; restarting in \(delay)")
             }
             await sleep(for: delay, unlessResumedAfter: seen)
         }

@@ -65,7 +65,7 @@ package struct DeskDays: AsyncParsableCommand {
             AgentEntry.self,
             DoctorEntry.self,
             NMEACommand.self,
-            EnrollCommand.self,
+            EnrollEntry.self,
             BenchIngestCommand.self,
             CalendarCommand.self,
             ChartCommand.self,

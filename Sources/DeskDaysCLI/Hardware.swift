@@ -20,11 +20,7 @@ package enum Hardware {
     package static let commands: [(path: [String], abstract: String)] = [
         (["agent"], tr("Run the agent: watch the enabled check-in methods and store arrivals.")),
         (["doctor"], tr("Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong.")),
-        (["enroll", "gps"], tr("Add a geofence at the current GPS position (serial receiver, gpsd or ModemManager).")),
-        (["enroll", "nfc"], tr("Add a rule for the next NFC tag presented to the reader.")),
-        (["enroll", "qr"], tr("Add a QR code, from the camera or an image, as a check-in rule.")),
-        (["enroll", "wifi"], tr("Add the Wi-Fi network you are connected to as a check-in rule.")),
-        (["enroll", "wired"], tr("Add the network you are docked on (its default gateway) as a check-in rule.")),
+        (["enroll"], tr("Learn a check-in rule from the hardware and add it to the configuration.")),
         (["qr"], tr("Make and read QR codes for QR check-in.")),
     ]
 
@@ -74,27 +70,7 @@ struct QREntry: HandedOver {
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 }
 
-struct EnrollGPSEntry: HandedOver {
-    static let configuration = CommandConfiguration(commandName: "gps", abstract: Hardware.abstract("enroll", "gps"))
-    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
-}
-
-struct EnrollNFCEntry: HandedOver {
-    static let configuration = CommandConfiguration(commandName: "nfc", abstract: Hardware.abstract("enroll", "nfc"))
-    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
-}
-
-struct EnrollQREntry: HandedOver {
-    static let configuration = CommandConfiguration(commandName: "qr", abstract: Hardware.abstract("enroll", "qr"))
-    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
-}
-
-struct EnrollWiFiEntry: HandedOver {
-    static let configuration = CommandConfiguration(commandName: "wifi", abstract: Hardware.abstract("enroll", "wifi"))
-    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
-}
-
-struct EnrollWiredEntry: HandedOver {
-    static let configuration = CommandConfiguration(commandName: "wired", abstract: Hardware.abstract("enroll", "wired"))
+struct EnrollEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "enroll", abstract: Hardware.abstract("enroll"))
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 }

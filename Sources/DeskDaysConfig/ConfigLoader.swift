@@ -60,15 +60,13 @@ public enum ConfigLoader {
                 reader.table(value, path) { readPolicy(&$0, $1, &configuration.policy, &calendars, baseDirectory, horizon) }
             case "holidays": readHolidays(&reader, value, path, &configuration.policy)
             case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
-            case "nfc": reader.table(value, path) { readNFC(&$0, $1, &configuration.nfc) }
-            case "qr": reader.table(value, path) { readQR(&$0, $1, &configuration.qr) }
-            case "wifi": reader.table(value, path) { readWiFi(&$0, $1, &configuration.wifi) }
-            case "wired": reader.table(value, path) { readWired(&$0, $1, &configuration.wired) }
-            case "gps": reader.table(value, path) { readGPS(&$0, $1, &configuration.gps) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             case "sync": reader.table(value, path) { readSync(&$0, $1, &configuration.sync, baseDirectory: baseDirectory) }
             case "calendar": reader.table(value, path) { readCalendar(&$0, $1, &configuration.calendar, baseDirectory: baseDirectory) }
-            default: return false
+            default:
+                // A check-in method's section (`MethodSection`).
+                guard let method = MethodSection.all.first(where: { $0.name == key }) else { return false }
+                reader.table(value, path) { method.read(&$0, $1, &configuration) }
             }
             return true
         }
@@ -351,43 +349,73 @@ public enum ConfigLoader {
     }
 
     static func readWiFi(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiFiSettings) {
-        reader.read(table, path: "wifi") { reader, key, value, path in
+        var networks: [WiFiSettings.Network] = []
+        readNetworks(&reader, table, section: "wifi", enabled: &settings.enabled) { reader, table, path, defaultName in
+            var name: String?, ssid: String?, bssids: [String] = [], minimum: Int?
+            reader.read(table, path: path) { reader, key, value, path in
+                switch key {
+                case "name": name = ruleName(&reader, value, path)
+                case "ssid":
+                    ssid = reader.string(value, path)
+                    if let text = ssid, text.utf8.isEmpty || text.utf8.count > 32 {
+                        reader.problem(path, tr("ssid must be 1 to 32 bytes long"))
+                    }
+                case "bssids":
+                    bssids = macs(&reader, value, path) { tr("\"\($0)\" is not a BSSID; write it as aa:bb:cc:dd:ee:ff") } ?? []
+                case "min_signal_dbm": minimum = reader.int(value, path, in: -120...0, unit: tr("dBm"))
+                default: return false
+                }
+                return true
+            }
+            guard let ssid else {
+                if table["ssid"] == nil { reader.problem(path, tr("a network needs ssid")) }
+                return
+            }
+            networks.append(.init(name: name ?? defaultName, ssid: ssid, bssids: bssids, minSignalDBm: minimum))
+        }
+        settings.networks += networks
+    }
+
+    static func readWired(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiredSettings) {
+        var networks: [WiredSettings.Network] = []
+        readNetworks(&reader, table, section: "wired", enabled: &settings.enabled) { reader, table, path, defaultName in
+            var name: String?, macs: [String]?
+            reader.read(table, path: path) { reader, key, value, path in
+                switch key {
+                case "name": name = ruleName(&reader, value, path)
+                case "gateway_mac":
+                    if value.array?.count == 0 {
+                        reader.problem(path, tr("gateway_mac is empty; list the gateway's address, e.g. [\"aa:bb:cc:dd:ee:ff\"] (`deskdays enroll wired` learns it)"))
+                    }
+                    macs = Self.macs(&reader, value, path) { tr("gateway_mac \"\($0)\" is not a MAC address; write it as aa:bb:cc:dd:ee:ff") } ?? []
+                default: return false
+                }
+                return true
+            }
+            guard let macs else {
+                reader.problem(path, tr("a wired network needs gateway_mac (the default gateway's address; `deskdays enroll wired` learns it)"))
+                return
+            }
+            // Every address wrong: reported above; a rule that can never match is not kept.
+            guard !macs.isEmpty else { return }
+            networks.append(.init(name: name ?? defaultName, gatewayMACs: macs))
+        }
+        settings.networks += networks
+    }
+
+    /// The section of a network method (`[wifi]`, `[wired]`): `enabled`, and
+    /// each `[[SECTION.networks]]` rule read by `rule`, which is given the
+    /// rule's default name (`wifi-2` for the second).
+    static func readNetworks(_ reader: inout TableReader, _ table: TOMLTable, section: String, enabled: inout Bool,
+                             rule: (inout TableReader, TOMLTable, _ path: String, _ defaultName: String) -> Void) {
+        reader.read(table, path: section) { reader, key, value, path in
             switch key {
-            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "enabled": if let flag = reader.bool(value, path) { enabled = flag }
             case "networks":
                 var index = 0
                 reader.tables(value, path) { reader, table, path in
                     index += 1
-                    var name: String?, ssid: String?, bssids: [String] = [], minimum: Int?
-                    reader.read(table, path: path) { reader, key, value, path in
-                        switch key {
-                        case "name":
-                            name = reader.string(value, path)
-                            if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
-                        case "ssid":
-                            ssid = reader.string(value, path)
-                            if let text = ssid, text.utf8.isEmpty || text.utf8.count > 32 {
-                                reader.problem(path, tr("ssid must be 1 to 32 bytes long"))
-                            }
-                        case "bssids":
-                            for text in reader.strings(value, path) ?? [] {
-                                let parts = text.split(separator: ":")
-                                if parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) {
-                                    bssids.append(text.lowercased())
-                                } else {
-                                    reader.problem(path, tr("\"\(text)\" is not a BSSID; write it as aa:bb:cc:dd:ee:ff"))
-                                }
-                            }
-                        case "min_signal_dbm": minimum = reader.int(value, path, in: -120...0, unit: tr("dBm"))
-                        default: return false
-                        }
-                        return true
-                    }
-                    guard let ssid else {
-                        if table["ssid"] == nil { reader.problem(path, tr("a network needs ssid")) }
-                        return
-                    }
-                    settings.networks.append(.init(name: name ?? "wifi-\(index)", ssid: ssid, bssids: bssids, minSignalDBm: minimum))
+                    rule(&reader, table, path, "\(section)-\(index)")
                 }
             default: return false
             }
@@ -395,47 +423,24 @@ public enum ConfigLoader {
         }
     }
 
-    static func readWired(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiredSettings) {
-        reader.read(table, path: "wired") { reader, key, value, path in
-            switch key {
-            case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
-            case "networks":
-                var index = 0
-                reader.tables(value, path) { reader, table, path in
-                    index += 1
-                    var name: String?, macs: [String] = [], given = false
-                    reader.read(table, path: path) { reader, key, value, path in
-                        switch key {
-                        case "name":
-                            name = reader.string(value, path)
-                            if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
-                        case "gateway_mac":
-                            given = true
-                            guard let texts = reader.strings(value, path) else { break }
-                            if texts.isEmpty { reader.problem(path, tr("gateway_mac is empty; list the gateway's address, e.g. [\"aa:bb:cc:dd:ee:ff\"] (`deskdays enroll wired` learns it)")) }
-                            for text in texts {
-                                if isMAC(text) {
-                                    macs.append(text.lowercased())
-                                } else {
-                                    reader.problem(path, tr("gateway_mac \"\(text)\" is not a MAC address; write it as aa:bb:cc:dd:ee:ff"))
-                                }
-                            }
-                        default: return false
-                        }
-                        return true
-                    }
-                    guard given else {
-                        reader.problem(path, tr("a wired network needs gateway_mac (the default gateway's address; `deskdays enroll wired` learns it)"))
-                        return
-                    }
-                    // Every address wrong: reported above; a rule that can never match is not kept.
-                    guard !macs.isEmpty else { return }
-                    settings.networks.append(.init(name: name ?? "wired-\(index)", gatewayMACs: macs))
-                }
-            default: return false
-            }
-            return true
+    /// A rule's `name`, checked as a rule name.
+    static func ruleName(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String) -> String? {
+        let name = reader.string(value, path)
+        if let text = name, let problem = RuleName.problem(text) { reader.problem(path, problem) }
+        return name
+    }
+
+    /// A list of MAC addresses (`bssids`, `gateway_mac`), lower-cased; each
+    /// entry that is not one is a problem worded by `wrong` and left out. Nil:
+    /// not a list of strings (reported).
+    static func macs(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String,
+                     wrong: (String) -> String) -> [String]? {
+        guard let texts = reader.strings(value, path) else { return nil }
+        var macs: [String] = []
+        for text in texts {
+            if isMAC(text) { macs.append(text.lowercased()) } else { reader.problem(path, wrong(text)) }
         }
+        return macs
     }
 
     /// `aa:bb:cc:dd:ee:ff`, six pairs of hex digits separated by colons, either case.

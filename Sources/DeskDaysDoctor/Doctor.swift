@@ -81,15 +81,11 @@ public struct Doctor: Sendable {
         sections.contains { $0.findings.contains { $0.level == .problem } }
     }
 
-    public func diagnose(_ configuration: Configuration) -> [Section] {
+    /// A section saying that no method is enabled, when none is (each
+    /// method's own checks are in its entry of `CheckInMethod.all`).
+    public func noMethodNote(_ configuration: Configuration) -> [Section] {
         var sections: [Section] = []
-        sections.append(nfc(configuration.nfc))
-        sections.append(gps(configuration.gps))
-        sections.append(qr(configuration.qr))
-        sections.append(wifi(configuration.wifi))
-        sections.append(wired(configuration.wired))
-        if !configuration.nfc.enabled, !configuration.gps.enabled, !configuration.qr.enabled, !configuration.wifi.enabled,
-           !configuration.wired.enabled {
+        if !configuration.anyMethodEnabled {
             sections.append(Section(name: tr("methods"), summary: tr("none enabled"), findings: [
 
                 Finding(.note, tr("no check-in method is enabled: only manual check-ins, reminders and the fallback work"),
@@ -101,7 +97,7 @@ public struct Doctor: Sendable {
 
     // MARK: - NFC
 
-    func nfc(_ settings: NFCSettings) -> Section {
+    public func nfc(_ settings: NFCSettings) -> Section {
         guard settings.enabled else { return Section(name: "nfc", summary: tr("disabled"), findings: []) }
         var findings: [Finding] = []
         if settings.tags.isEmpty {
@@ -182,7 +178,7 @@ public struct Doctor: Sendable {
 
     // MARK: - GPS
 
-    func gps(_ settings: GPSSettings) -> Section {
+    public func gps(_ settings: GPSSettings) -> Section {
         guard settings.enabled else { return Section(name: "gps", summary: tr("disabled"), findings: []) }
         var findings: [Finding] = []
         if settings.geofences.isEmpty {
@@ -289,7 +285,7 @@ public struct Doctor: Sendable {
 
     // MARK: - QR and Wi-Fi
 
-    func qr(_ settings: QRSettings) -> Section {
+    public func qr(_ settings: QRSettings) -> Section {
         // Which decoders this build links, first to last, whether or not [qr] is on.
         let names = QRDecoder.decoders
         let decoders = Finding(.note, tr("QR decoders in this build: \(names[0]), then \(names[1]) when it finds nothing"))
@@ -320,7 +316,7 @@ public struct Doctor: Sendable {
         return Section(name: "qr", summary: tr("enabled (\(settings.device), \(settings.mode.rawValue))"), findings: findings)
     }
 
-    func wifi(_ settings: WiFiSettings) -> Section {
+    public func wifi(_ settings: WiFiSettings) -> Section {
         guard settings.enabled else { return Section(name: "wifi", summary: tr("disabled"), findings: []) }
         var findings: [Finding] = []
         if settings.networks.isEmpty {
@@ -345,7 +341,7 @@ public struct Doctor: Sendable {
 
     /// Whether the gateway the machine routes through now is one of the
     /// `[[wired.networks]]`, named by the rule only: the MAC is never printed.
-    func wired(_ settings: WiredSettings) -> Section {
+    public func wired(_ settings: WiredSettings) -> Section {
         guard settings.enabled else { return Section(name: "wired", summary: tr("disabled"), findings: []) }
         var findings: [Finding] = []
         if settings.networks.isEmpty {

@@ -1,5 +1,6 @@
 import AgentSocket
 import ArgumentParser
+import CheckInMethods
 import DeskDaysAgent
 import DeskDaysCLI
 import DeskDaysConfig
@@ -59,8 +60,9 @@ extension AgentCommand {
                 configuration: session.configuration, configPath: configPath, logger: logger,
                 loadConfiguration: { try Self.loadConfiguration(path: configPath, required: required) },
                 makeAgent: { configuration, reloaded in
-                    let agent = Agent(configuration: configuration, store: store, socketPath: socketPath, configPath: configPath,
-                                      clock: clock, logger: logger)
+                    let agent = Agent(configuration: configuration, store: store,
+                                      adapters: CheckInMethod.adapters(for: configuration, clock: clock),
+                                      socketPath: socketPath, configPath: configPath, clock: clock, logger: logger)
                     if reloaded {
                         logger.notice("configuration reloaded; \(agent.summary)")
                     } else {

@@ -1,5 +1,6 @@
 import AgentSocket
 import ArgumentParser
+import CheckInMethods
 import DeskDaysAgent
 import DeskDaysDesktop
 import DeskDaysDoctor
@@ -48,10 +49,11 @@ extension DoctorCommand {
             throw ExitCode(1)
         }
         let bus = BusSupport.systemAddress()
-        sections += Doctor(pcscReaders: NFCTagReader.pcscAnswer,
-                           gpsProbe: { GPSSourceProbe.run(address: bus, serialDevice: $0.device) },
-                           gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) },
-                           defaultGateways: { try? WiredGateways.current() }).diagnose(configuration)
+        let doctor = Doctor(pcscReaders: NFCTagReader.pcscAnswer,
+                            gpsProbe: { GPSSourceProbe.run(address: bus, serialDevice: $0.device) },
+                            gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) },
+                            defaultGateways: { try? WiredGateways.current() })
+        sections += CheckInMethod.diagnose(doctor, configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CheckInMethods
 import DeskDaysCLI
 import DeskDaysCore
 
@@ -13,13 +14,12 @@ struct HardwareCommands: AsyncParsableCommand {
         version: DeskDays.version,
         subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self])
 
-    /// `deskdays enroll gps|nfc|qr|wifi|wired`.
+    /// `deskdays enroll METHOD`, one subcommand per method of the table.
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "enroll",
-            abstract: tr("Learn a check-in rule from the hardware and add it to the configuration."),
-
-            subcommands: [EnrollGPS.self, EnrollNFC.self, EnrollQR.self, EnrollWiFi.self, EnrollWired.self])
+            abstract: Hardware.abstract("enroll"),
+            subcommands: CheckInMethod.all.map(\.enroll))
     }
 }
 

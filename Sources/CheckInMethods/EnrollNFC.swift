@@ -14,7 +14,7 @@ struct EnrollNFC: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "nfc",
-        abstract: Hardware.abstract("enroll", "nfc"),
+        abstract: tr("Add a rule for the next NFC tag presented to the reader."),
         discussion: tr("""
         Waits up to --timeout seconds for a tag on the reader of [nfc] (PC/SC or libnfc), \
         presented twice, prints its UID and NDEF texts/URIs, and appends a [[nfc.tags]] block \
@@ -47,9 +47,7 @@ struct EnrollNFC: AsyncParsableCommand {
     var byNdef = false
 
     func validate() throws {
-        if let problem = RuleName.problem(name) {
-            throw ValidationError(tr("--name \(name): \(problem)."))
-        }
+        try checkRuleName(name)
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError(tr("--timeout must be between 1 and 3600 seconds."))
         }

@@ -16,7 +16,7 @@ struct EnrollGPS: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "gps",
-        abstract: Hardware.abstract("enroll", "gps"),
+        abstract: tr("Add a geofence at the current GPS position (serial receiver, gpsd or ModemManager)."),
         discussion: tr("""
         Reads the GPS source of [gps] (or --source: serial, gpsd, modemmanager, auto) for \
         --seconds of valid fixes, averages them and appends a [[gps.geofences]] block to the \
@@ -49,9 +49,7 @@ struct EnrollGPS: AsyncParsableCommand {
     var seconds: Double = 60
 
     func validate() throws {
-        if let problem = RuleName.problem(name) {
-            throw ValidationError(tr("--name \(name): \(problem)."))
-        }
+        try checkRuleName(name)
         if let source, GPSSettings.Source(rawValue: source) == nil {
             throw ValidationError(tr("--source \(source) is not one of serial, gpsd, modemmanager, auto."))
         }

@@ -14,7 +14,7 @@ struct EnrollQR: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "qr",
-        abstract: Hardware.abstract("enroll", "qr"),
+        abstract: tr("Add a QR code, from the camera or an image, as a check-in rule."),
         discussion: tr("""
         Watches the camera of [qr] device for up to --timeout seconds for any QR code (or decodes \
         the code in --image, a PNG or JPEG file such as one made by `deskdays qr make`), prints its \

@@ -15,7 +15,7 @@ struct EnrollWired: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "wired",
-        abstract: Hardware.abstract("enroll", "wired"),
+        abstract: tr("Add the network you are docked on (its default gateway) as a check-in rule."),
         discussion: tr("""
         Reads the default routes (IPv4 and IPv6) and the gateways' neighbour entries over \
         rtnetlink and appends a [[wired.networks]] block listing the gateways' MAC addresses. \
@@ -33,9 +33,7 @@ struct EnrollWired: AsyncParsableCommand {
     var interface: String?
 
     func validate() throws {
-        if let problem = RuleName.problem(name) {
-            throw ValidationError(tr("--name \(name): \(problem)."))
-        }
+        try checkRuleName(name)
     }
 }
 

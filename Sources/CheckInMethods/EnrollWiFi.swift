@@ -15,7 +15,7 @@ struct EnrollWiFi: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "wifi",
-        abstract: Hardware.abstract("enroll", "wifi"),
+        abstract: tr("Add the Wi-Fi network you are connected to as a check-in rule."),
         discussion: tr("""
         Reads the current link of every Wi-Fi station interface over nl80211 and appends a \
         [[wifi.networks]] block for it. The rule also lists the BSSIDs of the network's \
@@ -42,9 +42,7 @@ struct EnrollWiFi: AsyncParsableCommand {
     var interface: String?
 
     func validate() throws {
-        if let problem = RuleName.problem(name) {
-            throw ValidationError(tr("--name \(name): \(problem)."))
-        }
+        try checkRuleName(name)
         if let minSignal, !(-120...0).contains(minSignal) {
             throw ValidationError(tr("--min-signal must be between -120 and 0 dBm."))
         }

@@ -1,0 +1,67 @@
+import ArgumentParser
+import DeskDaysConfig
+import DeskDaysCore
+import DeskDaysDoctor
+import GPSAdapter
+import GPSBus
+import Logging
+import NFCAdapter
+import QRAdapter
+import WiFiAdapter
+import WiredAdapter
+
+/// A check-in method: everything DeskDays knows about one way of seeing the
+/// user arrive, in one value, as gpsd keeps a driver in one `gps_type_t`
+/// of its table (drivers/drivers.c). Adding a method is adding an entry to
+/// `all` (and its section to `MethodSection.all`); nothing else lists the
+/// methods (docs/design.md "Check-in methods").
+///
+/// Whether a method sees the user leave is `Source.isInstant` (NFC and QR
+/// taps are instants), kept with the time-on-site arithmetic that needs it.
+public struct CheckInMethod: Sendable {
+    /// The configuration's part: the `[name]` section, how it is read, whether it is enabled.
+    public let section: MethodSection
+    /// The adapter, built from the configuration, stamping its check-ins and
+    /// timing its waits with the agent's one clock.
+    public let adapter: @Sendable (Configuration, AgentClock) -> any CheckInAdapter
+    /// `deskdays doctor`'s checks of the method.
+    public let doctor: @Sendable (Doctor, Configuration) -> Doctor.Section
+    /// `deskdays enroll NAME`: learns a rule from the hardware.
+    public let enroll: any ParsableCommand.Type
+
+    /// The method's name: its section, its check-in source, its `enroll` subcommand.
+    public var name: String { section.name }
+}
+
+extension CheckInMethod {
+    /// The one table, in the order `doctor` lists the methods.
+    public static let all: [CheckInMethod] = [
+        CheckInMethod(section: .nfc,
+                      adapter: { NFCCheckInAdapter(settings: $0.nfc, logger: Logger(label: "deskdays.nfc"), now: $1.now) },
+                      doctor: { $0.nfc($1.nfc) }, enroll: EnrollNFC.self),
+        // `[gps] source`: a serial receiver, gpsd or ModemManager (or `auto`); the geofence is the same.
+        CheckInMethod(section: .gps,
+                      adapter: { GPSAdapter(settings: $0.gps, fixes: GPSSources.fixSource(for: $0.gps), now: $1.now) },
+                      doctor: { $0.gps($1.gps) }, enroll: EnrollGPS.self),
+        CheckInMethod(section: .qr,
+                      adapter: { QRCheckInAdapter(settings: $0.qr, logger: Logger(label: "deskdays.qr"), now: $1.now) },
+                      doctor: { $0.qr($1.qr) }, enroll: EnrollQR.self),
+        CheckInMethod(section: .wifi,
+                      adapter: { WiFiCheckInAdapter(settings: $0.wifi, clock: $1) },
+                      doctor: { $0.wifi($1.wifi) }, enroll: EnrollWiFi.self),
+        CheckInMethod(section: .wired,
+                      adapter: { WiredCheckInAdapter(settings: $0.wired, clock: $1) },
+                      doctor: { $0.wired($1.wired) }, enroll: EnrollWired.self),
+    ]
+
+    /// The adapters the configuration enables (every method is in every build).
+    public static func adapters(for configuration: Configuration, clock: AgentClock) -> [any CheckInAdapter] {
+        all.filter { $0.section.isEnabled(configuration) }.map { $0.adapter(configuration, clock) }
+    }
+
+    /// `deskdays doctor`'s findings about the methods: each method's section,
+    /// then a note when none is enabled.
+    public static func diagnose(_ doctor: Doctor, _ configuration: Configuration) -> [Doctor.Section] {
+        all.map { $0.doctor(doctor, configuration) } + doctor.noMethodNote(configuration)
+    }
+}

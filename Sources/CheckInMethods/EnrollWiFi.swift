@@ -53,14 +53,7 @@ struct EnrollWiFi: AsyncParsableCommand {
 extension EnrollWiFi {
     func run() async throws {
         let configuration = try ConfigLoader.load(path: global.configPath)
-        let links: [Link]
-        do {
-            links = try WiFiLinks.current()
-        } catch let error as WiFiUnavailable {
-            throw CLIError(tr("cannot read Wi-Fi: \(error); connect a Wi-Fi device, then try again."))
-        } catch {
-            throw CLIError(tr("cannot read Wi-Fi over nl80211 (\(error)); run `deskdays doctor`."))
-        }
+        let links = try Self.currentLinks()
         let candidates = interface.map { wanted in links.filter { $0.interfaceName == wanted } } ?? links
         guard let link = candidates.first else {
             throw CLIError(interface.map { tr("\($0) is not connected to a Wi-Fi network; connect it first.") }
@@ -99,5 +92,16 @@ extension EnrollWiFi {
         try Enrollment.append(block, rule: tr("Wi-Fi network \(ConfigEditor.quoted(name))"), to: global.configPath)
 
         Enrollment.remindIfOff(configuration.wifi.enabled, method: "Wi-Fi", section: "wifi")
+    }
+
+    /// Every connected station's link now, or one sentence saying why not.
+    static func currentLinks() throws -> [Link] {
+        do {
+            return try WiFiLinks.current()
+        } catch let error as WiFiUnavailable {
+            throw CLIError(tr("cannot read Wi-Fi: \(error); connect a Wi-Fi device, then try again."))
+        } catch {
+            throw CLIError(tr("cannot read Wi-Fi over nl80211 (\(error)); run `deskdays doctor`."))
+        }
     }
 }

@@ -158,6 +158,8 @@ bssids = ["02:00:00:00:09:09"]'
     signs() { sqlite3 "$db" "SELECT count(*) FROM sign WHERE source = 'wifi' AND kind = '$1'"; }
     wait_for '[ "$(signs arrival)" -ge 1 ]' 300
     back=$(signs arrival)
+    # An hour at the desk, then the disconnect: the departure is stamped 09:00.
+    advance 3600
     seen=$(links_seen 0)
     disconnect && wait_links 0 $((seen + 1)) && [ "$(signs departure)" = 0 ] && advance 301 \
         && wait_for '[ "$(signs departure)" -ge 1 ]' 300

@@ -2,13 +2,15 @@ import Foundation
 
 /// Turns successive snapshots of "which rule is each path on" into arrivals
 /// and departures, with the adapter's debounce (docs/design.md: the adapter
-/// owns it). A path is whatever the adapter watches side by side (an
-/// interface and address family for the wired method).
+/// owns it). A path is whatever the adapter watches side by side (a
+/// station interface for Wi-Fi, an interface and address family for the
+/// wired method).
 ///
 /// - A rule *arrives* when it becomes present on some path while it was on
 ///   none; a rule present on two paths at once is one presence.
 /// - A rule that stops being present leaves *pending*: if it comes back
-///   within `flapWindow` (a cable reseated, a dock's link renegotiating) it
+///   within `flapWindow` (a cable reseated, a dock's link renegotiating,
+///   Wi-Fi dropping at the car park) it
 ///   never left, so neither a departure nor a second arrival is reported.
 ///   Once the window has passed without it, `expire(at:)` reports the
 ///   departure, stamped with the moment it actually left.

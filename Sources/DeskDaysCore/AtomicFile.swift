@@ -7,10 +7,10 @@ import Glibc
 /// The one way DeskDays replaces a file it writes (the status files, the
 /// HTML report, the reminder state, a user's `--out`, an edited
 /// configuration): a new file beside it (`O_EXCL`, the given mode), written
-/// whole (`Syscall.writeAll`: after a short write or a signal it goes on), optionally synced, then renamed
-/// over the old one, so a reader sees the old file or the new one, never
-/// a part; with `durable`, the folder is synced too, so the rename
-/// survives a power cut.
+/// whole (`Syscall.writeAll`, which goes on after a short write or a
+/// signal), optionally synced, then renamed over the old one, so a reader
+/// sees the old file or the new one, never a part; with `durable`, the
+/// folder is synced too, so the rename survives a power cut.
 public enum AtomicFile {
     /// Replaces `path` with `bytes`. The error is the system's (`Errno`);
     /// nothing is left behind on failure.

@@ -30,8 +30,11 @@ let package = Package(
         .systemLibrary(name: "CIntl"),
         .target(name: "Localization", dependencies: ["CIntl"]),
 
-        // MARK: - Pure core (re-exports Localization: its words go through `tr`)
-        .target(name: "DeskDaysCore", dependencies: ["Localization", .product(name: "SystemPackage", package: "swift-system")]),
+        // MARK: - The system calls DeskDays makes itself, and the one place EINTR is handled (no Foundation)
+        .target(name: "Syscall", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+
+        // MARK: - Pure core (re-exports Localization: its words go through `tr`; and Syscall)
+        .target(name: "DeskDaysCore", dependencies: ["Localization", "Syscall", .product(name: "SystemPackage", package: "swift-system")]),
         // The one iCalendar reader and writer: libical 3 (libical-dev) parses, expands and writes
         // (the [calendar] vdir, holidays_ics, import and export of .ics).
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
@@ -61,22 +64,23 @@ let package = Package(
 
         // MARK: - Starting programs: the one way, for the product and the tests (swift-subprocess)
         .target(name: "Spawn", dependencies: [
+            "Syscall",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // MARK: - Stopping threads that block in C (every adapter, the agent's bus threads)
-        .target(name: "DeviceThread"),
+        .target(name: "DeviceThread", dependencies: ["Syscall"]),
 
         // MARK: - sd-bus (libsystemd): the one place its calls are wrapped (BusSupport)
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "SystemBus", dependencies: ["CSystemd", "Localization"]),
+        .target(name: "SystemBus", dependencies: ["CSystemd", "Localization", "Syscall"]),
 
         // MARK: - GPS: pure NMEA + geofence, the adapter and its serial source; gpsd and ModemManager over the system bus
         // GPSAdapter links no C library (deskdays-cli uses it for `enroll gps`); GPSBus adds the bus sources for the agent.
         .target(name: "NMEA", dependencies: ["DeskDaysCore"]),
         .target(name: "GPSAdapter", dependencies: [
-            "DeviceThread",
+            "DeviceThread", "Syscall",
             "NMEA", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -108,7 +112,7 @@ let package = Package(
         // libzxing 1.4 (C++) behind the names of zxing-cpp 2.x's C API (ZXingC.h): one .cpp, no C++ interop in Swift.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]),
         .target(name: "QRAdapter", dependencies: [
-            "DeviceThread",
+            "DeviceThread", "Syscall",
             "QR", "CZXing", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -140,7 +144,7 @@ let package = Package(
 
         // MARK: - The control socket: the one versioned protocol (messages, codec, client), paths, trust and AF_UNIX calls,
         // without Foundation (the launcher links only this); then the requests in DeskDaysCore's types
-        .target(name: "AgentSocket", dependencies: ["Localization"]),
+        .target(name: "AgentSocket", dependencies: ["Localization", "Syscall"]),
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
         // MARK: - `deskdays doctor`: what each method's hardware and the system look like (read-only checks)
@@ -194,7 +198,7 @@ let package = Package(
         // Linked fully static (no dynamic loader: it starts in about half a
         // millisecond, bench/core.sh), which only a program without
         // Foundation can be.
-        .executableTarget(name: "deskdays", dependencies: ["AgentSocket", "Localization"],
+        .executableTarget(name: "deskdays", dependencies: ["AgentSocket", "Localization", "Syscall"],
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
@@ -216,6 +220,7 @@ let package = Package(
         // MARK: - Tests
         // Helpers every test target may use (waiting for child processes reliably).
         .target(name: "TestSupport", dependencies: ["Spawn", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
+        .testTarget(name: "SyscallTests", dependencies: ["Syscall", "TestSupport"]),
         .testTarget(name: "DeskDaysCoreTests", dependencies: [
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),

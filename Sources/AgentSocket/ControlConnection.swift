@@ -1,4 +1,5 @@
 import Localization
+import Syscall
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -103,10 +104,9 @@ public final class ControlConnection {
     private func nextLine() -> [UInt8]?? {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while lines.isEmpty {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-            if count <= 0 { return nil }
+            let read = buffer.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
+            timedOut = read == .failure(.wouldBlock)
+            guard case .success(let count) = read, count > 0 else { return nil }
             for piece in splitter.append(buffer[0..<count]) {
                 switch piece {
                 case .line(let line): lines.append(line)

@@ -1,4 +1,5 @@
 import Localization
+import Syscall
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,9 +91,7 @@ public enum UnixSocket {
         return bytes.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
-                let sent = send(fd, raw.baseAddress! + offset, raw.count - offset, flags)
-                if sent < 0 {
-                    if errno == EINTR { continue }
+                guard case .success(let sent) = Syscall.send(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]), flags: flags) else {
                     return false
                 }
                 offset += sent

@@ -229,10 +229,8 @@ public final class ControlServer: @unchecked Sendable {
                 let left = ContinuousClock.now.duration(to: entry.until).components
                 return Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
             }.min() ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                logger.error("control socket poll failed: \(String(cString: strerror(errno)))")
+            if case .failure(let error) = Syscall.poll(&fds, timeout: timeout) {
+                logger.error("control socket poll failed: \(error)")
                 break
             }
             if fds[1].revents != 0 { break }
@@ -241,17 +239,21 @@ public final class ControlServer: @unchecked Sendable {
             refused = zip(refused, fds.dropFirst(2)).compactMap { entry, polled in
                 var done = now >= entry.until
                 if polled.revents != 0 {
-                    let count = recv(entry.fd, &sink, sink.count, Int32(MSG_DONTWAIT))
-                    if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { done = true }
+                    switch sink.withUnsafeMutableBytes({ Syscall.recv(entry.fd, into: $0, flags: Int32(MSG_DONTWAIT)) }) {
+                    case .success(let count): if count == 0 { done = true }
+                    case .failure(let error): if error != .wouldBlock { done = true }
+                    }
                 }
                 if done { close(entry.fd) }
                 return done ? nil : entry
             }
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
-            let client = accept(fd, nil, nil)
-            if client < 0 {
+            let client: Int32
+            switch Syscall.accept(fd) {
+            case .success(let accepted): client = accepted
+            case .failure(let error):
                 // EMFILE and friends: back off briefly instead of spinning.
-                if errno != EINTR, errno != EAGAIN, errno != ECONNABORTED { usleep(100_000) }
+                if error != .wouldBlock, error != .connectionAbort { usleep(100_000) }
                 continue
             }
             UnixSocket.setCloseOnExec(client)
@@ -303,13 +305,15 @@ public final class ControlServer: @unchecked Sendable {
         var splitter = LineSplitter(limit: ControlMessage.maximumRequestLength)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         reading: while true {
-            let count = read(connection.fd, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+            let count: Int
+            switch buffer.withUnsafeMutableBytes({ Syscall.read(connection.fd, into: $0) }) {
+            case .success(let read): count = read
+            case .failure(.wouldBlock):
                 logger.debug("closed a control connection idle for \(Self.idleSeconds) s")
-                break
+                break reading
+            case .failure: break reading
             }
-            if count <= 0 { break }
+            if count == 0 { break }
             for piece in splitter.append(buffer[0..<count]) {
                 let reply: WireObject?
                 switch piece {

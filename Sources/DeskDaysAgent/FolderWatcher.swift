@@ -97,11 +97,7 @@ final class FolderWatcher: Sendable {
         while !stop.isStopped {
             fds[0].revents = 0
             fds[1].revents = 0
-            let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            guard case .success = Syscall.poll(&fds, timeout: -1) else { return false }
             if fds[1].revents != 0 || stop.isStopped { return true }
             guard fds[0].revents != 0 else { continue }
             var relevant = false, gone = false

@@ -1,3 +1,4 @@
+import Syscall
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -6,10 +7,10 @@ import Glibc
 /// The one way DeskDays replaces a file it writes (the status files, the
 /// HTML report, the reminder state, a user's `--out`, an edited
 /// configuration): a new file beside it (`O_EXCL`, the given mode), written
-/// whole (`writeAll`, retried on EINTR), optionally synced, then renamed
-/// over the old one, so a reader sees the old file or the new one, never
-/// a part; with `durable`, the folder is synced too, so the rename
-/// survives a power cut.
+/// whole (`Syscall.writeAll`, which goes on after a short write or a
+/// signal), optionally synced, then renamed over the old one, so a reader
+/// sees the old file or the new one, never a part; with `durable`, the
+/// folder is synced too, so the rename survives a power cut.
 public enum AtomicFile {
     /// Replaces `path` with `bytes`. The error is the system's (`Errno`);
     /// nothing is left behind on failure.
@@ -25,7 +26,7 @@ public enum AtomicFile {
             let descriptor = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                                      permissions: FilePermissions(rawValue: CModeT(mode)))
             try descriptor.closeAfter {
-                _ = try descriptor.writeAll(bytes)
+                try Syscall.writeAll(descriptor.rawValue, bytes)
                 // open's mode passes through the umask; the file gets exactly `mode`.
                 guard fchmod(descriptor.rawValue, mode_t(mode)) == 0 else { throw Errno(rawValue: errno) }
                 if durable, fsync(descriptor.rawValue) != 0 { throw Errno(rawValue: errno) }

@@ -183,8 +183,8 @@ public final class DesktopNotifier: Sendable {
             if BusSupport.monotonicMicroseconds() >= deadline { return .failed("no answer within \(timeoutSeconds + 1) s") }
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
                        pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, BusSupport.pollTimeout(until: min(busDeadline, deadline))) < 0, errno != EINTR {
-                return .noBus(String(cString: strerror(errno)))
+            if case .failure(let error) = Syscall.poll(&fds, timeout: BusSupport.pollTimeout(until: min(busDeadline, deadline))) {
+                return .noBus(error.description)
             }
             if fds[1].revents != 0 { return .stopped }
         }

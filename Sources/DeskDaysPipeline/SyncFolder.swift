@@ -173,7 +173,7 @@ public final class Synchronizer: Sendable {
         }
         defer { close(fd) }
         // One writer at a time (the agent and a command may both publish).
-        while flock(fd, LOCK_EX) != 0, errno == EINTR {}
+        _ = Syscall.flock(fd, LOCK_EX)
         let end = try tail(fd)
         if end.foreign {
             // Not its file any more: its lines go to the new device's.

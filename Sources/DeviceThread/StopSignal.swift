@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import Syscall
 
 /// Shutdown for a thread that blocks in C (a reader, a camera, a netlink or
 /// D-Bus socket): a flag, the abort of the blocking call in progress
@@ -52,15 +53,11 @@ public final class StopSignal: Sendable {
 
     /// Sleeps up to `seconds`; false when stopped (before or meanwhile).
     public func sleep(_ seconds: Double) -> Bool {
+        guard !isStopped else { return false }
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = ContinuousClock.now + .milliseconds(Int64((max(0, seconds) * 1000).rounded(.up)))
-        while !isStopped {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return true }
-            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-            _ = poll(&request, 1, Int32(clamping: max(1, milliseconds)))
-        }
-        return false
+        // The funnel waits out the whole time across signals; only the stop ends it early.
+        _ = Syscall.poll(&request, timeout: Int32(clamping: Int64((max(0, seconds) * 1000).rounded(.up))))
+        return !isStopped
     }
 }
 
@@ -101,7 +98,7 @@ public final class WakePipe: Sendable {
     public func drain() {
         guard descriptor >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 64)
-        while read(descriptor, &buffer, buffer.count) > 0 {}
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ Syscall.read(descriptor, into: $0) }), count > 0 {}
     }
 }
 
@@ -115,9 +112,7 @@ extension StopSignal {
         var fds = [pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)]
         if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
         while true {
-            let result = poll(&fds, nfds_t(fds.count), -1)
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 || fds[0].revents != 0 { return false }
+            guard case .success = Syscall.poll(&fds, timeout: -1), fds[0].revents == 0 else { return false }
             if fds.count > 1, fds[1].revents & Int16(POLLNVAL) != 0 { return false }
             if fds.count > 1, fds[1].revents != 0 { return true }
         }
@@ -149,7 +144,8 @@ extension StopSignal {
 
     /// Whether more is queued on `descriptor` right now (no waiting).
     static func readable(_ descriptor: Int32) -> Bool {
-        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-        return poll(&fds, 1, 0) > 0 && fds[0].revents & Int16(POLLIN) != 0
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard case .success(let ready) = Syscall.poll(&request, timeout: 0) else { return false }
+        return ready > 0 && request.revents & Int16(POLLIN) != 0
     }
 }

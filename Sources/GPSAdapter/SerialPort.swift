@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Syscall
 
 /// An open serial device in raw mode: the only type in DeskDays that makes
 /// termios calls. It owns its file descriptor and closes it in `deinit`;
@@ -70,22 +71,25 @@ final class SerialPort {
     func read(into buffer: UnsafeMutableRawBufferPointer, interrupt: Int32) -> ReadResult {
         var requests = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                         pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&requests, 2, -1)
-        if ready < 0 {
-            return errno == EINTR ? .interrupted : .lost(SerialError("poll"))
+        // A signal returns here as `.interrupted`: the reader checks its stop, then waits again.
+        switch Syscall.poll(&requests, timeout: -1, onSignal: .return) {
+        case .success: break
+        case .failure(.interrupted): return .interrupted
+        case .failure(let error): return .lost(SerialError("poll", code: error.rawValue))
         }
         let request = requests[0]
         if request.revents == 0 { return .interrupted }
         // Read even when POLLHUP is set: the last bytes may still be queued.
-        let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-        if count > 0 { return .data(count) }
-        if count < 0, errno == EAGAIN || errno == EINTR {
+        switch Syscall.read(descriptor, into: buffer) {
+        case .success(let count) where count > 0: return .data(count)
+        // 0 bytes after POLLIN is end of file: the other side is gone.
+        case .success: return .lost(SerialError("read", code: EIO))
+        case .failure(.wouldBlock):
             if request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return .lost(SerialError("poll", code: EIO))
             }
             return .interrupted
+        case .failure(let error): return .lost(SerialError("read", code: error.rawValue))
         }
-        // 0 bytes after POLLIN is end of file: the other side is gone.
-        return .lost(count == 0 ? SerialError("read", code: EIO) : SerialError("read"))
     }
 }

@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import QR
+import Syscall
 
 /// One open V4L2 capture device, streaming into mmap'ed buffers through
 /// libv4l2 (which converts formats the camera cannot send natively).
@@ -95,12 +96,12 @@ public final class V4L2Camera {
     public func withLatestFrame<Result>(timeout: Double,
                                         _ body: (UnsafeRawBufferPointer) -> Result) throws(CameraError) -> Result? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&poller, 1, Int32(timeout * 1000))
-        if ready < 0 {
-            if errno == EINTR { return nil }
-            throw CameraError.from(errno: errno, device: device, call: "poll")
+        // A signal ends the wait like a timeout (no frame this time): the caller checks its stop first.
+        switch Syscall.poll(&poller, timeout: Int32(timeout * 1000), onSignal: .return) {
+        case .success(0), .failure(.interrupted): return nil
+        case .success: break
+        case .failure(let error): throw CameraError.from(errno: error.rawValue, device: device, call: "poll")
         }
-        if ready == 0 { return nil }
         if poller.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0, poller.revents & Int16(POLLIN) == 0 {
             throw CameraError(.gone, device: device, call: "poll")
         }
@@ -110,15 +111,14 @@ public final class V4L2Camera {
             // stderr for every DQBUF that finds the queue empty.
             if newest != nil {
                 var more = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&more, 1, 0) > 0, more.revents & Int16(POLLIN) != 0 else { break }
+                guard case .success(1) = Syscall.poll(&more, timeout: 0), more.revents & Int16(POLLIN) != 0 else { break }
             }
             var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
-            if CV4L2_ioctl(fd, CV4L2_VIDIOC_DQBUF, &buffer) < 0 {
-                if errno == EAGAIN { break }
-                if errno == EINTR { continue }
-                throw CameraError.from(errno: errno, device: device, call: "VIDIOC_DQBUF")
+            if case .failure(let error) = Syscall.retrying({ CV4L2_ioctl(fd, CV4L2_VIDIOC_DQBUF, &buffer) }) {
+                if error == .wouldBlock { break }
+                throw CameraError.from(errno: error.rawValue, device: device, call: "VIDIOC_DQBUF")
             }
             if var older = newest { try queue(&older) }
             newest = buffer
@@ -170,9 +170,8 @@ public final class V4L2Camera {
 enum V4L2 {
     static func ioctl<Argument>(_ fd: Int32, _ request: UInt, _ argument: inout Argument,
                                 device: String, call: String) throws(CameraError) {
-        while withUnsafeMutablePointer(to: &argument, { CV4L2_ioctl(fd, request, $0) }) < 0 {
-            if errno == EINTR { continue }
-            throw CameraError.from(errno: errno, device: device, call: call)
+        if case .failure(let error) = Syscall.retrying({ withUnsafeMutablePointer(to: &argument) { CV4L2_ioctl(fd, request, $0) } }) {
+            throw CameraError.from(errno: error.rawValue, device: device, call: call)
         }
     }
 

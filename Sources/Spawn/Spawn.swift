@@ -1,5 +1,6 @@
 import Foundation
 import Subprocess
+import Syscall
 #if canImport(System)
 import System
 #else
@@ -247,7 +248,7 @@ enum Spawn {
     static func readAll(_ file: FileDescriptor) -> [UInt8] {
         guard let end = try? file.seek(offset: 0, from: .end), end > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: Int(end))
-        let count = (try? bytes.withUnsafeMutableBytes { try file.read(fromAbsoluteOffset: 0, into: $0, retryOnInterrupt: true) }) ?? 0
+        guard case .success(let count) = bytes.withUnsafeMutableBytes({ Syscall.read(file.rawValue, at: 0, into: $0) }) else { return [] }
         return Array(bytes.prefix(count))
     }
 }

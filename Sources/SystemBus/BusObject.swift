@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSystemd
+import Syscall
 
 /// An object DeskDays serves on a bus: one interface at one path, exported
 /// through sd-bus's vtable (so sd-bus answers `Introspect`, `Properties.Get`
@@ -200,8 +201,8 @@ extension BusSupport {
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
                        pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 3, pollTimeout(until: busDeadline)) < 0, errno != EINTR {
-                return .lost(String(cString: strerror(errno)))
+            if case .failure(let error) = Syscall.poll(&fds, timeout: pollTimeout(until: busDeadline)) {
+                return .lost(error.description)
             }
             if fds[1].revents != 0 { return .stopped }
             if fds[2].revents != 0 { onWake() }

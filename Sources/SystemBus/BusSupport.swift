@@ -4,6 +4,7 @@ import Glibc
 import CSystemd
 import Foundation
 import Localization
+import Syscall
 
 /// What DeskDays' sd-bus clients share (the agent's sleep watcher on the
 /// system bus and desktop notifier on the session bus; the GPS sources of
@@ -115,8 +116,8 @@ extension BusSupport {
             _ = sd_bus_get_timeout(bus, &busDeadline)
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
                        pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, pollTimeout(until: min(busDeadline, deadline))) < 0, errno != EINTR {
-                return .lost(String(cString: strerror(errno)))
+            if case .failure(let error) = Syscall.poll(&fds, timeout: pollTimeout(until: min(busDeadline, deadline))) {
+                return .lost(error.description)
             }
             if fds[1].revents != 0 { return .stopped }
         }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AgentSocket
 import Localization
+import Syscall
 
 // `deskdays`: the launcher. A status bar or a script asking for the agent's
 // current answer (`status --format json|waybar|i3blocks [--follow]`,
@@ -108,14 +109,7 @@ func askAgent(_ ask: Ask) -> Bool {
 
 /// Writes all of `bytes` to standard output; false when it cannot.
 func writeOut(_ bytes: [UInt8]) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let count = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return false }
-        offset += count
-    }
-    return true
+    (try? Syscall.writeAll(STDOUT_FILENO, bytes)) != nil
 }
 
 if let ask = recognize(Array(CommandLine.arguments.dropFirst()), paths: .process), askAgent(ask) {

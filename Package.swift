@@ -211,8 +211,8 @@ let package = Package(
         ]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
             "CheckInMethods",
-            "AgentSocket", "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent", "DeskDaysDoctor", "DeskDaysDesktop",
-            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
+            "AgentSocket", "DeskDaysCLI", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
+            "DeskDaysDoctor", "DeskDaysDesktop", "NFCAdapter", "WiredAdapter", "QR", "QRAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -47,7 +47,8 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
             FileManager.default.fileExists(atPath: device) && FileManager.default.fileExists(atPath: feed)
         }
         guard linked else { throw POSIXError(.ENOENT) }
-        feedDescriptor = open(feed, O_WRONLY | O_NOCTTY)
+        // Non-blocking: a reader that stops draining makes `write` give up after a bound, not hang the suite.
+        feedDescriptor = open(feed, O_WRONLY | O_NOCTTY | O_NONBLOCK)
         guard feedDescriptor >= 0 else { throw POSIXError(.ENOENT) }
     }
 
@@ -65,14 +66,23 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
         unlink(feed)
     }
 
-    /// Writes bytes into the receiver's side, line by line as a receiver would.
+    /// Writes bytes into the receiver's side, 512 at a time. When the pty
+    /// is full it waits for room, a minute at the most (a guard: the bytes
+    /// not written then make the test's wait for fixes fail, in one line,
+    /// instead of hanging it).
     func write(_ bytes: [UInt8]) {
         var offset = 0
+        let deadline = ContinuousClock.now + .seconds(60)
         bytes.withUnsafeBytes { buffer in
             while offset < buffer.count {
                 let written = Glibc.write(feedDescriptor, buffer.baseAddress! + offset, min(512, buffer.count - offset))
-                if written < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
-                offset += written
+                if written >= 0 { offset += written; continue }
+                guard errno == EINTR || errno == EAGAIN, ContinuousClock.now < deadline else {
+                    print("SimulatedReceiver: \(buffer.count - offset) bytes not written to \(feed) (errno \(errno))")
+                    return
+                }
+                var room = pollfd(fd: feedDescriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&room, 1, 1000)
             }
         }
     }

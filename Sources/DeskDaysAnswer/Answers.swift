@@ -140,7 +140,8 @@ public struct Answers: Sendable {
         // The history's statuses, for the streaks (and a period reaching back).
         let read = { (span: DateSpan) throws -> DayStatuses in
             DayStatuses(span, orderedRecords: try store.statusHistory(in: span) + calendar.entries(in: span, today: today),
-                        checkInDates: try store.checkInDates(in: span).filter { !short.contains($0) })
+                        checkInDates: short.isEmpty ? try store.checkInDates(in: span)
+                                                    : try store.checkInDates(in: span).filter { !short.contains($0) })
         }
         // With min_hours a date's status also depends on the clock (today's time
         // on site), with a calendar on the folder and on today (plans): no cache.

@@ -76,16 +76,22 @@ package struct DeskDays: AsyncParsableCommand {
 
     /// Runs the command, turning every failure into one line on stderr and
     /// the exit codes of docs/cli.md: 0 success, 1 user error, 2 refusal to touch data.
-    package static func start() async {
-        await run(DeskDays.self) { arguments in
+    ///
+    /// On the main thread: a command whose work is synchronous (`status`,
+    /// `report`) runs there, and a status bar's `status` starts no thread
+    /// of Swift's concurrency pool (docs/performance.md); the asynchronous
+    /// commands go on to the pool as before.
+    @MainActor package static func start() async {
+        await run(DeskDays.self, on: MainActor.shared) { arguments in
             if Hardware.owns(arguments) { try Hardware.handOver() }
             return try parseFrequent(arguments)
         }
     }
 
     /// Parses the arguments against `root` (after `early`, which may answer
-    /// first) and runs the command; shared by both executables.
-    package static func run(_ root: any ParsableCommand.Type,
+    /// first) and runs the command, on `actor` (nil: Swift's concurrency
+    /// pool); shared by both executables.
+    package static func run(_ root: any ParsableCommand.Type, on actor: isolated (any Actor)? = nil,
                             early: ([String]) throws -> (any ParsableCommand)? = { _ in nil }) async {
         // Commands talk to the user in sentences; library logs only reach
         // stderr at warning and above (DESKDAYS_LOG=debug|info|… for more).

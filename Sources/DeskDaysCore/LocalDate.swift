@@ -26,6 +26,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
+    /// Parses `YYYY-MM-DD` from UTF-8 bytes (a column's text, read in place).
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let (y, m, d) = Self.parse(bytes) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {

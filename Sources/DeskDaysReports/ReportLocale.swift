@@ -1,5 +1,6 @@
 import DeskDaysCore
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,59 +9,23 @@ import Glibc
 ///
 /// The locale comes from the POSIX variables (`LC_ALL`, then `LC_TIME` or
 /// `LC_NUMERIC`, then `LANG`); JSON never goes through here.
-public struct ReportLocale: @unchecked Sendable {
-    // DateFormatter and NumberFormatter are not Sendable; this value owns its
-    // formatters and is only read after `init`.
+public struct ReportLocale: Sendable {
     public let timeLocale: Locale
     public let numberLocale: Locale
     /// The language the messages are shown in (BCP 47, "en" for English and
     /// C), for `<html lang>` and `dir`: the first language asked for that
     /// has a catalog (docs/cli.md "Languages").
     public let messageLanguage: String
-    private let mediumDate: DateFormatter
-    private let monthYear: DateFormatter
-    private let shortMonth: DateFormatter
-    private let dayMonth: DateFormatter
-    private let integer: NumberFormatter
-    private let digits: NumberFormatter
-    private let percent: NumberFormatter
-    private let calendar: Calendar
+    /// The formatters, made on first use: JSON never formats a date or a
+    /// number for people, and making them (ICU's patterns and symbols)
+    /// took 0.6 ms of every `status --format json` (docs/performance.md).
+    private let formatters: LazyFormatters
 
     public init(time: Locale, numbers: Locale, messages: String = "en") {
         timeLocale = time
         numberLocale = numbers
         messageLanguage = messages
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        self.calendar = calendar
-        // One digit system per page: dates are written in the number
-        // locale's digits (`ar_EG` numbers give Arabic-Indic day numbers
-        // and years, `LC_NUMERIC=C` Latin ones, whatever LC_TIME says).
-        let datesLocale = Locale(identifier: time.identifier + "@numbers=" + numbers.numberingSystem.identifier)
-        func dateFormatter(template: String) -> DateFormatter {
-            let formatter = DateFormatter()
-            formatter.locale = datesLocale
-            formatter.calendar = calendar
-            formatter.timeZone = calendar.timeZone
-            formatter.setLocalizedDateFormatFromTemplate(template)
-            return formatter
-        }
-        mediumDate = dateFormatter(template: "yMMMd")
-        monthYear = dateFormatter(template: "yMMMM")
-        shortMonth = dateFormatter(template: "MMM")
-        dayMonth = dateFormatter(template: "dMMM")
-        integer = NumberFormatter()
-        integer.locale = numbers
-        integer.numberStyle = .decimal
-        digits = NumberFormatter()
-        digits.locale = numbers
-        digits.numberStyle = .none
-        digits.usesGroupingSeparator = false
-        percent = NumberFormatter()
-        percent.locale = numbers
-        percent.numberStyle = .percent
-        percent.minimumFractionDigits = 1
-        percent.maximumFractionDigits = 1
+        formatters = LazyFormatters(time: time, numbers: numbers)
     }
 
     /// A fixed locale for golden files and tests.
@@ -121,11 +86,11 @@ public struct ReportLocale: @unchecked Sendable {
     }
 
     func instant(_ date: LocalDate) -> Date {
-        calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))!
+        formatters.made.calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))!
     }
 
     /// "18 Nov 2026", "Nov 18, 2026", "18.11.2026" … as the locale writes it.
-    public func date(_ date: LocalDate) -> String { mediumDate.string(from: instant(date)) }
+    public func date(_ date: LocalDate) -> String { formatters.made.mediumDate.string(from: instant(date)) }
 
     /// A date in a sentence, a report or a chart: ISO 8601 in the neutral
     /// locale (docs/cli.md), else as `date`.
@@ -148,7 +113,7 @@ public struct ReportLocale: @unchecked Sendable {
 
     /// "November 2026" (in the neutral locale, the month's name from the messages' language).
     public func monthTitle(_ date: LocalDate) -> String {
-        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : monthYear.string(from: instant(date))
+        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : formatters.made.monthYear.string(from: instant(date))
     }
 
     static func monthName(_ month: Int) -> String {
@@ -169,10 +134,10 @@ public struct ReportLocale: @unchecked Sendable {
     }
 
     /// "Nov".
-    public func monthShort(_ date: LocalDate) -> String { shortMonth.string(from: instant(date)) }
+    public func monthShort(_ date: LocalDate) -> String { formatters.made.shortMonth.string(from: instant(date)) }
 
     /// "18 Nov".
-    public func dayMonth(_ date: LocalDate) -> String { dayMonth.string(from: instant(date)) }
+    public func dayMonth(_ date: LocalDate) -> String { formatters.made.dayMonth.string(from: instant(date)) }
 
     /// The weekday's short standalone name ("Mon", "Di"). The neutral
     /// locale has no names of its own: they come from the messages' language.
@@ -188,7 +153,7 @@ public struct ReportLocale: @unchecked Sendable {
             case .sunday: return tr("Sun")
             }
         }
-        let symbols = mediumDate.shortStandaloneWeekdaySymbols ?? []
+        let symbols = formatters.made.mediumDate.shortStandaloneWeekdaySymbols ?? []
         // Foundation lists Sunday first.
         let index = weekday.rawValue % 7
         return index < symbols.count ? symbols[index] : weekday.key
@@ -218,9 +183,9 @@ public struct ReportLocale: @unchecked Sendable {
     /// (`Mo Di`, but `seg ter qua qui sex` where two letters would make
     /// Monday and Friday both `se`).
     private var weekdayHeaders: [String] {
-        let narrow = mediumDate.veryShortStandaloneWeekdaySymbols ?? []
+        let narrow = formatters.made.mediumDate.veryShortStandaloneWeekdaySymbols ?? []
         if narrow.count == 7, Set(narrow).count == 7, narrow.allSatisfy({ Localization.displayWidth($0) <= 2 }) { return narrow }
-        let names = (mediumDate.shortStandaloneWeekdaySymbols ?? []).map { $0.filter { $0 != "." } }
+        let names = (formatters.made.mediumDate.shortStandaloneWeekdaySymbols ?? []).map { $0.filter { $0 != "." } }
         guard names.count == 7 else { return names }
         let longest = names.map(\.count).max() ?? 2
         for letters in 2..<max(longest, 2) {
@@ -242,16 +207,85 @@ public struct ReportLocale: @unchecked Sendable {
     }
 
     /// An integer with the locale's digits and grouping.
-    public func number(_ value: Int) -> String { integer.string(from: NSNumber(value: value)) ?? String(value) }
+    public func number(_ value: Int) -> String { formatters.made.integer.string(from: NSNumber(value: value)) ?? String(value) }
 
     /// Whether figures are written in the digits 0–9.
     public var latinDigits: Bool { plain(0) == "0" }
 
     /// An integer in the locale's digits without grouping (a year, a quarter).
-    public func plain(_ value: Int) -> String { digits.string(from: NSNumber(value: value)) ?? String(value) }
+    public func plain(_ value: Int) -> String { formatters.made.digits.string(from: NSNumber(value: value)) ?? String(value) }
 
     /// A fraction as a percentage with one decimal ("58.8%", "58,8 %").
     public func percentage(_ fraction: Double) -> String {
-        percent.string(from: NSNumber(value: fraction)) ?? String(format: "%.1f%%", fraction * 100)
+        formatters.made.percent.string(from: NSNumber(value: fraction)) ?? String(format: "%.1f%%", fraction * 100)
+    }
+}
+
+/// `ReportLocale`'s formatters, made once, on first use, by whichever thread asks first.
+private final class LazyFormatters: Sendable {
+    private let time: Locale
+    private let numbers: Locale
+    private let kept = Mutex<Formatters?>(nil)
+
+    init(time: Locale, numbers: Locale) {
+        self.time = time
+        self.numbers = numbers
+    }
+
+    var made: Formatters {
+        kept.withLock { value in
+            if let value { return value }
+            let formatters = Formatters(time: time, numbers: numbers)
+            value = formatters
+            return formatters
+        }
+    }
+}
+
+/// Date and number formatters of one locale.
+private final class Formatters: @unchecked Sendable {
+    // DateFormatter and NumberFormatter are not Sendable; these are only
+    // read after `init`.
+    let mediumDate: DateFormatter
+    let monthYear: DateFormatter
+    let shortMonth: DateFormatter
+    let dayMonth: DateFormatter
+    let integer: NumberFormatter
+    let digits: NumberFormatter
+    let percent: NumberFormatter
+    let calendar: Calendar
+
+    init(time: Locale, numbers: Locale) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        self.calendar = calendar
+        // One digit system per page: dates are written in the number
+        // locale's digits (`ar_EG` numbers give Arabic-Indic day numbers
+        // and years, `LC_NUMERIC=C` Latin ones, whatever LC_TIME says).
+        let datesLocale = Locale(identifier: time.identifier + "@numbers=" + numbers.numberingSystem.identifier)
+        func dateFormatter(template: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = datesLocale
+            formatter.calendar = calendar
+            formatter.timeZone = calendar.timeZone
+            formatter.setLocalizedDateFormatFromTemplate(template)
+            return formatter
+        }
+        mediumDate = dateFormatter(template: "yMMMd")
+        monthYear = dateFormatter(template: "yMMMM")
+        shortMonth = dateFormatter(template: "MMM")
+        dayMonth = dateFormatter(template: "dMMM")
+        integer = NumberFormatter()
+        integer.locale = numbers
+        integer.numberStyle = .decimal
+        digits = NumberFormatter()
+        digits.locale = numbers
+        digits.numberStyle = .none
+        digits.usesGroupingSeparator = false
+        percent = NumberFormatter()
+        percent.locale = numbers
+        percent.numberStyle = .percent
+        percent.minimumFractionDigits = 1
+        percent.maximumFractionDigits = 1
     }
 }

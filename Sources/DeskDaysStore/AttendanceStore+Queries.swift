@@ -141,15 +141,15 @@ extension AttendanceStore {
     }
 
     private func statusEntries(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [DayStatuses.Entry] {
-        let rows = try Row.fetchCursor(db, sql: """
+        var entries: [DayStatuses.Entry] = []
+        try SQLiteStatement.forEachRow(db, """
             SELECT date, status, origin FROM record
             WHERE \(filter) ORDER BY date, recordedAt, id
-            """, arguments: arguments)
-        var entries: [DayStatuses.Entry] = []
-        while let row = try rows.next() {
+            """, arguments: arguments) { text in
             // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
-            guard let date = LocalDate(row[0] as String), let status = AttendanceStatus(rawValue: row[1]),
-                  let origin = Origin(rawValue: row[2]), origin != .automatic else {
+            guard let date = LocalDate(utf8: text(0)),
+                  let status = AttendanceStatus(rawValue: String(decoding: text(1), as: UTF8.self)),
+                  let origin = Origin(rawValue: String(decoding: text(2), as: UTF8.self)), origin != .automatic else {
                 throw StoreError.corrupt(path: path, detail: tr("a record holds a value this build cannot read"))
             }
             entries.append(DayStatuses.Entry(date: date, status: status, origin: origin))
@@ -166,12 +166,11 @@ extension AttendanceStore {
 
     private func checkInDateList(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [LocalDate] {
         // The distinct dates, in order (the index gives them so), parsed here.
-        let texts = try String.fetchCursor(db, sql: """
-            SELECT DISTINCT date FROM checkin WHERE \(filter) ORDER BY date
-            """, arguments: arguments)
         var dates: [LocalDate] = []
-        while let text = try texts.next() {
-            guard let date = LocalDate(text) else {
+        try SQLiteStatement.forEachRow(db, """
+            SELECT DISTINCT date FROM checkin WHERE \(filter) ORDER BY date
+            """, arguments: arguments) { text in
+            guard let date = LocalDate(utf8: text(0)) else {
                 throw StoreError.corrupt(path: path, detail: tr("a check-in has a date this build cannot read"))
             }
             dates.append(date)
@@ -198,16 +197,20 @@ extension AttendanceStore {
     /// The earliest and latest date with any record or check-in; nil for an empty database.
     public func dateRange() throws -> DateSpan? {
         try read { db in
-            // MIN and MAX of each table alone are index look-ups; over a UNION they would scan both.
-            let row = try Row.fetchOne(db, sql: """
-                SELECT MIN(first) AS first, MAX(last) AS last FROM (
-                    SELECT MIN(date) AS first, MAX(date) AS last FROM record
-                    UNION ALL SELECT MIN(date), MAX(date) FROM checkin)
-                """)
-            guard let first: String = row?["first"], let last: String = row?["last"] else { return nil }
-            guard let start = LocalDate(first), let end = LocalDate(last) else {
+            // Each MIN or MAX alone in its own SELECT is one index look-up;
+            // MIN and MAX in one SELECT (or over a UNION) scan the whole
+            // index (SQLite's min/max optimization takes one aggregate only):
+            // 1.2 ms of a ten-year database against 0.04 ms.
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT MIN(date) FROM record), (SELECT MIN(date) FROM checkin),
+                       (SELECT MAX(date) FROM record), (SELECT MAX(date) FROM checkin)
+                """) else { return nil }
+            let texts: [String] = (0..<4).compactMap { row[$0] }
+            let dates = texts.compactMap { LocalDate($0) }
+            guard dates.count == texts.count else {
                 throw StoreError.corrupt(path: path, detail: tr("a stored date is not YYYY-MM-DD"))
             }
+            guard let start = dates.min(), let end = dates.max() else { return nil }
             return DateSpan(start, end)
         }
     }

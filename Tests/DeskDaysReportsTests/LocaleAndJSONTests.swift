@@ -31,6 +31,25 @@ import Testing
         #expect(calendar.contains("58,8"))
     }
 
+    /// The formatters are made on first use, by whichever thread asks
+    /// first: many threads formatting with one fresh locale at once get the
+    /// same words as one thread does.
+    @Test func formattersMadeOnFirstUseAgreeAcrossThreads() async {
+        let date = LocalDate("2026-11-18")!
+        let expected = ReportLocale(identifier: "de_DE")
+        let words = [expected.date(date), expected.number(12345), expected.percentage(0.5882), expected.monthShort(date)]
+        let shared = ReportLocale(identifier: "de_DE")
+        let results = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<16 {
+                group.addTask { [shared.date(date), shared.number(12345), shared.percentage(0.5882), shared.monthShort(date)] }
+            }
+            return await group.reduce(into: [[String]]()) { $0.append($1) }
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0 == words })
+        #expect(words[1] == "12.345")
+    }
+
     @Test func jsonKeepsEveryReportKeyAndAddsStreaks() throws {
         let data = Scenarios.workedExample()
         let encoder = JSONEncoder()

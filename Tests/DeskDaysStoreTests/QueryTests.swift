@@ -136,6 +136,22 @@ import Testing
         #expect(try store.dateRange() == DateSpan(day("2026-04-30"), day("2026-06-01")))
     }
 
+    /// The range is each table's own first and last date (four index
+    /// look-ups), whichever table holds the earliest or the latest, or either alone.
+    @Test func dateRangeTakesEitherTableAlone() throws {
+        try store.addRecords([DayRecord(date: day("2026-03-10"), status: .remote, origin: .manual, recordedAt: Date())])
+        #expect(try store.dateRange() == DateSpan(day("2026-03-10"), day("2026-03-10")))
+        try store.insertCheckIn(checkIn("2026-03-02", .nfc, at: "2026-03-02T08:00:00Z"))
+        try store.insertCheckIn(checkIn("2026-03-05", .qr, at: "2026-03-05T08:00:00Z"))
+        #expect(try store.dateRange() == DateSpan(day("2026-03-02"), day("2026-03-10")))
+        try store.addRecords([DayRecord(date: day("2026-02-27"), status: .sick, origin: .manual, recordedAt: Date())])
+        try store.insertCheckIn(checkIn("2026-04-01", .wifi, at: "2026-04-01T08:00:00Z"))
+        #expect(try store.dateRange() == DateSpan(day("2026-02-27"), day("2026-04-01")))
+        let checkInsOnly = try AttendanceStore.inMemory()
+        try checkInsOnly.insertCheckIn(checkIn("2026-05-04", .gps, at: "2026-05-04T08:00:00Z"))
+        #expect(try checkInsOnly.dateRange() == DateSpan(day("2026-05-04"), day("2026-05-04")))
+    }
+
     @Test func emptyStoreHasNoDateRange() throws {
         #expect(try store.dateRange() == nil)
         #expect(try store.integrityCheck())

@@ -5,7 +5,7 @@ import DeskDaysReports
 import Foundation
 
 /// `deskdays report`: every figure of a period.
-struct ReportCommand: AsyncParsableCommand {
+struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: tr("Report a period's figures (current, previous, or the one containing a date)."),
         discussion: tr("""
@@ -35,7 +35,7 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let selector = PeriodSelector(period)!
         if json, html == nil, selector == .current,
            let output = AgentRoute.answer(.report, socket: socket, global: global) {

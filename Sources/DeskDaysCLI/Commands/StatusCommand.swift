@@ -7,7 +7,7 @@ import Foundation
 extension StatusFormat: ExpressibleByArgument {}
 
 /// `deskdays status`: the current period at a glance.
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: tr("Show where you stand in the current period."),
         discussion: tr("""
@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(tr("Keep printing the status on every change (needs the running agent).")))
     var follow = false
 
-    func run() async throws {
+    func run() throws {
         if follow { return try followAgent() }
         // The text format follows this terminal's locale, so it is always computed here.
         if format != .text, let output = AgentRoute.answer(.status(format), socket: socket, global: global) {

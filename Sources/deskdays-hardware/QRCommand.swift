@@ -23,6 +23,7 @@ struct QRCommand: ParsableCommand {
         init() {}
 
         static let configuration = CommandConfiguration(
+            commandName: "make",
             abstract: tr("Make a printable QR code (PNG), or draw it on the terminal."),
             discussion: tr("Put the same text in [qr] payloads (exact) or start it with one of [qr] prefixes."))
 
@@ -58,6 +59,7 @@ struct QRCommand: ParsableCommand {
         init() {}
 
         static let configuration = CommandConfiguration(
+            commandName: "scan",
             abstract: tr("Decode QR codes in PNG or JPEG files, or from the camera, and show the rule each matches."),
             discussion: tr("""
             One line per code: FILE<TAB>PAYLOAD<TAB>RULE (rule is "-" when no [qr] rule matches); \

@@ -11,7 +11,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     /// `config check`: every problem as `FILE:LINE: message`, exit 1; else exit 0.
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: tr("Check the configuration file and list every problem."))
+        static let configuration = CommandConfiguration(commandName: "check", abstract: tr("Check the configuration file and list every problem."))
 
         @OptionGroup var global: GlobalOptions
 
@@ -28,7 +28,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     /// `config show`: the effective configuration with defaults filled in.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: tr("Print the effective configuration, defaults included."))
+        static let configuration = CommandConfiguration(commandName: "show", abstract: tr("Print the effective configuration, defaults included."))
 
         @OptionGroup var global: GlobalOptions
 

@@ -14,6 +14,7 @@ struct NMEACommand: ParsableCommand {
     /// `deskdays nmea decode [FILE]`: one JSON line per navigation cycle.
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decode",
             abstract: tr("Decode NMEA (a file, or standard input) to JSON lines of fixes."),
             discussion: tr("""
             One line per navigation cycle (the sentences sharing one UTC time): \

@@ -43,6 +43,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// `sync status`: the folder, this device, every device seen, problems.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: tr("Merge the folder, then list this device, every device seen and any problem."))
 
         @OptionGroup var global: GlobalOptions
@@ -99,6 +100,7 @@ struct SyncCommand: AsyncParsableCommand {
     /// `sync forget DEVICE`: a retired device's entries leave this database.
     struct Forget: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "forget",
             abstract: tr("Remove a retired device's entries from this database and ignore its journal from now on."),
             discussion: tr("""
             DEVICE is its name or the start of its id (as `deskdays sync status` \

@@ -34,7 +34,7 @@ struct DeviceLossTests {
         #expect(await events.wait("the reader to report the unplug") { $0.count(.disconnected) == 1 })
         let beforeReturn = events.fixes.count
         try await receiver.start()
-        try #require(await events.wait("the reader to reopen the new pty") { $0.count(.connected) == 2 })
+        try #require(await events.wait("the reader to reopen the new pty") { $0.count(.connected) >= 2 })
         receiver.write(Array(lines[half...].joined()) + cycleCloser)
         let lastTime = UTCTime(hour: 21, minute: 26, second: 32)
         let resumed = await events.wait("the capture's last fix (21:26:32)") { $0.fixes.contains { $0.time == lastTime } }

@@ -52,9 +52,14 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
         guard feedDescriptor >= 0 else { throw POSIXError(.ENOENT) }
     }
 
-    /// Removes the device: socat is killed and its links deleted, as udev
-    /// deletes a symlink on unplug. SIGKILL: an unplug gives no warning.
+    /// Removes the device: its links are deleted, as udev deletes a symlink
+    /// on unplug, then socat is killed (SIGKILL: an unplug gives no
+    /// warning). Links first: a link left behind would name a pty number
+    /// the kernel may give to another test's pty at once, and a reader
+    /// reopening it would find that one.
     func stop() async {
+        unlink(device)
+        unlink(feed)
         if feedDescriptor >= 0 { close(feedDescriptor) }
         feedDescriptor = -1
         if let socat {
@@ -62,8 +67,6 @@ final class SimulatedReceiver: @unchecked Sendable { // the test thread starts/s
             await socat.wait()
         }
         socat = nil
-        unlink(device)
-        unlink(feed)
     }
 
     /// Writes bytes into the receiver's side, 512 at a time. When the pty

@@ -62,7 +62,10 @@ import Glibc
         #expect(agent.logText.components(separatedBy: "manual remote recorded for 2026-11-18 through the reminder").count == 2,
                 "\(agent.logText)")
         #expect(!agent.logText.contains("without an answer"))
-        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        // The properties follow the published answer, which comes after the commit the confirmation follows.
+        #expect(await eventually("TodayStatus remote on the bus") {
+            (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"remote\"\n"
+        })
         #expect(await agent.stop() == 0)
         let explain = try await cli.run(["explain", "2026-11-18"])
         #expect(explain.stdout.contains("remote") && explain.stdout.contains("manual"), "\(explain.stdout)\(explain.stderr)")
@@ -98,7 +101,10 @@ import Glibc
         #expect(confirmation["summary"] as? String == "⟦DeskDays: recorded⟧")
         // Each literal part in marks, the values (a translated word, the date) between them.
         #expect(confirmation["body"] as? String == "⟦Remote⟧⟦ on ⟧Nov 18, 2026⟦.⟧", "\(confirmation)")
-        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout == "s \"remote\"\n")
+        // The properties follow the published answer, which comes after the commit the confirmation follows.
+        #expect(await eventually("TodayStatus remote on the bus") {
+            (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"remote\"\n"
+        })
         #expect(await agent.stop() == 0)
     }
 

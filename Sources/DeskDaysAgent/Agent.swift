@@ -77,7 +77,7 @@ public final class Agent: Sendable {
         var sync: Synchronizer?
         if let settings = configuration.sync {
             do {
-                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.now,
+                sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.reading,
                                         inbox: Synchronizer.InboxRules(policy: configuration.policy,
                                                                        ruleProblem: { configuration.ruleNameProblem($0) }))
             } catch {
@@ -85,7 +85,7 @@ public final class Agent: Sendable {
             }
         }
         self.sync = sync
-        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.now, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.reading, sync: sync)
         self.pipeline = pipeline
         self.logger = logger
         let notifier = DesktopNotifier(logger: logger, environment: environment)

@@ -144,11 +144,15 @@ extension Agent {
         let warned = LockedSet()
         // One merge at a time, whichever folder changed.
         let serial = NSLock()
+        // A line held until this clock reaches its time (its writer's clock
+        // ahead of this one's) is merged then, though no file changes.
+        let (heldUntil, nextHeld) = AsyncStream.makeStream(of: Date.self, bufferingPolicy: .bufferingNewest(1))
         let merge: @Sendable () -> Void = { [logger] in
             serial.lock()
             defer { serial.unlock() }
             do {
                 let report = try sync.merge()
+                if let until = report.heldUntil { nextHeld.yield(until) }
                 if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
                 // Each problem once per run, not on every change.
                 for warning in report.problems where warned.insert(warning) { logger.warning("sync: \(Printable.escaped(warning))") }
@@ -159,7 +163,20 @@ extension Agent {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await watcher.run(onChange: merge) }
             if sync.inbox != nil { group.addTask { await inbox.run(onChange: merge) } }
+            group.addTask { [clock] in
+                // The latest time asked for wins: a merge that found an earlier one replaces the wait.
+                var waiting: Task<Void, Never>?
+                for await until in heldUntil {
+                    waiting?.cancel()
+                    waiting = Task {
+                        guard (try? await clock.sleep(until: until)) != nil else { return }
+                        merge()
+                    }
+                }
+                waiting?.cancel()
+            }
         }
+        nextHeld.finish()
     }
 }
 

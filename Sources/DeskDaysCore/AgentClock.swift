@@ -11,6 +11,13 @@ import Foundation
 public struct AgentClock: Sendable {
     /// The wall-clock now.
     public let now: @Sendable () -> Date
+    /// The agent's now as this machine's clock reading (`ClockTime`): what
+    /// its journal lines are stamped with and other devices' lines checked
+    /// against. An injected start is the agent's clock, not a what-if date.
+    public var reading: @Sendable () -> ClockTime {
+        let now = self.now
+        return { ClockTime(reading: now()) }
+    }
     /// Time elapsed on the clock that drives the waits (monotonic), since the clock was made.
     public let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void

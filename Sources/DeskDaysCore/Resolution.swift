@@ -70,8 +70,11 @@ public enum Resolver {
         let sorted = sources.sorted()
 
         func latest(_ origin: Origin) -> DayRecord? {
+            // The last written: a stored record's id only grows (a clock set
+            // back cannot make an older record win); one not stored (a
+            // calendar event) by its time.
             mine.filter { $0.origin == origin }.max { a, b in
-                (a.recordedAt, a.id ?? 0) < (b.recordedAt, b.id ?? 0)
+                (a.id ?? .max, a.recordedAt) < (b.id ?? .max, b.recordedAt)
             }
         }
         if let manual = latest(.manual) {

@@ -18,15 +18,16 @@ public enum Validation {
     public static let greatestCount: Int64 = 1 << 40
 
     /// Why `time` is not a time DeskDays keeps, or nil: on a supported
-    /// date (UTC) and not more than a day after `now`.
-    public static func timeProblem(_ time: Date, now: Date) -> String? {
+    /// date (UTC) and not more than a day after `now`, this machine's clock
+    /// (a time further ahead can become valid: `acceptedFrom`).
+    public static func timeProblem(_ time: Date, now: ClockTime) -> String? {
         let seconds = time.timeIntervalSince1970
         let first = Double(LocalDate.supported.lowerBound.dayNumber) * 86_400
         let end = Double(LocalDate.supported.upperBound.dayNumber + 1) * 86_400
         guard seconds >= first, seconds < end else {
             return tr("it is \(LocalDate.unsupportedPhrase)")
         }
-        guard time.timeIntervalSince(now) <= furthestAhead else {
+        guard time.timeIntervalSince(now.date) <= furthestAhead else {
             return tr("it is more than a day after this device's clock")
         }
         return nil
@@ -34,7 +35,7 @@ public enum Validation {
 
     /// `timeProblem` of a time in milliseconds since 1970 (a clock time as
     /// journal lines carry it).
-    public static func timeProblem(milliseconds: Int64, now: Date) -> String? {
+    public static func timeProblem(milliseconds: Int64, now: ClockTime) -> String? {
         timeProblem(Date(timeIntervalSince1970: Double(milliseconds) / 1000), now: now)
     }
 

@@ -19,7 +19,10 @@ import Logging
 public actor CheckInPipeline {
     private let store: AttendanceStore
     private let policy: Policy
-    private let now: @Sendable () -> Date
+    /// This machine's clock: what lines and records are stamped with, and
+    /// what an event's time is checked against; never the date a command
+    /// answers for (`AskedTime`).
+    private let now: @Sendable () -> ClockTime
     private let logger: Logger
     /// Sync (docs/design.md "Sync"): when set, every change is journaled
     /// (`AttendanceStore.journal`) and a method returns only after its line
@@ -30,7 +33,7 @@ public actor CheckInPipeline {
     /// sends every change made meanwhile.
     private let journaled: Bool
 
-    public init(store: AttendanceStore, policy: Policy, now: @escaping @Sendable () -> Date = Date.init,
+    public init(store: AttendanceStore, policy: Policy, now: @escaping @Sendable () -> ClockTime = ClockTime.now,
                 logger: Logger = Logger(label: "deskdays.pipeline"), sync: Synchronizer? = nil) {
         self.store = store
         self.policy = policy
@@ -68,7 +71,7 @@ public actor CheckInPipeline {
         guard date.isSupported else {
             throw Refusal(description: tr("a check-in on \(date) is \(LocalDate.unsupportedPhrase)"))
         }
-        guard event.time.timeIntervalSince(now()) <= Validation.furthestAhead else {
+        guard event.time.timeIntervalSince(now().date) <= Validation.furthestAhead else {
             throw Refusal(description: tr("a check-in stamped \(date) is more than a day after now; check the time (and the clock)"))
         }
         // Departures feed time on site (docs/policy.md): the store keeps the
@@ -97,7 +100,7 @@ public actor CheckInPipeline {
         if journaled {
             _ = try journal(dates.map { .record(date: $0, status: status, origin: .manual, note: note, ifEmpty: false) })
         } else {
-            let recordedAt = now()
+            let recordedAt = now().date
             try store.addRecords(dates.map {
                 DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt)
             })
@@ -114,7 +117,7 @@ public actor CheckInPipeline {
             guard case .clear(let list)? = try journal([.clear(date: date, origins: origins)]).first else { return [] }
             removed = list
         } else {
-            removed = try store.remove(on: date, origins: origins, at: now())
+            removed = try store.remove(on: date, origins: origins, at: now().date)
         }
         logger.info("entries cleared", metadata: ["date": "\(date)", "removed": "\(removed.count)"])
         return removed
@@ -144,7 +147,7 @@ public actor CheckInPipeline {
         for (date, status, note) in records {
             if wanted.updateValue(Row(status: status, note: note), forKey: date) == nil { dates.append(date) }
         }
-        let recordedAt = now()
+        let recordedAt = now().date
         let added = dates.compactMap { date -> DayRecord? in
             guard let row = wanted[date], row != stored[date] else { return nil }
             return DayRecord(date: date, status: row.status, origin: .import, note: row.note, recordedAt: recordedAt)
@@ -167,7 +170,7 @@ public actor CheckInPipeline {
                 == [.record(written: true)]
         } else {
             written = try store.addRecordIfDateIsEmpty(
-                DayRecord(date: date, status: status, origin: .fallback, recordedAt: now()))
+                DayRecord(date: date, status: status, origin: .fallback, recordedAt: now().date))
         }
         logger.info(written ? "fallback recorded" : "fallback not needed",
                     metadata: ["date": "\(date)", "status": "\(status.rawValue)"])

@@ -28,20 +28,23 @@ public final class Synchronizer: Sendable {
     public var deviceID: String { identity.withLock { $0 } }
     private let identity: Mutex<String>
     public let deviceName: String
-    /// This device's clock: lines from the folder more than a day ahead of it are refused.
-    public let now: @Sendable () -> Date
+    /// This machine's clock (never the date a command answers for): lines
+    /// from the folder more than a day ahead of it are held until it
+    /// reaches them (`JournalEntry.heldUntil`).
+    public let now: @Sendable () -> ClockTime
     /// How the inbox is read (`SyncInbox.swift`); nil: it is not.
     public let inbox: InboxRules?
-    /// The lines skipped in each file a merge of this process read from its
-    /// start (by path), for `skippedLines`: a first merge reads a long journal once.
-    private let wholeReadings = Mutex<[String: [(line: Int, reason: String)]]>([:])
+    /// The lines skipped and held in each file a merge of this process read
+    /// from its start (by path), for `skippedLines` and `heldLines`: a first
+    /// merge reads a long journal once.
+    private let wholeReadings = Mutex<[String: Reading.Refused]>([:])
     /// What the next merge report says once (`MergeReport.notes`).
     private let notes = Mutex<[String]>([])
 
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
     /// reach delays the files, never a change.
-    public init(store: AttendanceStore, folder: String, deviceName: String, now: @escaping @Sendable () -> Date = Date.init,
+    public init(store: AttendanceStore, folder: String, deviceName: String, now: @escaping @Sendable () -> ClockTime = ClockTime.now,
                 inbox: InboxRules? = nil) throws {
         self.store = store
         self.inbox = inbox
@@ -272,9 +275,13 @@ public final class Synchronizer: Sendable {
         public var warnings: [String] = []
         /// One sentence per file with lines skipped (`skippedLines` names each).
         public var skipped: [String] = []
+        /// One sentence per file with lines held (`heldLines` names each).
+        public var held: [String] = []
+        /// When the first held line becomes acceptable: a merge then applies it.
+        public var heldUntil: Date?
 
         /// Every sentence, for a command's or the agent's warnings.
-        public var problems: [String] { notes + warnings + skipped }
+        public var problems: [String] { notes + warnings + skipped + held }
     }
 
     /// Merges every other device's journal: what was appended since the
@@ -310,19 +317,32 @@ public final class Synchronizer: Sendable {
             }
             let bytes = Self.readBytes(fd, from: start, to: size)
             guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
-            // Read whole: `skippedLines` need not read it again.
-            if start == 0 { wholeReadings.withLock { $0[path] = reading.newer ? [] : reading.skipped } }
+            let lines = Self.lines(bytes[...lastNewline])
+            let reading = Self.read(lines, device: id, now: now())
+            // Read whole: `skippedLines` need not read it again (read in
+            // part: what was kept of it may be out of date).
+            wholeReadings.withLock { $0[path] = start > 0 ? nil : reading.newer ? Reading.Refused() : reading.refused }
             if reading.newer {
                 report.warnings.append(tr("\(path) was written by a newer DeskDays; it is skipped until this one is updated"))
                 continue
             }
-            let bad = reading.skipped.count
+            let bad = reading.refused.skipped.count
             if bad > 0 {
                 report.skipped.append(trn("\(path) has \(bad) line that is not a DeskDays journal line of its device or is refused; it is skipped (`deskdays sync status` names it)",
                                           "\(path) has \(bad) lines that are not DeskDays journal lines of its device or are refused; they are skipped (`deskdays sync status` names them)", bad))
             }
-            report.merged += try store.merge(device: id, entries: reading.entries, mergedBytes: start + Int64(lastNewline) + 1)
+            // A held line is read again at every merge until its time comes:
+            // the file counts as merged up to it (lines after it are merged
+            // now, and again idempotently, by seq).
+            var merged = start + Int64(lastNewline) + 1
+            if let first = reading.refused.held.first {
+                merged = start + Int64(lines[first.line].startIndex)
+                let count = reading.refused.held.count, until = reading.refused.held.map(\.until).min()!
+                report.heldUntil = min(report.heldUntil ?? until, until)
+                report.held.append(trn("\(path) has \(count) line whose clock is more than a day ahead of this device's; it is held and applied once this clock reaches it (`deskdays sync status` names it)",
+                                       "\(path) has \(count) lines whose clock is more than a day ahead of this device's; they are held and applied once this clock reaches them (`deskdays sync status` names them)", count))
+            }
+            report.merged += try store.merge(device: id, entries: reading.entries, mergedBytes: merged)
         }
         for name in scan.conflictCopies {
             report.warnings.append(try mergeConflictCopy(name, report: &report))
@@ -377,7 +397,7 @@ public final class Synchronizer: Sendable {
 
     /// The lines of device `id` that the door takes in the file at `path`,
     /// read whole; nil when it cannot be read or is of a newer format.
-    static func readWhole(_ path: String, device id: String, now: Date) -> [JournalEntry]? {
+    static func readWhole(_ path: String, device id: String, now: ClockTime) -> [JournalEntry]? {
         guard case .file(let fd) = openFile(path) else { return nil }
         defer { close(fd) }
         var info = stat()
@@ -399,61 +419,91 @@ public final class Synchronizer: Sendable {
     /// (`inboxProblems`).
     public func skippedLines(limit: Int = 20) throws -> [String] {
         let forgotten = Set(try store.syncDevices().filter(\.forgotten).map(\.id))
-        let files = [(deviceID, ownFile)] + (try scan().journals.filter { !forgotten.contains($0.id) })
-        var named: [String] = []
-        for (id, path) in files {
-            let file = (path as NSString).lastPathComponent
-            let skipped: [(line: Int, reason: String)]
-            if let whole = wholeReadings.withLock({ $0[path] }) {
-                skipped = whole
-            } else {
-                guard case .file(let fd) = Self.openFile(path) else { continue }
-                defer { close(fd) }
-                var info = stat()
-                guard fstat(fd, &info) == 0 else { continue }
-                let bytes = Self.readBytes(fd, from: 0, to: Int64(info.st_size))
-                guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-                let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
-                guard !reading.newer else { continue }
-                skipped = reading.skipped
-            }
-            for (line, reason) in skipped.prefix(limit) { named.append("\(file):\(line + 1): \(reason)") }
-            if skipped.count > limit {
-                let more = skipped.count - limit
-                named.append(trn("\(file): \(more) more line is skipped", "\(file): \(more) more lines are skipped", more))
-            }
+        let named = try refusedLines(forgotten: forgotten).flatMap { file, refused in
+            Self.named(file, refused.skipped.map { ($0.line, $0.reason) }, limit: limit, more: { more in
+                trn("\(file): \(more) more line is skipped", "\(file): \(more) more lines are skipped", more)
+            })
         }
         return named + inboxProblems(limit: limit, forgotten: forgotten)
+    }
+
+    /// Each line held in the journal files of the folder (refused until
+    /// this device's clock reaches its time: `JournalEntry.heldUntil`), as
+    /// `FILE:LINE: until TIME: why`, at most `limit` per file.
+    public func heldLines(limit: Int = 20) throws -> [String] {
+        let forgotten = Set(try store.syncDevices().filter(\.forgotten).map(\.id))
+        return try refusedLines(forgotten: forgotten).flatMap { file, refused in
+            Self.named(file, refused.held.map { ($0.line, tr("applied from \($0.until.formatted(.iso8601)): \($0.reason)")) },
+                       limit: limit, more: { more in
+                trn("\(file): \(more) more line is held", "\(file): \(more) more lines are held", more)
+            })
+        }
+    }
+
+    /// `FILE:LINE: why` of each line, at most `limit`, then how many more.
+    private static func named(_ file: String, _ lines: [(Int, String)], limit: Int, more: (Int) -> String) -> [String] {
+        lines.prefix(limit).map { "\(file):\($0.0 + 1): \($0.1)" } + (lines.count > limit ? [more(lines.count - limit)] : [])
+    }
+
+    /// The lines refused in each journal file (this device's and every
+    /// other not forgotten), by file name, each read from its start.
+    private func refusedLines(forgotten: Set<String>) throws -> [(file: String, refused: Reading.Refused)] {
+        let files = [(deviceID, ownFile)] + (try scan().journals.filter { !forgotten.contains($0.id) })
+        return files.compactMap { id, path in
+            let file = (path as NSString).lastPathComponent
+            if let whole = wholeReadings.withLock({ $0[path] }) { return (file, whole) }
+            guard case .file(let fd) = Self.openFile(path) else { return nil }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { return nil }
+            let bytes = Self.readBytes(fd, from: 0, to: Int64(info.st_size))
+            guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
+            return reading.newer ? nil : (file, reading.refused)
+        }
     }
 
     /// A journal file's complete lines, decoded and checked (`read`).
     struct Reading {
         /// The lines to merge, in file order.
         var entries: [JournalEntry] = []
-        /// Each line skipped (its index) and why.
-        var skipped: [(line: Int, reason: String)] = []
+        /// The lines not merged.
+        var refused = Refused()
         /// A line of a newer format: the whole file waits for a newer DeskDays.
         var newer = false
+
+        struct Refused: Sendable {
+            /// Each line skipped for good (its index) and why.
+            var skipped: [(line: Int, reason: String)] = []
+            /// Each line held (its index; `JournalEntry.heldUntil`), from when, and why.
+            var held: [(line: Int, until: Date, reason: String)] = []
+        }
     }
 
     /// Decodes the lines of device `id`'s journal file and checks each one
     /// (`JournalEntry.problem`, as of `now`): a line that is not a journal
-    /// line, one of another device, and one refused are skipped, with why.
-    static func read(_ lines: [ArraySlice<UInt8>], device id: String, now: Date) -> Reading {
+    /// line, one of another device, and one refused are skipped, with why;
+    /// one that this clock will accept later (`JournalEntry.heldUntil`) is held.
+    static func read(_ lines: [ArraySlice<UInt8>], device id: String, now: ClockTime) -> Reading {
         let (entries, failed, refused) = decode(lines, device: id, now: now)
         var reading = Reading()
         var skipped = Set(failed)
         // An empty line is no line at all.
         for index in failed where !lines[index].isEmpty {
             if (version(of: lines[index]) ?? 0) > JournalEntry.version { reading.newer = true }
-            reading.skipped.append((index, tr("it is not a DeskDays journal line")))
+            reading.refused.skipped.append((index, tr("it is not a DeskDays journal line")))
         }
         for (index, reason) in refused {
             if entries[index].v > JournalEntry.version { reading.newer = true }
             skipped.insert(index)
-            reading.skipped.append((index, reason))
+            if entries[index].device == id, let until = entries[index].heldUntil(now: now) {
+                reading.refused.held.append((index, until, reason))
+            } else {
+                reading.refused.skipped.append((index, reason))
+            }
         }
-        reading.skipped.sort { $0.line < $1.line }
+        reading.refused.skipped.sort { $0.line < $1.line }
+        reading.refused.held.sort { $0.line < $1.line }
         reading.entries = skipped.isEmpty ? entries : entries.indices.filter { !skipped.contains($0) }.map { entries[$0] }
         return reading
     }
@@ -463,7 +513,7 @@ public final class Synchronizer: Sendable {
     /// their slots hold a line of no device), and of those refused (of
     /// another device, of a newer format, or `JournalEntry.problem` as of
     /// `now`) with why. Its lines share the id's storage: the merge compares them.
-    static func decode(_ lines: [ArraySlice<UInt8>], device id: String, now: Date)
+    static func decode(_ lines: [ArraySlice<UInt8>], device id: String, now: ClockTime)
         -> (entries: [JournalEntry], failed: [Int], refused: [(Int, String)]) {
         let parts = lines.count < 4_096 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let size = (lines.count + parts - 1) / parts

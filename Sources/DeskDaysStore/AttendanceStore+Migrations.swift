@@ -219,6 +219,18 @@ extension AttendanceStore {
                 PRAGMA user_version = 6;
                 """)
         }
+        // v7: every other device's journal file is read again from its start
+        // once. Earlier versions skipped for good a line whose clock was more
+        // than a day ahead of this machine's (a laptop that booted before
+        // NTP, a device whose clock ran ahead); now such a line is held until
+        // the clock reaches it, and the lines skipped before come back.
+        // Merging is idempotent: lines already held are not taken twice.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: """
+                UPDATE sync_device SET mergedBytes = 0 WHERE self = 0;
+                PRAGMA user_version = 7;
+                """)
+        }
         return migrator
     }()
 }

@@ -111,7 +111,7 @@ extension AttendanceStore {
             // every run, and the builder's generic set-up costs more than the query.
             let rows = try RecordRow.fetchAll(db, sql: """
                 SELECT id, date, status, origin, note, recordedAt FROM record
-                WHERE date BETWEEN ? AND ? ORDER BY date, recordedAt, id
+                WHERE date BETWEEN ? AND ? ORDER BY date, id
                 """, arguments: Self.bounds(span))
             return try rows.map { row in
                 guard let record = row.dayRecord else {
@@ -123,7 +123,7 @@ extension AttendanceStore {
     }
 
     /// Every record's date, status and origin in `span`, oldest written
-    /// first (by date, time written, id): what `DayStatuses` needs of ten
+    /// first (by date, then id: the order written, whatever the clock said): what `DayStatuses` needs of ten
     /// years of records, without their notes and timestamps.
     public func statusHistory(in span: DateSpan) throws -> [DayStatuses.Entry] {
         try read { db in try statusEntries(db, where: "date BETWEEN ? AND ?", Self.bounds(span)) }
@@ -144,7 +144,7 @@ extension AttendanceStore {
         var entries: [DayStatuses.Entry] = []
         try SQLiteStatement.forEachRow(db, """
             SELECT date, status, origin FROM record
-            WHERE \(filter) ORDER BY date, recordedAt, id
+            WHERE \(filter) ORDER BY date, id
             """, arguments: arguments) { text in
             // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
             guard let date = LocalDate(utf8: text(0)),

@@ -170,7 +170,7 @@ extension AttendanceStore {
     /// Journals `changes` as this device's next lines and applies each, in
     /// one transaction: all or none. A fallback on a date that has entries
     /// is neither journaled nor written.
-    public func journal(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
+    public func journal(_ changes: [JournalChange], now: ClockTime) throws -> [JournalOutcome] {
         try write { db in
             // A copy `backUp` made writes as a device of its own.
             if try Bool.fetchOne(db, sql: "SELECT forgotten FROM sync_device WHERE self = 1") == true {
@@ -189,7 +189,7 @@ extension AttendanceStore {
                     outcomes.append(.record(written: false))
                     continue
                 }
-                let time = HLC.next(after: latest, physical: HLC.milliseconds(now))
+                let time = HLC.next(after: latest, clock: now)
                 latest = time
                 // Lines from the folder are checked at the door (`JournalEntry.problem`);
                 // a database that took a huge seq before that is refused, not trapped.
@@ -199,7 +199,7 @@ extension AttendanceStore {
                 }
                 seq = next
                 written += 1
-                guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now, change: change),
+                guard try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now.date, change: change),
                                         device: number) else {
                     throw StoreError.corrupt(path: path, detail: tr("journal line \(seq) of this device is already held"))
                 }
@@ -209,7 +209,7 @@ extension AttendanceStore {
                 try db.execute(sql: """
                     UPDATE sync_device SET lastSeq = ?, lines = lines + ?, lastChange = ?, lastClock = ?, wall = ?, counter = ?
                     WHERE number = ?
-                    """, arguments: [seq, written, UTCTimestamp.string(from: latest.date), UTCTimestamp.string(from: now),
+                    """, arguments: [seq, written, UTCTimestamp.string(from: latest.date), UTCTimestamp.string(from: now.date),
                                      latest.wall, latest.counter, number])
             }
             return outcomes

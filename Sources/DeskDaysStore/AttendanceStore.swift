@@ -16,7 +16,7 @@ import GRDB
 /// on (date, source).
 public final class AttendanceStore: Sendable {
     /// The schema version this build writes: the number of migrations, and `PRAGMA user_version`.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     /// The database file, or `:memory:`.
     public let path: String

@@ -121,7 +121,7 @@ struct DayRows {
         let recordOrigins = Set(origins.subtracting([.automatic]).map(\.rawValue))
         // Stored rows first by id, then new ones in the order made.
         let goneRecords = records.filter { recordOrigins.contains($0.row.origin) }
-            .sorted { ($0.row.recordedAt, $0.row.id ?? .max, $0.sequence) < ($1.row.recordedAt, $1.row.id ?? .max, $1.sequence) }
+            .sorted { ($0.row.id ?? .max, $0.sequence) < ($1.row.id ?? .max, $1.sequence) }
         for record in goneRecords {
             removed.append(Removal(date: date, origin: Origin(rawValue: record.row.origin) ?? .manual,
                                    entry: "\(record.row.status) record", removedAt: instant))

@@ -22,10 +22,16 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// every time seen, else the latest time seen with the counter raised
     /// (past the greatest counter, the next millisecond: times seen come
     /// from outside, and no value of theirs may trap).
-    public static func next(after latest: HLC?, physical: Int64) -> HLC {
+    static func next(after latest: HLC?, physical: Int64) -> HLC {
         guard let latest, latest.wall >= physical else { return HLC(wall: physical, counter: 0) }
         let (counter, overflow) = latest.counter.addingReportingOverflow(1)
         return overflow ? HLC(wall: latest.wall &+ 1, counter: 0) : HLC(wall: latest.wall, counter: counter)
+    }
+
+    /// The time of a change made now: this machine's clock reading, never
+    /// the date a command answers for (`AskedTime` cannot be passed here).
+    public static func next(after latest: HLC?, clock: ClockTime) -> HLC {
+        next(after: latest, physical: milliseconds(clock.date))
     }
 
     /// Milliseconds since 1970 of `date`.
@@ -161,7 +167,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// line can neither store what a flag or an import could not, nor move
     /// this device's clock more than a day ahead of `now`, nor bring a
     /// number that arithmetic on it could overflow.
-    public func problem(now: Date) -> String? {
+    public func problem(now: ClockTime) -> String? {
         if let problem = Validation.countProblem(seq, from: 1) { return tr("its seq \(seq): \(problem)") }
         if let problem = Validation.countProblem(n, from: 0) { return tr("its clock counter (n) \(n): \(problem)") }
         if let problem = Validation.timeProblem(milliseconds: hlc, now: now) { return tr("its clock time (hlc) \(hlc): \(problem)") }
@@ -184,6 +190,19 @@ public struct JournalEntry: Codable, Sendable, Equatable {
             return tr("its time \(self.at ?? ""): \(problem)")
         }
         return nil
+    }
+
+    /// When a line refused only because one of its times is more than a
+    /// day after `now` (its writer's clock ahead of this machine's, or this
+    /// one's behind: a laptop that boots before NTP) becomes acceptable:
+    /// such a line is held, never skipped (docs/cli.md "Sync"). Nil for a
+    /// line accepted now, and for one no clock will ever accept (the same
+    /// rules, `problem`, as of the end of time).
+    public func heldUntil(now: ClockTime) -> Date? {
+        guard problem(now: now) != nil, problem(now: ClockTime(reading: .distantFuture)) == nil else { return nil }
+        let times = [Date(timeIntervalSince1970: Double(hlc) / 1000)]
+            + [clock, at].compactMap { $0.flatMap(UTCTimestamp.date(from:)) }
+        return times.max()!.addingTimeInterval(-Validation.furthestAhead)
     }
 
     /// Whether `other` is this line, whoever holds it: the same change at

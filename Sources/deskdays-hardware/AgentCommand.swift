@@ -48,7 +48,7 @@ extension AgentCommand {
         let injected = global.today != nil || !(environment["DESKDAYS_NOW"] ?? "").isEmpty
             || !(environment["DESKDAYS_TODAY"] ?? "").isEmpty
         let clock = !injected ? AgentClock.system
-            : environment["DESKDAYS_CLOCK"] == "manual" ? AgentClock.manual(start: session.now) : AgentClock(start: session.now)
+            : environment["DESKDAYS_CLOCK"] == "manual" ? AgentClock.manual(start: session.now.date) : AgentClock(start: session.now.date)
         // SIGTERM and SIGINT end the agent gracefully (exit status 0); SIGHUP
         // reloads the configuration: AgentLifecycle's service groups.
         let configPath = global.configPath, databasePath = global.databasePath, socketPath = socket.socketPath

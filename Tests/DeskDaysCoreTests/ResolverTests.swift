@@ -29,11 +29,11 @@ import Testing
 
     static let cases: [Case] = [
         .init(name: "nothing: no status", records: [], checkIns: [], status: nil, origin: nil, sources: []),
-        .init(name: "the latest manual record wins by recordedAt, not by order or id",
+        .init(name: "the last written manual record wins (its id, which only grows), not the clock time it carries",
               records: [record(.remote, .manual, at: "2026-11-18T09:00:00Z", id: 7),
                         record(.sick, .manual, at: "2026-11-18T10:00:00Z", id: 3),
                         record(.office, .manual, at: "2026-11-18T07:00:00Z", id: 9)],
-              checkIns: [], status: .sick, origin: .manual, sources: [.manual]),
+              checkIns: [], status: .office, origin: .manual, sources: [.manual]),
         .init(name: "manual records written at the same instant: the greater id wins",
               records: [record(.vacation, .manual, at: "2026-11-18T09:00:00Z", id: 5),
                         record(.leave, .manual, at: "2026-11-18T09:00:00Z", id: 4)],
@@ -128,9 +128,9 @@ import Testing
                 Self.checkIn(.nfc, on: base.adding(days: Int.random(in: -3...17, using: &random)))
             }
             let span = DateSpan(base, base.adding(days: 13))
-            // The store's order: by date, then time written, then id (unique, as in the store).
+            // The store's order: by date, then id (the order written; unique, as in the store).
             let ordered = records.sorted { a, b in
-                (a.date, a.recordedAt, a.id ?? 0) < (b.date, b.recordedAt, b.id ?? 0)
+                (a.date, a.id ?? 0) < (b.date, b.id ?? 0)
             }.map { DayStatuses.Entry(date: $0.date, status: $0.status, origin: $0.origin) }
             let compact = DayStatuses(span, orderedRecords: ordered, checkInDates: checkIns.map(\.date))
             for date in DateSpan(base.adding(days: -5), base.adding(days: 20)) {

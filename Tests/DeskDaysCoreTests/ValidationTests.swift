@@ -7,15 +7,15 @@ import Testing
 @Suite struct ValidationTests {
     @Test func timesAreOnSupportedDatesAndAtMostADayAhead() {
         let now = instant("2026-11-20T17:00:00Z")
-        #expect(Validation.timeProblem(now.addingTimeInterval(86_400), now: now) == nil)
-        #expect(Validation.timeProblem(now.addingTimeInterval(86_401), now: now) != nil)
-        #expect(Validation.timeProblem(instant("1990-01-01T00:00:00Z"), now: now) == nil)
-        #expect(Validation.timeProblem(instant("1989-12-31T23:59:59Z"), now: now) != nil)
+        #expect(Validation.timeProblem(now.addingTimeInterval(86_400), now: ClockTime(reading: now)) == nil)
+        #expect(Validation.timeProblem(now.addingTimeInterval(86_401), now: ClockTime(reading: now)) != nil)
+        #expect(Validation.timeProblem(instant("1990-01-01T00:00:00Z"), now: ClockTime(reading: now)) == nil)
+        #expect(Validation.timeProblem(instant("1989-12-31T23:59:59Z"), now: ClockTime(reading: now)) != nil)
         let late = instant("2099-12-31T23:59:59Z")
-        #expect(Validation.timeProblem(late, now: late) == nil)
-        #expect(Validation.timeProblem(late.addingTimeInterval(1), now: late) != nil)
-        #expect(Validation.timeProblem(milliseconds: .max, now: now) != nil)
-        #expect(Validation.timeProblem(milliseconds: .min, now: now) != nil)
+        #expect(Validation.timeProblem(late, now: ClockTime(reading: late)) == nil)
+        #expect(Validation.timeProblem(late.addingTimeInterval(1), now: ClockTime(reading: late)) != nil)
+        #expect(Validation.timeProblem(milliseconds: .max, now: ClockTime(reading: now)) != nil)
+        #expect(Validation.timeProblem(milliseconds: .min, now: ClockTime(reading: now)) != nil)
     }
 
     @Test func countsStayFarFromOverflow() {

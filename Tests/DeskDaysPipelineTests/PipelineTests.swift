@@ -12,7 +12,7 @@ import Testing
 
     func pipeline(_ store: AttendanceStore, now: String = "2026-05-04T20:00:00Z") -> CheckInPipeline {
         let fixed = instant(now)
-        return CheckInPipeline(store: store, policy: Self.berlin, now: { fixed })
+        return CheckInPipeline(store: store, policy: Self.berlin, now: { ClockTime(reading: fixed) })
     }
 
     func event(_ source: Source, _ rule: String? = nil, at time: String) -> CheckInEvent {
@@ -42,7 +42,7 @@ import Testing
         var policy = Self.berlin
         policy.dayStartMinutes = 4 * 60
         let fixed = instant("2026-05-06T12:00:00Z")
-        let pipeline = CheckInPipeline(store: store, policy: policy, now: { fixed })
+        let pipeline = CheckInPipeline(store: store, policy: policy, now: { ClockTime(reading: fixed) })
         // 23:00 Monday in Berlin (21:00Z), left at 02:30 Tuesday (00:30Z): Monday's day.
         #expect(try await pipeline.submit(event(.gps, "hq", at: "2026-05-04T21:00:00Z")) == .stored(day("2026-05-04")))
         let leave = CheckInEvent(source: .gps, rule: "hq", time: instant("2026-05-05T00:30:00Z"), kind: .departure)
@@ -106,7 +106,7 @@ import Testing
     @Test func latestManualRecordWins() async throws {
         let store = try AttendanceStore.inMemory()
         let times = Clock(["2026-05-01T09:00:00Z", "2026-05-02T09:00:00Z"])
-        let pipeline = CheckInPipeline(store: store, policy: Self.berlin, now: { times.next() })
+        let pipeline = CheckInPipeline(store: store, policy: Self.berlin, now: { ClockTime(reading: times.next()) })
         try await pipeline.recordManual(dates: [day("2026-05-04")], status: .vacation, note: nil)
         try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: "trip cancelled")
         #expect(try resolved(store, "2026-05-04").status == .office)

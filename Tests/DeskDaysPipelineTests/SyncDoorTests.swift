@@ -2,6 +2,7 @@ import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -33,8 +34,8 @@ import Glibc
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { Self.now })
-        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { Self.now }, sync: sync)
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-11-16")], status: .remote, note: nil)
         try await pipeline.recordManual(dates: [day("2026-11-17")], status: .sick, note: nil)
 
@@ -53,19 +54,23 @@ import Glibc
         let good = Self.record(desk, seq: 8, date: "2026-11-18", hlc: 1_795_190_000_008)
         try ([Self.record(desk, seq: 1, date: "2026-11-19")] + bad + [good]).map { $0 + "\n" }.joined()
             .write(toFile: deskFile, atomically: true, encoding: .utf8)
-        // A device named like the desk, clearing the 16th from 2099.
+        // A device named like the desk, clearing the 16th from 2099: a
+        // clock that far ahead is held (until 2099), never applied now.
         let clear = #"{"date":"2026-11-16","device":"\#(twin)","hlc":4084732800000,"n":0,"name":"desk","op":"clear","origins":["automatic","manual"],"seq":1,"v":1}"#
         try (clear + "\n").write(toFile: folder.path + "/" + Synchronizer.fileName(twin), atomically: true, encoding: .utf8)
 
         let report = try sync.merge()
         #expect(report.merged == 2, "\(report.problems)")
-        #expect(report.skipped.count == 2 && report.skipped[0].contains("has 7 lines"), "\(report.skipped)")
+        #expect(report.skipped.count == 1 && report.skipped[0].contains("has 7 lines"), "\(report.skipped)")
+        #expect(report.held.count == 1 && report.held[0].contains("has 1 line whose clock"), "\(report.held)")
+        #expect(report.heldUntil == Date(timeIntervalSince1970: 4_084_732_800 - 86_400))
         #expect(try store.records(in: nil).map { "\($0.date) \($0.status)" }
             == ["2026-11-16 remote", "2026-11-17 sick", "2026-11-18 office", "2026-11-19 office"])
         let named = try sync.skippedLines()
         let file = Synchronizer.fileName(desk), twinFile = Synchronizer.fileName(twin)
-        #expect(named.map { $0.prefix { $0 != " " } } == (2...8).map { "\(file):\($0):" } + ["\(twinFile):1:"], "\(named)")
-        for (line, reason) in zip(named, ["hlc", "(n)", "seq", "2150-06-01", "0000-02-29", "not within its date", "rule name", "hlc"]) {
+        #expect(named.map { $0.prefix { $0 != " " } } == (2...8).map { "\(file):\($0):" }, "\(named)")
+        #expect(try sync.heldLines() == ["\(twinFile):1: applied from 2099-06-09T00:00:00Z: its clock time (hlc) 4084732800000: it is more than a day after this device's clock"])
+        for (line, reason) in zip(named, ["hlc", "(n)", "seq", "2150-06-01", "0000-02-29", "not within its date", "rule name"]) {
             #expect(line.contains(reason), "\(line)")
         }
 
@@ -77,20 +82,56 @@ import Glibc
         #expect(try SyncFolderTests().lines(sync.ownFile).count == 3 + 1)
     }
 
+    /// A line whose clock is more than a day ahead of this machine's (its
+    /// writer's clock ahead, or this one behind: a laptop that boots before
+    /// NTP) is held: the lines after it merge, it is read again at every
+    /// merge, and it is applied once this clock reaches it; never skipped.
+    @Test func aLineAheadOfThisClockIsHeldThenApplied() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let store = try AttendanceStore.inMemory()
+        let clock = Mutex(Self.now)
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop",
+                                    now: { ClockTime(reading: clock.withLock { $0 }) })
+        let desk = "0123456789abcdef0123456789abcdef"
+        let ahead = HLC.milliseconds(Self.now) + 2 * 86_400_000
+        try [Self.record(desk, seq: 1, date: "2026-11-16", hlc: ahead),
+             Self.record(desk, seq: 2, date: "2026-11-17", hlc: HLC.milliseconds(Self.now))].map { $0 + "\n" }.joined()
+            .write(toFile: folder.path + "/" + Synchronizer.fileName(desk), atomically: true, encoding: .utf8)
+
+        var report = try sync.merge()
+        #expect(report.merged == 1 && report.skipped.isEmpty && report.held.count == 1, "\(report.problems)")
+        #expect(report.heldUntil == Self.now.addingTimeInterval(86_400))
+        #expect(try store.records(in: nil).map { "\($0.date)" } == ["2026-11-17"])
+        #expect(try sync.heldLines().count == 1 && sync.skippedLines().isEmpty)
+        // Asked again before its time: still held, not lost.
+        clock.withLock { $0 = $0.addingTimeInterval(86_399) }
+        report = try sync.merge()
+        #expect(report.merged == 0 && report.held.count == 1, "\(report.problems)")
+        // The clock reaches it: applied, and nothing is held any more.
+        clock.withLock { $0 = $0.addingTimeInterval(1) }
+        report = try sync.merge()
+        #expect(report.merged == 1 && report.held.isEmpty && report.problems.isEmpty, "\(report.problems)")
+        #expect(try store.records(in: nil).map { "\($0.date) \($0.status)" } == ["2026-11-16 office", "2026-11-17 office"])
+        #expect(try sync.heldLines().isEmpty)
+        // Merged once: a further pass reads nothing new.
+        #expect(try sync.merge().merged == 0)
+    }
+
     /// A line of this device's own id with seq Int64.max appended to its
     /// own file is not adopted: numbering and writing go on after its real lines.
     @Test func aHugeSeqInItsOwnFileIsNotAdopted() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { Self.now })
-        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { Self.now }, sync: sync)
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-11-16")], status: .office, note: nil)
         try Self.append([Self.record(sync.deviceID, seq: .max, date: "2026-11-17", name: "laptop")], to: sync.ownFile)
 
         // As the next command would: a new Synchronizer on the same database.
-        let again = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { Self.now })
-        let next = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { Self.now }, sync: again)
+        let again = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
+        let next = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: again)
         try await next.recordManual(dates: [day("2026-11-18")], status: .remote, note: nil)
         #expect(try store.records(in: nil).map(\.status) == [.office, .remote])
         let seqs = try SyncFolderTests().lines(again.ownFile).dropLast().map { JournalEntry.decode(Data($0.utf8))?.seq }
@@ -106,14 +147,14 @@ import Glibc
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
         let ahead = Self.now.addingTimeInterval(3 * 86_400)
-        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ahead })
-        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ahead }, sync: sync)
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: ahead) })
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: ahead) }, sync: sync)
         try await pipeline.recordManual(dates: [day("2026-11-16"), day("2026-11-17")], status: .office, note: nil)
-        let back = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { Self.now })
+        let back = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
         try back.publish()
         try back.publish()
         #expect(try SyncFolderTests().lines(back.ownFile).count == 2 + 1)
-        let later = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { Self.now }, sync: back)
+        let later = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: back)
         try await later.recordManual(dates: [day("2026-11-18")], status: .remote, note: nil)
         let seqs = try SyncFolderTests().lines(back.ownFile).dropLast().map { JournalEntry.decode(Data($0.utf8))?.seq }
         #expect(seqs == [1, 2, 3], "\(seqs)")
@@ -136,7 +177,7 @@ import Glibc
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
-        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { Self.now })
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
         let fifo = folder.path + "/" + Synchronizer.fileName(String(repeating: "e", count: 32))
         #expect(mkfifo(fifo, 0o600) == 0)
         nonisolated(unsafe) var report: Synchronizer.MergeReport?
@@ -154,7 +195,7 @@ import Glibc
         nonisolated(unsafe) var failure: String?
         #expect(Self.returns(releasing: ownFifo) {
             do {
-                let sync = try Synchronizer(store: other, folder: own.path, deviceName: "desk", now: { Self.now })
+                let sync = try Synchronizer(store: other, folder: own.path, deviceName: "desk", now: { ClockTime(reading: Self.now) })
                 try sync.publish()
             } catch {
                 failure = "\(error)"

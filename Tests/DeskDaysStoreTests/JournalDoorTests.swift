@@ -23,10 +23,10 @@ import Testing
 
     @Test func aGoodLinePasses() throws {
         let entry = try #require(Self.line())
-        #expect(entry.problem(now: Self.now) == nil)
+        #expect(entry.problem(now: ClockTime(reading: Self.now)) == nil)
         // A clock up to a day ahead of this device's passes (clocks disagree a little).
         let ahead = try #require(Self.line { $0["hlc"] = "\(HLC.milliseconds(Self.now) + 86_000_000)" })
-        #expect(ahead.problem(now: Self.now) == nil)
+        #expect(ahead.problem(now: ClockTime(reading: Self.now)) == nil)
     }
 
     @Test(arguments: [
@@ -52,7 +52,7 @@ import Testing
     ])
     func aLineWithAValueNoDoorTakesIsRefused(key: String, value: String, reason: String) throws {
         let entry = try #require(Self.line { $0[key] = value })
-        let problem = try #require(entry.problem(now: Self.now), "\(key) = \(value.prefix(40))")
+        let problem = try #require(entry.problem(now: ClockTime(reading: Self.now)), "\(key) = \(value.prefix(40))")
         #expect(problem.contains(reason), "\(problem)")
         #expect(problem.count < 200, "one clause, not the value: \(problem.count)")
     }
@@ -63,12 +63,12 @@ import Testing
         let late = try #require(Self.line {
             $0["date"] = "\"2026-04-16\""; $0["kind"] = "\"departure\""; $0["at"] = "\"2026-11-16T17:00:00.000Z\""
         })
-        #expect(late.problem(now: Self.now)?.contains("not within its date 2026-04-16") == true)
+        #expect(late.problem(now: ClockTime(reading: Self.now))?.contains("not within its date 2026-04-16") == true)
         let early = try #require(Self.line { $0["at"] = "\"2026-11-14T20:00:00.000Z\"" })
-        #expect(early.problem(now: Self.now)?.contains("not within its date") == true)
+        #expect(early.problem(now: ClockTime(reading: Self.now))?.contains("not within its date") == true)
         // The evening before, UTC, is the date's morning east of UTC: it passes.
         let east = try #require(Self.line { $0["at"] = "\"2026-11-15T22:00:00.000Z\"" })
-        #expect(east.problem(now: Self.now) == nil)
+        #expect(east.problem(now: ClockTime(reading: Self.now)) == nil)
     }
 
     @Test func recordsAndClearsAreCheckedToo() throws {
@@ -76,21 +76,21 @@ import Testing
             for key in ["at", "kind", "rule", "source"] { $0[key] = nil }
             $0["op"] = "\"record\""; $0["status"] = "\"office\""; $0["origin"] = "\"manual\""
         }
-        #expect(try #require(Self.line(record)).problem(now: Self.now) == nil)
+        #expect(try #require(Self.line(record)).problem(now: ClockTime(reading: Self.now)) == nil)
         for (key, value) in [("status", "\"holiday\""), ("origin", "\"automatic\""), ("origin", "\"hearsay\"")] {
             let entry = try #require(Self.line { record(&$0); $0[key] = value })
-            #expect(entry.problem(now: Self.now)?.contains("does not know") == true, "\(key) \(value)")
+            #expect(entry.problem(now: ClockTime(reading: Self.now))?.contains("does not know") == true, "\(key) \(value)")
         }
         let clear: (inout [String: String]) -> Void = {
             for key in ["at", "kind", "rule", "source"] { $0[key] = nil }
             $0["op"] = "\"clear\""; $0["origins"] = "[\"manual\",\"automatic\"]"
         }
-        #expect(try #require(Self.line(clear)).problem(now: Self.now) == nil)
+        #expect(try #require(Self.line(clear)).problem(now: ClockTime(reading: Self.now)) == nil)
         // A clear clocked in 2099 (which would beat every entry of its date everywhere).
         let future = try #require(Self.line { clear(&$0); $0["hlc"] = "4084732800000"; $0["clock"] = nil })
-        #expect(future.problem(now: Self.now)?.contains("hlc") == true)
+        #expect(future.problem(now: ClockTime(reading: Self.now))?.contains("hlc") == true)
         let unknown = try #require(Self.line { clear(&$0); $0["origins"] = "[\"manual\",\"everything\"]" })
-        #expect(unknown.problem(now: Self.now)?.contains("does not know") == true)
+        #expect(unknown.problem(now: ClockTime(reading: Self.now))?.contains("does not know") == true)
     }
 
     /// The clock's counter past its greatest value moves to the next

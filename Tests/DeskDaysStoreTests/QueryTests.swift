@@ -27,7 +27,7 @@ import Testing
         let read = try store.records(in: nil)
         #expect(read.map(\.id).allSatisfy { $0 != nil })
         #expect(read.map { DayRecord(date: $0.date, status: $0.status, origin: $0.origin, note: $0.note, recordedAt: $0.recordedAt) }
-            == [records[2], records[1], records[0]])
+            == [records[1], records[2], records[0]], "by date, then in the order written, whatever time each carries")
     }
 
     @Test func addRecordsIsAllOrNothing() throws {
@@ -216,7 +216,7 @@ import Testing
         let span = DateSpan(day("1960-01-01"), day("2199-12-31"))
         let history = try store.statusHistory(in: span)
         #expect(history.map(\.date) == [day("1969-12-31"), day("2024-02-29"), day("2024-02-29")])
-        #expect(history.map(\.status) == [.remote, .office, .sick], "oldest written first")
+        #expect(history.map(\.status) == [.remote, .sick, .office], "first written first, whatever time each carries")
         #expect(try store.checkInDates(in: span) == [day("1970-01-01"), day("2026-11-18"), day("2100-03-01")])
         #expect(try store.checkInDates(in: DateSpan(day("2026-01-01"), day("2026-12-31"))) == [day("2026-11-18")])
     }

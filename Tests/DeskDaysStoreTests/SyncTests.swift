@@ -49,7 +49,7 @@ import Testing
             .sign(LatestSign(date: day("2026-05-04"), source: .wifi, at: instant("2026-05-04T08:00:00Z"), kind: .arrival), rule: "hq"),
             .record(date: day("2026-05-05"), status: .remote, origin: .manual, note: "dentist", ifEmpty: false),
             .clear(date: day("2026-05-04"), origins: [.automatic]),
-        ], now: instant("2026-05-04T09:00:00Z"))
+        ], now: ClockTime(reading: instant("2026-05-04T09:00:00Z")))
         let lines = try store.ownLines(after: 0)
         #expect(lines.count == 3)
         let allowed: Set<String> = ["v", "device", "name", "seq", "hlc", "n", "clock", "op", "date", "source", "rule", "at",
@@ -79,7 +79,7 @@ import Testing
             case 2: .clear(date: day("2026-05-04"), origins: [.manual, .automatic])
             default: .removed(date: day("2026-05-04"), origin: .automatic, entry: "gps check-in, rule \"hq\"")
             }
-            guard let store, let _ = try? store.journal([change], now: Date(timeIntervalSince1970: Double(seed % 1_000_000))),
+            guard let store, let _ = try? store.journal([change], now: ClockTime(reading: Date(timeIntervalSince1970: Double(seed % 1_000_000)))),
                   let line = try? store.ownLines(after: 0).last else {
                 Issue.record("could not journal")
                 return
@@ -195,9 +195,9 @@ import Testing
         let idA = try a.enableSync(name: "a")
         let idB = try b.enableSync(name: "b")
         _ = try a.journal([.record(date: day("2026-05-04"), status: .office, origin: .manual, note: nil, ifEmpty: false)],
-                          now: instant("2026-05-04T08:00:00Z"))
+                          now: ClockTime(reading: instant("2026-05-04T08:00:00Z")))
         _ = try b.journal([.record(date: day("2026-05-04"), status: .remote, origin: .manual, note: nil, ifEmpty: false)],
-                          now: instant("2026-05-04T09:00:00Z"))
+                          now: ClockTime(reading: instant("2026-05-04T09:00:00Z")))
         let linesB = try b.ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
         #expect(try a.merge(device: idB, entries: linesB, mergedBytes: 10) == 1)
         let once = try Snapshot(a)
@@ -261,7 +261,7 @@ import Testing
                                           kind: Bool.random(using: &rng) ? .arrival : .departure),
                                rule: ["hq", nil].randomElement(using: &rng)!)
             }
-            _ = try source.journal([change], now: now)
+            _ = try source.journal([change], now: ClockTime(reading: now))
         }
         let lines = try source.ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
         let atOnce = try AttendanceStore.inMemory(), oneByOne = try AttendanceStore.inMemory()
@@ -291,7 +291,7 @@ import Testing
             notes.append(note)
             _ = try source.journal([.record(date: day("2026-01-01").adding(days: step), status: .office, origin: .manual,
                                             note: note, ifEmpty: false)],
-                                   now: instant("2026-01-01T08:00:00Z").addingTimeInterval(Double(step)))
+                                   now: ClockTime(reading: instant("2026-01-01T08:00:00Z").addingTimeInterval(Double(step))))
         }
         let lines = try source.ownLines(after: 0).compactMap { JournalEntry.decode(Data($0.utf8)) }
         #expect(lines.count == notes.count)
@@ -395,7 +395,7 @@ struct World {
                 if other != index { try stores[index].merge(device: ids[other], entries: try lines(of: other), mergedBytes: 0) }
                 continue
             }
-            _ = try stores[index].journal([change], now: now)
+            _ = try stores[index].journal([change], now: ClockTime(reading: now))
         }
     }
 

@@ -52,7 +52,7 @@ struct EvidenceCommand: AsyncParsableCommand {
                 EvidencePage.Removal(date: $0.date, origin: $0.origin,
                                      entry: $0.entry.components(separatedBy: ", rule ").first ?? $0.entry, removedAt: $0.removedAt)
             },
-            settings: [(tr("End-of-day fallback"), fallback)], generated: session.now)
+            settings: [(tr("End-of-day fallback"), fallback)], generated: session.now.date)
         let path = expandTilde(out)
         try writeUserFile(path, contents: Data(page.html().utf8))
         print(tr("Wrote \(path): \(session.reportLocale.periodLabel(report.period)), \(span.start) to \(span.end)."))

@@ -27,6 +27,6 @@ struct ExportCommand: AsyncParsableCommand {
         let defaultTo = stored?.end.description ?? session.today.description
         let days = try DaysCommand.resolvedDays(session, from: from ?? defaultFrom, to: to ?? defaultTo)
         let exported = format == .ics ? days : days.filter { $0.status != nil || $0.workday }
-        print(try Exchange.export(exported, format: format, now: session.now), terminator: "")
+        print(try Exchange.export(exported, format: format, now: session.now.date), terminator: "")
     }
 }

@@ -42,7 +42,7 @@ struct ReportCommand: ParsableCommand {
             return writeOutput(output)
         }
         let session = try Session(global)
-        let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today, now: session.now)
+        let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today, now: session.now.date)
         if let html {
             let page = HTMLReport(data: data, locale: session.reportLocale).html()
             try writeUserFile(expandTilde(html), contents: Data(page.utf8))

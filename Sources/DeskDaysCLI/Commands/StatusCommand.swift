@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
             return writeOutput(output)
         }
         let session = try Session(global)
-        writeOutput(try session.answers.status(format, store: try session.readStore(), today: session.today, now: session.now))
+        writeOutput(try session.answers.status(format, store: try session.readStore(), today: session.today, now: session.now.date))
     }
 
     /// `--follow`: subscribe to the agent and print, as it is pushed (no

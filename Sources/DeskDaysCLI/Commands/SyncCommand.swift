@@ -30,9 +30,8 @@ struct SyncCommand: AsyncParsableCommand {
     static func open(_ session: Session) throws -> (Synchronizer, Synchronizer.MergeReport) {
         let settings = try settings(session)
         do {
-            let instant = session.now
             let sync = try Synchronizer(store: try session.writeStore(), folder: settings.folder,
-                                        deviceName: settings.deviceName, now: { instant }, inbox: session.inboxRules)
+                                        deviceName: settings.deviceName, now: session.clock, inbox: session.inboxRules)
             try sync.publish()
             return (sync, try sync.merge())
         } catch let failure as Synchronizer.SyncFailure {
@@ -84,11 +83,17 @@ struct SyncCommand: AsyncParsableCommand {
                     problems.append(trn("\(device.name)'s journal file is not in the folder; its \(count) merged line stays (`deskdays sync forget \(device.name)` removes it)",
                                         "\(device.name)'s journal file is not in the folder; its \(count) merged lines stay (`deskdays sync forget \(device.name)` removes them)", count))
                 }
-                if let clock = device.lastClock, clock.timeIntervalSince(session.now) > 3600 {
-                    let hours = Int((clock.timeIntervalSince(session.now) / 3600).rounded())
+                if let clock = device.lastClock, clock.timeIntervalSince(session.clock().date) > 3600 {
+                    let hours = Int((clock.timeIntervalSince(session.clock().date) / 3600).rounded())
                     problems.append(trn("\(device.name)'s clock was \(hours) h ahead of this device's when it last wrote; check both clocks (NTP): the latest manual record is decided by these clocks",
                                         "\(device.name)'s clock was \(hours) h ahead of this device's when it last wrote; check both clocks (NTP): the latest manual record is decided by these clocks", hours))
                 }
+            }
+            // Not problems: lines a later clock accepts, named so that a wrong clock can be found.
+            let held = try sync.heldLines()
+            if !held.isEmpty {
+                lines.append(tr("Held until this device's clock reaches them:"))
+                lines += held.map { "  - \($0)" }
             }
             lines.append(problems.isEmpty ? tr("Problems: none") : tr("Problems:"))
             lines += problems.map { "  - \($0)" }

@@ -10,7 +10,7 @@ extension Session {
 
     /// The report for `selector`, each date's resolved day and the streaks (`Answers.reportData`).
     func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil) throws -> ReportData {
-        try answers.reportData(selector, covering: covering, store: try readStore(), today: today, now: now)
+        try answers.reportData(selector, covering: covering, store: try readStore(), today: today, now: now.date)
     }
 
     /// Everything stored about the dates of `span`, resolved with time on
@@ -19,7 +19,7 @@ extension Session {
     func evidence(_ span: DateSpan, store: AttendanceStore) throws -> SpanEvidence {
         let records = try store.records(in: span) + calendar.records(in: span, today: today)
         let checkIns = try store.checkIns(in: span)
-        let presence = try answers.presence(store: store, span: span, checkIns: checkIns, now: now)
+        let presence = try answers.presence(store: store, span: span, checkIns: checkIns, now: now.date)
         let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,
                                         short: engine.shortDates(presence))
         return SpanEvidence(records: records, checkIns: checkIns, presence: presence, resolved: resolved)

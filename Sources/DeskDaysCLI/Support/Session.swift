@@ -8,20 +8,27 @@ import DeskDaysStore
 import Foundation
 import Synchronization
 
-/// What one command invocation works with: the configuration, "now", and
-/// (opened on demand) the store and the pipeline.
+/// What one command invocation works with: the configuration, the time it
+/// answers for (`now`), this machine's clock (`clock`), and (opened on
+/// demand) the store and the pipeline.
 package struct Session {
     package let options: GlobalOptions
     package let configuration: Configuration
-    package let now: Date
+    /// The instant this command answers for: `--today`, `DESKDAYS_NOW`,
+    /// `DESKDAYS_TODAY`, else the clock's now. Reports read it; it never
+    /// stamps or judges a journal line (`clock` does).
+    package let now: AskedTime
+    /// This machine's clock: journal lines, record times, and the check of
+    /// other devices' lines (docs/design.md "Two dates").
+    package let clock: @Sendable () -> ClockTime = ClockTime.now
 
     /// The configuration's policy, with the calendar's holidays.
     package let policy: Policy
     /// What the `[calendar]` folder says, read once per command (empty without one).
     package let calendar: CalendarDays
-    package var today: LocalDate { policy.localDate(of: now) }
+    package var today: LocalDate { policy.localDate(of: now.date) }
     /// Whether "now" is the clock's (no `--today`, `DESKDAYS_NOW` or `DESKDAYS_TODAY`).
-    let nowIsFromClock: Bool
+    var nowIsFromClock: Bool { now.isClock }
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
 
     package init(_ options: GlobalOptions) throws {
@@ -37,8 +44,7 @@ package struct Session {
         if let fixed, !configuration.policy.localDate(of: fixed).isSupported {
             throw CLIError(tr("\"Now\" (\(formatRFC3339(fixed)), from DESKDAYS_NOW) is \(LocalDate.unsupportedPhrase); unset DESKDAYS_NOW or fix it."))
         }
-        self.now = fixed ?? Date()
-        self.nowIsFromClock = fixed == nil
+        self.now = fixed.map(AskedTime.init(fixed:)) ?? AskedTime(clock: clock())
         calendar = Session.readCalendar(configuration.calendar, horizon: horizon!)
         policy = calendar.applying(to: configuration.policy)
     }
@@ -51,7 +57,7 @@ package struct Session {
         let store = try readStore()
         let office = CalendarWriter.manualOfficeDates(try store.dateRange().map { try store.records(in: $0) } ?? [])
         do {
-            _ = try CalendarWriter.reconcile(settings, officeDates: office, now: now)
+            _ = try CalendarWriter.reconcile(settings, officeDates: office, now: clock().date)
         } catch {
             throw CLIError("\(error)")
         }
@@ -118,11 +124,10 @@ package struct Session {
     }
 
     func pipeline() throws -> CheckInPipeline {
-        let instant = now
         if let synced = try synchronizer() {
-            return CheckInPipeline(store: synced.store, policy: policy, now: { instant }, sync: synced)
+            return CheckInPipeline(store: synced.store, policy: policy, now: clock, sync: synced)
         }
-        return CheckInPipeline(store: try writeStore(), policy: policy, now: { instant })
+        return CheckInPipeline(store: try writeStore(), policy: policy, now: clock)
     }
 
     /// With `[sync] folder` set: the database for writing, made a syncing
@@ -134,9 +139,8 @@ package struct Session {
         // A command merges once, however many times it reads (`days --json` reads twice).
         let key = options.databasePath + "\n" + settings.folder
         if let kept = Self.merged.withLock({ $0[key] }) { return kept }
-        let instant = now
         let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
-                                    now: { instant }, inbox: inboxRules)
+                                    now: clock, inbox: inboxRules)
         // The folder out of reach (unmounted, permissions) delays the files,
         // never an answer: warn, and answer from this device's database.
         var warnings: [String] = []
@@ -198,7 +202,7 @@ package struct Session {
 
     /// The report for `selector` from the stored data.
     func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
-        try answers.report(selector, store: try store ?? readStore(), today: today, now: now)
+        try answers.report(selector, store: try store ?? readStore(), today: today, now: now.date)
     }
 
     /// The sync warnings this process has printed.

@@ -249,3 +249,17 @@ COMMIT;
 SQL
 chmod 0600 v6.sqlite
 echo "wrote $(pwd)/v6.sqlite"
+
+# v7: v6's rows, every other device's journal to be read again from its start
+# (lines an earlier version skipped as ahead of this clock are held now).
+rm -f v7.sqlite v7.sqlite-wal v7.sqlite-shm
+cp v6.sqlite v7.sqlite
+sqlite3 v7.sqlite <<'SQL'
+BEGIN;
+UPDATE sync_device SET mergedBytes = 0 WHERE self = 0;
+PRAGMA user_version = 7;
+INSERT INTO grdb_migrations (identifier) VALUES ('v7');
+COMMIT;
+SQL
+chmod 0600 v7.sqlite
+echo "wrote $(pwd)/v7.sqlite"

@@ -1,0 +1,177 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Two dates are never one (docs/design.md "Two dates"): `--today`,
+/// `DESKDAYS_TODAY` and `DESKDAYS_NOW` are the date a command answers for;
+/// journal lines carry this machine's clock and other devices' lines are
+/// checked against it. A line whose clock is ahead is held, never skipped.
+@Suite struct TimeAndDevicesTests {
+    typealias Device = SyncDevicesTests.Device
+
+    /// Runs a command on `device` with exactly `environment` for the asked date (none: the clock's).
+    static func ok(_ device: Device, _ arguments: [String], _ environment: [String: String] = [:]) async throws -> String {
+        var env = environment
+        env["XDG_RUNTIME_DIR"] = device.cli.folder.appendingPathComponent("run").path
+        let result = try await device.cli.run(arguments, environment: env)
+        #expect(result.status == 0, "\(device.name) \(arguments): \(result.stderr)")
+        return result.stdout
+    }
+
+    /// The `hlc` of each line of a journal file, in milliseconds.
+    static func clocks(_ path: String) throws -> [Int64] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["hlc"] as? NSNumber)?.int64Value
+        }
+    }
+
+    @Test func aWhatIfDateNeitherStampsNorJudgesSyncedLines() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
+        defer { [a, b].forEach { $0.cli.cleanup() } }
+        let started = Int64(Date().timeIntervalSince1970 * 1000)
+
+        // The desk records Monday; the laptop asks about a date a week before the clock's.
+        _ = try await Self.ok(b, ["checkin", "--date", "2026-11-16", "--status", "office"])
+        _ = try await Self.ok(a, ["days", "--today", "2026-11-20", "--from", "2026-11-16", "--to", "2026-11-20"])
+        let afterQuestion = try await Self.ok(a, ["days", "--json", "--from", "2026-11-16", "--to", "2026-11-16"])
+        #expect(afterQuestion.contains("\"status\" : \"office\""), "the desk's line was judged by the asked date: \(afterQuestion)")
+
+        // The desk answers for dates ahead (a what-if date, `DESKDAYS_NOW` an
+        // hour ahead): its journal keeps its own clock all the same.
+        _ = try await Self.ok(b, ["checkin", "--today", "2026-12-02"])
+        let anHourAhead = Date().addingTimeInterval(3600).formatted(.iso8601)
+        _ = try await Self.ok(b, ["checkin", "--date", "2026-11-17", "--status", "remote"], ["DESKDAYS_NOW": anHourAhead])
+        _ = try await Self.ok(b, ["checkin", "--date", "2026-11-18", "--status", "sick"], ["DESKDAYS_TODAY": "2027-01-15"])
+        let ended = Int64(Date().timeIntervalSince1970 * 1000)
+        let idB = try await b.id(in: folder)
+        let clocks = try Self.clocks(folder + "/deskdays-\(idB).jsonl")
+        #expect(clocks.count == 4 && clocks.allSatisfy { (started - 1000...ended + 1000).contains($0) },
+                "journal clocks \(clocks) not within this machine's clock \(started)...\(ended)")
+
+        // Both devices take every line, hold none, and answer alike.
+        for device in [a, b] {
+            let status = try await Self.ok(device, ["sync", "status"])
+            #expect(status.contains("Problems: none") && !status.contains("Held"), "\(device.name): \(status)")
+        }
+        let range = ["days", "--json", "--from", "2026-11-16", "--to", "2026-12-04"]
+        let answerA = try await Self.ok(a, range), answerB = try await Self.ok(b, range)
+        #expect(answerA == answerB, "laptop:\n\(answerA)\ndesk:\n\(answerB)")
+        for (date, status) in [("2026-11-16", "office"), ("2026-11-17", "remote"), ("2026-11-18", "sick"), ("2026-12-02", "office")] {
+            let day = try await Self.ok(a, ["days", "--from", date, "--to", date])
+            #expect(day.contains(status), "\(date): \(day)")
+        }
+    }
+
+    /// A line whose clock is more than a day ahead of the agent's is held:
+    /// `sync status` names it with the time it will be applied, the agent
+    /// applies it when its clock gets there, with no change to any file.
+    @Test func theAgentAppliesAHeldLineWhenItsClockGetsThere() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[sync]\nfolder = \"\(folder)\"\ndevice_name = \"laptop\"\n")
+        let desk = "0123456789abcdef0123456789abcdef"
+        // The agent's clock stands at 2026-03-10T08:00Z; the desk's line is stamped two days later.
+        let ahead = Int64(try #require(ISO8601DateFormatter().date(from: AgentProcess.fixedNow)).timeIntervalSince1970 * 1000) + 2 * 86_400_000
+        let line = #"{"date":"2026-03-09","device":"\#(desk)","hlc":\#(ahead),"n":0,"name":"desk","op":"record","origin":"manual","seq":1,"status":"office","v":1}"#
+        try (line + "\n").write(toFile: folder + "/deskdays-\(desk).jsonl", atomically: true, encoding: .utf8)
+
+        let agent = try await AgentProcess(cli, manualClock: true)
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("is held and applied once this clock reaches it"), "\(agent.logText)")
+        #expect(try Self.records(cli.database).isEmpty)
+        // A day less a minute: still held.
+        try agent.advance(seconds: 86_340)
+        // Then past its time: the agent's own timer merges it.
+        try agent.advance(seconds: 120)
+        #expect(await agent.waitForLog("merged 1 journal line from the sync folder"), "\(agent.logText)")
+        #expect(try Self.records(cli.database) == ["2026-03-09 office"], "\(agent.logText)")
+        #expect(await agent.stop() == 0)
+    }
+
+    /// The database's records, read beside the agent with the sqlite3 tool.
+    static func records(_ database: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-readonly", database, "SELECT date || ' ' || status FROM record WHERE origin = 'manual' ORDER BY date"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// `sync status` names a held line with the time it will be applied,
+    /// apart from the problems; the line is not in the answer until then.
+    @Test func syncStatusNamesAHeldLine() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop", folder: folder)
+        defer { a.cli.cleanup() }
+        let desk = "0123456789abcdef0123456789abcdef"
+        let ahead = Int64(Date().timeIntervalSince1970 * 1000) + 3 * 86_400_000
+        let line = #"{"date":"2026-11-16","device":"\#(desk)","hlc":\#(ahead),"n":0,"name":"desk","op":"record","origin":"manual","seq":1,"status":"office","v":1}"#
+        try (line + "\n").write(toFile: folder + "/deskdays-\(desk).jsonl", atomically: true, encoding: .utf8)
+        for _ in 0..<2 {
+            let status = try await Self.ok(a, ["sync", "status"])
+            #expect(status.contains("Held until this device's clock reaches them:\n  - deskdays-\(desk).jsonl:1: applied from 20")
+                    && status.contains("more than a day after this device's clock") && status.contains("Problems: none"), "\(status)")
+        }
+        let day = try await Self.ok(a, ["days", "--from", "2026-11-16", "--to", "2026-11-16"])
+        #expect(!day.contains("office"), "\(day)")
+    }
+
+    /// The type system keeps the two dates apart: an `AskedTime` (what
+    /// `--today` gives) does not compile where the hybrid clock or the
+    /// journal wants this machine's clock; a `ClockTime` does.
+    @Test func anAskedTimeDoesNotCompileWhereTheClockIsWanted() async throws {
+        // The modules this build made, beside the test bundle.
+        var modules = Bundle.main.bundleURL
+        while !FileManager.default.fileExists(atPath: modules.appendingPathComponent("Modules/DeskDaysStore.swiftmodule").path),
+              modules.path != "/" {
+            modules.deleteLastPathComponent()
+        }
+        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard modules.path != "/", let swiftc else {
+            print("skipped: no swiftc or no built DeskDaysStore module beside \(Bundle.main.bundleURL.path)")
+            return
+        }
+        // The C modules DeskDaysStore's interface names: this package's and its packages'.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let maps = ["Sources/CIntl/module.modulemap", ".build/checkouts/swift-system/Sources/CSystem/include/module.modulemap",
+                    ".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap"]
+            .map { root.appendingPathComponent($0).path }
+        guard maps.allSatisfy(FileManager.default.fileExists(atPath:)) else {
+            print("skipped: the module maps \(maps) are not all there (a build outside the package folder)")
+            return
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-types-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func typecheck(_ body: String) async throws -> Program.Output {
+            let file = scratch.appendingPathComponent("check-\(UUID().uuidString.prefix(8)).swift")
+            try ("import DeskDaysCore\nimport DeskDaysStore\nimport Foundation\n" + body).write(to: file, atomically: true, encoding: .utf8)
+            return try await Program.run(swiftc, ["-typecheck", "-I", modules.appendingPathComponent("Modules").path]
+                                         + maps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path])
+        }
+        let clock = try await typecheck("""
+            func stamp(_ store: AttendanceStore) throws {
+                let now = ClockTime.now()
+                _ = HLC.next(after: nil, clock: now)
+                _ = try store.journal([], now: now)
+            }
+            """)
+        #expect(clock.status == 0, "\(clock.stderr)")
+        for misuse in ["_ = HLC.next(after: nil, clock: AskedTime(fixed: Date()))",
+                       "func stamp(_ store: AttendanceStore) throws { _ = try store.journal([], now: AskedTime(fixed: Date())) }",
+                       "_ = HLC.next(after: nil, clock: Date())"] {
+            let asked = try await typecheck(misuse)
+            #expect(asked.status != 0 && asked.stderr.contains("cannot convert value of type"), "\(misuse): \(asked.stderr)")
+        }
+    }
+}

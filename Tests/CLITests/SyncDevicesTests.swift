@@ -17,11 +17,27 @@ import Testing
             try cli.writeConfig("[sync]\nfolder = \"\(folder)\"\ndevice_name = \"\(name)\"\n")
         }
 
-        /// Runs a command with "now" fixed and no agent.
+        /// Runs a command with no agent on a machine whose clock reads
+        /// `now` (libfaketime: journal lines carry the machine's clock,
+        /// never the date a command answers for), answering for `now` too.
         @discardableResult
         func run(_ arguments: [String], now: String) async throws -> CLIRunner.Result {
-            try await cli.run(arguments, environment: ["DESKDAYS_NOW": now, "XDG_RUNTIME_DIR": cli.folder.appendingPathComponent("run").path])
+            try await cli.run(arguments, environment: ["DESKDAYS_NOW": now, "XDG_RUNTIME_DIR": cli.folder.appendingPathComponent("run").path]
+                                  .merging(Device.clockEnvironment) { $1 },
+                              launcher: Device.clock(at: now))
         }
+
+        /// `faketime` holding the machine's clock at `now` (RFC 3339, UTC), as `DESKDAYS_NOW` holds the asked time.
+        static func clock(at now: String) -> [String] {
+            guard toolExists("faketime") else {
+                print("faketime is missing (deps/apt-test.txt): the command runs on the real clock")
+                return []
+            }
+            return ["faketime", "-f", now.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")]
+        }
+
+        /// Waits and timeouts keep the real monotonic clock.
+        static let clockEnvironment = ["FAKETIME_DONT_FAKE_MONOTONIC": "1"]
 
         /// Runs a command that must succeed; its stdout.
         func ok(_ arguments: [String], now: String = "2026-11-20T17:00:00Z") async throws -> String {

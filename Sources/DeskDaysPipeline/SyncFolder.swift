@@ -216,6 +216,8 @@ public final class Synchronizer: Sendable {
         public var journals: [(id: String, path: String)] = []
         /// Synchroniser conflict copies of journal files (`mergeConflictCopy`).
         public var conflictCopies: [String] = []
+        /// Other devices' relay files (`SyncRelay.swift`).
+        public var relays: [String] = []
     }
 
     /// Lists the folder: journal files by name, conflict copies of them;
@@ -237,6 +239,8 @@ public final class Synchronizer: Sendable {
         for name in names.sorted() {
             if let id = Self.journalID(name) {
                 if id != deviceID { scan.journals.append((id, folder + "/" + name)) }
+            } else if let id = Self.relayID(name) {
+                if id != deviceID { scan.relays.append(folder + "/" + name) }
             } else if Self.isConflictCopy(name) {
                 scan.conflictCopies.append(name)
             }
@@ -343,7 +347,14 @@ public final class Synchronizer: Sendable {
                                        "\(path) has \(count) lines whose clock is more than a day ahead of this device's; they are held and applied once this clock reaches them (`deskdays sync status` names them)", count))
             }
             report.merged += try store.merge(device: id, entries: reading.entries, mergedBytes: merged)
+            // Read whole: a line held here that the file lost (its device
+            // restored from a backup) goes back through the relay.
+            if start == 0, let device = known[id], device.lines > 0,
+               let note = try relayMissing(device: id, name: device.name, fileHas: reading.seqs) {
+                report.notes.append(note)
+            }
         }
+        try mergeRelays(scan.relays, report: &report)
         for name in scan.conflictCopies {
             report.warnings.append(try mergeConflictCopy(name, report: &report))
         }
@@ -469,6 +480,8 @@ public final class Synchronizer: Sendable {
         var entries: [JournalEntry] = []
         /// The lines not merged.
         var refused = Refused()
+        /// The seq of every line of the file's device, merged or not.
+        var seqs: Set<Int64> = []
         /// A line of a newer format: the whole file waits for a newer DeskDays.
         var newer = false
 
@@ -502,6 +515,7 @@ public final class Synchronizer: Sendable {
                 reading.refused.skipped.append((index, reason))
             }
         }
+        reading.seqs = Set(entries.lazy.filter { $0.device == id }.map(\.seq))
         reading.refused.skipped.sort { $0.line < $1.line }
         reading.refused.held.sort { $0.line < $1.line }
         reading.entries = skipped.isEmpty ? entries : entries.indices.filter { !skipped.contains($0) }.map { entries[$0] }

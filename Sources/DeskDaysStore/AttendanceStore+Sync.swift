@@ -226,6 +226,16 @@ extension AttendanceStore {
         }
     }
 
+    /// Every line of device `id` held here, by seq (none for an unknown device).
+    public func lines(of id: String) throws -> [JournalEntry] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                WHERE d.id = ? ORDER BY sync_op.seq
+                """, arguments: [id]).map(Self.entry)
+        }
+    }
+
     /// Every device this database knows, this one first, then by name.
     public func syncDevices() throws -> [SyncDevice] {
         try read { db in
@@ -245,7 +255,8 @@ extension AttendanceStore {
     /// Merges lines of device `device`'s journal (already decoded and
     /// checked, `JournalEntry.problem`: the folder's door, `Synchronizer`,
     /// refuses the others; in file order) read up to byte `mergedBytes` of
-    /// its file: each line not held
+    /// its file (nil: lines relayed by another device, `Synchronizer.relay`,
+    /// which leave the file's place alone): each line not held
     /// yet is kept and applied (or its date replayed). A forgotten device's
     /// lines are not taken. Returns the number of new lines. `name` names
     /// a device seen first without a line (an inbox file of bad lines only).
@@ -259,7 +270,7 @@ extension AttendanceStore {
     /// its lines once one comes late. Row ids keep each date's order (what
     /// answers read for ties).
     @discardableResult
-    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64, name: String? = nil) throws -> Int {
+    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64?, name: String? = nil) throws -> Int {
         // A long journal (a device's history) in one transaction: a page
         // cache that holds it all writes each page once, and the statement
         // journal (a statement of many rows keeps the pages it changes, to
@@ -279,7 +290,7 @@ extension AttendanceStore {
     }
 
     /// `merge`'s statements, inside its transaction.
-    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64, name: String?) throws -> Int {
+    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64?, name: String?) throws -> Int {
         let known = try Row.fetchOne(db, sql: "SELECT number, forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
         if known == nil {
             try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
@@ -361,7 +372,7 @@ extension AttendanceStore {
                                  latest.wall, latest.counter, latest.counter, latest.wall, number])
         }
         try db.execute(sql: """
-            UPDATE sync_device SET mergedBytes = ?, lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE number = ?
+            UPDATE sync_device SET mergedBytes = IFNULL(?, mergedBytes), lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE number = ?
             """, arguments: isSelf ? [0, added.count, lastSeq, number] : [mergedBytes, added.count, lastSeq, number])
         return added.count
     }

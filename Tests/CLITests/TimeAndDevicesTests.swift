@@ -93,6 +93,45 @@ import Testing
         #expect(await agent.stop() == 0)
     }
 
+    /// A laptop restored from `deskdays backup` with its journal file (both
+    /// as they were at the backup) goes on as a new device; the sick day it
+    /// recorded after the backup, which the desk had merged, comes back to
+    /// it through the desk's relay file, and both devices answer alike.
+    @Test func aRestoreWithItsJournalGetsBackWhatTheOthersHold() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
+        defer { [a, b].forEach { $0.cli.cleanup() } }
+        let saved = a.cli.folder.appendingPathComponent("saved.sqlite").path
+        let savedJournal = a.cli.folder.appendingPathComponent("saved.jsonl").path
+        _ = try await a.ok(["checkin", "--date", "2026-11-16", "--status", "office"], now: "2026-11-16T09:00:00Z")
+        _ = try await a.ok(["backup", saved], now: "2026-11-16T10:00:00Z")
+        let old = try await a.id(in: folder)
+        let journal = folder + "/deskdays-\(old).jsonl"
+        try FileManager.default.copyItem(atPath: journal, toPath: savedJournal)
+        _ = try await a.ok(["checkin", "--date", "2026-11-17", "--status", "sick"], now: "2026-11-17T09:00:00Z")
+        _ = try await b.ok(["days"], now: "2026-11-17T10:00:00Z")
+
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: a.cli.database + suffix) }
+        try FileManager.default.copyItem(atPath: saved, toPath: a.cli.database)
+        try FileManager.default.removeItem(atPath: journal)
+        try FileManager.default.copyItem(atPath: savedJournal, toPath: journal)
+        _ = try await a.ok(["checkin", "--date", "2026-11-18", "--status", "remote"], now: "2026-11-18T09:00:00Z")
+        #expect(try await a.id(in: folder) != old)
+
+        // The desk sees the laptop's journal lost a line it holds, and relays it.
+        let desk = try await b.run(["days"], now: "2026-11-18T10:00:00Z")
+        #expect(desk.stderr.contains("laptop's journal no longer holds 1 line this device has"), "\(desk.stderr)")
+        let relay = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("deskdays-relay-") }
+        #expect(relay.count == 1, "\(relay)")
+        let answers = try await SyncDevicesTests.answers(a)
+        #expect(try await SyncDevicesTests.answers(b) == answers)
+        let days = try await a.ok(["days", "--from", "2026-11-16", "--to", "2026-11-18"])
+        #expect(days.contains("sick") && days.contains("office") && days.contains("remote"), "\(days)")
+        // Said once: the next merge relays nothing more.
+        #expect(!(try await b.run(["days"], now: "2026-11-18T11:00:00Z")).stderr.contains("no longer holds"))
+    }
+
     /// The database's records, read beside the agent with the sqlite3 tool.
     static func records(_ database: String) throws -> [String] {
         let process = Process()

@@ -64,7 +64,7 @@ enum AgentRoute {
     static func submit(_ event: CheckInEvent, session: Session, socket: SocketOptions) async throws -> SubmitOutcome {
         guard let reply = try send(.event(source: event.source, rule: event.rule, at: event.time, kind: event.kind),
                                    socket: socket, global: session.options) else {
-            return try await session.pipeline().submit(event)
+            return try await session.pipeline().submit(event, asked: session.now)
         }
         let date = reply.string(.date).flatMap { LocalDate($0) } ?? session.policy.localDate(of: event.time)
         return reply.bool(.stored) == true ? .stored(date) : .duplicate(date)

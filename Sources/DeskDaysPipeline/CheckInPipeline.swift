@@ -66,12 +66,14 @@ public actor CheckInPipeline {
     /// of its source on its date (after `day_starts_at`); every sign may be
     /// its source's latest of the date (time on site).
     /// Every door leads here, so the range of dates is enforced here too.
-    public func submit(_ event: CheckInEvent) throws -> SubmitOutcome {
+    /// `asked`: the time the submitting command answers for (`deskdays event
+    /// --today`), which the event may not be more than a day after; else this clock.
+    public func submit(_ event: CheckInEvent, asked: AskedTime? = nil) throws -> SubmitOutcome {
         let date = policy.localDate(of: event.time)
         guard date.isSupported else {
             throw Refusal(description: tr("a check-in on \(date) is \(LocalDate.unsupportedPhrase)"))
         }
-        guard event.time.timeIntervalSince(now().date) <= Validation.furthestAhead else {
+        guard event.time.timeIntervalSince(asked?.date ?? now().date) <= Validation.furthestAhead else {
             throw Refusal(description: tr("a check-in stamped \(date) is more than a day after now; check the time (and the clock)"))
         }
         // Departures feed time on site (docs/policy.md): the store keeps the

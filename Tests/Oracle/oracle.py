@@ -33,7 +33,7 @@ Input model (plain Python data):
   }
   history = {
     "manual": [(date, status), ...],     # manual records in the order written
-    "manual_written": [days, ...],       # day each was written, relative to today (default 0)
+    "manual_written": [days, ...],       # the date (relative to today) each command answered for: no part in "latest"
     "imports": [{"rows": [(date, status), ...], "written": days}, ...],
                                          # `deskdays import` files in the order imported
     "events": ["2026-11-16T08:30:00Z", ...],  # automatic check-ins (RFC 3339)
@@ -166,11 +166,11 @@ def latest_imports(files):
     README: an import file says one thing per date, its last row for that
     date; that row is stored unless it equals the date's latest import
     record already stored (so importing the same file twice changes
-    nothing). The latest record is the one written last: by the day written
-    (`--today`), ties by the order written. Rule 3 of docs/policy.md then takes
+    nothing). The latest record is the one written last, in the order
+    written (`--today` plays no part). Rule 3 of docs/policy.md then takes
     the latest one.
     """
-    stored = {}   # date -> [(written, seq, status), ...]
+    stored = {}   # date -> [(seq, status), ...]
     seq = 0
     for f in files:
         says = {}
@@ -178,11 +178,11 @@ def latest_imports(files):
             says[D(d)] = s
         for d, s in says.items():
             recs = stored.setdefault(d, [])
-            if recs and max(recs)[2] == s:
+            if recs and max(recs)[1] == s:
                 continue
-            recs.append((f.get("written", 0), seq, s))
+            recs.append((seq, s))
             seq += 1
-    return {d: max(recs)[2] for d, recs in stored.items()}
+    return {d: max(recs)[1] for d, recs in stored.items()}
 
 
 INSTANT = {"nfc", "qr"}  # taps: arrivals only, never present
@@ -203,10 +203,9 @@ class Resolver:
         def start_of(d):
             return dt.datetime.combine(d, dt.time(h, m), tz)
         self.manual, self.auto = {}, set()
-        # README: "latest" = written last (the day written), ties by the order written.
-        man = history.get("manual", [])
-        wd = history.get("manual_written", [0] * len(man))
-        for _, (d, s) in sorted(enumerate(man), key=lambda x: (wd[x[0]], x[0])):
+        # docs/policy.md: "latest" = written last, in the order written; the
+        # date a command answers for (`--today`, "manual_written") plays no part.
+        for d, s in history.get("manual", []):
             self.manual[D(d)] = s
         self.imported = latest_imports(history.get("imports", []))
         events = history.get("events", [])

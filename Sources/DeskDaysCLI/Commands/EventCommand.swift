@@ -48,8 +48,7 @@ struct EventCommand: AsyncParsableCommand {
         }
         // A manual record outranks every check-in: say so rather than let the day look unchanged for no reason.
         let date = outcome.date
-        if let manual = try session.readStore().records(in: DateSpan(date, date)).filter({ $0.origin == .manual })
-            .max(by: { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }) {
+        if let manual = try session.readStore().records(in: DateSpan(date, date)).last(where: { $0.origin == .manual }) {
             printError("deskdays: " + tr("the manual record (\(Words.status(manual.status))) still decides \(date); `deskdays clear --date \(date)` removes it."))
         }
     }

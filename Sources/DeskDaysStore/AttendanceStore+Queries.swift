@@ -1,6 +1,7 @@
 import DeskDaysCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension AttendanceStore {
     // MARK: - Writing
@@ -225,7 +226,10 @@ extension AttendanceStore {
     /// Runs `body` in a transaction; any failure becomes a `StoreError`.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try dbQueue.write(body)
+            return try dbQueue.write { db in
+                try refuseIfReplaced(db)
+                return try body(db)
+            }
         } catch {
             throw StoreError.from(error, path: path)
         }
@@ -235,10 +239,29 @@ extension AttendanceStore {
     /// transaction, one sync): the cheapest durable write.
     func writeStatement<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try dbQueue.writeWithoutTransaction(body)
+            return try dbQueue.writeWithoutTransaction { db in
+                try refuseIfReplaced(db)
+                return try body(db)
+            }
         } catch {
             throw StoreError.from(error, path: path)
         }
+    }
+
+    /// The database is the file at its path: one replaced, renamed or
+    /// deleted under this process (a restore by `mv`, `rm`) is never written
+    /// into (SQLite compares the path's inode with the open file's). The
+    /// `whenReplaced` action runs first (the agent restarts).
+    private func refuseIfReplaced(_ db: Database) throws {
+        var moved: Int32 = 0
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        replacedAction.withLock { $0 }?()
+        throw StoreError.replaced(path: path)
+    }
+
+    /// What to do when a write finds the database replaced (`refuseIfReplaced`).
+    public func whenReplaced(_ action: @escaping @Sendable () -> Void) {
+        replacedAction.withLock { $0 = action }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

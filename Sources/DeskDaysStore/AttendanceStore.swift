@@ -1,6 +1,7 @@
 import DeskDaysCore
 import Foundation
 import GRDB
+import Synchronization
 
 /// The attendance database: day records and automatic check-ins in SQLite.
 ///
@@ -21,6 +22,8 @@ public final class AttendanceStore: Sendable {
     /// The database file, or `:memory:`.
     public let path: String
     let dbQueue: DatabaseQueue
+    /// `whenReplaced`'s action.
+    let replacedAction = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Opens (creating if missing) the database at `path`, migrating it to
     /// `schemaVersion`; `PRAGMA quick_check` runs first, since it is about to be written.

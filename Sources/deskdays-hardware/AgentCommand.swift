@@ -41,6 +41,14 @@ extension AgentCommand {
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")
+        // The database is the file at its path: one replaced or deleted under
+        // the agent (a restore by `mv`) is never written into; the agent ends
+        // with status 1 (systemd restarts it on the new file), the write unacknowledged.
+        let databaseAtStart = global.databasePath
+        store.whenReplaced {
+            logger.critical("the database \(databaseAtStart) was replaced or removed while the agent had it open; nothing was written into the old file, and the agent exits to open the new one (systemd restarts it)")
+            Glibc.exit(1)
+        }
         // An injected now (--today, DESKDAYS_NOW) starts the agent's clock
         // there; it then runs on, or, with DESKDAYS_CLOCK=manual, moves only
         // when the control socket's `advance` says (tests: docs/testing.md "Timers").

@@ -132,6 +132,40 @@ import Testing
         #expect(!(try await b.run(["days"], now: "2026-11-18T11:00:00Z")).stderr.contains("no longer holds"))
     }
 
+    /// The database replaced under a running agent (a restore by `mv`): a
+    /// check-in is never written into the old, unlinked file; the agent
+    /// ends (status 1, for systemd to restart it) and the record is in the
+    /// file at the path, or the command says it was not stored.
+    @Test func aDatabaseReplacedUnderTheAgentIsNeverWrittenBehindItsPath() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let agent = try await AgentProcess(cli)
+        defer { agent.kill9() }
+        let now = ["DESKDAYS_NOW": AgentProcess.fixedNow]
+        #expect(try await cli.run(["checkin", "--date", "2026-03-09", "--socket", agent.socket], environment: now).status == 0)
+        // A copy renamed into place: the agent's open file is now unlinked.
+        let copy = cli.database + ".restored"
+        try FileManager.default.copyItem(atPath: cli.database, toPath: copy)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.copyItem(atPath: cli.database + suffix, toPath: copy + suffix) }
+        let old = cli.database + ".old"
+        try FileManager.default.moveItem(atPath: cli.database, toPath: old)
+        try FileManager.default.moveItem(atPath: copy, toPath: cli.database)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.database + suffix) }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.moveItem(atPath: copy + suffix, toPath: cli.database + suffix) }
+
+        let result = try await cli.run(["checkin", "--date", "2026-03-10", "--status", "remote", "--socket", agent.socket], environment: now)
+        #expect(await agent.ended() == 1, "\(agent.logText)")
+        #expect(agent.logText.contains("was replaced or removed while the agent had it open"), "\(agent.logText)")
+        let atPath = try Self.records(cli.database)
+        if result.status == 0 {
+            #expect(atPath == ["2026-03-09 office", "2026-03-10 remote"], "acknowledged: \(result.stdout)")
+        } else {
+            #expect(atPath == ["2026-03-09 office"] && !result.stdout.contains("Recorded"), "\(result.stdout)\(result.stderr)")
+        }
+        #expect(!(try Self.records(old)).contains("2026-03-10 remote"), "nothing written into the renamed file")
+        print("replaced database: the command exited \(result.status): \(result.stdout)\(result.stderr)")
+    }
+
     /// The database's records, read beside the agent with the sqlite3 tool.
     static func records(_ database: String) throws -> [String] {
         let process = Process()

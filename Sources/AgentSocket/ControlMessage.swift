@@ -41,6 +41,8 @@ public enum ControlMessage {
         case database, config, clock, locale
         // Requests.
         case format, date, dates, status, note, source, at, rule, origin, kind, seconds
+        /// A write's request id (`WriteRequest`): carried out once or not at all.
+        case request
         // Replies.
         case ok, code, error, output, reloading, now, removed, stored
     }
@@ -58,6 +60,8 @@ public enum ControlMessage {
         public static let forbidden = "forbidden"
         public static let busy = "busy"
         public static let failed = "failed"
+        /// The write's request was carried out already, by its client writing directly.
+        public static let alreadyDone = "already_done"
         // Said by the client itself, never sent.
         public static let disconnected = "disconnected"
         public static let timeout = "timeout"

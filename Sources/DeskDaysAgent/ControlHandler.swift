@@ -2,6 +2,7 @@ import AgentSocket
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
+import DeskDaysStore
 import Foundation
 import Logging
 
@@ -61,6 +62,12 @@ struct Handler: Sendable {
     }
 
     func handle(_ envelope: ControlProtocol.Envelope) async -> WireObject {
+        // A write carries its client's request id: should the client have
+        // written it itself meanwhile (the agent was slow), it is not done twice.
+        await WriteRequest.$current.withValue(envelope.id.map(WriteRequest.init(id:))) { await carryOut(envelope) }
+    }
+
+    private func carryOut(_ envelope: ControlProtocol.Envelope) async -> WireObject {
         do {
             switch envelope.request {
             case .status(let format), .subscribe(let format):
@@ -95,6 +102,10 @@ struct Handler: Sendable {
                 if case .stored = outcome { stored = true } else { stored = false }
                 return WireObject([.ok: .bool(true), .date: .string(outcome.date.description), .stored: .bool(stored)])
             }
+        } catch StoreError.alreadyDone {
+            logger.notice("a \(envelope.request.command.rawValue) request was carried out already by its client, which stopped waiting; not done twice")
+            return ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.alreadyDone,
+                                                                message: "carried out already by its client"))
         } catch {
             logger.error("a control request failed: \(error)")
             return ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.failed, message: "\(error)"))

@@ -2,6 +2,7 @@ import AgentSocket
 import DeskDaysControl
 import DeskDaysCore
 import DeskDaysPipeline
+import DeskDaysStore
 import Foundation
 import Logging
 
@@ -14,7 +15,10 @@ import Logging
 /// version, or an agent whose answer is not this command's (the agent
 /// decides: `ControlMessage.refusal`): nil, and the command does the work itself.
 enum AgentRoute {
-    static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) throws -> WireObject? {
+    /// `id`: a write's request id (`newRequestID`); without the agent's
+    /// confirmation the command writes it itself under that id (`direct`).
+    static func send(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions,
+                     id: String? = nil) throws -> WireObject? {
         let path = socket.socketPath
         // A busy or stuck agent is waited for briefly; the write then goes to the database directly.
         switch ControlConnection.connect(path: path, timeout: 5) {
@@ -26,7 +30,7 @@ enum AgentRoute {
         case .failed(let reason):
             throw CLIError(tr("\(reason); fix its permissions, or stop the agent to write the database directly."))
         case .connected(let connection):
-            switch connection.ask(ControlProtocol.encode(request, scope: AnswerScope(database: global.databasePath))) {
+            switch connection.ask(ControlProtocol.encode(request, scope: AnswerScope(database: global.databasePath), id: id)) {
             case .success(let reply):
                 return reply
             case .failure(let failure) where failure.code == ControlMessage.Code.otherDatabase:
@@ -36,16 +40,33 @@ enum AgentRoute {
                 printError(versionNote(path, failure))
                 return nil
             case .failure(let failure) where failure.code == ControlMessage.Code.busy || failure.code == ControlMessage.Code.timeout:
-                // Safe to repeat: a manual record's latest copy wins and a check-in is kept once per day and source.
+                // Written directly under the same request id: the agent, should it read it later, does nothing.
                 printError("deskdays: " + (failure.code == ControlMessage.Code.busy
                     ? tr("the agent at \(path) is too busy (too many open connections); writing the database directly.")
                     : tr("the agent at \(path) is not answering; writing the database directly.")))
+                return nil
+            case .failure(let failure) where failure.code == ControlMessage.Code.disconnected && id != nil:
+                printError("deskdays: " + tr("the agent at \(path) stopped before confirming; writing the database directly (what it committed is not done twice)."))
                 return nil
             case .failure(let failure) where failure.code == ControlMessage.Code.disconnected:
                 throw CLIError(tr("The agent at \(path) stopped before confirming; check with `deskdays days` whether it was recorded."))
             case .failure(let failure):
                 throw CLIError(tr("The agent refused: \(failure.message)."))
             }
+        }
+    }
+
+    /// A new write request's id (docs/design.md "Once or not at all").
+    static func newRequestID() -> String { UUID().uuidString.lowercased() }
+
+    /// `body`, this command's own write of request `id` once the agent did
+    /// not confirm it; nil when the agent carried it out meanwhile (said on stderr).
+    static func direct<T>(_ id: String, _ body: () async throws -> T) async throws -> T? {
+        do {
+            return try await WriteRequest.$current.withValue(WriteRequest(id: id)) { try await body() }
+        } catch StoreError.alreadyDone {
+            printError("deskdays: " + tr("the agent carried out this request meanwhile; it was not done twice."))
+            return nil
         }
     }
 
@@ -62,9 +83,12 @@ enum AgentRoute {
 
     /// One automatic check-in, through the agent when it runs, else through this process's pipeline.
     static func submit(_ event: CheckInEvent, session: Session, socket: SocketOptions) async throws -> SubmitOutcome {
+        let id = newRequestID()
         guard let reply = try send(.event(source: event.source, rule: event.rule, at: event.time, kind: event.kind),
-                                   socket: socket, global: session.options) else {
-            return try await session.pipeline().submit(event, asked: session.now)
+                                   socket: socket, global: session.options, id: id) else {
+            let pipeline = try session.pipeline()
+            return try await direct(id) { try await pipeline.submit(event, asked: session.now) }
+                ?? .duplicate(session.policy.localDate(of: event.time))
         }
         let date = reply.string(.date).flatMap { LocalDate($0) } ?? session.policy.localDate(of: event.time)
         return reply.bool(.stored) == true ? .stored(date) : .duplicate(date)

@@ -68,10 +68,14 @@ public enum ControlProtocol {
     public struct Envelope: Equatable, Sendable {
         public var request: Request
         public var scope: AnswerScope
+        /// A write's id (`"request"`): the client writes directly under the
+        /// same id when the agent is slow, and the later of the two writes nothing.
+        public var id: String?
 
-        public init(request: Request, scope: AnswerScope) {
+        public init(request: Request, scope: AnswerScope, id: String? = nil) {
             self.request = request
             self.scope = scope
+            self.id = id
         }
     }
 
@@ -93,8 +97,10 @@ public enum ControlProtocol {
         case .failure(.malformed): return .failure(badRequest(tr("not a JSON object")))
         }
         if let problem = ControlMessage.versionProblem(object) { return .failure(problem) }
-        do {
-            return .success(Envelope(request: try request(from: object), scope: AnswerScope(object)))
+        do throws(Failure) {
+            let id = try text(object, .request)
+            if let id, !Validation.isRequestID(id) { throw badRequest(tr("\"request\" is not a request id (8 to 64 of 0-9, a-f and -)")) }
+            return .success(Envelope(request: try request(from: object), scope: AnswerScope(object), id: id))
         } catch {
             return .failure(error)
         }
@@ -190,8 +196,9 @@ public enum ControlProtocol {
     // MARK: - Encoding
 
     /// A request as a message, asking within `scope`, for clients (`ControlConnection` stamps the version).
-    public static func encode(_ request: Request, scope: AnswerScope) -> WireObject {
+    public static func encode(_ request: Request, scope: AnswerScope, id: String? = nil) -> WireObject {
         var object = ControlMessage.request(request.command, format: request.format?.rawValue, scope: scope)
+        if let id { object[.request] = .string(id) }
         switch request {
         case .status, .report, .subscribe: break
         case let .checkin(dates, status, note):

@@ -33,6 +33,12 @@ public enum Validation {
         return nil
     }
 
+    /// Whether `text` can be a write request's id (the control socket's
+    /// `"request"`): 8 to 64 of `0-9`, `a-f` and `-`, as a lowercase UUID is.
+    public static func isRequestID(_ text: String) -> Bool {
+        (8...64).contains(text.utf8.count) && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }
+    }
+
     /// `timeProblem` of a time in milliseconds since 1970 (a clock time as
     /// journal lines carry it).
     public static func timeProblem(milliseconds: Int64, now: ClockTime) -> String? {

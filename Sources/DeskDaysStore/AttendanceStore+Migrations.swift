@@ -225,9 +225,12 @@ extension AttendanceStore {
         // NTP, a device whose clock ran ahead); now such a line is held until
         // the clock reaches it, and the lines skipped before come back.
         // Merging is idempotent: lines already held are not taken twice.
+        // And the ids of write requests carried out (`WriteRequest`): a
+        // request the agent and its client both try is carried out once.
         migrator.registerMigration("v7") { db in
             try db.execute(sql: """
                 UPDATE sync_device SET mergedBytes = 0 WHERE self = 0;
+                CREATE TABLE request (id TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
                 PRAGMA user_version = 7;
                 """)
         }

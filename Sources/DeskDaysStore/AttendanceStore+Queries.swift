@@ -228,6 +228,7 @@ extension AttendanceStore {
         do {
             return try dbQueue.write { db in
                 try refuseIfReplaced(db)
+                try WriteRequest.current?.claim(db, path: path)
                 return try body(db)
             }
         } catch {

@@ -32,12 +32,15 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The file at the path is no longer the one open (replaced, renamed or
     /// deleted under this process): nothing was written into the old one.
     case replaced(path: String)
+    /// The write's request was carried out already by its other writer
+    /// (`WriteRequest`): nothing was written.
+    case alreadyDone(path: String)
 
     /// 2 for a refusal to touch data, 1 for a condition the user can fix and retry (docs/cli.md).
     public var exitCode: Int32 {
         switch self {
         case .notADatabase, .newerVersion, .migrationFailed, .corrupt, .damagedLog, .readOnly: return 2
-        case .locked, .cannotOpen, .io, .replaced: return 1
+        case .locked, .cannotOpen, .io, .replaced, .alreadyDone: return 1
         }
     }
 
@@ -61,6 +64,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable, Sendable {
             return tr("The database \(path) cannot be opened (\(detail)); check that you may create and write it and its folder, or point --database elsewhere.")
         case let .io(path, detail):
             return tr("Reading or writing the database \(path) failed (\(detail)); check free disk space and permissions, then try again.")
+        case let .alreadyDone(path):
+            return tr("This request was carried out already (by the agent, or by the command that asked for it when the agent was slow to answer); nothing more was written to \(path).")
         case let .replaced(path):
             return tr("The database \(path) was replaced or removed while it was open, so nothing was written into the old file; run the command again (a running agent restarts to open the new file).")
         }

@@ -1,6 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Two dates are never one (docs/design.md "Two dates"): `--today`,
 /// `DESKDAYS_TODAY` and `DESKDAYS_NOW` are the date a command answers for;
@@ -166,11 +169,37 @@ import Testing
         print("replaced database: the command exited \(result.status): \(result.stdout)\(result.stderr)")
     }
 
+    /// The agent stopped (SIGSTOP) while two check-ins wait for it: each
+    /// command writes directly after its wait, under its request id; the
+    /// agent, continued, reads both requests and carries out neither. Two
+    /// records, the one typed last deciding, never four in any order.
+    @Test func aRequestItsClientGaveUpOnIsNotCarriedOutLater() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let agent = try await AgentProcess(cli)
+        defer { agent.kill9() }
+        let now = ["DESKDAYS_NOW": AgentProcess.fixedNow]
+        agent.child.signal(SIGSTOP)
+        for status in ["office", "remote"] {
+            let result = try await cli.run(["checkin", "--date", "2026-03-09", "--status", status, "--socket", agent.socket], environment: now)
+            #expect(result.status == 0 && result.stderr.contains("is not answering; writing the database directly"), "\(result.stderr)")
+        }
+        agent.child.signal(SIGCONT)
+        #expect(await agent.waitForLog(seconds: 60, "both requests refused as carried out already") {
+            $0.components(separatedBy: "was carried out already by its client").count == 3
+        }, "\(agent.logText)")
+        let manual = try Self.records(cli.database)
+        #expect(manual == ["2026-03-09 office", "2026-03-09 remote"], "\(manual)")
+        let days = try await cli.run(["days", "--from", "2026-03-09", "--to", "2026-03-09"], environment: now)
+        #expect(days.stdout.contains("remote"), "\(days.stdout)")
+        #expect(await agent.stop() == 0)
+    }
+
     /// The database's records, read beside the agent with the sqlite3 tool.
     static func records(_ database: String) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", database, "SELECT date || ' ' || status FROM record WHERE origin = 'manual' ORDER BY date"]
+        process.arguments = ["-readonly", database, "SELECT date || ' ' || status FROM record WHERE origin = 'manual' ORDER BY date, id"]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

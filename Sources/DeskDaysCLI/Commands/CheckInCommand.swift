@@ -72,8 +72,10 @@ struct CheckInCommand: AsyncParsableCommand {
             dates = [try date.map { try Session.date($0, option: "--date") } ?? session.today]
         }
         // Through the running agent when there is one, else straight into the database.
-        if try AgentRoute.send(.checkin(dates: dates, status: status, note: note), socket: socket, global: global) == nil {
-            try await session.pipeline().recordManual(dates: dates, status: status, note: note)
+        let id = AgentRoute.newRequestID()
+        if try AgentRoute.send(.checkin(dates: dates, status: status, note: note), socket: socket, global: global, id: id) == nil {
+            let pipeline = try session.pipeline()
+            _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: dates, status: status, note: note) }
         }
         try session.writeCalendar()
         if dates.count == 1 {

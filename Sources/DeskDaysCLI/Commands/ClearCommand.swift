@@ -60,10 +60,12 @@ struct ClearCommand: AsyncParsableCommand {
         // Through the running agent when there is one, else straight into the database; one date at a time.
         var removed: [(LocalDate, [String])] = []
         for day in dates {
-            if let reply = try AgentRoute.send(.clear(date: day, origins: origin.origins), socket: socket, global: global) {
+            let id = AgentRoute.newRequestID()
+            if let reply = try AgentRoute.send(.clear(date: day, origins: origin.origins), socket: socket, global: global, id: id) {
                 removed.append((day, reply.strings(.removed) ?? []))
             } else {
-                removed.append((day, try await session.pipeline().clear(date: day, origins: origin.origins).map(\.entry)))
+                let pipeline = try session.pipeline()
+                removed.append((day, try await AgentRoute.direct(id) { try await pipeline.clear(date: day, origins: origin.origins) }?.map(\.entry) ?? []))
             }
         }
         let (first, last) = (dates.first!, dates.last!)

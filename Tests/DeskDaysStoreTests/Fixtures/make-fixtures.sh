@@ -251,12 +251,14 @@ chmod 0600 v6.sqlite
 echo "wrote $(pwd)/v6.sqlite"
 
 # v7: v6's rows, every other device's journal to be read again from its start
-# (lines an earlier version skipped as ahead of this clock are held now).
+# (lines an earlier version skipped as ahead of this clock are held now),
+# and the table of write requests carried out.
 rm -f v7.sqlite v7.sqlite-wal v7.sqlite-shm
 cp v6.sqlite v7.sqlite
 sqlite3 v7.sqlite <<'SQL'
 BEGIN;
 UPDATE sync_device SET mergedBytes = 0 WHERE self = 0;
+CREATE TABLE request (id TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
 PRAGMA user_version = 7;
 INSERT INTO grdb_migrations (identifier) VALUES ('v7');
 COMMIT;

@@ -107,7 +107,9 @@ extension DesktopBus {
             pixmaps("IconPixmap"),
             text("OverlayIconName") { "" },
             pixmaps("OverlayIconPixmap"),
-            text("AttentionIconName") { "appointment-soon" },
+            // Empty once today is answered: xfce4-panel drops an attention
+            // icon only when an icon property changes (with NewAttentionIcon).
+            text("AttentionIconName") { look()?.status == "NeedsAttention" ? "appointment-soon" : "" },
             pixmaps("AttentionIconPixmap"),
             text("AttentionMovieName") { "" },
             .property("ToolTip", signature: "(sa(iiay)ss)", emitsChange: false) { reply in

@@ -1,6 +1,9 @@
 import DeskDaysConfig
 import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A source of taps from whichever backend the configuration picks
 /// (`[nfc] backend`), for the adapter and for `deskdays enroll nfc`.
@@ -75,11 +78,47 @@ public struct NFCTagReader: Sendable {
         let context: SCard.Context
         switch established {
         case .success(let value): context = value
-        case .failure(let error): return error.code == .securityViolation ? .refused : .unreachable
+        case .failure(let error):
+            // libpcsclite says "no service" rather than "security violation"
+            // when pcscd closed the connection before this client sent its
+            // first request (a loaded machine): ask the socket itself.
+            return error.code == .securityViolation || socketRefuses() ? .refused : .unreachable
         }
         defer { system.releaseContext(context) }
         guard let names = try? system.listReaders(context) else { return .unreachable }
         return .readers(names)
+    }
+
+    /// Whether pcscd's socket (`PCSCLITE_CSOCK_NAME`, else Debian's
+    /// /run/pcscd/pcscd.comm) accepts a connection and closes it, within
+    /// 2 s, without a word: a refusal, however slowly this client would have
+    /// sent its request. Nothing listening, or a listener that waits for the
+    /// request as pcscd does for a client it accepts: false.
+    static func socketRefuses() -> Bool {
+        let path = ProcessInfo.processInfo.environment["PCSCLITE_CSOCK_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/pcscd/pcscd.comm"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return false }
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var polled: Int32
+        repeat { polled = poll(&ready, 1, 2000) } while polled < 0 && errno == EINTR
+        guard polled > 0 else { return false }
+        var byte: UInt8 = 0
+        var got: Int
+        repeat { got = recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) } while got < 0 && errno == EINTR
+        return got == 0 || (got < 0 && errno == ECONNRESET)
     }
 
     /// The readers pcscd lists now (never opened); nil when pcscd cannot be reached.

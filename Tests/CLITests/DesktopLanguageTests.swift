@@ -77,6 +77,10 @@ import Glibc
         // The host redraws on them before it learns the status that goes with them.
         #expect(members.firstIndex(of: "NewAttentionIcon")! < members.firstIndex(of: "NewStatus")!, "\(members)")
         #expect(listener.records.first { $0["member"] as? String == "NewStatus" }?["args"] as? [String] == ["Active"])
+        // And the attention icon is gone, which xfce4-panel reads on NewAttentionIcon.
+        let attention = try await AgentDesktopTests().gdbus(bus, ["call", "--dest", service, "--object-path", "/StatusNotifierItem", "--method",
+                                                              "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "AttentionIconName"])
+        #expect(attention.stdout == "(<''>,)\n", "\(attention)")
         #expect(await agent.stop() == 0)
     }
 

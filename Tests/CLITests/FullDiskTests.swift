@@ -43,7 +43,7 @@ import Testing
 
             // Room again: the same database takes writes.
             #expect(try await runTool(["mount", "-o", "remount,size=8m", mountPoint]).status == 0)
-            let after = try await cli.run(["checkin", "--from", month.first, "--to", month.last, "--note", note] + none)
+            let after = try await cli.run(["checkin", "--from", month.first, "--to", month.last, "--note", note, "--overwrite"] + none)
             #expect(after.status == 0, "\(after.stderr)")
         }, cleanup: { _ = try? await runTool(["umount", mountPoint]) })
     }

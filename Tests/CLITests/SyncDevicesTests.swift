@@ -75,7 +75,7 @@ import Testing
         _ = try await a.ok(["checkin", "--date", "2026-11-16", "--status", "office"], now: "2026-11-16T09:00:00Z")
         _ = try await a.ok(["event", "--source", "gps", "--rule", "hq", "--at", "2026-11-17T08:30:00Z"], now: "2026-11-17T08:31:00Z")
         // The desk, later: remote for the whole week (a range), and an import.
-        _ = try await b.ok(["checkin", "--from", "2026-11-16", "--to", "2026-11-20", "--status", "remote"], now: "2026-11-17T09:00:00Z")
+        _ = try await b.ok(["checkin", "--from", "2026-11-16", "--to", "2026-11-20", "--status", "remote", "--overwrite"], now: "2026-11-17T09:00:00Z")
         let csv = b.cli.folder.appendingPathComponent("hr.csv").path
         try "date,status,note\n2026-11-19,vacation,booked\n".write(toFile: csv, atomically: true, encoding: .utf8)
         _ = try await b.ok(["import", csv], now: "2026-11-17T09:05:00Z")

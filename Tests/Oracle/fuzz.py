@@ -306,7 +306,8 @@ def setup(case: Case, cfg, hist, today):
         if op[0] == "one":
             cmds.append(["checkin", "--date", op[1], "--status", op[2], "--today", wt])
         else:
-            cmds.append(["checkin", "--from", op[1], "--to", op[2], "--status", op[3], "--today", wt])
+            # --overwrite: the oracle records every workday of a range (a range without it fills only the empty ones).
+            cmds.append(["checkin", "--from", op[1], "--to", op[2], "--status", op[3], "--overwrite", "--today", wt])
     with open(d + "/commands.txt", "w") as f:
         for c in cmds:
             f.write(case.reproduce(c) + "\n")

@@ -37,6 +37,9 @@ struct CheckInCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("Last date of a range, with --from.")))
     var to: String?
 
+    @Flag(help: ArgumentHelp(tr("With --from/--to: record every workday of the range, replacing what each held (without it, dates that already have a record keep it).")))
+    var overwrite = false
+
     @Flag(help: ArgumentHelp(tr("Check in with the office QR code: opens the [qr] camera for up to 30 s.")))
     var qr = false
 
@@ -50,14 +53,20 @@ struct CheckInCommand: AsyncParsableCommand {
         if (from == nil) != (to == nil) {
             throw ValidationError(tr("A range needs both --from and --to."))
         }
+        if overwrite, from == nil {
+            throw ValidationError(tr("--overwrite goes with --from and --to (--date always replaces what the date held)."))
+        }
     }
 
     func run() async throws {
         let session = try Session(global)
         if qr { return try await checkInByQR(session) }
-        let dates: [LocalDate]
+        var dates: [LocalDate]
+        var kept: [(String, Int)] = []
+        var range: (first: LocalDate, last: LocalDate)?
         if let from, let to {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
+            range = (first, last)
             guard first <= last else {
                 throw CLIError(tr("--from \(first) is after --to \(last); swap them."))
             }
@@ -67,6 +76,19 @@ struct CheckInCommand: AsyncParsableCommand {
             dates = DateSpan(first, last).filter(session.policy.isWorkday)
             guard !dates.isEmpty else {
                 throw CLIError(tr("\(first) to \(last) holds no workday; nothing was recorded."))
+            }
+            // A range fills: a date with a record keeps it, unless --overwrite.
+            if !overwrite {
+                let held = try Self.recorded(DateSpan(first, last), session)
+                kept = Self.keptCounts(dates.compactMap { held[$0] })
+                dates = dates.filter { held[$0] == nil }
+                if dates.isEmpty {
+                    let count = kept.reduce(0) { $0 + $1.1 }
+                    print(trn("Nothing recorded: the \(count) workday from \(first) to \(last) already has a record (\(Self.describe(kept))); --overwrite replaces it.",
+                              "Nothing recorded: all \(count) workdays from \(first) to \(last) already have a record (\(Self.describe(kept))); --overwrite replaces them.", count))
+                    print(Render.statusLine(try session.report()))
+                    return
+                }
             }
         } else {
             dates = [try date.map { try Session.date($0, option: "--date") } ?? session.today]
@@ -78,7 +100,7 @@ struct CheckInCommand: AsyncParsableCommand {
             _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: dates, status: status, note: note) }
         }
         try session.writeCalendar()
-        if dates.count == 1 {
+        if dates.count == 1, range == nil || kept.isEmpty {
             print(tr("Recorded \(Words.status(status)) for \(dates[0])."))
             let policy = session.policy
             if case .skipped = PolicyEngine(policy: policy).classify(dates[0], status: status, today: session.today) {
@@ -86,11 +108,46 @@ struct CheckInCommand: AsyncParsableCommand {
                 print(tr("Note: \(dates[0]) does not count: \(reason)."))
             }
         } else {
-            let (count, first, last) = (dates.count, dates.first!, dates.last!)
+            let (count, first, last) = (dates.count, range?.first ?? dates.first!, range?.last ?? dates.last!)
             print(trn("Recorded \(Words.status(status)) for \(count) workday, \(first) to \(last).",
                       "Recorded \(Words.status(status)) for \(count) workdays, \(first) to \(last).", count))
         }
+        if !kept.isEmpty {
+            let count = kept.reduce(0) { $0 + $1.1 }
+            print(trn("Kept \(count) date that already has a record: \(Self.describe(kept)); --overwrite replaces it.",
+                      "Kept \(count) dates that already have a record: \(Self.describe(kept)); --overwrite replaces them.", count))
+        }
         print(Render.statusLine(try session.report()))
+    }
+
+    /// What decides each date of `span` that has a record: a manual record,
+    /// an automatic check-in, an import or a calendar status; the end-of-day
+    /// fallback is no record here (a range replaces it).
+    static func recorded(_ span: DateSpan, _ session: Session) throws -> [LocalDate: Origin] {
+        let store = try session.readStore()
+        let records = try store.records(in: span).filter { $0.origin != .fallback }
+            + session.calendar.records(in: span, today: session.today)
+        let checkIns = try store.checkIns(in: span)
+        var held: [LocalDate: Origin] = [:]
+        for date in Set(records.map(\.date) + checkIns.map(\.date)) {
+            if let origin = Resolver.resolve(date, records: records, checkIns: checkIns).origin { held[date] = origin }
+        }
+        return held
+    }
+
+    /// How many kept dates each origin decides, in precedence order, with its word.
+    static func keptCounts(_ origins: [Origin]) -> [(String, Int)] {
+        let words: [(Origin, String)] = [(.manual, tr("manual")), (.automatic, tr("automatic")),
+                                         (.import, tr("imported")), (.calendar, tr("from the calendar"))]
+        return words.compactMap { origin, word in
+            let count = origins.filter { $0 == origin }.count
+            return count > 0 ? (word, count) : nil
+        }
+    }
+
+    /// "5 imported, 1 automatic".
+    static func describe(_ counts: [(String, Int)]) -> String {
+        counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
     }
 
     /// Scans the camera (up to 30 s); a matching code becomes one qr check-in

@@ -169,22 +169,32 @@ public struct PolicyEngine: Sendable {
         let over = weeks.filter { $0.start.adding(days: 6) < today }
         let notOver = weeks.count - over.count
         let met = weeks.filter(\.met).count
-        // A week not yet over that is already compliant is in `met`; it cannot
-        // also be one of the weeks still to win.
-        let stillToWin = weeks.filter { $0.start.adding(days: 6) >= today && !$0.met }.count
+        // The weeks still to win: not over, not yet compliant, and short by no
+        // more office days than they have pending eligible days. (A week not
+        // yet over that is already compliant is in `met`.)
+        let shortfalls = weeks.filter { $0.start.adding(days: 6) >= today && !$0.met }.compactMap { week -> Int? in
+            let pending = DateSpan(week.start, week.start.adding(days: 6)).filter {
+                if case .pending = counts[$0] { return true }
+                return false
+            }.count
+            let short = max(0, week.required - week.office)
+            return short <= pending ? short : nil
+        }.sorted()
         report.weeks = weeks
         report.weeksMet = met
         report.weeksRequired = k
         report.weeksRemaining = notOver
-        // The day figures: what would make every week of the period compliant.
+        // The day figures: every week of the period's requirement; what is
+        // left is the fewest office days that still make k weeks compliant
+        // (docs/policy.md), so a short week is never hidden by surplus elsewhere.
         report.required = weeks.reduce(0) { $0 + $1.required }
-        report.remainingRequired = max(0, report.required - report.office)
-        report.requiredToDate = report.eligible == 0 ? 0
-            : ceilDiv(report.required * report.elapsed, report.eligible)
+        report.remainingRequired = met >= k ? 0 : shortfalls.prefix(k - met).reduce(0, +)
+        report.requiredToDate = over.reduce(0) { $0 + $1.required }
         let pace = weeks.isEmpty ? 0 : ceilDiv(k * over.count, weeks.count)
+        report.weeksRequiredToDate = pace
         if met >= k {
             report.status = .met
-        } else if met + stillToWin < k {
+        } else if met + shortfalls.count < k {
             report.status = .impossible
         } else if met >= pace {
             report.status = .onTrack

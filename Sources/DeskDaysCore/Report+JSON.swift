@@ -9,7 +9,7 @@ extension Report: Encodable {
         case requiredToDate = "required_to_date", remainingRequired = "remaining_required"
         case complianceToDate = "compliance_to_date", status
         case weeks, weeksMet = "weeks_met", weeksRequired = "weeks_required"
-        case weeksRemaining = "weeks_remaining", officeAll = "office_all"
+        case weeksRemaining = "weeks_remaining", weeksRequiredToDate = "weeks_required_to_date", officeAll = "office_all"
         case shortDays = "short_days"
     }
 
@@ -65,6 +65,7 @@ extension Report: Encodable {
         try c.encodeIfPresent(weeksMet, forKey: .weeksMet)
         try c.encodeIfPresent(weeksRequired, forKey: .weeksRequired)
         try c.encodeIfPresent(weeksRemaining, forKey: .weeksRemaining)
+        try c.encodeIfPresent(weeksRequiredToDate, forKey: .weeksRequiredToDate)
         try c.encodeIfPresent(officeAll, forKey: .officeAll)
         try c.encodeIfPresent(shortDays, forKey: .shortDays)
     }

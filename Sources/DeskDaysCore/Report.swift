@@ -39,6 +39,8 @@ public struct Report: Sendable, Equatable {
     public var weeksMet: Int?
     public var weeksRequired: Int?
     public var weeksRemaining: Int?
+    /// `compliant_weeks`: the weeks that should be compliant by now (the pace).
+    public var weeksRequiredToDate: Int?
     /// `best_weeks` only: the window's total office days (`office` is the best weeks' sum).
     public var officeAll: Int?
     /// With `min_hours` set: the period's workdays before today with an

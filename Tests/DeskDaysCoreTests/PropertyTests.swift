@@ -155,7 +155,8 @@ struct Scenario: Sendable, CustomStringConvertible {
     /// raises remaining_required. It holds for every kind: the day leaves no denominator (E and
     /// eligible are unchanged, pending at most loses today), a week's office count only grows, so
     /// weeks met, the best-b sum and its potential only grow, and the pace line moves by at most
-    /// the day gained.
+    /// the day gained. (For compliant_weeks once impossible, remaining_required sums only the
+    /// weeks that can still be met, so a day that makes one winnable again raises it.)
     @Test(arguments: Target.Kind.allCases)
     func oneMoreOfficeDayNeverHurts(_ kind: Target.Kind) async {
         await propertyCheck(count: 300, input: Scenario.generator([kind]), Gen.int(in: 0...1_000)) { scenario, pick in
@@ -172,7 +173,10 @@ struct Scenario: Sendable, CustomStringConvertible {
             let after = changed.report()
             let wasPending = date == scenario.today && scenario.status(date) == nil ? 1 : 0
             #expect(after.status.rank >= before.status.rank, "\(date) in \(scenario)")
-            #expect(after.remainingRequired <= before.remainingRequired, "\(date) in \(scenario)")
+            // (compliant_weeks, impossible: a week the day makes winnable again adds its shortfall.)
+            if !(kind == .compliantWeeks && before.status == .impossible) {
+                #expect(after.remainingRequired <= before.remainingRequired, "\(date) in \(scenario)")
+            }
             #expect(after.office >= before.office && after.eligible == before.eligible
                 && after.pending == before.pending - wasPending, "\(date) in \(scenario)")
         }

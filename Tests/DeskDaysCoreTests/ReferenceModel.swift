@@ -232,7 +232,8 @@ struct ReferenceModel {
             derived()
         case .compliantWeeks:
             var rows: [String] = []
-            var met = 0, over = 0, total = 0, toWin = 0
+            var met = 0, over = 0, total = 0, requiredOver = 0
+            var shortfalls: [Int] = []
             for first in dates where first.weekday == policy.weekStart {
                 let whole = DateSpan(first, first.adding(days: 6))
                 let (required, office) = requiredW(first, whole)
@@ -240,17 +241,24 @@ struct ReferenceModel {
                 out.required += required
                 total += 1
                 if office >= required { met += 1 }
-                if whole.end < today { over += 1 } else if office < required { toWin += 1 }
+                if whole.end < today {
+                    over += 1
+                    requiredOver += required
+                } else if office < required {
+                    // A week still to win, when its office days short fit in its pending ones.
+                    let pending = whole.filter { [.pending, .plannedOffice].contains(count($0)) }.count
+                    if required - office <= pending { shortfalls.append(required - office) }
+                }
             }
             let k = policy.target.weeks
             out.weeks = rows
             out.weeksMet = met
             out.weeksRequired = k
             out.weeksRemaining = total - over
-            out.remaining = max(0, out.required - out.office)
-            out.requiredToDate = out.eligible == 0 ? 0 : ceilDiv(out.required * out.elapsed, out.eligible)
+            out.remaining = met >= k ? 0 : shortfalls.sorted().prefix(k - met).reduce(0, +)
+            out.requiredToDate = requiredOver
             let pace = total == 0 ? 0 : ceilDiv(k * over, total)
-            out.status = met >= k ? .met : met + toWin < k ? .impossible : met >= pace ? .onTrack : .behind
+            out.status = met >= k ? .met : met + shortfalls.count < k ? .impossible : met >= pace ? .onTrack : .behind
         case .bestWeeks:
             let d = ceilDiv(h, 100)
             let b = policy.target.best

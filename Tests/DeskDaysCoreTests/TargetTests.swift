@@ -295,24 +295,29 @@ import Testing
         }
     }
 
-    /// A number of compliant weeks asked for, and the status it gives.
+    /// A number of compliant weeks asked for, the status it gives, and the
+    /// fewest office days that still make k weeks compliant.
     struct CompliantCase: CustomTestStringConvertible, Sendable {
         var k: Int
         var status: Report.Status
-        var testDescription: String { "\(k) compliant weeks → \(status.rawValue)" }
+        var remaining: Int
+        var testDescription: String { "\(k) compliant weeks → \(status.rawValue), \(remaining) more office days" }
     }
 
     /// 13 weeks start in Q4 (Oct 5 … Dec 28); 6 are over, 5 are met (4 over + this week), 7 not over.
+    /// The 6 weeks still to win each lack 2 office days, which fit in their 5 pending days, so the
+    /// remaining office days are 2 per week still needed (never Σ required − office, which surplus
+    /// days elsewhere would lower while a needed week stays short).
     static let compliantCases: [CompliantCase] = [
-        .init(k: 0, status: .met),
-        .init(k: 5, status: .met),
-        .init(k: 6, status: .onTrack),   // pace ceil(6 × 6 / 13) = 3
-        .init(k: 10, status: .onTrack),  // pace ceil(60 / 13) = 5
-        .init(k: 11, status: .behind),   // pace ceil(66 / 13) = 6; 5 met + 6 still to win = 11
-        // The code's reading: this week is already met and is not counted again among the weeks
-        // still to win, so 5 + 6 < 12 (docs/policy.md's weeks_met + weeks_remaining would give 12).
-        .init(k: 12, status: .impossible),
-        .init(k: 13, status: .impossible),
+        .init(k: 0, status: .met, remaining: 0),
+        .init(k: 5, status: .met, remaining: 0),
+        .init(k: 6, status: .onTrack, remaining: 2),   // pace ceil(6 × 6 / 13) = 3
+        .init(k: 10, status: .onTrack, remaining: 10), // pace ceil(60 / 13) = 5
+        .init(k: 11, status: .behind, remaining: 12),  // pace ceil(66 / 13) = 6; 5 met + 6 still to win = 11
+        // This week is already met and is not counted again among the weeks
+        // still to win, so 5 + 6 < 12; the remaining days are those of every week that can still be met.
+        .init(k: 12, status: .impossible, remaining: 12),
+        .init(k: 13, status: .impossible, remaining: 12),
     ]
 
     @Test(arguments: compliantCases)
@@ -334,8 +339,9 @@ import Testing
         #expect(DayFigures(report) == DayFigures(workdays: 66, excused: 0, eligible: 66, office: 13, remote: 0,
                                                  unrecorded: 21, elapsed: 34, pending: 32))
         #expect(report.required == 26)
-        #expect(report.remainingRequired == 13)
-        #expect(report.requiredToDate == 14) // ceil(26 × 34 / 66)
+        #expect(report.remainingRequired == c.remaining)
+        #expect(report.requiredToDate == 12) // Σ required_w of the 6 weeks over
+        #expect(report.weeksRequiredToDate == (13 + 6 * c.k - 1) / 13) // ceil(k × 6 / 13)
     }
 
     /// A week is judged over all its days: Mon Dec 28 + Fri Jan 1 make the last Q4 week compliant,

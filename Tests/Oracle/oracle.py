@@ -388,7 +388,9 @@ def compute(cfg, history, today, period_arg=None):
     elif tk == "compliant_weeks":
         k = int(tgt.get("weeks", 8))
         weeks = []
-        met = over = remaining = open_unmet = 0
+        met = over = remaining = 0
+        shortfalls = []   # weeks not over, not met: office days short, if they fit in the week's pending days
+        required_over = 0
         # A week belongs to the period that contains its first day.
         w = week_start_of(start, cfg)
         if w < start:
@@ -405,9 +407,11 @@ def compute(cfg, history, today, period_arg=None):
             met += m
             if wend < T:
                 over += 1
+                required_over += rw
             else:
                 remaining += 1
-                open_unmet += not m
+                if not m and rw - wc["office"] <= wc["pending"]:
+                    shortfalls.append(rw - wc["office"])
             w += dt.timedelta(days=7)
         out["weeks"] = weeks
         # README: `required` is the sum of the weekly requirements.
@@ -416,13 +420,21 @@ def compute(cfg, history, today, period_arg=None):
         out["weeks_required"] = k
         out["weeks_remaining"] = remaining
         nweeks = len(weeks)
+        # POLICY (fourth round): the fewest office days that still make k weeks
+        # compliant: the k - weeks_met smallest shortfalls of the weeks that can
+        # still be met; fewer such weeks than needed is impossible.
+        shortfalls.sort()
+        out["remaining_required"] = 0 if met >= k else sum(shortfalls[:k - met])
+        out["required_to_date"] = required_over
+        pace = ceil(Fraction(k * over, nweeks)) if nweeks else 0
+        out["weeks_required_to_date"] = pace
         if met >= k:
             st = "met"
-        elif met + open_unmet < k:
-            # README: a week not yet over that is already compliant is counted
-            # once, in weeks_met, not again as a remaining week.
+        elif met + len(shortfalls) < k:
+            # A week not yet over that is already compliant is counted once,
+            # in weeks_met; one whose shortfall exceeds its pending days is lost.
             st = "impossible"
-        elif met >= (ceil(Fraction(k * over, nweeks)) if nweeks else 0):
+        elif met >= pace:
             st = "on_track"
         else:
             st = "behind"
@@ -466,7 +478,8 @@ SPEC_KEYS = {
     "percent": ["required", "remaining_required", "required_to_date", "status"],
     "days_per_week": ["required", "remaining_required", "required_to_date", "status", "weeks"],
     "days_per_period": ["required", "remaining_required", "required_to_date", "status"],
-    "compliant_weeks": ["required", "weeks_met", "weeks_required", "weeks_remaining", "status", "weeks"],
+    "compliant_weeks": ["required", "remaining_required", "required_to_date", "weeks_required_to_date", "weeks_met",
+                        "weeks_required", "weeks_remaining", "status", "weeks"],
     "best_weeks": ["required", "remaining_required", "status", "office_all", "weeks"],
 }
 COMMON = ["today", "period", "target", "workdays", "excused", "eligible", "office",

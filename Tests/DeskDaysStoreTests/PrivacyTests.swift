@@ -9,16 +9,18 @@ import Testing
 @Suite struct PrivacyTests {
     @Test func schemaHoldsOnlyTheAllowedColumns() throws {
         let store = try AttendanceStore.inMemory()
-        let (tables, record, checkin, migrations, removal, sign, device, op) = try store.dbQueue.read { db in
+        let (tables, record, checkin, migrations, removal, sign, device, op, request) = try store.dbQueue.read { db in
             (try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name
                 """),
              try db.columns(in: "record").map(\.name), try db.columns(in: "checkin").map(\.name),
              try db.columns(in: "grdb_migrations").map(\.name), try db.columns(in: "removal").map(\.name),
              try db.columns(in: "sign").map(\.name), try db.columns(in: "sync_device").map(\.name),
-             try db.columns(in: "sync_op").map(\.name))
+             try db.columns(in: "sync_op").map(\.name), try db.columns(in: "request").map(\.name))
         }
-        #expect(tables == ["checkin", "grdb_migrations", "record", "removal", "sign", "sync_device", "sync_op"])
+        #expect(tables == ["checkin", "grdb_migrations", "record", "removal", "request", "sign", "sync_device", "sync_op"])
+        // A write request carried out: its client's random id and when (once or not at all).
+        #expect(request == ["id", "at"])
         // Sync: a device is a random id and the name the user gave it; a
         // journal line holds what the tables above hold (SyncTests checks its keys).
         #expect(device == ["number", "id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock",

@@ -8,7 +8,7 @@ extension Report: Encodable {
         case pending, plannedOffice = "planned_office", required
         case requiredToDate = "required_to_date", remainingRequired = "remaining_required"
         case complianceToDate = "compliance_to_date", status
-        case weeks, weeksMet = "weeks_met", weeksRequired = "weeks_required"
+        case weeks, week, weeksMet = "weeks_met", weeksRequired = "weeks_required"
         case weeksRemaining = "weeks_remaining", weeksRequiredToDate = "weeks_required_to_date", officeAll = "office_all"
         case shortDays = "short_days"
     }
@@ -62,6 +62,9 @@ extension Report: Encodable {
             try c.encode(weeks.map { WeekJSON(start: $0.start, required: $0.required, office: $0.office, met: $0.met) },
                          forKey: .weeks)
         }
+        // A weekly rule: this week at a glance (docs/cli.md "report --json").
+        try c.encodeIfPresent(currentWeek.map { WeekJSON(start: $0.start, required: $0.required, office: $0.office, met: $0.met) },
+                              forKey: .week)
         try c.encodeIfPresent(weeksMet, forKey: .weeksMet)
         try c.encodeIfPresent(weeksRequired, forKey: .weeksRequired)
         try c.encodeIfPresent(weeksRemaining, forKey: .weeksRemaining)

@@ -35,6 +35,12 @@ public struct Report: Sendable, Equatable {
 
     /// Week-based targets only.
     public var weeks: [Week]?
+    /// A weekly rule's (`days_per_week`, `compliant_weeks`) row of the week
+    /// holding today, from `weeks`; nil for the other rules or another period.
+    public var currentWeek: Week? {
+        guard target.kind == .daysPerWeek || target.kind == .compliantWeeks else { return nil }
+        return weeks?.first { $0.start <= today && today <= $0.start.adding(days: 6) }
+    }
     /// `compliant_weeks` only.
     public var weeksMet: Int?
     public var weeksRequired: Int?

@@ -8,6 +8,15 @@ public enum Render {
     /// the user's language (a sentence per target kind; each counted part
     /// takes its own plural form).
     public static func statusLine(_ report: Report, locale: ReportLocale = .process) -> String {
+        // A weekly rule says this week too ("This week: 1 of 3 office days.").
+        guard let week = report.currentWeek else { return periodLine(report, locale: locale) }
+        let n = locale.number
+        return periodLine(report, locale: locale) + " " + trn("This week: \(n(week.office)) of \(n(week.required)) office day.",
+                                                              "This week: \(n(week.office)) of \(n(week.required)) office days.", week.required)
+    }
+
+    /// Where the user stands in the period, and what is needed.
+    static func periodLine(_ report: Report, locale: ReportLocale) -> String {
         let label = locale.periodLabel(report.period), standing = report.standingWords, n = locale.number
         switch report.target.kind {
         case .compliantWeeks:

@@ -195,36 +195,6 @@ import Glibc
         #expect(await agent.stop() == 0)
     }
 
-    /// The README's first day: an import, then a range by hand. The range
-    /// fills the dates without a record and says what it kept; the imported
-    /// office days stay office. `--overwrite` replaces them; `--date` replaces.
-    @Test func aRangeFillsAndSaysWhatItKept() async throws {
-        let cli = try CLIRunner()
-        defer { cli.cleanup() }
-        let today = ["--today", "2026-10-20"]
-        let file = cli.folder.appendingPathComponent("zeit.csv").path
-        try "date,status\n2026-10-01,office\n2026-10-02,office\n2026-10-06,office\n".write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try await cli.run(["import", file] + today).status == 0)
-        #expect(try await cli.run(["event", "--source", "wifi", "--rule", "hq", "--at", "2026-10-07T08:00:00Z"] + today).status == 0)
-        // The fallback is no record: the range replaces it.
-        let fill = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "remote"] + today)
-        #expect(fill.status == 0, "\(fill.stderr)")
-        #expect(fill.stdout.contains("Recorded remote for 3 workdays, 2026-10-01 to 2026-10-09.")
-                && fill.stdout.contains("Kept 4 dates that already have a record: 1 automatic, 3 imported; --overwrite replaces them."), "\(fill.stdout)")
-        let days = try await cli.run(["days", "--from", "2026-10-01", "--to", "2026-10-09"] + today)
-        let statuses = days.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).first.map(String.init) ?? "" }
-        #expect(statuses == ["office", "office", "", "", "remote", "office", "office", "remote", "remote"], "\(days.stdout)")
-        // Again: nothing left to fill.
-        let again = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "remote"] + today)
-        #expect(again.status == 0 && again.stdout.contains("Nothing recorded: all 7 workdays from 2026-10-01 to 2026-10-09 already have a record (3 manual, 1 automatic, 3 imported)"),
-                "\(again.stdout)")
-        // --overwrite records every workday.
-        let all = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "sick", "--overwrite"] + today)
-        #expect(all.stdout.contains("Recorded sick for 7 workdays") && !all.stdout.contains("Kept"), "\(all.stdout)")
-        let bad = try await cli.run(["checkin", "--date", "2026-10-01", "--overwrite"] + today)
-        #expect(bad.status != 0 && bad.stderr.contains("--overwrite goes with --from and --to"), "\(bad.stderr)")
-    }
-
     /// The database's records, read beside the agent with the sqlite3 tool.
     static func records(_ database: String) throws -> [String] {
         let process = Process()

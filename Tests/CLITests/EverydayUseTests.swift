@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// docs/cli.md "Everyday use" (CLI.md, fourth round): a range fills, a date
+/// replaces; a weekly rule shows this week.
+@Suite struct EverydayUseTests {
+    /// The README's first day: an import, then a range by hand. The range
+    /// fills the dates without a record and says what it kept; the imported
+    /// office days stay office. `--overwrite` replaces them; `--date` replaces.
+    @Test func aRangeFillsAndSaysWhatItKept() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let today = ["--today", "2026-10-20"]
+        let file = cli.folder.appendingPathComponent("zeit.csv").path
+        try "date,status\n2026-10-01,office\n2026-10-02,office\n2026-10-06,office\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try await cli.run(["import", file] + today).status == 0)
+        #expect(try await cli.run(["event", "--source", "wifi", "--rule", "hq", "--at", "2026-10-07T08:00:00Z"] + today).status == 0)
+        // The fallback is no record: the range replaces it.
+        let fill = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "remote"] + today)
+        #expect(fill.status == 0, "\(fill.stderr)")
+        #expect(fill.stdout.contains("Recorded remote for 3 workdays, 2026-10-01 to 2026-10-09.")
+                && fill.stdout.contains("Kept 4 dates that already have a record: 1 automatic, 3 imported; --overwrite replaces them."), "\(fill.stdout)")
+        let days = try await cli.run(["days", "--from", "2026-10-01", "--to", "2026-10-09"] + today)
+        let statuses = days.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).first.map(String.init) ?? "" }
+        #expect(statuses == ["office", "office", "", "", "remote", "office", "office", "remote", "remote"], "\(days.stdout)")
+        // Again: nothing left to fill.
+        let again = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "remote"] + today)
+        #expect(again.status == 0 && again.stdout.contains("Nothing recorded: all 7 workdays from 2026-10-01 to 2026-10-09 already have a record (3 manual, 1 automatic, 3 imported)"),
+                "\(again.stdout)")
+        // --overwrite records every workday.
+        let all = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "sick", "--overwrite"] + today)
+        #expect(all.stdout.contains("Recorded sick for 7 workdays") && !all.stdout.contains("Kept"), "\(all.stdout)")
+        let bad = try await cli.run(["checkin", "--date", "2026-10-01", "--overwrite"] + today)
+        #expect(bad.status != 0 && bad.stderr.contains("--overwrite goes with --from and --to"), "\(bad.stderr)")
+    }
+
+    /// "3 days a week": `status`, its JSON, `report --json` and the waybar
+    /// tooltip say where this week stands; another rule has no `week`.
+    @Test func aWeeklyRuleShowsThisWeek() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntarget = { kind = \"days_per_week\", value = 3 }\n")
+        let today = ["--today", "2026-11-18"]
+        #expect(try await cli.run(["checkin", "--date", "2026-11-16"] + today).status == 0)
+        let text = try await cli.run(["status"] + today)
+        #expect(text.stdout.contains("This week: 1 of 3 office days."), "\(text.stdout)\(text.stderr)")
+        for arguments in [["status", "--format", "json"], ["report", "--json"]] {
+            let json = try await cli.run(arguments + today)
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            let week = object?["week"] as? [String: Any]
+            #expect(week?["start"] as? String == "2026-11-16" && week?["office"] as? Int == 1 && week?["required"] as? Int == 3
+                    && week?["met"] as? Bool == false, "\(arguments): \(json.stdout)")
+        }
+        let waybar = try await cli.run(["status", "--format", "waybar"] + today)
+        #expect(waybar.stdout.contains("This week: 1 of 3 office days."), "\(waybar.stdout)")
+        try cli.writeConfig("[policy]\ntarget = { kind = \"percent\", value = 60 }\n")
+        let percent = try await cli.run(["report", "--json"] + today)
+        #expect(!percent.stdout.contains("\"week\""), "\(percent.stdout)")
+    }
+}

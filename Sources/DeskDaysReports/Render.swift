@@ -80,9 +80,11 @@ public enum Render {
         }
         if let weeks = report.weeks {
             lines.append(tr("Weeks:"))
-            let metWord = tr("met"), notMetWord = tr("not met")
+            // A week not over yet is not "not met": it is still open.
+            let metWord = tr("met"), notMetWord = tr("not met"), openWord = tr("not over yet")
             for week in weeks {
-                lines.append("  \(day(week.start))  \(n(week.office))/\(n(week.required))  \(week.met ? metWord : notMetWord)")
+                let verdict = week.met ? metWord : week.start.adding(days: 6) < report.today ? notMetWord : openWord
+                lines.append("  \(day(week.start))  \(n(week.office))/\(n(week.required))  \(verdict)")
             }
         }
         return lines.joined(separator: "\n")

@@ -58,4 +58,27 @@ import Testing
         let percent = try await cli.run(["report", "--json"] + today)
         #expect(!percent.stdout.contains("\"week\""), "\(percent.stdout)")
     }
+
+    /// Smaller things a person reads: `days` says "manual", not "manual:
+    /// manual"; `report --html FILE` says where it wrote; the text report
+    /// calls a week not over yet so, not "not met".
+    @Test func smallWordsSayWhatHappened() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntarget = { kind = \"days_per_week\", value = 2 }\n")
+        let today = ["--today", "2026-11-18"]
+        #expect(try await cli.run(["checkin", "--date", "2026-11-16"] + today).status == 0)
+        let days = try await cli.run(["days", "--from", "2026-11-16", "--to", "2026-11-16"] + today)
+        #expect(days.stdout.contains("manual") && !days.stdout.contains("manual: manual"), "\(days.stdout)")
+        let page = cli.folder.appendingPathComponent("report.html").path
+        let html = try await cli.run(["report", "--html", page] + today)
+        #expect(html.status == 0 && html.stdout.contains("Wrote \(page): Q4 2026."), "\(html.stdout)\(html.stderr)")
+        let json = try await cli.run(["report", "--json", "--html", page] + today)
+        #expect(json.stderr.contains("Wrote \(page)") && !json.stdout.contains("Wrote"), "\(json.stderr)")
+        let text = try await cli.run(["report"] + today)
+        let weeks = text.stdout.split(separator: "\n").filter { $0.hasPrefix("  2026-") }
+        #expect(weeks.first { $0.contains("2026-11-16") }?.hasSuffix("not over yet") == true, "\(text.stdout)")
+        #expect(weeks.first { $0.contains("2026-12-21") }?.hasSuffix("not over yet") == true, "\(text.stdout)")
+        #expect(weeks.first { $0.contains("2026-11-09") }?.hasSuffix("not met") == true, "\(text.stdout)")
+    }
 }

@@ -124,6 +124,8 @@ struct CheckInCommand: AsyncParsableCommand {
     /// an automatic check-in, an import or a calendar status; the end-of-day
     /// fallback is no record here (a range replaces it).
     static func recorded(_ span: DateSpan, _ session: Session) throws -> [LocalDate: Origin] {
+        // A database not made yet holds nothing (the write makes it).
+        if case .absent = PathCheck.reach(session.options.databasePath), session.syncSettings == nil { return [:] }
         let store = try session.readStore()
         let records = try store.records(in: span).filter { $0.origin != .fallback }
             + session.calendar.records(in: span, today: session.today)

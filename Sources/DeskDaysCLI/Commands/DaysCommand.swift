@@ -50,8 +50,9 @@ struct DaysCommand: AsyncParsableCommand {
             let status = day.status.map(Words.status) ?? (unmarked.contains(kind) ? kind.label : "")
             var detail = ""
             if let origin = day.origin {
+                // "manual", not "manual: manual": the sources only when they say more than the origin.
                 let sources = day.sources.map(Words.source).joined(separator: ", ")
-                detail = tr("\(Words.origin(origin)): \(sources)")
+                detail = day.sources == [Source(origin: origin)] ? Words.origin(origin) : tr("\(Words.origin(origin)): \(sources)")
             }
             if let seen = presence[day.date], seen.firstSeen == nil {
                 // Only a departure (of a presence that began on an earlier day).

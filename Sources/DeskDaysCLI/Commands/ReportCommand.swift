@@ -43,10 +43,14 @@ struct ReportCommand: ParsableCommand {
         }
         let session = try Session(global)
         let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today, now: session.now.date)
+        writeOutput(output)
         if let html {
             let page = HTMLReport(data: data, locale: session.reportLocale).html()
-            try writeUserFile(expandTilde(html), contents: Data(page.utf8))
+            let path = expandTilde(html)
+            try writeUserFile(path, contents: Data(page.utf8))
+            // Said where a person reads it; with --json, stdout stays the JSON alone.
+            let said = tr("Wrote \(path): \(session.reportLocale.periodLabel(data.report.period)).")
+            if json { printError(said) } else { print(said) }
         }
-        writeOutput(output)
     }
 }

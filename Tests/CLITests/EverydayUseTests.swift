@@ -81,4 +81,28 @@ import Testing
         #expect(weeks.first { $0.contains("2026-12-21") }?.hasSuffix("not over yet") == true, "\(text.stdout)")
         #expect(weeks.first { $0.contains("2026-11-09") }?.hasSuffix("not met") == true, "\(text.stdout)")
     }
+
+    /// `config check` warns, exit 0, of a rule that cannot work as written.
+    @Test func configCheckWarnsOfARuleThatCannotWork() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("""
+            [policy]
+            min_hours = 4
+            target = { kind = "days_per_week", value = 6 }
+
+            [nfc]
+            enabled = true
+
+            [[nfc.tags]]
+            name = "desk"
+            uid = "04A2246A2F6E80"
+            """)
+        let check = try await cli.run(["config", "check"])
+        #expect(check.status == 0 && check.stdout.contains("warning: the rule asks 6 office days a week, but a week has 5 workdays")
+                && check.stdout.contains("warning: min_hours is set, but every enabled method (nfc) sees arrivals only")
+                && check.stdout.hasSuffix("OK\n"), "\(check.stdout)\(check.stderr)")
+        try cli.writeConfig("[policy]\ntarget = { kind = \"days_per_week\", value = 3 }\n")
+        #expect(try await cli.run(["config", "check"]).stdout.contains("warning") == false)
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeskDaysConfig
 import DeskDaysCore
+import DeskDaysReports
 import Foundation
 
 /// `deskdays config`: check or show the configuration.
@@ -21,8 +22,28 @@ struct ConfigCommand: AsyncParsableCommand {
                 print(tr("\(path) does not exist; the defaults apply (60 % of workdays per quarter, Monday to Friday, no adapters)."))
                 return
             }
-            _ = try ConfigLoader.load(path: path, required: true)
+            let configuration = try ConfigLoader.load(path: path, required: true)
+            // Valid, but a rule that cannot work as written: said, exit 0.
+            for warning in Self.warnings(configuration) { print(tr("\(path): warning: \(warning)")) }
             print(tr("\(path): OK"))
+        }
+
+        /// What a valid configuration cannot do by construction (docs/cli.md "config check").
+        static func warnings(_ configuration: Configuration) -> [String] {
+            var warnings: [String] = []
+            let policy = configuration.policy, target = policy.target
+            let perWeek = policy.workdays.count
+            if target.kind == .daysPerWeek || target.kind == .compliantWeeks, target.value > Double(perWeek) {
+                let asked = Render.formatNumber(target.value)
+                warnings.append(trn("the rule asks \(asked) office days a week, but a week has \(perWeek) workday ([policy] workdays): no week can be met; lower the value or add workdays",
+                                    "the rule asks \(asked) office days a week, but a week has \(perWeek) workdays ([policy] workdays): no week can be met; lower the value or add workdays", perWeek))
+            }
+            let enabled = MethodSection.all.filter { $0.isEnabled(configuration) }
+            if policy.minHours > 0, !enabled.isEmpty, enabled.allSatisfy(\.source.isInstant) {
+                let names = enabled.map(\.name).joined(separator: ", ")
+                warnings.append(tr("min_hours is set, but every enabled method (\(names)) sees arrivals only, never a departure: no automatic day is ever long enough; enable wifi, wired or gps, or remove min_hours"))
+            }
+            return warnings
         }
     }
 

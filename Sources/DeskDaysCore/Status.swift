@@ -93,6 +93,35 @@ extension AttendanceStatus {
         guard let found = Self.byWord[Self.key(text)] else { return nil }
         self = found
     }
+
+    /// The status whose word is nearest a value no word names ("ofice",
+    /// "remtoe"): at most two edits away, and at most a third of its
+    /// letters; nil when none is that near (a "did you mean" is never a guess).
+    public static func closest(to text: String) -> AttendanceStatus? {
+        let typed = Array(key(text))
+        guard !typed.isEmpty, typed.count <= 40 else { return nil }
+        var best: (distance: Int, status: AttendanceStatus)?
+        for (word, status) in byWord {
+            let distance = editDistance(typed, Array(word))
+            if distance <= 2, distance * 3 <= max(typed.count, word.count), distance < (best?.distance ?? .max) {
+                best = (distance, status)
+            }
+        }
+        return best?.status
+    }
+
+    /// Levenshtein distance (insertions, deletions, substitutions).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }
 
 /// How a status counts: numerator and denominator, denominator only, or neither.

@@ -105,4 +105,18 @@ import Testing
         try cli.writeConfig("[policy]\ntarget = { kind = \"days_per_week\", value = 3 }\n")
         #expect(try await cli.run(["config", "check"]).stdout.contains("warning") == false)
     }
+
+    /// A mistyped `--status` names the nearest status; one that is nowhere
+    /// near lists them. Nothing is written either way.
+    @Test func aMistypedStatusSaysDidYouMean() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let typo = try await cli.run(["checkin", "--status", "ofice"])
+        #expect(typo.status != 0 && typo.stderr.contains("\"ofice\" is not a status; did you mean office?"), "\(typo.stderr)")
+        let import_ = try await cli.run(["import", "/nonexistent.csv", "--status", "remtoe"])
+        #expect(import_.status != 0 && import_.stderr.contains("did you mean remote?"), "\(import_.stderr)")
+        let far = try await cli.run(["checkin", "--status", "banana"])
+        #expect(far.status != 0 && !far.stderr.contains("did you mean") && far.stderr.contains("office, travel, remote"), "\(far.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.database))
+    }
 }

@@ -136,6 +136,8 @@ public enum Catalogs {
         #"No such file or directory|Permission denied|Not a directory|No such device"#,
         // swift-argument-parser's own errors (it has no catalog).
         #"The value '[^']*' is invalid for '[^']*'\. Please provide one of the following:[^.]*\."#,
+        // Its frame around our own sentence (`--status`: "did you mean office?"), the value as typed after it.
+        #"The value '[^']*' is invalid for '[^']*': [^.⟦]*"#,
         #"Unknown option '[^']*'\.?"#,
     ]
 

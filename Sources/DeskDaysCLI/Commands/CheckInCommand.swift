@@ -9,9 +9,18 @@ import Spawn
 import Glibc
 #endif
 
-extension AttendanceStatus: ExpressibleByArgument {
-    /// `--status Office`, `--status wfh`: the words imports and the configuration accept.
-    public init?(argument: String) { self.init(named: argument) }
+extension AttendanceStatus {
+    /// `--status Office`, `--status wfh`: the words imports and the
+    /// configuration accept; anything else is one sentence, with the
+    /// nearest status when one is near ("did you mean office?").
+    static func argument(_ text: String) throws -> AttendanceStatus {
+        if let status = AttendanceStatus(named: text) { return status }
+        // The values to type are the statuses' names, in every language.
+        if let near = AttendanceStatus.closest(to: text) {
+            throw ValidationError(tr("\"\(text)\" is not a status; did you mean \(near.rawValue)? (office, travel, remote, sick, vacation, leave)"))
+        }
+        throw ValidationError(tr("\"\(text)\" is not a status (office, travel, remote, sick, vacation, leave, or a word such as wfh, pto or sick leave)"))
+    }
 }
 
 /// `deskdays checkin`: a manual record (the user always wins).
@@ -25,7 +34,8 @@ struct CheckInCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("The date, YYYY-MM-DD (default: today).")))
     var date: String?
 
-    @Option(help: ArgumentHelp(tr("office, travel, remote, sick, vacation or leave (any case; also wfh, home, pto, annual leave…).")))
+    @Option(help: ArgumentHelp(tr("office, travel, remote, sick, vacation or leave (any case; also wfh, home, pto, annual leave…).")),
+            transform: AttendanceStatus.argument)
     var status: AttendanceStatus = .office
 
     @Option(help: ArgumentHelp(tr("A note kept with the record.")))

@@ -24,7 +24,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("How the CSV writes dates: YYYY-MM-DD, DD.MM.YYYY, DD/MM/YYYY, MM/DD/YYYY or D.M.YYYY.")))
     var dateFormat: DateFormat?
 
-    @Option(help: ArgumentHelp(tr("The status of every row, for a CSV without a status column (a list of office dates).")))
+    @Option(help: ArgumentHelp(tr("The status of every row, for a CSV without a status column (a list of office dates).")),
+            transform: AttendanceStatus.argument)
     var status: AttendanceStatus?
 
     /// How many skipped rows are named one by one; the rest are counted.

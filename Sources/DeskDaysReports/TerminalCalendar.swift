@@ -20,8 +20,13 @@ public struct TerminalCalendar: Sendable {
 
     /// The calendar for `months` months ending with the month of today.
     public func render(months: Int) -> String {
-        let last = data.today.firstOfMonth
-        let first = last.addingMonths(-(max(months, 1) - 1))
+        render(from: data.today.firstOfMonth.addingMonths(-(max(months, 1) - 1)), months: months)
+    }
+
+    /// The calendar for `months` months from the month of `first`.
+    public func render(from first: LocalDate, months: Int) -> String {
+        let first = first.firstOfMonth
+        let last = first.addingMonths(max(months, 1) - 1)
         var blocks: [String] = []
         var month = first
         while month <= last {

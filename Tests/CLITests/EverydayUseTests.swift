@@ -119,4 +119,23 @@ import Testing
         #expect(far.status != 0 && !far.stderr.contains("did you mean") && far.stderr.contains("office, travel, remote"), "\(far.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.database))
     }
+
+    /// `calendar` shows the whole current period, the months ahead too (a
+    /// vacation planned in December is there); `--from` and `--months` any months.
+    @Test func theCalendarShowsTheWholePeriod() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let today = ["--today", "2026-11-18"]
+        #expect(try await cli.run(["checkin", "--from", "2026-12-21", "--to", "2026-12-24", "--status", "vacation"] + today).status == 0)
+        let period = try await cli.run(["calendar"] + today)
+        for month in ["October 2026", "November 2026", "December 2026"] {
+            #expect(period.stdout.contains(month), "\(month): \(period.stdout)")
+        }
+        #expect(!period.stdout.contains("January 2027"), "\(period.stdout)")
+        let asked = try await cli.run(["calendar", "--from", "2027-01", "--months", "2"] + today)
+        #expect(asked.stdout.contains("January 2027") && asked.stdout.contains("February 2027") && !asked.stdout.contains("March 2027"),
+                "\(asked.stdout)")
+        let bad = try await cli.run(["calendar", "--from", "2027-13"] + today)
+        #expect(bad.status == 1 && bad.stderr.contains("--from 2027-13 is not a month"), "\(bad.stderr)")
+    }
 }

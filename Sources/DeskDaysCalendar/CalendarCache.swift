@@ -21,7 +21,8 @@ struct CalendarCache {
         var result: Result<[ICalendar.Event], ICalendar.Unreadable>
     }
 
-    static let magic = Array("DeskDays calendar cache 3\n".utf8)
+    /// 4: a file folded inside a character is read since (`ICalendar.text`); a 3 said "not UTF-8".
+    static let magic = Array("DeskDays calendar cache 4\n".utf8)
     var entries: [String: Entry] = [:]
 
     /// The cache file of a folder read with this horizon, under `cacheHome`.

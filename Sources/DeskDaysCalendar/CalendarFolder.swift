@@ -85,7 +85,7 @@ public enum CalendarFolder {
     /// One file's all-day events, or why it is skipped (its line, if any, in the reason: the cache keeps a sentence).
     /// The vdir uses neither an event's DESCRIPTION nor its line, so the cache keeps neither.
     static func parse(_ path: String, horizon: LocalDate) -> Result<[ICalendar.Event], ICalendar.Unreadable> {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = ICalendar.text(of: data) else {
             return .failure(ICalendar.Unreadable(reason: tr("not UTF-8 text")))
         }
         do {

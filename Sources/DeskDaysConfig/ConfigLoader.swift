@@ -214,7 +214,7 @@ public enum ConfigLoader {
         } else if !file.hasPrefix("/") {
             file = baseDirectory + "/" + file
         }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: file), let text = ICalendar.text(of: data) else {
             reader.problem(path, tr("cannot read the holiday calendar \(file); fix the path or remove holidays_ics"))
             return file
         }

@@ -70,6 +70,10 @@ public enum Exchange {
 
     static let csvHeader = ["date", "workday", "status", "origin", "sources", "note"]
 
+    /// An import file's text: UTF-8, an iCalendar file folded inside a
+    /// character mended first (`ICalendar.text`); nil when it is not UTF-8.
+    public static func text(of data: Data) -> String? { ICalendar.text(of: data) }
+
     // MARK: - Export
 
     /// The days in `format`; `now` stamps an iCalendar document (DTSTAMP).

@@ -76,3 +76,51 @@ struct ContentLines {
         }
     }
 }
+
+extension ICalendar {
+    /// An iCalendar file's bytes as text. RFC 5545 folds lines at 75
+    /// octets, and exporters that count octets (Outlook, Google) fold in the
+    /// middle of a multi-octet UTF-8 character; the RFC asks readers to
+    /// restore it. Such a fold's continuation bytes are moved before it (the
+    /// fold stays where it was, so every line keeps its number), then the
+    /// bytes are read as UTF-8; nil when they are not UTF-8 even so.
+    public static func text(of data: Data) -> String? {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            // A fold: CRLF or LF, then a space or a tab.
+            let lf = bytes[index] == 13 ? index + 1 : index
+            if bytes[index] == 13 || bytes[index] == 10, lf + 1 < bytes.count, bytes[lf] == 10,
+               bytes[lf + 1] == 32 || bytes[lf + 1] == 9, case let missing = missingContinuations(out), missing > 0 {
+                var next = lf + 2, moved = 0
+                while moved < missing, next < bytes.count, bytes[next] & 0xC0 == 0x80 {
+                    out.append(bytes[next])
+                    next += 1
+                    moved += 1
+                }
+                out.append(contentsOf: bytes[index...(lf + 1)])
+                index = next
+                continue
+            }
+            out.append(bytes[index])
+            index += 1
+        }
+        return String(data: Data(out), encoding: .utf8)
+    }
+
+    /// How many continuation bytes the UTF-8 character at the end of `bytes` still lacks.
+    static func missingContinuations(_ bytes: [UInt8]) -> Int {
+        var trailing = 0
+        for byte in bytes.reversed().prefix(4) {
+            guard byte & 0xC0 == 0x80 else {
+                let length = byte & 0xE0 == 0xC0 ? 2 : byte & 0xF0 == 0xE0 ? 3 : byte & 0xF8 == 0xF0 ? 4 : 1
+                return max(0, length - 1 - trailing)
+            }
+            trailing += 1
+        }
+        return 0
+    }
+}

@@ -36,7 +36,7 @@ struct ImportCommand: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError(tr("Cannot read \(file); check the path and that you may read it."))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = Exchange.text(of: data) else {
             throw CLIError(tr("\(file) is not UTF-8 text; save it as UTF-8 CSV, JSON or iCalendar."))
         }
         let horizon = session.today.adding(days: 366 * 5)

@@ -167,7 +167,10 @@ public final class Agent: Sendable {
         defer { running.withLock { $0.group = nil } }
         try await group.run()
         await departAll(because: "the agent stopped")
-        systemd.send("STOPPING=1")
+        // A reload is no stop: STOPPING=1 would have systemd wait
+        // TimeoutStopSec for an exit that never comes, then kill the agent.
+        // RELOADING=1 now, READY=1 from the next agent.
+        systemd.send(reloading.withLock { $0 } ? "RELOADING=1" : "STOPPING=1")
         logger.info("agent stopped")
     }
 

@@ -141,16 +141,21 @@ as_alice systemctl --user reload deskdays
 reloaded() { as_alice journalctl --user -u deskdays --no-pager -q | grep -q 'configuration reloaded'; }
 wait_for 60 reloaded || fail "the agent logged no reload"
 before=$(lines)
-# After the reload, today checked in as remote (a change of the figures
-# whether or not today had a record): the follower prints a new line only
-# if it is still following.
-as_alice deskdays checkin --status remote >/dev/null
+# After the reload, today checked in as office (a change of the figures
+# whatever the time: before 20:00 today has no record, after it the
+# end-of-day fallback's remote): the follower prints a new line only if it
+# is still following.
+as_alice deskdays checkin --status office >/dev/null
 grown() { [ "$(lines)" -gt "$before" ] || ! kill -0 "$follow" 2>/dev/null; }
 wait_for 60 grown || true
 [ "$(lines)" -gt "$before" ] || fail "status --follow printed no line for the check-in after the reload"
 kill -0 "$follow" 2>/dev/null || fail "status --follow ended at the reload"
 kill "$follow" 2>/dev/null || true
 [ "$(as_alice systemctl --user show -p MainPID --value deskdays)" = "$pid" ] || fail "the reload restarted the agent"
+# A reload is not a stop: systemd must not be waiting for the agent to exit
+# (STOPPING=1 at a reload once had it killed TimeoutStopSec later).
+state=$(as_alice systemctl --user show -p ActiveState -p SubState --value deskdays | paste -sd/)
+[ "$state" = "active/running" ] || fail "after the reload the unit is $state, not active/running"
 echo "  status --follow printed $(lines) lines"
 
 say "apt-get purge deskdays"

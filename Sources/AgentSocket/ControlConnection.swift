@@ -136,25 +136,35 @@ public final class ControlConnection {
 
     /// Subscribes with `request` and hands each pushed `output` to `print`
     /// (not one equal to the one before; false: stop), following the next
-    /// agent on `path` across a reload (`"reloading":true`), until the agent goes away.
-    public static func follow(path: String, request: WireObject, _ print: (String) -> Bool) -> FollowEnd {
+    /// agent on `path` across a reload (`"reloading":true`). When the agent
+    /// it followed goes away (stopped, restarted, upgraded), `waiting` is
+    /// called once and the follower waits for an agent to serve `path`
+    /// again, then follows it: a status bar never freezes on its last line.
+    /// Without `waiting` (or before the first answer) it ends there.
+    public static func follow(path: String, request: WireObject, waiting: (() -> Void)? = nil,
+                              _ print: (String) -> Bool) -> FollowEnd {
         var last: String?
         var replies = 0
-        var reloaded = false
+        var reloaded = false, gone = false
         while true {
             let connection: ControlConnection
-            switch reloaded ? reconnect(path) : connect(path: path, timeout: nil) {
+            switch gone ? returned(path) : reloaded ? reconnect(path) : connect(path: path, timeout: nil) {
             case .connected(let connected): connection = connected
-            case .noAgent: return reloaded ? .stopped(replies: replies) : .noAgent
+            case .noAgent:
+                guard replies > 0, let waiting, !gone else { return reloaded ? .stopped(replies: replies) : .noAgent }
+                waiting()
+                gone = true
+                continue
             case .untrusted(let doubt): return .untrusted(doubt)
             case .failed(let reason): return .failed(reason)
             }
-            guard connection.send(request) else { return .stopped(replies: replies) }
             reloaded = false
-            while !reloaded {
+            gone = false
+            var lost = !connection.send(request)
+            while !reloaded && !lost {
                 switch connection.nextReply() {
                 case .failure(let failure) where [ControlMessage.Code.disconnected, ControlMessage.Code.timeout].contains(failure.code):
-                    return .stopped(replies: replies)
+                    lost = true
                 case .failure(let failure):
                     return .refused(failure)
                 case .success(let reply):
@@ -168,6 +178,22 @@ public final class ControlConnection {
                     last = output
                 }
             }
+            if lost {
+                guard replies > 0, let waiting else { return .stopped(replies: replies) }
+                waiting()
+                gone = true
+            }
+        }
+    }
+
+    /// An agent on `path` again after the one followed went away: tried
+    /// once a second, for as long as it takes (the follower's reader ends it).
+    static func returned(_ path: String) -> Outcome {
+        while true {
+            let outcome = connect(path: path, timeout: nil)
+            guard case .noAgent = outcome else { return outcome }
+            var pause = timespec(tv_sec: 1, tv_nsec: 0)
+            nanosleep(&pause, nil)
         }
     }
 

@@ -44,6 +44,7 @@ extension Agent {
         if configuration.calendar != nil {
             services.append(.init(service: CalendarWatchService(agent: self), serviceName: "calendar folder watcher"))
         }
+        services.append(.init(service: DatabaseWatchService(agent: self), serviceName: "database watcher"))
         for adapter in adapters {
             services.append(.init(service: AdapterService(agent: self, adapter: adapter),
                                   successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
@@ -141,6 +142,18 @@ struct CalendarWatchService: Service {
 
     func run() async {
         await cancelWhenGracefulShutdown { [agent] in await agent.watchCalendarFolder() }
+        try? await gracefulShutdown()
+    }
+}
+
+/// Another process's commit (`deskdays import`, a command that wrote the
+/// database directly): its write-ahead log grows, and the answer, followers,
+/// the status files and the session bus follow (`Agent.watchDatabase`).
+struct DatabaseWatchService: Service {
+    let agent: Agent
+
+    func run() async {
+        await cancelWhenGracefulShutdown { [agent] in await agent.watchDatabase() }
         try? await gracefulShutdown()
     }
 }

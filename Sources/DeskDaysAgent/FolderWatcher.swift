@@ -180,6 +180,21 @@ extension Agent {
     }
 }
 
+extension Agent {
+    /// Every commit reaches every follower, whichever process made it: a
+    /// commit in WAL mode writes the `-wal` file, so after each burst of
+    /// writes to it the answer is asked whether it is still fresh (SQLite's
+    /// `data_version` shows other connections' commits; the agent's own are
+    /// counted already, so they cost a comparison).
+    func watchDatabase() async {
+        let folder = (store.path as NSString).deletingLastPathComponent
+        let wal = (store.path as NSString).lastPathComponent + "-wal"
+        let watcher = FolderWatcher(folder: folder.isEmpty ? "." : folder, only: wal, label: "the database's folder",
+                                    events: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO), logger: logger)
+        await watcher.run { [self] in answerMayHaveChanged() }
+    }
+}
+
 /// Strings seen, behind a lock.
 final class LockedSet: @unchecked Sendable {
     private let lock = NSLock()

@@ -82,11 +82,11 @@ func request(_ ask: Ask) -> WireObject {
 
 /// Asks the agent; true when it answered and the answer was printed. A
 /// follower prints every pushed answer (not one the same as the line
-/// before), follows the next agent across a reload, and ends the process
-/// when the agent goes away.
+/// before), follows the next agent across a reload, and, when the agent
+/// goes away, waits for it to come back (one line on stderr).
 func askAgent(_ ask: Ask) -> Bool {
     if ask.command == .subscribe {
-        switch ControlConnection.follow(path: ask.socket, request: request(ask), { writeOut(Array($0.utf8)) }) {
+        switch ControlConnection.follow(path: ask.socket, request: request(ask), waiting: waitingNote, { writeOut(Array($0.utf8)) }) {
         case .stopped(let replies) where replies > 0:
             // As `deskdays-cli status --follow` ends.
             let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
@@ -105,6 +105,12 @@ func askAgent(_ ask: Ask) -> Bool {
         _ = note.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
     return true
+}
+
+/// Said once each time the followed agent goes away (stderr: stdout stays the status lines).
+func waitingNote() {
+    let message = "deskdays: " + tr("the agent stopped; waiting for it to start again (Ctrl-C ends this).") + "\n"
+    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }
 
 /// Writes all of `bytes` to standard output; false when it cannot.

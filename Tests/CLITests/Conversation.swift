@@ -47,6 +47,11 @@ final class Conversation {
         return lines[returned - 1]
     }
 
+    /// Takes every line printed so far as read: `nextLine` then waits for a new one.
+    func skipPrinted() {
+        returned = lines.count
+    }
+
     /// Writes `line` and a newline to its input.
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)

@@ -113,7 +113,55 @@ import Glibc
         #expect(await agent.waitForLog("configuration reload rejected, the running one is kept"), "\(agent.logText)")
         #expect(agent.logText.contains("warning"), "\(agent.logText)")
         #expect(await agent.stop() == 0)
+        // The followers outlive the agent: one line each on stderr, then the
+        // next agent on the same files is followed (a package upgrade, a restart).
+        #expect(await eventually("both followers' waiting line in \(errors)") {
+            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+                .components(separatedBy: "the agent stopped; waiting for it to start again").count == 3
+        }, "\((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        #expect(json.child.isRunning && text.child.isRunning)
+        let lastJSON = json.lines.last
+        json.skipPrinted()
+        text.skipPrinted()
+        try cli.writeConfig(Self.config())
+        let next = try await AgentProcess(cli, socket: agent.socket, environment: ["DESKDAYS_NOW": ""])
+        defer { next.kill9() }
+        let change = try #require(TestSocketClient(path: next.socket).request(#"{"cmd":"checkin","status":"remote"}"#))
+        #expect(change["ok"] as? Bool == true, "\(change)")
+        let resumed = try #require(await json.nextLine(), "the json follower heard nothing from the next agent")
+        #expect(resumed != lastJSON)
+        #expect(try #require(await text.nextLine(), "the text follower heard nothing from the next agent").isEmpty == false)
+        json.child.signal(SIGTERM)
+        text.child.signal(SIGTERM)
         let jsonEnded = await json.child.wait(seconds: 60), textEnded = await text.child.wait(seconds: 60)
-        #expect(jsonEnded == 1 && textEnded == 1, "the followers end with the agent: \(String(describing: jsonEnded)) \(String(describing: textEnded))")
+        #expect(jsonEnded != nil && textEnded != nil, "SIGTERM (as Ctrl-C) ends a follower")
+        #expect(await next.stop() == 0)
+    }
+
+    /// Another process's commit (`deskdays import` writes the database
+    /// itself) reaches the followers without any change of the agent's own.
+    @Test func anImportByAnotherProcessReachesTheFollowers() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config())
+        let (agent, env) = try await agent(cli)
+        defer { agent.kill9() }
+        let paths = ["--config", cli.config, "--database", cli.database]
+        let json = try await Conversation(CLIRunner.binary, ["status", "--follow", "--format", "json"] + paths,
+                                          environment: env, in: cli.folder, input: false)
+        let first = try #require(await json.nextLine(), "no first json line")
+        func office(_ line: String) -> Int? {
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["office"] as? Int
+        }
+        // This week's Monday to yesterday: office days of the current period, whatever today is.
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let csv = cli.folder.appendingPathComponent("hr.csv").path
+        try "date,status\n\(today),office\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try await Program.run(CLIRunner.binary, ["import", csv] + paths, environment: env)
+        #expect(imported.status == 0 && imported.stdout.contains("Imported 1 record"), "\(imported.stdout)\(imported.stderr)")
+        #expect(!agent.logText.contains("through the control socket"), "the import went through the agent")
+        let next = try #require(await json.nextLine(), "the follower heard nothing of the import")
+        #expect(office(next) == (office(first) ?? -1) + 1, "\(first)\n\(next)")
+        #expect(await agent.stop() == 0)
     }
 }

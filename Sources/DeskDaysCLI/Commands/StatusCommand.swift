@@ -39,7 +39,8 @@ struct StatusCommand: ParsableCommand {
 
     /// `--follow`: subscribe to the agent and print, as it is pushed (no
     /// polling), exactly what `deskdays status --format F` prints, on every
-    /// change, until the agent goes away; across a reload, the next agent's.
+    /// change; across a reload, the next agent's; when the agent goes away,
+    /// one line on stderr, then the agent that serves the files next.
     /// Only for the agent of this database and configuration: another's
     /// figures would be wrong here, so that is refused in one sentence.
     /// (The `deskdays` launcher follows json, waybar and i3blocks itself,
@@ -48,7 +49,8 @@ struct StatusCommand: ParsableCommand {
         let path = socket.socketPath
         let request = ControlProtocol.encode(.subscribe(format), scope: AgentRoute.scope(global))
         // Unbuffered: a status bar reading a pipe must see each line as it comes.
-        switch ControlConnection.follow(path: path, request: request, { writeOutput($0); return true }) {
+        let waiting = { printError("deskdays: " + tr("the agent stopped; waiting for it to start again (Ctrl-C ends this).")) }
+        switch ControlConnection.follow(path: path, request: request, waiting: waiting, { writeOutput($0); return true }) {
         case .noAgent:
             throw CLIError(tr("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`."))
         case .failed(let reason):

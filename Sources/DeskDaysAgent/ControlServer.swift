@@ -44,7 +44,10 @@ public final class ControlServer: @unchecked Sendable {
     private var connections: [Int32: Connection] = [:]
     private var stopped = false
     /// Connections beyond this are refused, so a runaway client cannot use up the agent's descriptors.
+    /// Followers (`subscribe`) count apart, up to `maximumFollowers`: status
+    /// bars left open never make a command wait or write around the agent.
     static let maximumConnections = 64
+    static let maximumFollowers = 256
     /// A connection that sends no complete request for this long is closed
     /// (a subscriber, once subscribed, is never timed out): idle clients
     /// cannot hold the agent's connection slots.
@@ -283,7 +286,9 @@ public final class ControlServer: @unchecked Sendable {
         }
         let connection = Connection(fd: fd)
         let admitted = lock.withLock { () -> Bool in
-            guard !stopped, connections.count < Self.maximumConnections else { return false }
+            let asking = connections.values.filter { $0.subscribed == nil }.count
+            guard !stopped, asking < Self.maximumConnections,
+                  connections.count < Self.maximumConnections + Self.maximumFollowers else { return false }
             connections[fd] = connection
             return true
         }

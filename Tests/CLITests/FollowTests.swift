@@ -164,4 +164,26 @@ import Glibc
         #expect(office(next) == (office(first) ?? -1) + 1, "\(first)\n\(next)")
         #expect(await agent.stop() == 0)
     }
+
+    /// Seventy status bars following the agent do not take the slots of
+    /// the commands that ask it: a check-in still goes through the agent.
+    @Test func followersDoNotStarveOtherClients() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config())
+        let (agent, env) = try await agent(cli)
+        defer { agent.kill9() }
+        var followers: [TestSocketClient] = []
+        for index in 0..<70 {
+            let client = try TestSocketClient(path: agent.socket)
+            let first = client.request(#"{"version":1,"cmd":"subscribe","format":"json"}"#)
+            #expect(first?["ok"] as? Bool == true, "follower \(index): \(String(describing: first))")
+            followers.append(client)
+        }
+        let checkin = try await Program.run(CLIRunner.binary, ["checkin", "--config", cli.config, "--database", cli.database], environment: env)
+        #expect(checkin.status == 0 && !checkin.stderr.contains("too busy"), "\(checkin.stderr)")
+        #expect(await agent.waitForLog("recorded for 1 date(s) through the control socket"), "\(agent.logText)")
+        #expect(followers.count == 70)
+        #expect(await agent.stop() == 0)
+    }
 }

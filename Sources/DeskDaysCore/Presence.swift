@@ -42,8 +42,8 @@ public struct DayPresence: Sendable, Hashable {
     /// Its earliest arrival (nil: the date has only departures, of a
     /// presence that began on an earlier day; it has no time on site).
     public var firstSeen: Date?
-    /// Its latest arrival or departure (docs/policy.md), or the end of the
-    /// date / now while a method is still present.
+    /// Its latest arrival or departure of a source that arrived that date
+    /// (docs/policy.md), or the end of the date / now while a method is still present.
     public var lastSeen: Date
     /// A method was still present at `lastSeen` (the end of the date, or now).
     public var present: Bool
@@ -111,7 +111,9 @@ public struct DayPresence: Sendable, Hashable {
             }
             let ordered = parts.values.sorted { $0.source < $1.source }
             let first = firsts.map(\.at).min()!
-            let last = max(first, ordered.map(\.last).max()!)
+            // A departure counts only after an arrival of the same source on
+            // the date: one alone (another device's, a phone's) is shown, never time on site.
+            let last = max(first, ordered.filter { $0.firstArrival != nil }.map(\.last).max() ?? first)
             result[date] = DayPresence(date: date, firstSeen: first, lastSeen: last,
                                        present: ordered.contains(where: \.present), parts: ordered)
         }

@@ -102,9 +102,9 @@ public struct EvidencePage: Sendable {
             }
             parts.append(text)
         }
-        // Departures of sources that arrived on an earlier day still end this one.
+        // Departures of sources with no arrival of their own that date: shown, never time on site.
         for part in seen?.parts ?? [] where !(day?.sources ?? []).contains(part.source) {
-            parts.append("\(part.source.rawValue) left \(policy.clockTime(of: part.last))")
+            parts.append("\(part.source.rawValue) left \(policy.clockTime(of: part.last)) (no arrival that date: not counted)")
         }
         return parts.joined(separator: "; ")
     }

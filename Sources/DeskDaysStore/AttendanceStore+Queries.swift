@@ -69,8 +69,11 @@ extension AttendanceStore {
                 SELECT c.date, c.first, c.last, s.last, IFNULL(s.present, 0) FROM
                     (SELECT date, MIN(at) AS first, MAX(at) AS last FROM checkin WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS c
                 LEFT JOIN
-                    (SELECT date, MAX(at) AS last, MAX(kind = 'arrival' AND source NOT IN ('nfc', 'qr')) AS present
-                     FROM sign WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS s
+                    (SELECT s.date, MAX(s.at) AS last, MAX(s.kind = 'arrival' AND s.source NOT IN ('nfc', 'qr')) AS present
+                     FROM sign s WHERE s.date BETWEEN ?1 AND ?2
+                        -- A departure counts only after an arrival of its own source that date.
+                        AND EXISTS (SELECT 1 FROM checkin k WHERE k.date = s.date AND k.source = s.source)
+                     GROUP BY s.date) AS s
                 ON s.date = c.date ORDER BY c.date
                 """, arguments: Self.bounds(span))
             var result: [DaySigns] = []

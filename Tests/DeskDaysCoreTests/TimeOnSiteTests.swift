@@ -142,10 +142,11 @@ import Testing
         // Today in progress: present until now.
         #expect(Self.seen([Self.arrival(.gps, "2026-11-20T09:00:00Z")], [Self.sign(.gps, "2026-11-20T09:00:00Z", .arrival)],
                           now: now, on: "2026-11-20") == Seen(first: "09:00", last: "12:00", hours: 3.0, present: true))
-        // A departure of a source that arrived the day before still ends this date's presence later.
+        // A departure counts only after an arrival of its own source that date: one of a source
+        // that arrived the day before (or on another device, a phone) adds no time to this date's.
         #expect(Self.seen([Self.arrival(.nfc, "2026-11-19T09:00:00Z")], [Self.sign(.nfc, "2026-11-19T09:00:00Z", .arrival),
                                                                         Self.sign(.wifi, "2026-11-19T10:30:00Z", .departure)],
-                          now: now, on: "2026-11-19") == Seen(first: "09:00", last: "10:30", hours: 1.5, present: false))
+                          now: now, on: "2026-11-19") == Seen(first: "09:00", last: "09:00", hours: 0.0, present: false))
         // A departure alone is no presence (and no check-in): its last_seen, no first_seen, no hours.
         #expect(Self.seen([], [Self.sign(.wifi, "2026-11-19T10:30:00Z", .departure)], now: now, on: "2026-11-19")
                 == Seen(first: nil, last: "10:30", hours: nil, present: false))

@@ -236,7 +236,8 @@ class Resolver:
                 arrived = min(t for (dd, _), t in first.items() if dd == d)
                 last = arrived
                 for (dd, src), (t, leaving) in latest.items():
-                    if dd != d:
+                    # A departure counts only after an arrival of its own source that date.
+                    if dd != d or (dd, src) not in first:
                         continue
                     last = max(last, t)
                     if not leaving and src not in INSTANT:

@@ -125,7 +125,7 @@ struct ExplainCommand: AsyncParsableCommand {
             } else if part.source.isInstant {
                 if part.last != part.firstArrival { words.append(tr("last tap \(lastTime)")) }
             } else if part.last != part.firstArrival {
-                words.append(part.firstArrival == nil ? tr("left \(lastTime) (arrived on an earlier day)")
+                words.append(part.firstArrival == nil ? tr("left \(lastTime), with no arrival of its own that date: no time on site")
                                                       : tr("left \(lastTime)"))
             }
             lines.append("  \(part.source.isInstant ? tr("tap") : tr("presence"))  \(name) " + words.joined(separator: ", "))

@@ -58,6 +58,23 @@ public struct ResolvedDay: Sendable, Hashable {
 /// Precedence per date: manual > automatic > imported > calendar > fallback
 /// (a calendar event ranks as an import, below one actually stored).
 public enum Resolver {
+    /// The last written record of `origin`: a stored record's id only grows
+    /// (a clock set back cannot make an older record win); one not stored
+    /// (a calendar event) by its time.
+    static func latest(_ origin: Origin, in records: [DayRecord]) -> DayRecord? {
+        records.filter { $0.origin == origin }.max { a, b in
+            (a.id ?? .max, a.recordedAt) < (b.id ?? .max, b.recordedAt)
+        }
+    }
+
+    /// The record that decided `day` (`resolve`'s own choice), whose note is
+    /// the date's; nil when check-ins or nothing decided it. Every other
+    /// record of the date was overruled: its note is never the date's.
+    public static func decidingRecord(_ day: ResolvedDay, records: [DayRecord]) -> DayRecord? {
+        guard let origin = day.origin, origin != .automatic else { return nil }
+        return latest(origin, in: records.filter { $0.date == day.date })
+    }
+
     /// Resolves one date from its records and automatic check-ins (others are ignored).
     /// `short`: its automatic presence is shorter than `min_hours`, so rule 2
     /// does not make it office (docs/policy.md "Time on site"); its sources are still listed.
@@ -69,14 +86,7 @@ public enum Resolver {
         for record in mine { sources.insert(Source(origin: record.origin)) }
         let sorted = sources.sorted()
 
-        func latest(_ origin: Origin) -> DayRecord? {
-            // The last written: a stored record's id only grows (a clock set
-            // back cannot make an older record win); one not stored (a
-            // calendar event) by its time.
-            mine.filter { $0.origin == origin }.max { a, b in
-                (a.id ?? .max, a.recordedAt) < (b.id ?? .max, b.recordedAt)
-            }
-        }
+        func latest(_ origin: Origin) -> DayRecord? { Self.latest(origin, in: mine) }
         if let manual = latest(.manual) {
             return ResolvedDay(date: date, status: manual.status, origin: .manual, sources: sorted)
         }

@@ -66,9 +66,12 @@ public struct EvidencePage: Sendable {
             let day = resolved[date]
             let seen = presence[date]
             let kind = policy.holidays[date].map { "holiday: \($0)" } ?? (policy.isWorkday(date) ? "workday" : "non-workday")
-            // The note of the latest record that has one.
-            let note = records.filter { $0.date == date && $0.note != nil }
-                .max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }?.note ?? ""
+            // The deciding record's note is the date's; a note of a record it
+            // overruled is named as overruled, never as the date's.
+            let deciding = day.flatMap { Resolver.decidingRecord($0, records: records) }
+            let overruled = records.filter { $0.date == date && $0.note != nil && $0 != deciding }
+                .map { "overruled \($0.origin.rawValue) \($0.status.rawValue): \($0.note!)" }
+            let note = ([deciding?.note].compactMap { $0 } + overruled).joined(separator: "; ")
             // A calendar's office event is a plan, never shown as attendance.
             let plan = day?.origin == .calendar && day?.status == .office
             return [date.description, date.weekday.key, kind, plan ? "planned_office" : day?.status?.rawValue ?? "", day?.origin?.rawValue ?? "",

@@ -53,7 +53,9 @@ import Testing
         let date = LocalDate("2026-11-16")!
         let at = Policy(timeZone: TimeZone(identifier: "UTC")!).instant(of: date, hour: 8, minute: 52)
         data.presence = DayPresence.days(
-            checkIns: [AutomaticCheckIn(date: date, source: .nfc, rule: nil, at: at)],
+            // A departure counts after an arrival of its own source: Wi-Fi arrived with the tap.
+            checkIns: [AutomaticCheckIn(date: date, source: .nfc, rule: nil, at: at),
+                       AutomaticCheckIn(date: date, source: .wifi, rule: nil, at: at)],
             signs: [LatestSign(date: date, source: .wifi, at: at.addingTimeInterval(8 * 3600 + 48 * 60), kind: .departure)],
             policy: data.policy, now: at.addingTimeInterval(86_400 * 3))
         let plain = HTMLReport(data: data, locale: locale).html()

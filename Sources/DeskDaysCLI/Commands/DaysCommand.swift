@@ -114,11 +114,13 @@ struct DaysCommand: AsyncParsableCommand {
         guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(first) to \(last) is longer than 50 years; narrow it.")) }
         let span = DateSpan(first, last)
         let evidence = try session.evidence(span, store: try session.readStore())
-        let notes = Dictionary(evidence.records.compactMap { r in r.note.map { (r.date, $0) } }, uniquingKeysWith: { _, last in last })
+        let byDate = Dictionary(grouping: evidence.records, by: \.date)
         let days = span.map { date in
             let day = evidence.resolved[date]
+            // The note of the record that decided the date, never one it overruled.
+            let note = day.flatMap { Resolver.decidingRecord($0, records: byDate[date] ?? []) }?.note
             return ExchangeDay(date: date, workday: session.policy.isWorkday(date), status: day?.status,
-                               origin: day?.origin, sources: day?.sources ?? [], note: notes[date])
+                               origin: day?.origin, sources: day?.sources ?? [], note: note)
         }
         return (days, evidence.presence)
     }

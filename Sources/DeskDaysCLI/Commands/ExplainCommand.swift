@@ -65,8 +65,10 @@ struct ExplainCommand: AsyncParsableCommand {
         let sorted = records.filter { $0.origin != .calendar }.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         // When it was written on its own device's clock, not the clock time that orders it.
         let writtenTimes = journal.isEmpty ? [:] : try store.writtenTimes(of: sorted)
+        let deciding = Resolver.decidingRecord(resolved, records: records)
         for record in sorted {
-            let note = record.note.map { " — \"\(Printable.escaped($0))\"" } ?? ""
+            // A note of a record the date's decision overruled is marked so, never taken for the date's.
+            let note = record.note.map { " — \"\(Printable.escaped($0))\"" + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
             let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
                          + tr("\(Words.status(record.status)) (written \(written))") + note

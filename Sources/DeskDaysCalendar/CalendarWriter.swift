@@ -78,8 +78,9 @@ public enum CalendarWriter {
     /// Writes beside, then renames into place (a reader never sees half a file).
     static func write(_ text: String, to path: String) throws {
         do {
-            // 0644: the user's calendar files are read by vdirsyncer, khal and the like.
-            try AtomicFile.replace(path, with: text.utf8, mode: 0o644, durable: true)
+            // 0600, as every file DeskDays writes: vdirsyncer, khal and the
+            // like run as the same user and read it all the same.
+            try AtomicFile.replace(path, with: text.utf8, mode: 0o600, durable: true)
         } catch {
             throw failure(path, error.rawValue)
         }

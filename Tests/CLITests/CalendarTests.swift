@@ -150,6 +150,8 @@ import Testing
         let checkin = try await Self.run(cli, ["checkin", "--date", "2026-11-19"])
         #expect(checkin.status == 0, "\(checkin.stderr)")
         let file = folder + "/deskdays-office-2026-11-19.ics"
+        // 0600, as every file DeskDays writes (docs/cli.md "Where things live").
+        #expect((try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("SUMMARY:In office\r\n") && text.contains("UID:deskdays-office-2026-11-19@deskdays")
                 && text.contains("DTSTART;VALUE=DATE:20261119"), "\(text)")

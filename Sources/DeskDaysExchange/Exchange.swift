@@ -128,6 +128,19 @@ public enum Exchange {
             var date: String
             var status: String?
             var note: String?
+            /// Whether the object has a `status` key at all (an export writes
+            /// `null` for a date without a record).
+            var hasStatus: Bool
+
+            enum CodingKeys: String, CodingKey { case date, status, note }
+
+            init(from decoder: Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                date = try container.decode(String.self, forKey: .date)
+                status = try container.decodeIfPresent(String.self, forKey: .status)
+                note = try container.decodeIfPresent(String.self, forKey: .note)
+                hasStatus = container.contains(.status)
+            }
         }
         let rows: [Row]
         do {
@@ -135,6 +148,11 @@ public enum Exchange {
             rows = try JSONDecoder().decode([Row].self, from: Data(text.utf8))
         } catch {
             throw ImportError(file: file, line: nil, message: tr("not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json"))
+        }
+        // A list of other objects (no entry says a status) is not an export
+        // whose days happen to be empty: refused, rather than "0 records".
+        if !rows.isEmpty, !rows.contains(where: \.hasStatus) {
+            throw ImportError(file: file, line: nil, message: tr("no entry has a \"status\": not a DeskDays JSON export (a list of {\"date\", \"status\"} objects); export again with --format json"))
         }
         var imported = ImportedFile()
         for (index, row) in rows.enumerated() {

@@ -138,4 +138,22 @@ import Testing
         let bad = try await cli.run(["calendar", "--from", "2027-13"] + today)
         #expect(bad.status == 1 && bad.stderr.contains("--from 2027-13 is not a month"), "\(bad.stderr)")
     }
+
+    /// A JSON list of other objects is refused in one sentence (exit 1),
+    /// not imported as "0 records"; an export's days without a record
+    /// (`"status": null`) are still skipped quietly.
+    @Test func aJSONListOfOtherObjectsIsRefused() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let other = cli.folder.appendingPathComponent("other.json").path
+        try #"[{"date": "2026-11-16", "state": "office"}]"#.write(toFile: other, atomically: true, encoding: .utf8)
+        let refused = try await cli.run(["import", other])
+        #expect(refused.status == 1 && refused.stderr.contains("no entry has a \"status\"") && !refused.stdout.contains("Imported"),
+                "\(refused.stdout)\(refused.stderr)")
+        let export = cli.folder.appendingPathComponent("export.json").path
+        try #"[{"date": "2026-11-16", "status": null, "workday": true}, {"date": "2026-11-17", "status": "office"}]"#
+            .write(toFile: export, atomically: true, encoding: .utf8)
+        let imported = try await cli.run(["import", export])
+        #expect(imported.status == 0 && imported.stdout.contains("Imported 1 record"), "\(imported.stdout)\(imported.stderr)")
+    }
 }

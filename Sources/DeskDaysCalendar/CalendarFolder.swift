@@ -62,7 +62,12 @@ public enum CalendarFolder {
                     : parse(path, horizon: horizon)
                 changed = true
             }
-            fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)
+            // A file that cannot be read is asked again next time: a chmod changes no mtime.
+            if case .failure = result, access(path, R_OK) != 0 {
+                changed = true
+            } else {
+                fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)
+            }
             switch result {
             case .failure(let unreadable):
                 problems.append(tr("calendar: \(path) is skipped: \(unreadable.reason)"))
@@ -85,7 +90,12 @@ public enum CalendarFolder {
     /// One file's all-day events, or why it is skipped (its line, if any, in the reason: the cache keeps a sentence).
     /// The vdir uses neither an event's DESCRIPTION nor its line, so the cache keeps neither.
     static func parse(_ path: String, horizon: LocalDate) -> Result<[ICalendar.Event], ICalendar.Unreadable> {
-        guard let data = FileManager.default.contents(atPath: path), let text = ICalendar.text(of: data) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // Said as it is (permissions, a file gone meanwhile), not taken for a text problem.
+            let reason = access(path, R_OK) == 0 ? tr("it could not be read") : String(cString: strerror(errno))
+            return .failure(ICalendar.Unreadable(reason: tr("cannot be read (\(reason))")))
+        }
+        guard let text = ICalendar.text(of: data) else {
             return .failure(ICalendar.Unreadable(reason: tr("not UTF-8 text")))
         }
         do {

@@ -44,6 +44,14 @@ public enum CalendarWriter {
         let folder = settings.folder
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var present: Set<LocalDate> = []
+        // A temporary of ours left by a writer that was killed mid-write
+        // (`.deskdays-office-DATE.ics.PID.tmp`) goes once its process is gone.
+        for name in names where name.hasPrefix("." + prefix) && name.hasSuffix(".tmp") {
+            let parts = name.split(separator: ".")
+            if parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid > 0, kill(pid, 0) != 0, errno == ESRCH {
+                _ = unlink(folder + "/" + name)
+            }
+        }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".ics") {
             guard let date = LocalDate(String(name.dropFirst(prefix.count).dropLast(4))) else { continue }
             let path = folder + "/" + name

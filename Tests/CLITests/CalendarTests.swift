@@ -1,6 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `[calendar]`: a vdir of events from Outlook, Google, Thunderbird, Apple
 /// Calendar and khal (Tests/Fixtures/calendar) read at each command, the
@@ -140,6 +143,25 @@ import Testing
         #expect(standup.contains("Resolved: no status.") && !standup.contains("google-standup"), "\(standup)")
     }
 
+    /// `write = true` with a calendar folder that cannot be written (a
+    /// read-only mount): the check-in is stored, the command says so beside
+    /// the calendar's trouble, and succeeds.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a read-only tmpfs"))
+    func aReadOnlyCalendarFolderStillStoresTheRecordAndSaysSo() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let folder = cli.folder.appendingPathComponent("readonly-calendar").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(try await runTool(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", folder]).status == 0)
+        defer { Task { _ = try? await runTool(["umount", folder]) } }
+        try cli.writeConfig("[calendar]\nfolder = \"\(folder)\"\nwrite = true\noffice = [\"Office\"]\n")
+        let checkin = try await Self.run(cli, ["checkin", "--date", "2026-11-19"])
+        #expect(checkin.status == 0 && checkin.stdout.contains("Recorded office for 2026-11-19.")
+                && checkin.stderr.contains("the record is stored"), "\(checkin.status) \(checkin.stdout)\(checkin.stderr)")
+        #expect(try await Self.run(cli, ["days", "--from", "2026-11-19", "--to", "2026-11-19"]).stdout.contains("office"))
+        _ = try await runTool(["umount", folder])
+    }
+
     /// `write = true`: one file per manual office day, gone with `clear`,
     /// counted once; another client's file is never touched; khal reads it.
     @Test func writtenOfficeDaysAreOneFileEachAndGoWithClear() async throws {
@@ -147,7 +169,11 @@ import Testing
         defer { cli.cleanup() }
         let folder = try Self.vdir(cli, extra: "write = true\noffice = [\"In office\", \"Office\"]\n")
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        // A temporary a writer killed mid-write left behind (its process gone) is tidied by the next write.
+        let stale = folder + "/.deskdays-office-2026-11-18.ics.4194303.tmp"
+        try "BEGIN:VCALENDAR\r\n".write(toFile: stale, atomically: false, encoding: .utf8)
         let checkin = try await Self.run(cli, ["checkin", "--date", "2026-11-19"])
+        #expect(!FileManager.default.fileExists(atPath: stale), "the dead writer's temporary is gone")
         #expect(checkin.status == 0, "\(checkin.stderr)")
         let file = folder + "/deskdays-office-2026-11-19.ics"
         // 0600, as every file DeskDays writes (docs/cli.md "Where things live").

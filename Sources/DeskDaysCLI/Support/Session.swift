@@ -52,6 +52,9 @@ package struct Session {
     /// With `[calendar] write = true`: the folder's DeskDays events made to
     /// match the manual office records, after a command changed them (the
     /// agent's store included, since the store is read after its reply).
+    /// The record is stored by then: a folder that cannot be written (read
+    /// only, gone) is said on stderr, with that, and the command succeeds;
+    /// the next change writes the files.
     func writeCalendar() throws {
         guard let settings = configuration.calendar, settings.write else { return }
         let store = try readStore()
@@ -59,7 +62,7 @@ package struct Session {
         do {
             _ = try CalendarWriter.reconcile(settings, officeDates: office, now: clock().date)
         } catch {
-            throw CLIError("\(error)")
+            printError("deskdays: " + tr("calendar: \(error); the record is stored, and the calendar files are written at the next change."))
         }
     }
 

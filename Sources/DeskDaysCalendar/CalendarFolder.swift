@@ -27,6 +27,10 @@ public enum CalendarFolder {
                             useCache: Bool = true) -> Reading {
         let cacheHome = useCache ? CalendarCache.cacheHome : nil
         let folder = settings.folder
+        // A folder another user can write is not your calendar (as ssh judges a key file).
+        if FileManager.default.fileExists(atPath: folder), let problem = PathCheck.trustProblem(folder) {
+            return Reading(days: CalendarDays(), problems: [tr("calendar: the folder is not read: \(problem)")])
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)

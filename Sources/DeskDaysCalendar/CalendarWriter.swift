@@ -42,6 +42,9 @@ public enum CalendarWriter {
     public static func reconcile(_ settings: CalendarSettings, officeDates: Set<LocalDate>, now: Date) throws -> Changes {
         var changes = Changes()
         let folder = settings.folder
+        if let problem = PathCheck.trustProblem(folder) {
+            throw CalendarWriteError(message: tr("the calendar folder is not written: \(problem)"))
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var present: Set<LocalDate> = []
         // A temporary of ours left by a writer that was killed mid-write

@@ -16,7 +16,12 @@ public enum ConfigLoader {
     /// `horizon` bounds the expansion of yearly holidays from an iCalendar file.
     public static func load(path: String, required: Bool = false, horizon: LocalDate? = nil) throws(ConfigError) -> Configuration {
         switch PathCheck.reach(path) {
-        case .present: break
+        case .present:
+            // Another user's policy (a symbolic link into their files, a file
+            // they can write) is not yours: refused, as ssh refuses such a key.
+            if let problem = PathCheck.trustProblem(path) {
+                throw ConfigError(problems: [ConfigProblem(file: path, line: 0, message: tr("the configuration is not used: \(problem)"))])
+            }
         case .absent where !required: return Configuration()
         case .absent:
             throw ConfigError(problems: [ConfigProblem(file: path, line: 0,

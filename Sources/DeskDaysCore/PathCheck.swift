@@ -28,3 +28,35 @@ public enum PathCheck: Equatable, Sendable {
         return .unreachable(String(cString: strerror(code)))
     }
 }
+
+extension PathCheck {
+    /// Why a file or folder DeskDays trusts as the user's own (the
+    /// configuration, the sync folder, the calendar folder) is not to be
+    /// trusted, as ssh's StrictModes judges it, or nil: after symbolic links,
+    /// it and every folder above it must belong to the user or to root and
+    /// be writable by no one else (a folder with the sticky bit, like /tmp,
+    /// and the user's own group, as private-group systems make it, aside).
+    /// Whoever else can write there could plant a line or a policy.
+    public static func trustProblem(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        var current = String(cString: resolved)
+        let uid = getuid(), gid = getgid()
+        while true {
+            var info = stat()
+            guard stat(current, &info) == 0 else { return nil }
+            if info.st_uid != uid && info.st_uid != 0 {
+                return tr("\(current) belongs to another user (uid \(info.st_uid)); use a file or folder of your own, or `chown` it to you")
+            }
+            let sticky = (info.st_mode & S_IFMT) == S_IFDIR && (info.st_mode & S_ISVTX) != 0
+            let groupWritable = (info.st_mode & S_IWGRP) != 0 && info.st_gid != gid
+            if !sticky, (info.st_mode & S_IWOTH) != 0 || groupWritable {
+                let mode = String(info.st_mode & 0o7777, radix: 8)
+                return tr("\(current) can be written by other users (mode \(mode)); `chmod go-w \(current)`")
+            }
+            guard current != "/" else { return nil }
+            let parent = (current as NSString).deletingLastPathComponent
+            current = parent.isEmpty ? "/" : parent
+        }
+    }
+}

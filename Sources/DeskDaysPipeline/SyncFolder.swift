@@ -141,6 +141,11 @@ public final class Synchronizer: Sendable {
         } else if !isFolder.boolValue {
             throw SyncFailure(description: tr("the sync folder \(folder) is not a folder; fix [sync] folder"))
         }
+        // Trusted like ssh trusts a key file: another user who can write
+        // there could plant lines taken for your own devices'.
+        if let problem = PathCheck.trustProblem(folder) {
+            throw SyncFailure(description: tr("the sync folder is neither read nor written: \(problem)"))
+        }
     }
 
     /// Why sync could not do its work, as one sentence.

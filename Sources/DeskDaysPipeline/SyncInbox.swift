@@ -149,6 +149,11 @@ extension Synchronizer {
     /// it; the lines held already change nothing. Lines skipped since then
     /// are named in `report.skipped` (once: a command's stderr, the agent's log).
     func mergeInbox(_ report: inout MergeReport) throws {
+        // An inbox another user can write is no phone of yours: not read.
+        if inbox != nil, FileManager.default.fileExists(atPath: inboxFolder), let problem = PathCheck.trustProblem(inboxFolder) {
+            report.warnings.append(tr("the inbox is not read: \(problem)"))
+            return
+        }
         let known = Dictionary(try store.syncDevices().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for file in inboxFiles() {
             let device = known[file.id]

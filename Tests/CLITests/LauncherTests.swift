@@ -121,9 +121,15 @@ import Testing
         #expect(client.request(#"{"cmd":"checkin","status":"office"}"#)?["ok"] as? Bool == true)
         let second = try #require(await follower.nextLine(), "no line after the check-in")
         #expect(second != first, "\(first) then \(second)")
+        // The agent going away: one line on stderr, and the follower waits for the next agent.
         #expect(await agent.stop() == 0)
-        #expect(await follower.child.wait(seconds: 60) == 1)
+        #expect(await eventually("the waiting line in \(errors)") {
+            ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").hasSuffix("\n")
+        })
         let message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        #expect(message == "deskdays: The agent stopped; status updates ended.\n", "\(message)")
+        #expect(message == "deskdays: the agent stopped; waiting for it to start again (Ctrl-C ends this).\n", "\(message)")
+        #expect(follower.child.isRunning)
+        follower.child.signal(SIGTERM)
+        #expect(await follower.child.wait(seconds: 60) != nil)
     }
 }

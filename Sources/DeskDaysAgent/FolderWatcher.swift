@@ -28,6 +28,8 @@ final class FolderWatcher: Sendable {
     /// A missing folder is the usual state (the configuration's before the
     /// first `enroll`), not a problem: said once at info level.
     let missingIsNormal: Bool
+    /// Whether `onChange` runs once as watching begins (what was written while nobody watched).
+    let catchUp: Bool
     private let logger: Logger
 
     /// Every kind of change (the sync folder's files are appended to as well as replaced).
@@ -36,13 +38,14 @@ final class FolderWatcher: Sendable {
     static let saved = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
 
     init(folder: String, ownName: @escaping @Sendable () -> String = { "" }, only: String? = nil, label: String = "the sync folder",
-         events: UInt32 = FolderWatcher.anyChange, missingIsNormal: Bool = false, logger: Logger) {
+         events: UInt32 = FolderWatcher.anyChange, missingIsNormal: Bool = false, catchUp: Bool = true, logger: Logger) {
         self.folder = folder
         self.ownName = ownName
         self.only = only
         self.label = label
         self.events = events
         self.missingIsNormal = missingIsNormal
+        self.catchUp = catchUp
         self.logger = logger
     }
 
@@ -80,7 +83,7 @@ final class FolderWatcher: Sendable {
             reported = 0
             logger.info("watching \(label) \(folder)")
             // What was written while nobody watched.
-            onChange()
+            if catchUp { onChange() }
             let outcome = watch(fd, stop: stop, onChange: onChange)
             close(fd)
             if outcome { return }
@@ -189,8 +192,10 @@ extension Agent {
     func watchDatabase() async {
         let folder = (store.path as NSString).deletingLastPathComponent
         let wal = (store.path as NSString).lastPathComponent + "-wal"
+        // No catching up at the start: the answer asks data_version when it is asked.
         let watcher = FolderWatcher(folder: folder.isEmpty ? "." : folder, only: wal, label: "the database's folder",
-                                    events: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO), logger: logger)
+                                    events: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO), catchUp: false,
+                                    logger: logger)
         await watcher.run { [self] in answerMayHaveChanged() }
     }
 }

@@ -117,7 +117,8 @@ import Glibc
         print("kill -9 mid-burst: \(acknowledgedTotal) check-ins acknowledged over 20 rounds, \(interruptedRounds) interrupted; none lost")
         // And the agent starts on the database the kills left behind.
         let agent = try await AgentProcess(cli)
-        let status = try #require(try TestSocketClient(path: agent.socket).status())
+        // Its first answer reads the whole history the rounds left (decades of dates): waited for, not timed.
+        let status = try #require(try TestSocketClient(path: agent.socket, timeoutSeconds: 120).status())
         #expect(status["today"] != nil)
         #expect(await agent.stop() == 0)
     }

@@ -37,6 +37,22 @@ extension PathCheck {
     /// be writable by no one else (a folder with the sticky bit, like /tmp,
     /// and the user's own group, as private-group systems make it, aside).
     /// Whoever else can write there could plant a line or a policy.
+    /// Inside a user namespace that does not map root (a user unit with
+    /// systemd's `PrivateUsers=yes`: a user manager can map only its own
+    /// uid), root's files (`/`, `/home`) show as the overflow uid: taken for
+    /// root's there. Nil where root is mapped (every other process).
+    static let unmappedRoot: uid_t? = {
+        guard let map = try? String(contentsOfFile: "/proc/self/uid_map", encoding: .utf8) else { return nil }
+        let rootMapped = map.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true).compactMap { UInt64($0) }
+            return fields.count == 3 && fields[0] == 0 && fields[2] > 0
+        }
+        guard !rootMapped else { return nil }
+        let overflow = (try? String(contentsOfFile: "/proc/sys/kernel/overflowuid", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return overflow.flatMap { uid_t($0) } ?? 65534
+    }()
+
     public static func trustProblem(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
@@ -45,7 +61,7 @@ extension PathCheck {
         while true {
             var info = stat()
             guard stat(current, &info) == 0 else { return nil }
-            if info.st_uid != uid && info.st_uid != 0 {
+            if info.st_uid != uid && info.st_uid != 0 && info.st_uid != unmappedRoot {
                 return tr("\(current) belongs to another user (uid \(info.st_uid)); use a file or folder of your own, or `chown` it to you")
             }
             let sticky = (info.st_mode & S_IFMT) == S_IFDIR && (info.st_mode & S_ISVTX) != 0

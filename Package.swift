@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Syscall", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
 
         // MARK: - Pure core (re-exports Localization: its words go through `tr`; and Syscall)
-        .target(name: "DeskDaysCore", dependencies: ["Localization", "Syscall", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "DeskDaysCore", dependencies: ["Localization", "Syscall", "CNettle", .product(name: "SystemPackage", package: "swift-system")]),
         // The one iCalendar reader and writer: libical 3 (libical-dev) parses, expands and writes
         // (the [calendar] vdir, holidays_ics, import and export of .ics).
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
@@ -172,7 +172,7 @@ let package = Package(
         // MARK: - Reports: calendar, charts, streaks, HTML (pure rendering)
         // Nettle's SHA-256 (nettle-dev): the digest of `deskdays evidence`'s day table.
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
-        .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore", "CNettle"]),
+        .target(name: "DeskDaysReports", dependencies: ["DeskDaysCore"]),
 
         // MARK: - What status and report print, for the CLI and the agent alike
         .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),

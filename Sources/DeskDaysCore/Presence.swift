@@ -21,6 +21,14 @@ extension Source {
     /// NFC and QR taps are instants: a tap is an arrival, never a presence
     /// that lasts until a departure (docs/policy.md "Time on site").
     public var isInstant: Bool { self == .nfc || self == .qr }
+
+    /// Whether an arrival lasts until a departure (the end of the date at
+    /// the latest): Wi-Fi, a wired link and GPS, which the agent watches and
+    /// whose departures it reports (a stop or a suspend is one). Taps and
+    /// `external` signs (a script, a phone's inbox, which nothing asks
+    /// whether the user is still there) count up to their latest sign: an
+    /// arrival without a leave adds no time after itself.
+    public var staysPresent: Bool { self == .wifi || self == .wired || self == .gps }
 }
 
 /// A date's time on site (docs/policy.md "Time on site"): from its first
@@ -98,8 +106,8 @@ public struct DayPresence: Sendable, Hashable {
             for sign in latest[date] ?? [] {
                 var part = parts[sign.source] ?? Part(source: sign.source, firstArrival: nil, last: sign.at, present: false)
                 part.last = max(part.last, sign.at)
-                // Present from an arrival until a departure; taps are instants.
-                part.present = sign.kind == .arrival && !sign.source.isInstant && sign.at >= (part.firstArrival ?? sign.at)
+                // Present from an arrival until a departure (watched methods only).
+                part.present = sign.kind == .arrival && sign.source.staysPresent && sign.at >= (part.firstArrival ?? sign.at)
                 parts[sign.source] = part
             }
             // Still present: until the end of the date, or now for today.

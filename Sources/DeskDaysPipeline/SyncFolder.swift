@@ -612,6 +612,7 @@ public final class Synchronizer: Sendable {
         guard fd >= 0 else {
             switch errno {
             case ENOENT: return .absent
+            case ELOOP: return .notAFile(tr("a symbolic link"))
             case EISDIR: return .notAFile(tr("a folder"))
             case let error: return .unreadable(String(cString: strerror(error)))
             }

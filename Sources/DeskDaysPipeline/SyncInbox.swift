@@ -70,19 +70,35 @@ extension Synchronizer {
         return files.sorted { $0.name < $1.name }
     }
 
-    /// An inbox file read whole.
+    /// What a read of an inbox file found.
     struct InboxReading {
-        var text = InboxLine.Text()
         /// Its check-ins as journal lines of its device, in file order.
         var entries: [JournalEntry] = []
-        /// Each line skipped (its index) and why.
+        /// The first lines skipped (their numbers) and why, and how many there were.
         var skipped: [(line: Int, reason: String)] = []
+        var skippedCount = 0
+        /// Where the read stopped: the file's place and what to save beside it.
+        var splitter = InboxLine.Splitter()
+        var hash = SHA256()
+        /// Bytes after `maximumInboxBytes` were not read.
+        var truncated = false
+        /// What `merge` saves beside the file's place: the splitter's state
+        /// and the digest of the bytes before it.
+        var readState: String { splitter.state + " " + hash.hex() }
     }
 
-    /// Reads the inbox file `file` whole; a warning instead when it is not
-    /// a regular file or cannot be read; nil when it went away, or is
-    /// `unchanged` bytes long (what was merged of it).
-    func readInbox(_ file: InboxFile, unchanged: Int? = nil) -> Result<InboxReading, SyncFailure>? {
+    /// The most of an inbox file read: a phone writes about 40 KB a year.
+    static let maximumInboxBytes: Int64 = 16 * 1_048_576
+    /// The skipped lines a read keeps by name (the rest are counted).
+    static let namedSkips = 100
+
+    /// Reads the inbox file `file` from where the last read of it stopped
+    /// (`device`'s place and read state), when what it read then is still
+    /// there byte for byte (a file rewritten in place, even to the same
+    /// size, is read again from its start); a warning instead when it is
+    /// not a regular file or cannot be read; nil when it went away or has
+    /// nothing new. A chunk at a time: memory stays bounded.
+    func readInbox(_ file: InboxFile, after device: SyncDevice? = nil) -> Result<InboxReading, SyncFailure>? {
         let fd: Int32
         switch Self.openFile(file.path) {
         case .file(let opened): fd = opened
@@ -94,26 +110,64 @@ extension Synchronizer {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, Int(info.st_size) != unchanged else { return nil }
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = Int64(info.st_size)
+        let end = min(size, Self.maximumInboxBytes)
         var reading = InboxReading()
-        reading.text = InboxLine.text(Self.readBytes(fd, from: 0, to: Int64(info.st_size)))
-        for (index, line) in reading.text.lines.enumerated() {
-            guard let line else {
-                reading.skipped.append((index, tr("it is longer than \(InboxLine.maximumBytes) bytes, or not text")))
-                continue
-            }
-            switch entry(line, number: index + 1, of: file) {
-            case .none: continue
-            case .some(.success(let entry)): reading.entries.append(entry)
-            case .some(.failure(let problem)): reading.skipped.append((index, problem.description))
+        reading.truncated = size > end
+        // Goes on from the last place when the bytes before it are unchanged.
+        if let device, device.mergedBytes > 0, device.mergedBytes <= end, let saved = device.readState,
+           let space = saved.lastIndex(of: " "),
+           let splitter = InboxLine.Splitter(state: String(saved[..<space]), complete: Int(device.mergedBytes)) {
+            var hash = SHA256()
+            Self.eachChunk(fd, from: 0, to: device.mergedBytes) { hash.update($0) }
+            if hash.hex() == saved[saved.index(after: space)...] {
+                if device.mergedBytes == end { return nil }
+                reading.splitter = splitter
+                reading.hash = hash
             }
         }
+        let from = Int64(reading.splitter.offset)
+        Self.eachChunk(fd, from: from, to: end) { chunk in
+            reading.splitter.feed(chunk) { line in
+                guard let ordinal = line.ordinal else { return }
+                let result: Result<JournalEntry, SyncFailure>?
+                if let text = line.text {
+                    result = entry(text, ordinal: ordinal, of: file)
+                } else {
+                    result = .failure(SyncFailure(description: tr("it is longer than \(InboxLine.maximumBytes) bytes, or not text")))
+                }
+                switch result {
+                case .none: break
+                case .some(.success(let entry)): reading.entries.append(entry)
+                case .some(.failure(let problem)):
+                    if reading.skipped.count < Self.namedSkips { reading.skipped.append((line.number, problem.description)) }
+                    reading.skippedCount += 1
+                }
+            }
+        }
+        if end == size { reading.splitter.finish { _ in } }
+        Self.eachChunk(fd, from: from, to: Int64(reading.splitter.complete)) { reading.hash.update($0) }
         return .success(reading)
     }
 
-    /// Line `number` of `file` as a journal line of the file's device, or
-    /// why it is skipped; nil for an empty line or a comment.
-    func entry(_ text: String, number: Int, of file: InboxFile) -> Result<JournalEntry, SyncFailure>? {
+    /// Calls `body` with the bytes of `fd` from `start` to `end`, 64 KiB at a time.
+    static func eachChunk(_ fd: Int32, from start: Int64, to end: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var at = start
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
+        defer { buffer.deallocate() }
+        while at < end {
+            let read = pread(fd, buffer.baseAddress, min(buffer.count, Int(end - at)), off_t(at))
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { return }
+            body(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
+            at += Int64(read)
+        }
+    }
+
+    /// The line of `file` that is its `ordinal`th not blank, as a journal
+    /// line of the file's device, or why it is skipped; nil for a comment.
+    func entry(_ text: String, ordinal: Int, of file: InboxFile) -> Result<JournalEntry, SyncFailure>? {
         guard let inbox else { return nil }
         let line: InboxLine
         switch InboxLine.parse(text) {
@@ -128,15 +182,15 @@ extension Synchronizer {
         let date = inbox.localDate(line.time)
         guard date.isSupported else { return .failure(SyncFailure(description: tr("its date \(date) is \(LocalDate.unsupportedPhrase)"))) }
         if let problem = inbox.ruleProblem(line.rule) { return .failure(SyncFailure(description: tr("its rule: \(problem)"))) }
-        // Its line number and its content: the same line read again is
-        // the same line; one rewritten in place (a file replaced) is another.
-        guard number < 1 << 20 else {
-            return .failure(SyncFailure(description: tr("an inbox file is read up to its line \((1 << 20) - 1)")))
+        // Its ordinal and its content: the same line read again is the
+        // same line; one rewritten in place (a file replaced) is another.
+        guard ordinal < 1 << 20 else {
+            return .failure(SyncFailure(description: tr("an inbox file is read up to its line \((1 << 20) - 1) that is not blank")))
         }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
         let hash = Int64(JournalEntry.fnv128(words).prefix(5), radix: 16) ?? 0
         let sign = LatestSign(date: date, source: .external, at: line.time, kind: line.kind)
-        let entry = JournalEntry(device: file.id, name: file.name, seq: Int64(number) << 20 | hash,
+        let entry = JournalEntry(device: file.id, name: file.name, seq: Int64(ordinal) << 20 | hash,
                                  time: HLC(wall: HLC.milliseconds(line.time), counter: 0), clock: nil,
                                  change: .sign(sign, rule: line.rule))
         // The journal's own door, for what the checks above did not see.
@@ -144,10 +198,10 @@ extension Synchronizer {
         return .success(entry)
     }
 
-    /// Applies every inbox file's new lines (`merge`'s last step). A file
-    /// is read again whole when its size changed since the store last saw
-    /// it; the lines held already change nothing. Lines skipped since then
-    /// are named in `report.skipped` (once: a command's stderr, the agent's log).
+    /// Applies every inbox file's new lines (`merge`'s last step), read
+    /// from where the last read stopped; lines held already change nothing.
+    /// Lines skipped since then are named in `report.skipped` (once: a
+    /// command's stderr, the agent's log).
     func mergeInbox(_ report: inout MergeReport) throws {
         // An inbox another user can write is no phone of yours: not read.
         if inbox != nil, FileManager.default.fileExists(atPath: inboxFolder), let problem = PathCheck.trustProblem(inboxFolder) {
@@ -158,41 +212,41 @@ extension Synchronizer {
         for file in inboxFiles() {
             let device = known[file.id]
             if device?.forgotten == true { continue }
-            let before = Int(device?.mergedBytes ?? 0)
             let reading: InboxReading
-            switch readInbox(file, unchanged: device == nil ? nil : before) {
+            switch readInbox(file, after: device) {
             case .none: continue
             case .some(.failure(let failure)): report.warnings.append(failure.description); continue
             case .some(.success(let read)): reading = read
             }
-            // Grown: its lines before `before` were seen; replaced or shrunk: all are new.
-            let fresh = reading.skipped.filter { reading.text.size < before || reading.text.starts[$0.line] >= before }
-            for (line, reason) in fresh.prefix(5) {
-                report.skipped.append(tr("\(file.name):\(line + 1): \(reason); the line is skipped"))
+            for (line, reason) in reading.skipped.prefix(5) {
+                report.skipped.append(tr("\(file.name):\(line): \(reason); the line is skipped"))
             }
-            if fresh.count > 5 {
-                let more = fresh.count - 5
+            if reading.skippedCount > 5 {
+                let more = reading.skippedCount - 5
                 report.skipped.append(trn("\(file.name): \(more) more line is skipped (`deskdays sync status` names it)",
                                           "\(file.name): \(more) more lines are skipped (`deskdays sync status` names them)", more))
             }
-            report.merged += try store.merge(device: file.id, entries: reading.entries, mergedBytes: Int64(reading.text.complete),
-                                             name: file.name)
+            report.merged += try store.merge(device: file.id, entries: reading.entries, mergedBytes: Int64(reading.splitter.complete),
+                                             readState: reading.readState, name: file.name)
         }
     }
 
     /// Each line skipped in the inbox files not forgotten, as
     /// `FILE:LINE: why` (at most `limit` per file), and a sentence for each
-    /// file whose last line is not complete yet: `sync status`'s problems.
+    /// file whose last line is not complete yet or that is too large:
+    /// `sync status`'s problems.
     func inboxProblems(limit: Int, forgotten: Set<String>) -> [String] {
         var named: [String] = []
         for file in inboxFiles() where !forgotten.contains(file.id) {
             guard case .success(let reading)? = readInbox(file) else { continue }
-            for (line, reason) in reading.skipped.prefix(limit) { named.append("\(file.name):\(line + 1): \(reason)") }
-            if reading.skipped.count > limit {
-                let more = reading.skipped.count - limit
+            for (line, reason) in reading.skipped.prefix(limit) { named.append("\(file.name):\(line): \(reason)") }
+            if reading.skippedCount > limit {
+                let more = reading.skippedCount - limit
                 named.append(trn("\(file.name): \(more) more line is skipped", "\(file.name): \(more) more lines are skipped", more))
             }
-            if reading.text.torn {
+            if reading.truncated {
+                named.append(tr("\(file.name) is larger than \(Self.maximumInboxBytes / 1_048_576) MB: what follows its first \(Self.maximumInboxBytes / 1_048_576) MB is not read (start a new file)"))
+            } else if reading.splitter.torn {
                 named.append(tr("\(file.name) ends in an incomplete line (being written, or torn); it is read once complete"))
             }
         }

@@ -234,6 +234,15 @@ extension AttendanceStore {
                 PRAGMA user_version = 7;
                 """)
         }
+        // v8: inbox files are read on from where the last read stopped, when
+        // the bytes before that place are unchanged: beside the place, the
+        // read's state and a digest of those bytes (no line of the file).
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: """
+                ALTER TABLE sync_device ADD COLUMN readState TEXT;
+                PRAGMA user_version = 8;
+                """)
+        }
         return migrator
     }()
 }

@@ -241,13 +241,13 @@ extension AttendanceStore {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT d.id, d.name, d.self, d.forgotten, d.mergedBytes, d.lines, d.lastSeq, d.lastChange, d.lastClock,
-                       (SELECT o.clock FROM sync_op o WHERE o.device = d.number ORDER BY o.seq LIMIT 1)
+                       d.readState, (SELECT o.clock FROM sync_op o WHERE o.device = d.number ORDER BY o.seq LIMIT 1)
                 FROM sync_device d ORDER BY d.self DESC, d.name, d.id
                 """).map { row in
                 SyncDevice(id: row[0], name: row[1], isSelf: row[2], forgotten: row[3], mergedBytes: row[4], lines: row[5],
                            lastSeq: row[6], lastChange: (row[7] as String?).flatMap(UTCTimestamp.date(from:)),
                            lastClock: (row[8] as String?).flatMap(UTCTimestamp.date(from:)),
-                           firstClock: (row[9] as String?).flatMap(UTCTimestamp.date(from:)))
+                           readState: row[9], firstClock: (row[10] as String?).flatMap(UTCTimestamp.date(from:)))
             }
         }
     }
@@ -270,7 +270,8 @@ extension AttendanceStore {
     /// its lines once one comes late. Row ids keep each date's order (what
     /// answers read for ties).
     @discardableResult
-    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64?, name: String? = nil) throws -> Int {
+    public func merge(device: String, entries: [JournalEntry], mergedBytes: Int64?, readState: String? = nil,
+                      name: String? = nil) throws -> Int {
         // A long journal (a device's history) in one transaction: a page
         // cache that holds it all writes each page once, and the statement
         // journal (a statement of many rows keeps the pages it changes, to
@@ -282,7 +283,7 @@ extension AttendanceStore {
             defer { if long { try? db.execute(sql: "PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") } }
             var merged = 0
             try db.inTransaction {
-                merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes, name: name)
+                merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes, readState: readState, name: name)
                 return .commit
             }
             return merged
@@ -290,7 +291,8 @@ extension AttendanceStore {
     }
 
     /// `merge`'s statements, inside its transaction.
-    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64?, name: String?) throws -> Int {
+    private static func merge(_ db: Database, device: String, entries: [JournalEntry], mergedBytes: Int64?, readState: String?,
+                              name: String?) throws -> Int {
         let known = try Row.fetchOne(db, sql: "SELECT number, forgotten, self FROM sync_device WHERE id = ?", arguments: [device])
         if known == nil {
             try db.execute(sql: "INSERT INTO sync_device (id, name) VALUES (?, ?)",
@@ -372,8 +374,9 @@ extension AttendanceStore {
                                  latest.wall, latest.counter, latest.counter, latest.wall, number])
         }
         try db.execute(sql: """
-            UPDATE sync_device SET mergedBytes = IFNULL(?, mergedBytes), lines = lines + ?, lastSeq = MAX(lastSeq, ?) WHERE number = ?
-            """, arguments: isSelf ? [0, added.count, lastSeq, number] : [mergedBytes, added.count, lastSeq, number])
+            UPDATE sync_device SET mergedBytes = IFNULL(?, mergedBytes), readState = IFNULL(?, readState), lines = lines + ?,
+                lastSeq = MAX(lastSeq, ?) WHERE number = ?
+            """, arguments: isSelf ? [0, nil, added.count, lastSeq, number] : [mergedBytes, readState, added.count, lastSeq, number])
         return added.count
     }
 
@@ -387,7 +390,7 @@ extension AttendanceStore {
             let dates = try String.fetchAll(db, sql: "SELECT DISTINCT date FROM sync_op WHERE device = ?", arguments: [number])
             try db.execute(sql: "DELETE FROM sync_op WHERE device = ?", arguments: [number])
             let removed = db.changesCount
-            try db.execute(sql: "UPDATE sync_device SET forgotten = 1, lines = 0, mergedBytes = 0 WHERE id = ? AND self = 0",
+            try db.execute(sql: "UPDATE sync_device SET forgotten = 1, lines = 0, mergedBytes = 0, readState = NULL WHERE id = ? AND self = 0",
                            arguments: [device])
             for date in dates { try Self.replay(db, date: date) }
             return removed

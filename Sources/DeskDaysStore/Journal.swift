@@ -290,6 +290,9 @@ public struct SyncDevice: Sendable, Equatable {
     public var lastChange: Date?
     /// Its own wall clock when it wrote its newest line (the greatest seq).
     public var lastClock: Date?
+    /// Where the read of an inbox file stopped, and a digest of the bytes
+    /// before that place (`Synchronizer.readInbox`); nil for journals.
+    public var readState: String? = nil
     /// Its own wall clock when it wrote its first line held here (the
     /// lowest seq): when it first appeared (nil: no line yet, or lines
     /// from a version that did not stamp its clock).

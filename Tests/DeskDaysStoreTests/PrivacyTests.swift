@@ -24,7 +24,7 @@ import Testing
         // Sync: a device is a random id and the name the user gave it; a
         // journal line holds what the tables above hold (SyncTests checks its keys).
         #expect(device == ["number", "id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock",
-                           "wall", "counter"])
+                           "wall", "counter", "readState"])
         #expect(op == ["id", "device", "seq", "wall", "counter", "date", "v", "op", "clock", "source", "rule", "at", "kind",
                        "status", "origin", "note", "ifEmpty", "origins", "entry"])
         // Time on site keeps a source's latest sign: its kind and instant, no place, no identifier.

@@ -185,7 +185,7 @@ def latest_imports(files):
     return {d: max(recs)[1] for d, recs in stored.items()}
 
 
-INSTANT = {"nfc", "qr"}  # taps: arrivals only, never present
+STAYS = {"wifi", "wired", "gps"}  # present until a departure; taps and external lines count to their latest sign
 
 
 class Resolver:
@@ -240,7 +240,7 @@ class Resolver:
                     if dd != d or (dd, src) not in first:
                         continue
                     last = max(last, t)
-                    if not leaving and src not in INSTANT:
+                    if not leaving and src in STAYS:
                         last = max(last, stop)
                 if Fraction(int((last - arrived).total_seconds())) < hours * 3600:
                     self.short.add(d)

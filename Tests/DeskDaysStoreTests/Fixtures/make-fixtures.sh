@@ -265,3 +265,17 @@ COMMIT;
 SQL
 chmod 0600 v7.sqlite
 echo "wrote $(pwd)/v7.sqlite"
+
+# v8: v7's rows; beside an inbox file's place, where its read stopped and a
+# digest of the bytes before it.
+rm -f v8.sqlite v8.sqlite-wal v8.sqlite-shm
+cp v7.sqlite v8.sqlite
+sqlite3 v8.sqlite <<'SQL'
+BEGIN;
+ALTER TABLE sync_device ADD COLUMN readState TEXT;
+PRAGMA user_version = 8;
+INSERT INTO grdb_migrations (identifier) VALUES ('v8');
+COMMIT;
+SQL
+chmod 0600 v8.sqlite
+echo "wrote $(pwd)/v8.sqlite"

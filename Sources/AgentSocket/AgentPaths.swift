@@ -60,12 +60,28 @@ public struct AgentPaths: Sendable {
 
     /// `$XDG_RUNTIME_DIR/deskdays/agent.sock`; with no runtime folder (a
     /// bare root shell, a container) a private folder under /tmp named after
-    /// the uid, which the agent makes 0700 and owned by this user.
+    /// the uid, which the agent makes 0700 and owned by this user; and when
+    /// that name is taken by something not this user's own folder (another
+    /// user planted it), `$XDG_STATE_HOME/deskdays/agent.sock` instead:
+    /// the agent and its clients come to the same place, and nobody else
+    /// can keep the agent from starting.
     public var socket: String {
         if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
             return runtime + "/deskdays/agent.sock"
         }
+        if let taken = socketFolderTaken { return taken.instead }
         return "/tmp/deskdays-\(getuid())/agent.sock"
+    }
+
+    /// The /tmp folder the socket would be in when something other than
+    /// this user's own folder is there, and where the socket is instead;
+    /// nil when it is free or this user's (the agent says so in its log).
+    public var socketFolderTaken: (folder: String, instead: String)? {
+        guard !(environment("XDG_RUNTIME_DIR") ?? "").hasPrefix("/") else { return nil }
+        let folder = "/tmp/deskdays-\(getuid())"
+        var info = stat()
+        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR || info.st_uid != getuid() else { return nil }
+        return (folder, xdgDirectory("XDG_STATE_HOME", fallback: ".local/state") + "/deskdays/agent.sock")
     }
 
     /// A path as the agent and its clients compare it (`AnswerScope`):

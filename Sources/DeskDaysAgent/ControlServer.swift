@@ -208,8 +208,14 @@ public final class ControlServer: @unchecked Sendable {
             throw SetupError(description: tr("\(path) exists and is not a socket; remove it or choose another --socket"))
         }
         if let fd = try? UnixSocket.connect(to: path) {
+            let peer = UnixSocket.peerUID(fd)
             close(fd)
-            throw SetupError(description: tr("another deskdays agent is already running on \(path); stop it first (systemctl --user stop deskdays)"))
+            // A socket another user's process listens on, planted in this
+            // user's folder: removed, never taken for an agent (clients refuse it too).
+            guard peer != getuid() || info.st_uid != getuid() else {
+                throw SetupError(description: tr("another deskdays agent is already running on \(path); stop it first (systemctl --user stop deskdays)"))
+            }
+            logger.warning("removed a socket that another user's process listened on", metadata: ["path": "\(path)"])
         }
         unlink(path)
     }

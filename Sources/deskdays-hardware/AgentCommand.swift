@@ -41,6 +41,9 @@ extension AgentCommand {
         let session = try Session(global)
         let store = try session.writeStore()
         let logger = Logger(label: "deskdays.agent")
+        if socket.socket == nil, let taken = AgentPaths.process.socketFolderTaken {
+            printError("deskdays agent: " + tr("\(taken.folder) is not this user's own folder (another user made it); the control socket is \(taken.instead) instead, where every deskdays command looks too"))
+        }
         // The database is the file at its path: one replaced or deleted under
         // the agent (a restore by `mv`) is never written into; the agent ends
         // with status 1 (systemd restarts it on the new file), the write unacknowledged.

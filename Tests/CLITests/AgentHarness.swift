@@ -21,13 +21,15 @@ final class AgentProcess {
     /// Starts `deskdays agent` (plus `arguments`) and waits until its socket
     /// answers. With `manualClock`, the agent's clock stands at its
     /// `DESKDAYS_NOW` until `advance(seconds:)` moves it (docs/testing.md "Timers").
-    init(_ cli: CLIRunner, socket: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
-         launcher: [String] = [], manualClock: Bool = false) async throws {
+    /// `socketByDefault`: no `--socket`, the agent finds its own (at `socket`).
+    init(_ cli: CLIRunner, socket: String? = nil, socketByDefault: Bool = false, arguments: [String] = [],
+         environment: [String: String] = [:], launcher: [String] = [], manualClock: Bool = false) async throws {
         let socket = socket ?? cli.folder.appendingPathComponent("run/agent.sock").path
         self.socket = socket
         log = cli.folder.appendingPathComponent("agent-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let agentArguments = ["agent", "--config", cli.config, "--database", cli.database, "--socket", socket] + arguments
+        let agentArguments = ["agent", "--config", cli.config, "--database", cli.database]
+            + (socketByDefault ? [] : ["--socket", socket]) + arguments
         var env = ProcessInfo.processInfo.environment
         env["DESKDAYS_LOG"] = "info"
         env["TZ"] = "UTC"

@@ -64,4 +64,66 @@ struct TrustTests {
         #expect(!days.stdout.contains("office") && days.stderr.contains("calendar: the folder is not read")
                 && days.stderr.contains("chmod go-w"), "\(days.stdout)\(days.stderr)")
     }
+
+    /// A socket another user planted where the agent serves without a
+    /// runtime folder (/tmp/deskdays-UID) does not keep the agent from
+    /// starting: in a folder that is not this user's own, the agent and its
+    /// clients use `$XDG_STATE_HOME/deskdays/agent.sock` instead and the
+    /// agent says so; in this user's own folder, the planted socket is removed.
+    @Test func aPlantedSocketDoesNotKeepTheAgentFromStarting() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\n")
+        let planted = "/tmp/deskdays-\(Self.nobody)"
+        defer { try? FileManager.default.removeItem(atPath: planted) }
+        try? FileManager.default.removeItem(atPath: planted)
+        // Root (the other user here) plants a folder open to all, and a socket listening in it.
+        #expect(mkdir(planted, 0o777) == 0 && chmod(planted, 0o777) == 0)
+        func listen(at path: String) throws -> Int32 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard bound == 0, Glibc.listen(fd, 4) == 0 else { throw HarnessError("cannot listen at \(path)") }
+            chmod(path, 0o777)
+            return fd
+        }
+        let plantedFD = try listen(at: planted + "/agent.sock")
+        defer { close(plantedFD) }
+        // Everything of the test's user (nobody) is nobody's.
+        _ = try await Program.run("/bin/chown", ["-R", "\(Self.nobody):\(Self.nobody)", cli.folder.path])
+        let asNobody = ["/usr/bin/setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"]
+        let environment = ["XDG_RUNTIME_DIR": "", "XDG_STATE_HOME": "", "DESKDAYS_LOG": "info", "DESKDAYS_NOW": ""]
+        let instead = cli.folder.path + "/.local/state/deskdays/agent.sock"
+        let agent = try await AgentProcess(cli, socket: instead, socketByDefault: true, environment: environment, launcher: asNobody)
+        defer { agent.kill9() }
+        #expect(agent.logText.contains("\(planted) is not this user's own folder (another user made it); the control socket is \(instead) instead"),
+                "\(agent.logText)")
+        // (The agent refuses root's connections: it is asked as nobody, until
+        // it answers: a loaded machine's starting agent can take the CLI's 2 s.)
+        func answered(at socket: String) async -> Bool {
+            await eventually("the agent at \(socket) to answer nobody's `status`") {
+                let status = try? await cli.run(["status", "--format", "json"], environment: environment, launcher: asNobody)
+                return status?.stderr.contains("answered by the agent at \(socket)") == true
+            }
+        }
+        #expect(await answered(at: instead))
+        #expect(await agent.stop() == 0)
+
+        // The folder is nobody's own now (0700), but root's socket is still in it: removed, and served on.
+        #expect(chown(planted, Self.nobody, Self.nobody) == 0 && chmod(planted, 0o700) == 0)
+        let own = try await AgentProcess(cli, socket: planted + "/agent.sock", socketByDefault: true, environment: environment,
+                                         launcher: asNobody)
+        defer { own.kill9() }
+        // (Root's socket answered at once: the agent's own is known by its log.)
+        #expect(await own.waitForLog("control socket ready"), "\(own.logText)")
+        #expect(own.logText.contains("removed a socket that another user's process listened on"), "\(own.logText)")
+        #expect(await answered(at: planted + "/agent.sock"))
+        #expect(await own.stop() == 0)
+    }
 }

@@ -159,15 +159,23 @@ public struct EvidencePage: Sendable {
         out += section(tr("Figures"), rows: figures)
 
         out += "<section>\n<h2>\(SVG.escape(tr("Days")))</h2>\n<table class=\"days\">\n"
-            + "<caption>\(SVG.escape(tr("Every date of the period, as the digest below covers it")))</caption>\n<colgroup>"
-        for width in [11, 7, 9, 7, 8, 16, 9, 9, 6, 18] { out += "<col style=\"width:\(width)%\">" }
-        out += "</colgroup>\n<thead><tr>"
+            + "<caption>\(SVG.escape(tr("Every date of the period, as the digest below covers it")))</caption>\n"
+        out += "<thead><tr>"
         // The column names are part of the digested text: fixed, whatever the language.
         for name in Self.columns { out += "<th scope=\"col\">\(SVG.escape(name))</th>" }
         out += "</tr></thead>\n<tbody>\n"
         for row in dayRows() {
             let workday = policy.isWorkday(LocalDate(row[0])!)
-            out += "<tr\(workday ? "" : " class=\"off\"")>" + row.map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>\n"
+            // Free text (the sources, a holiday's name, the note) wraps; the rest are words kept whole.
+            out += "<tr\(workday ? "" : " class=\"off\"")>" + row.enumerated().map { column, text in
+                if column == 5 {
+                    // Each source's times whole ("gps 22:00–03:30"), wrapping between sources.
+                    let parts = text.components(separatedBy: "; ").map { "<span>\(SVG.escape($0))</span>" }
+                    return "<td class=\"text\">" + parts.joined(separator: "; ") + "</td>"
+                }
+                let free = column == 9 || (column == 2 && text.hasPrefix("holiday"))
+                return "<td\(free ? " class=\"free\"" : "")>\(SVG.escape(text))</td>"
+            }.joined() + "</tr>\n"
         }
         out += "</tbody>\n</table>\n"
         out += "<p class=\"digest\">" + SVG.escape(tr("SHA-256 of the day table (its header and rows as printed, cells separated by tabs, one line each, UTF-8):"))
@@ -179,18 +187,17 @@ public struct EvidencePage: Sendable {
         if written.isEmpty && removals.isEmpty {
             out += "<p>" + SVG.escape(tr("No record was written or removed for these dates: every status above comes from check-ins or nothing.")) + "</p>\n"
         } else {
-            out += "<table class=\"log\">\n<colgroup><col style=\"width:12%\"><col style=\"width:22%\"><col style=\"width:12%\">"
-                + "<col style=\"width:20%\"><col style=\"width:34%\"></colgroup>\n"
+            out += "<table class=\"log\">\n"
                 + "<caption>\(SVG.escape(tr("Records written and removed, oldest first")))</caption>\n"
                 + "<thead><tr>" + [tr("date"), tr("entry"), tr("origin"), tr("when"), tr("note")]
                     .map { "<th scope=\"col\">\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             var lines: [(Date, String)] = written.map { record in
-                (record.recordedAt, "<tr><td>\(record.date)</td><td>\(SVG.escape(tr("\(record.status.rawValue) record written")))</td>"
+                (record.recordedAt, "<tr><td>\(record.date)</td><td class=\"text\">\(SVG.escape(tr("\(record.status.rawValue) record written")))</td>"
                  + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)))</td>"
-                 + "<td>\(SVG.escape(record.note ?? ""))</td></tr>\n")
+                 + "<td class=\"free\">\(SVG.escape(record.note ?? ""))</td></tr>\n")
             }
             lines += removals.map { removal in
-                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td>\(SVG.escape(tr("removed: \(removal.entry)")))</td>"
+                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td class=\"text\">\(SVG.escape(tr("removed: \(removal.entry)")))</td>"
                  + "<td>\(removal.origin.rawValue)</td><td>\(SVG.escape(stamp(removal.removedAt)))</td><td></td></tr>\n")
             }
             out += lines.sorted { $0.0 < $1.0 }.map(\.1).joined() + "</tbody>\n</table>\n"
@@ -241,23 +248,31 @@ public struct EvidencePage: Sendable {
         return out + "</table>\n</section>\n"
     }
 
-    /// Screen and print: tables of fixed layout whose cells wrap anywhere,
-    /// so nothing runs past the page's right edge; header rows repeat.
+    /// Screen and print (A4 or US Letter: the printer's paper): in the day
+    /// table and the log, a date, a status, a kind, an origin, a time and a
+    /// column's name are kept whole on one line and their columns sized to
+    /// them; free text (sources, notes, a holiday's name, a log entry)
+    /// takes the rest of the width and wraps, anywhere if it must, so
+    /// nothing runs past the page's right edge; header rows repeat.
     static let style = """
-    @page{size:A4;margin:12mm}
+    @page{margin:12mm}
     body{margin:0 auto;max-width:960px;padding:16px;color:#000;background:#fff;font:10pt/1.35 system-ui,sans-serif}
     h1{font-size:16pt;margin:0 0 4px}
     h2{font-size:12pt;margin:16px 0 6px}
     .sub{color:#444;margin:0}
     table{border-collapse:collapse;width:100%;table-layout:fixed}
-    th,td{padding:2px 4px;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
+    .days,.log{table-layout:auto}
+    .days td,.days th,.log td,.log th{white-space:nowrap}
+    .days td.free,.log td.free{white-space:normal;overflow-wrap:anywhere;width:40%}
+    .days td.text,.log td.text{white-space:normal}
+    .days td.text span{white-space:nowrap}
+    th,td{padding:2px 4px;text-align:left;vertical-align:top;overflow-wrap:break-word;word-break:normal;hyphens:manual}
     .pairs th{width:30%;font-weight:normal;color:#444}
     .days,.log{font-size:8pt}
     .days th,.days td,.log th,.log td{border-bottom:1px solid #bbb}
     .days tr.off{color:#666}
     .log tr.removed{font-style:italic}
     thead{display:table-header-group}
-    thead th{overflow-wrap:normal;word-break:normal;hyphens:manual}
     tr{break-inside:avoid}
     .digest{font-size:9pt}
     .digest code{font-size:9pt;overflow-wrap:anywhere}

@@ -41,6 +41,9 @@ import Testing
             DayRecord(id: 1, date: Scenarios.date("2026-03-18"), status: .office, origin: .manual, note: note,
                       recordedAt: at("2026-03-19T09:00:00Z")),
             DayRecord(id: 2, date: Scenarios.date("2026-03-02"), status: .vacation, origin: .manual, recordedAt: at("2026-02-20T09:00:00Z")),
+            // A plan from the calendar, and an end-of-day fallback.
+            DayRecord(id: 3, date: Scenarios.date("2026-03-25"), status: .office, origin: .calendar, recordedAt: at("2026-03-01T09:00:00Z")),
+            DayRecord(id: 4, date: Scenarios.date("2026-03-04"), status: .remote, origin: .fallback, recordedAt: at("2026-03-04T20:00:00Z")),
         ]
         let presence = DayPresence.days(checkIns: checkIns, signs: signs, policy: policy, now: at("2026-03-20T12:00:00Z"))
         let engine = PolicyEngine(policy: policy)
@@ -75,13 +78,16 @@ import Testing
     }
 
     @Test(.enabled(if: Tools.has("chromium") && Tools.has("pdftotext") && Tools.has("pdfinfo"),
-                   "chromium or poppler-utils not installed: apt-get install chromium poppler-utils"))
-    func printsToPDFWithoutClipping() async throws {
+                   "chromium or poppler-utils not installed: apt-get install chromium poppler-utils"),
+          arguments: [("A4", "(A4)"), ("letter", "(letter)")])
+    func printsToPDFWithoutClipping(paper: String, named: String) async throws {
         let folder = try Tools.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = Self.page()
         let html = folder.appendingPathComponent("evidence.html"), pdf = folder.appendingPathComponent("evidence.pdf")
-        try page.html().write(to: html, atomically: true, encoding: .utf8)
+        // The printer's paper, as a print dialog would choose it.
+        try page.html().replacingOccurrences(of: "</style>", with: "@page{size:\(paper)}</style>")
+            .write(to: html, atomically: true, encoding: .utf8)
         let status = try await Tools.run("chromium", [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
             "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
@@ -92,7 +98,7 @@ import Testing
         #expect(try await Tools.run("pdftotext", [pdf.path, text.path]) == 0)
         #expect(try await Tools.runCapturing("pdfinfo", [pdf.path], to: info) == 0)
         let pageInfo = try String(contentsOf: info, encoding: .utf8)
-        #expect(pageInfo.contains("(A4)"), "\(pageInfo)")
+        #expect(pageInfo.contains(named), "\(pageInfo)")
         // Everything on the page reached the paper: every date, the digest, the
         // end of the longest note and of the footer (nothing ran off the right edge).
         let printed = try String(contentsOf: text, encoding: .utf8)
@@ -104,7 +110,8 @@ import Testing
         #expect(printed.contains("gps 22:00–03:30"))
         // Column names are whole on paper: headers wrap at spaces only, never inside a word ("wee kday").
         // (pdftotext may join a header to its neighbour's, "weekdayday"; a broken one prints as two words.)
-        for name in EvidencePage.columns {
+        // And so are the words of the status, kind and origin columns ("vacatio n", "planned_of fice").
+        for name in EvidencePage.columns + ["planned_office", "vacation", "non-workday", "automatic", "fallback", "remote"] {
             #expect(printed.contains(name), "\(name) is not printed whole")
             for cut in 1..<name.count {
                 let head = String(name.prefix(cut)), tail = String(name.dropFirst(cut))

@@ -150,13 +150,27 @@ grown() { [ "$(lines)" -gt "$before" ] || ! kill -0 "$follow" 2>/dev/null; }
 wait_for 60 grown || true
 [ "$(lines)" -gt "$before" ] || fail "status --follow printed no line for the check-in after the reload"
 kill -0 "$follow" 2>/dev/null || fail "status --follow ended at the reload"
-kill "$follow" 2>/dev/null || true
 [ "$(as_alice systemctl --user show -p MainPID --value deskdays)" = "$pid" ] || fail "the reload restarted the agent"
 # A reload is not a stop: systemd must not be waiting for the agent to exit
 # (STOPPING=1 at a reload once had it killed TimeoutStopSec later).
 state=$(as_alice systemctl --user show -p ActiveState -p SubState --value deskdays | paste -sd/)
 [ "$state" = "active/running" ] || fail "after the reload the unit is $state, not active/running"
 echo "  status --follow printed $(lines) lines"
+
+say "systemctl --user restart: status --follow waits, and sees an import by another process"
+as_alice systemctl --user restart deskdays
+restarted() { p=$(as_alice systemctl --user show -p MainPID --value deskdays); [ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$pid" ]; }
+wait_for 60 restarted || fail "the agent did not come back after the restart"
+kill -0 "$follow" 2>/dev/null || fail "status --follow ended at the restart"
+grep -q 'waiting for it to start again' "$work/sd-follow.log" || fail "status --follow did not say it waits for the agent"
+before=$(lines)
+# Yesterday and tomorrow as vacation: at least one is in the current
+# quarter, so the figures change (an import, not through the agent).
+as_alice sh -c "printf 'date,status\n%s,vacation\n%s,vacation\n' $(date -d yesterday +%F) $(date -d tomorrow +%F) >/home/alice/import.csv"
+as_alice deskdays import /home/alice/import.csv | sed 's/^/  | /'
+wait_for 60 grown || true
+[ "$(lines)" -gt "$before" ] || fail "status --follow printed no line for the import after the restart"
+kill "$follow" 2>/dev/null || true
 
 say "apt-get purge deskdays"
 DEBIAN_FRONTEND=noninteractive in_box apt-get purge -y -qq deskdays >"$work/sd-purge.log" 2>&1 || { cat "$work/sd-purge.log" >&2; fail "purge"; }

@@ -62,6 +62,31 @@ import Glibc
         }
     }
 
+    /// A burst of reloads (100 SIGHUPs at once, as a misbehaving script
+    /// might send) never ends a follower: it follows each next agent, and
+    /// the check-in after the burst reaches it.
+    @Test func aBurstOfReloadsDoesNotEndAFollower() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config())
+        let (agent, env) = try await agent(cli)
+        defer { agent.kill9() }
+        let paths = ["--config", cli.config, "--database", cli.database]
+        let json = try await Conversation(CLIRunner.binary, ["status", "--follow", "--format", "json"] + paths,
+                                          environment: env, in: cli.folder, input: false)
+        let first = try #require(await json.nextLine(), "no first json line")
+        for _ in 0..<100 { kill(agent.pid, SIGHUP) }
+        #expect(await agent.waitForLog("configuration reloaded"), "\(agent.logText)")
+        // The agent answers again once its burst is over: a check-in through it.
+        #expect(await eventually("the agent to take a check-in after the burst") {
+            (try? TestSocketClient(path: agent.socket).request(#"{"cmd":"checkin","status":"office"}"#))??["ok"] as? Bool == true
+        })
+        var line = try #require(await json.nextLine(), "the follower heard nothing after the burst")
+        while line == first { line = try #require(await json.nextLine(), "the follower heard nothing new after the burst") }
+        #expect(line.contains("\"office\" : 1") || line.contains("\"office\":1"), "\(line)")
+        #expect(json.child.isRunning && agent.isRunning)
+    }
+
     @Test func followersOutliveAReloadAndAnEditedConfigurationReloadsByItself() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

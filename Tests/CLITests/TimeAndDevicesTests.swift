@@ -135,6 +135,40 @@ import Glibc
         #expect(!(try await b.run(["days"], now: "2026-11-18T11:00:00Z")).stderr.contains("no longer holds"))
     }
 
+    /// A clone (the laptop's disk copied to a second machine, database,
+    /// configuration and all) writes under the laptop's identity into the
+    /// same journal: whichever reads a line it did not write goes on as a
+    /// new device, nothing either wrote is lost, and all three devices
+    /// answer byte for byte alike.
+    @Test func aCloneGoesOnAsANewDeviceAndEveryDeviceAgrees() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
+        let c = try Device("laptop", folder: folder)
+        defer { [a, b, c].forEach { $0.cli.cleanup() } }
+        _ = try await a.ok(["checkin", "--date", "2026-11-16", "--status", "office"], now: "2026-11-16T09:00:00Z")
+        try FileManager.default.createDirectory(atPath: (c.cli.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: a.cli.database + suffix) {
+            try FileManager.default.copyItem(atPath: a.cli.database + suffix, toPath: c.cli.database + suffix)
+        }
+        let id = try await a.id(in: folder)
+        // Both write as the laptop, each unaware of the other.
+        _ = try await a.ok(["checkin", "--date", "2026-11-17", "--status", "remote"], now: "2026-11-17T09:00:00Z")
+        _ = try await c.ok(["checkin", "--date", "2026-11-18", "--status", "sick"], now: "2026-11-18T09:00:00Z")
+        _ = try await a.ok(["checkin", "--date", "2026-11-19", "--status", "office"], now: "2026-11-19T09:00:00Z")
+        _ = try await c.ok(["checkin", "--date", "2026-11-20", "--status", "vacation"], now: "2026-11-20T09:00:00Z")
+        let ids = Set([try await a.id(in: folder), try await c.id(in: folder)])
+        #expect(ids.count == 2, "the clone and the laptop keep one identity: \(ids) (was \(id))")
+        // Merged everywhere (each reads the others twice: what one relays, the next read brings).
+        for _ in 0..<2 { for device in [a, b, c] { _ = try await device.ok(["days"], now: "2026-11-20T17:00:00Z") } }
+        let answers = try await SyncDevicesTests.answers(b)
+        #expect(try await SyncDevicesTests.answers(a) == answers)
+        #expect(try await SyncDevicesTests.answers(c) == answers)
+        let days = try await b.ok(["days", "--from", "2026-11-16", "--to", "2026-11-20"])
+        for status in ["office", "remote", "sick", "vacation"] { #expect(days.contains(status), "\(status) lost: \(days)") }
+        #expect(days.split(separator: "\n").filter { $0.contains("office") }.count == 2, "\(days)")
+    }
+
     /// The database replaced under a running agent (a restore by `mv`): a
     /// check-in is never written into the old, unlinked file; the agent
     /// ends (status 1, for systemd to restart it) and the record is in the

@@ -40,27 +40,20 @@ public struct ReportData: Sendable {
                          plan: days[date].map { $0.origin == .calendar && $0.status == .office } ?? false)
     }
 
-    /// The weeks to chart: the report's own when its target is week-based,
-    /// else each whole week that meets the period, judged as for streaks.
+    /// The weeks to chart: the period's weeks as streaks judge them (the
+    /// report's own table for week-based rules).
     public func chartWeeks() -> [WeekOutcome] {
         let calculator = StreakCalculator(policy: policy, today: today)
-        if let weeks = report.weeks {
+        if policy.target.kind == .bestWeeks, let weeks = report.weeks {
             return weeks.map { week in
-                let over = week.start.adding(days: 6) < today
                 let whole = calculator.week(week.start, statusOf: status)
                 let verdict: WeekOutcome.Verdict = week.met
                     ? (whole.eligible == 0 && week.office == 0 ? .excused : .met)
-                    : (over ? .missed : .open)
+                    : (week.start.adding(days: 6) < today ? .missed : .open)
                 return WeekOutcome(start: week.start, office: week.office, required: week.required,
                                    eligible: whole.eligible, verdict: verdict)
             }
         }
-        var result: [WeekOutcome] = []
-        var start = policy.weekStart(of: period.start)
-        while start <= period.end {
-            result.append(calculator.week(start, statusOf: status))
-            start = start.adding(days: 7)
-        }
-        return result
+        return calculator.rows(in: report.period, whole: true, statusOf: status)
     }
 }

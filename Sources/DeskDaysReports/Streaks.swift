@@ -34,17 +34,15 @@ public struct Streaks: Sendable, Equatable {
     }
 }
 
-/// Judges whole weeks and finds streaks of compliant ones.
-///
-/// A week is always judged whole, from `week_start`, whatever period its
-/// days fall in, so a week spanning two quarters counts once. Its
-/// requirement follows the target kind:
-/// - `percent`: `ceil(p × E / 100)`, E here including counted office days on non-workdays;
-/// - `days_per_week`, `compliant_weeks`: the `required_w` of docs/policy.md over the whole week;
-/// - `days_per_period`: the period's target spread over its nominal workdays,
-///   `ceil(n × E / nominal(P))`, P the period holding the week's first day;
-/// - `best_weeks`: the engine's per-week share `ceil(d / b)`.
-/// E is the week's eligible days (workdays not excused).
+/// Judges weeks and finds streaks of compliant ones (docs/policy.md
+/// "Streaks"): a week is met as the report's weeks table says for
+/// `days_per_week` and `compliant_weeks` (the engine's own rows, so the
+/// streak never contradicts the table); for `percent` and
+/// `days_per_period` when its office days inside the period reach
+/// `ceil(required × E_w / eligible)`, the period's requirement spread over
+/// its eligible days; for `best_weeks` when it reaches the engine's
+/// per-week share `ceil(d / b)`. A week that crosses two periods is one
+/// week, judged by its part in the period it ends in.
 public struct StreakCalculator: Sendable {
     public var policy: Policy
     public var today: LocalDate
@@ -56,13 +54,64 @@ public struct StreakCalculator: Sendable {
 
     /// Every week from the one containing `first` to the one containing today.
     public func weeks(from first: LocalDate, statusOf: (LocalDate) -> AttendanceStatus?) -> [WeekOutcome] {
-        var start = policy.weekStart(of: min(first, today))
-        let last = policy.weekStart(of: today)
+        let start = min(first, today)
+        if policy.target.kind == .bestWeeks {
+            var result: [WeekOutcome] = []
+            var week = policy.weekStart(of: start)
+            var cache: [LocalDate: Int] = [:]
+            while week <= today {
+                result.append(self.week(week, statusOf: statusOf, nominalByPeriod: &cache))
+                week = week.adding(days: 7)
+            }
+            return result
+        }
+        var parts: [WeekOutcome] = []
+        var period = policy.period(policy.period, containing: start)
+        while period.start <= today {
+            parts += rows(in: period, statusOf: statusOf).filter { $0.start >= policy.weekStart(of: start) }
+            period = policy.period(policy.period, containing: period.end.adding(days: 1))
+        }
+        // A week in two periods is one week, judged by its part in the period
+        // it ends in: that period's table is the one shown when the week is over.
         var result: [WeekOutcome] = []
-        var nominalByPeriod: [LocalDate: Int] = [:]
-        while start <= last {
-            result.append(week(start, statusOf: statusOf, nominalByPeriod: &nominalByPeriod))
-            start = start.adding(days: 7)
+        for part in parts {
+            if result.last?.start == part.start { result[result.count - 1] = part } else { result.append(part) }
+        }
+        return result
+    }
+
+    /// The weeks of `period` (up to the one holding today, or all of them
+    /// with `whole`), as its report judges them: a week's days inside the period only.
+    public func rows(in period: Period, whole: Bool = false, statusOf: (LocalDate) -> AttendanceStatus?) -> [WeekOutcome] {
+        let engine = PolicyEngine(policy: policy)
+        let report = engine.report(.containing(period.start), today: today, statusOf: statusOf)
+        var result: [WeekOutcome] = []
+        var start = policy.weekStart(of: period.start)
+        var tableRows = report.weeks.map { Dictionary($0.map { ($0.start, $0) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+        while start <= (whole ? period.end : min(period.end, today)) {
+            defer { start = start.adding(days: 7) }
+            // The week's eligible and office days inside the period.
+            var office = 0, eligible = 0
+            for date in DateSpan(start, start.adding(days: 6)) where report.period.span.contains(date) {
+                switch DayKind.classify(date, status: statusOf(date), policy: policy, today: today) {
+                case .office: office += 1; eligible += 1
+                case .remote, .unrecorded, .planned, .pending: eligible += 1
+                case .excused, .holiday, .weekend: break
+                }
+            }
+            let required: Int
+            if report.weeks != nil {
+                // The table's own row (compliant_weeks lists a week in the period of its first day only).
+                guard let row = tableRows.removeValue(forKey: start) else { continue }
+                office = row.office
+                required = row.required
+            } else {
+                required = report.eligible == 0 ? 0 : ceilDivide(report.required * eligible, report.eligible)
+            }
+            let over = start.adding(days: 6) < today
+            let verdict: WeekOutcome.Verdict = required == 0 && office == 0 ? .excused
+                : office >= required ? .met : over ? .missed : .open
+            result.append(WeekOutcome(start: start, office: office, required: required, eligible: eligible, verdict: verdict))
         }
         return result
     }

@@ -63,13 +63,16 @@ extension AttendanceStore {
 
     /// Each date of `span` with a check-in, its signs summed up (`DaySigns`):
     /// two grouped scans, one row per date, for ten years of streaks.
+    /// The sources whose arrival lasts until a departure (`Source.staysPresent`), as an SQL list.
+    static let staying = Source.allCases.filter(\.staysPresent).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+
     public func daySigns(in span: DateSpan) throws -> [DaySigns] {
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT c.date, c.first, c.last, s.last, IFNULL(s.present, 0) FROM
                     (SELECT date, MIN(at) AS first, MAX(at) AS last FROM checkin WHERE date BETWEEN ?1 AND ?2 GROUP BY date) AS c
                 LEFT JOIN
-                    (SELECT s.date, MAX(s.at) AS last, MAX(s.kind = 'arrival' AND s.source NOT IN ('nfc', 'qr')) AS present
+                    (SELECT s.date, MAX(s.at) AS last, MAX(s.kind = 'arrival' AND s.source IN (\(Self.staying))) AS present
                      FROM sign s WHERE s.date BETWEEN ?1 AND ?2
                         -- A departure counts only after an arrival of its own source that date.
                         AND EXISTS (SELECT 1 FROM checkin k WHERE k.date = s.date AND k.source = s.source)

@@ -37,6 +37,48 @@ import Testing
 
     /// "3 days a week": `status`, its JSON, `report --json` and the waybar
     /// tooltip say where this week stands; another rule has no `week`.
+    /// The streak never contradicts the weeks table (POLICY.md "Streaks"):
+    /// for each weekly rule, with a week that starts in one quarter and ends
+    /// in the next, `streak_weeks` is the run of met rows that ends with the
+    /// last week over (or this week when it is met already).
+    @Test(arguments: ["{ kind = \"days_per_week\", value = 2 }", "{ kind = \"compliant_weeks\", value = 2, weeks = 8 }"])
+    func theStreakFollowsTheWeeksTable(target: String) async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\ntarget = \(target)\n")
+        // Two a week from 14 September but one in the week of 21 September
+        // (the run starts after it); the week of 28 September (Q3 Mon–Wed,
+        // Q4 Thu–Fri) on Tuesday and Thursday.
+        for date in ["2026-09-14", "2026-09-15", "2026-09-21", "2026-09-29", "2026-10-01",
+                     "2026-10-05", "2026-10-06", "2026-10-12", "2026-10-13"] {
+            #expect(try await cli.run(["checkin", "--date", date, "--today", "2026-10-16"]).status == 0)
+        }
+        for today in ["2026-10-14", "2026-10-16", "2026-10-19"] {
+            // The tables on screen: the previous quarter's, then this one's (a week in both is this one's row).
+            var table: [String: [String: Any]] = [:]
+            for period in ["previous", "current"] {
+                let result = try await cli.run(["report", "--json", "--period", period, "--today", today])
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+                for week in try #require(json["weeks"] as? [[String: Any]]) { table[week["start"] as! String] = week }
+            }
+            let result = try await cli.run(["report", "--json", "--today", today])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let weeks = table.keys.sorted().map { table[$0]! }
+            // The table's run: met rows backwards from the last week over, or this week when met.
+            var run = 0
+            for week in weeks.reversed() {
+                let start = try #require(week["start"] as? String)
+                let end = LocalDateText.adding(6, to: start)
+                let met = week["met"] as? Bool == true
+                if start > today || (end >= today && !met) { continue } // not over, not yet met: neither counts nor breaks
+                guard met else { break }
+                run += 1
+            }
+            #expect(run == 3, "\(today): \(weeks)")
+            #expect(json["streak_weeks"] as? Int == run, "\(target) on \(today): streak \(json["streak_weeks"] ?? "nil"), table \(weeks)")
+        }
+    }
+
     @Test func aWeeklyRuleShowsThisWeek() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
@@ -155,5 +197,16 @@ import Testing
             .write(toFile: export, atomically: true, encoding: .utf8)
         let imported = try await cli.run(["import", export])
         #expect(imported.status == 0 && imported.stdout.contains("Imported 1 record"), "\(imported.stdout)\(imported.stderr)")
+    }
+}
+
+/// Date arithmetic on `YYYY-MM-DD` text for tests that read JSON.
+enum LocalDateText {
+    static func adding(_ days: Int, to text: String) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        return formatter.string(from: formatter.date(from: text)!.addingTimeInterval(Double(days) * 86_400))
     }
 }

@@ -10,8 +10,9 @@ import TestSupport
     func seeded() async throws -> CLIRunner {
         let cli = try CLIRunner()
         try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n")
-        for date in ["2026-10-26", "2026-10-27", "2026-10-28", "2026-11-02", "2026-11-03", "2026-11-04",
-                     "2026-11-09", "2026-11-10", "2026-11-11"] {
+        // Four office days a week: 60 % of Q4 (62 eligible days) spread over a week is ceil(38 × 5 / 62) = 4.
+        for date in ["2026-10-26", "2026-10-27", "2026-10-28", "2026-10-29", "2026-11-02", "2026-11-03", "2026-11-04",
+                     "2026-11-05", "2026-11-09", "2026-11-10", "2026-11-11", "2026-11-12"] {
             let result = try await cli.run(["checkin", "--date", date, "--today", "2026-11-18"])
             #expect(result.status == 0, "\(result.stderr)")
         }

@@ -32,6 +32,7 @@ extension DesktopBus {
             tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName); \(summary.remaining) more needed.",
                           "\(summary.office) of \(summary.required) office days in \(summary.periodName); \(summary.remaining) more needed.",
                           summary.required)
+                + (summary.week.map { " " + Render.weekLine(office: $0.office, required: $0.required) } ?? "")
                 + " " + (summary.todayStatus.isEmpty ? tr("Today: no answer yet.") : tr("Today: \(Self.statusWord(summary.todayStatus))."))
         }
 

@@ -30,6 +30,12 @@ package struct DesktopSummary: Sendable, Equatable {
     /// Today's resolved status; "" while nothing is recorded.
     package var todayStatus: String
     package var workday: Bool
+    /// A weekly rule's current week (office, required); nil for the other rules.
+    package var week: Week?
+    package struct Week: Sendable, Equatable {
+        package var office: Int
+        package var required: Int
+    }
 
     package init(report: Report, todayStatus: AttendanceStatus?, workday: Bool) {
         today = report.today
@@ -42,6 +48,7 @@ package struct DesktopSummary: Sendable, Equatable {
         compliance = report.complianceToDate.map { ($0 * 10_000).rounded() / 10_000 } ?? -1
         self.todayStatus = todayStatus?.rawValue ?? ""
         self.workday = workday
+        week = report.currentWeek.map { Week(office: $0.office, required: $0.required) }
     }
 }
 
@@ -395,7 +402,7 @@ public final class DesktopBus: @unchecked Sendable {
 
     // MARK: - io.github.deskdays.DeskDays1
 
-    package static let propertyNames = ["Today", "Period", "Status", "Office", "Required", "Remaining", "Compliance", "TodayStatus"]
+    package static let propertyNames = ["Today", "Period", "Status", "Office", "Required", "Remaining", "Compliance", "TodayStatus", "Week"]
 
     /// A property's value as text, to see which changed.
     private static func value(_ name: String, _ summary: DesktopSummary) -> String {
@@ -407,6 +414,7 @@ public final class DesktopBus: @unchecked Sendable {
         case "Required": return "\(summary.required)"
         case "Remaining": return "\(summary.remaining)"
         case "Compliance": return "\(summary.compliance)"
+        case "Week": return "\(summary.week?.office ?? 0) \(summary.week?.required ?? 0)"
         default: return summary.todayStatus
         }
     }
@@ -433,6 +441,14 @@ public final class DesktopBus: @unchecked Sendable {
                 BusSupport.append(reply, "d", summary?.compliance ?? -1)
             },
             text("TodayStatus", \.todayStatus),
+            // A weekly rule's current week: (office, required); (0, 0) for the other rules.
+            .property("Week", signature: "(uu)", emitsChange: true) { [unowned self] reply in
+                let week = summary?.week
+                _ = sd_bus_message_open_container(reply, Int8(UInt8(ascii: "r")), "uu")
+                _ = BusSupport.append(reply, "u", UInt32(clamping: week?.office ?? 0))
+                _ = BusSupport.append(reply, "u", UInt32(clamping: week?.required ?? 0))
+                return sd_bus_message_close_container(reply)
+            },
             .method("CheckIn", input: "sss", output: "", names: ["date", "status", "note"]) { [unowned self] message, error in
                 checkIn(message, error)
             },

@@ -10,9 +10,13 @@ public enum Render {
     public static func statusLine(_ report: Report, locale: ReportLocale = .process) -> String {
         // A weekly rule says this week too ("This week: 1 of 3 office days.").
         guard let week = report.currentWeek else { return periodLine(report, locale: locale) }
+        return periodLine(report, locale: locale) + " " + weekLine(office: week.office, required: week.required, locale: locale)
+    }
+
+    /// "This week: 1 of 3 office days." (status, waybar, the tray's tooltip).
+    public static func weekLine(office: Int, required: Int, locale: ReportLocale = .process) -> String {
         let n = locale.number
-        return periodLine(report, locale: locale) + " " + trn("This week: \(n(week.office)) of \(n(week.required)) office day.",
-                                                              "This week: \(n(week.office)) of \(n(week.required)) office days.", week.required)
+        return trn("This week: \(n(office)) of \(n(required)) office day.", "This week: \(n(office)) of \(n(required)) office days.", required)
     }
 
     /// Where the user stands in the period, and what is needed.

@@ -215,7 +215,7 @@ import Glibc
         // Introspection names every member.
         let introspect = try await busctl(bus, ["introspect", Self.name, Self.path, Self.name])
         for member in [".CheckIn", ".Report", ".Today", ".Period", ".Status", ".Office", ".Required", ".Remaining",
-                       ".Compliance", ".TodayStatus"] {
+                       ".Compliance", ".TodayStatus", ".Week"] {
             #expect(introspect.stdout.contains(member), "\(member) in \(introspect.stdout)")
         }
         #expect(introspect.stdout.contains("emits-change"))
@@ -229,6 +229,10 @@ import Glibc
             ("Office", "u \(report["office"]!)"), ("Required", "u \(report["required"]!)"),
             ("Remaining", "u \(report["remaining_required"]!)"), ("TodayStatus", "s \"\""),
         ]
+        // This week (days_per_week 2): (office, required) as `week` in the JSON.
+        let week = try #require(report["week"] as? [String: Any], "\(report)")
+        #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "Week"]).stdout
+                == "(uu) \(week["office"]!) \(week["required"]!)\n")
         for (property, value) in expected {
             #expect(try await busctl(bus, ["get-property", Self.name, Self.path, Self.name, property]).stdout == value + "\n", "\(property)")
         }
@@ -371,7 +375,8 @@ import Glibc
     func theTrayIconRegistersAgainAfterTheWatcherRestartsAndItsMenuActs() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try cli.writeConfig(Self.reminderConfig)
+        // A weekly rule: the tooltip says where this week stands.
+        try cli.writeConfig(Self.reminderConfig + "\n[policy.target]\nkind = \"days_per_week\"\nvalue = 3\n")
         let bus = try await PrivateSystemBus(in: cli.folder)
         // xdg-open stand-in: writes the file it was asked to open.
         let tools = cli.folder.appendingPathComponent("bin")
@@ -398,6 +403,7 @@ import Glibc
         #expect(!(item["IconName"] as? String ?? "").isEmpty)
         let tooltip = try #require(item["ToolTip"] as? [Any])
         #expect((tooltip[3] as? String)?.contains("Today: no answer yet.") == true, "\(tooltip)")
+        #expect((tooltip[3] as? String)?.contains("This week: 0 of 3 office days.") == true, "\(tooltip)")
         let layout = try #require(registration["layout"] as? [Any])
         let labels = ((layout[2] as? [Any]) ?? []).compactMap { (($0 as? [Any])?[1] as? [String: Any])?["label"] as? String }
         #expect(labels == ["Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")

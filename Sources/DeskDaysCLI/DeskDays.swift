@@ -62,6 +62,8 @@ package struct DeskDays: AsyncParsableCommand {
             BackupCommand.self,
             SyncCommand.self,
             ConfigCommand.self,
+            EnableCommand.self,
+            DisableCommand.self,
             AgentEntry.self,
             DoctorEntry.self,
             NMEACommand.self,

@@ -166,6 +166,55 @@ public enum ConfigEditor {
         return hasKey ? tr("add \(quoted(value)) to the \(key) list under [\(table)]") : tr("add the line \(line) under [\(table)]")
     }
 
+    // MARK: - Setting a flag
+
+    /// Sets the boolean `key` of `[table]` in the file at `path` to `value`
+    /// (`deskdays enable|disable`), changing only that spot: the value of an
+    /// existing `key = …` line, else a line right after the header, else a
+    /// new `[table]` block. Returns false when the configuration already
+    /// says so (the file is not touched). As `addString`, the edited text
+    /// must parse to the old configuration changed by `change` alone, or
+    /// `ManualEditNeeded` is thrown and nothing is written.
+    public static func setFlag(_ value: Bool, key: String, inTable table: String, file path: String,
+                               change: (inout Configuration) -> Void) throws -> Bool {
+        let original = try ConfigLoader.load(path: path)
+        var expected = original
+        change(&expected)
+        if expected == original { return false }
+        let text = FileManager.default.fileExists(atPath: path) ? ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "") : ""
+        let word = Array((value ? "true" : "false").utf8)
+        let manual = ManualEditNeeded(instruction: tr("set \(key) = \(value ? "true" : "false") under [\(table)]"))
+        guard let layout = TOMLLayout(text) else { throw manual }
+        let bytes = layout.bytes
+        let newline = Array((bytes.firstRange(of: [13, 10]) != nil ? "\r\n" : "\n").utf8)
+        let line = Array("\(key) = ".utf8) + word + newline
+        var edited: [UInt8]
+        if let lines = layout.table([table]) {
+            if let entry = lines.first(where: { if case .keyValue(key: [key], value: _) = $0.statement { return true } else { return false } }),
+               case .keyValue(_, let range) = entry.statement {
+                edited = bytes
+                edited.replaceSubrange(range, with: word)
+            } else {
+                let header = lines[lines.startIndex].range
+                var insertion = line
+                if bytes[header.upperBound - 1] != UInt8(ascii: "\n") { insertion = newline + insertion }
+                edited = bytes
+                edited.insert(contentsOf: insertion, at: header.upperBound)
+            }
+        } else {
+            edited = bytes
+            if let last = edited.last, last != UInt8(ascii: "\n") { edited += newline }
+            if !edited.isEmpty { edited += newline }
+            edited += Array("[\(table)]".utf8) + newline + line
+        }
+        let result = String(decoding: edited, as: UTF8.self)
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let (parsed, problems) = ConfigLoader.parse(result, file: path, baseDirectory: base)
+        guard problems.isEmpty, parsed == expected else { throw manual }
+        try replaceContents(of: path, with: result)
+        return true
+    }
+
     // MARK: - Writing
 
     /// Replaces the file at `path` (through a symbolic link, which stays)

@@ -60,7 +60,7 @@ import Testing
         #expect(try await cli.run(["qr", "make", "--payload", "deskdays:badge:", "--out", png], paths: false).status == 0)
         let enrolled = try await cli.run(["enroll", "qr", "--image", png, "--prefix"])
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
-        #expect(enrolled.stdout.contains("QR check-ins are off: set enabled = true under [qr]"), "\(enrolled.stdout)")
+        #expect(enrolled.stdout.contains("QR check-ins are off: `deskdays enable qr` turns them on"), "\(enrolled.stdout)")
         #expect(try String(contentsOfFile: cli.config, encoding: .utf8)
                 == "# no qr yet\n[policy]\nperiod = \"month\"\n\n[qr]\nprefixes = [\"deskdays:badge:\"]\n")
         #expect(try await cli.run(["config", "check"]).status == 0)

@@ -79,6 +79,47 @@ import Testing
         }
     }
 
+    /// `enable` and `disable` change one value and keep every other byte;
+    /// `enable` refuses a method with no rule, naming `enroll`.
+    @Test func enableAndDisableEditOneValue() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let original = """
+        # My settings, written by hand.
+        [policy]
+        timezone = "UTC"   # the office's zone
+
+        [nfc]
+        enabled = false    # off while the reader is away
+        # the desk
+        tags = [{ name = "desk", uid = "04A1B2C3" }]
+
+        [wired] # docking station at the office
+        networks = [{ name = "dock", gateway_mac = ["00:11:22:33:44:55"] }]
+        """
+        try cli.writeConfig(original)
+        let on = try await cli.run(["enable", "nfc"])
+        #expect(on.status == 0 && on.stdout.contains("nfc check-ins are on"), "\(on.stdout)\(on.stderr)")
+        let edited = try String(contentsOfFile: cli.config, encoding: .utf8)
+        #expect(edited == original.replacingOccurrences(of: "enabled = false    #", with: "enabled = true    #"), "\(edited)")
+        #expect(try await cli.run(["enable", "nfc"]).stdout.contains("already on"))
+        // A section without the key gets it right after its header.
+        #expect(try await cli.run(["enable", "wired"]).status == 0)
+        #expect(try String(contentsOfFile: cli.config, encoding: .utf8).contains("[wired] # docking station at the office\nenabled = true\nnetworks"))
+        #expect(try await cli.run(["disable", "nfc"]).status == 0)
+        #expect(try String(contentsOfFile: cli.config, encoding: .utf8).contains("enabled = false    # off while the reader is away"))
+        let show = try await cli.run(["config", "check"])
+        #expect(show.status == 0, "\(show.stdout)\(show.stderr)")
+        // No rule yet: refused, nothing written.
+        let before = try String(contentsOfFile: cli.config, encoding: .utf8)
+        let refused = try await cli.run(["enable", "qr"])
+        #expect(refused.status == 1 && refused.stderr.contains("qr has no rule yet: run `deskdays enroll qr` first"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: cli.config, encoding: .utf8) == before)
+        let unknown = try await cli.run(["enable", "bluetooth"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("bluetooth is not a check-in method; use one of nfc, gps, qr, wifi, wired"))
+        #expect(try await cli.run(["disable", "gps"]).stdout.contains("already off"))
+    }
+
     @Test func aWeeklyRuleShowsThisWeek() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

@@ -39,7 +39,7 @@ struct ConfigCommand: AsyncParsableCommand {
                                     "the rule asks \(asked) office days a week, but a week has \(perWeek) workdays ([policy] workdays): no week can be met; lower the value or add workdays", perWeek))
             }
             let enabled = MethodSection.all.filter { $0.isEnabled(configuration) }
-            if policy.minHours > 0, !enabled.isEmpty, enabled.allSatisfy(\.source.isInstant) {
+            if policy.minHours > 0, !enabled.isEmpty, enabled.allSatisfy { !$0.source.staysPresent } {
                 let names = enabled.map(\.name).joined(separator: ", ")
                 warnings.append(tr("min_hours is set, but every enabled method (\(names)) sees arrivals only, never a departure: no automatic day is ever long enough; enable wifi, wired or gps, or remove min_hours"))
             }

@@ -17,6 +17,6 @@ package enum Enrollment {
 
     /// The hint printed after enrolling for a method whose `[section] enabled` is false.
     package static func remindIfOff(_ enabled: Bool, method: String, section: String) {
-        if !enabled { print(tr("\(method) check-ins are off: set enabled = true under [\(section)] to use it.")) }
+        if !enabled { print(tr("\(method) check-ins are off: `deskdays enable \(section)` turns them on.")) }
     }
 }

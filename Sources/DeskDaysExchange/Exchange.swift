@@ -11,6 +11,10 @@ public struct ExchangeDay: Sendable, Equatable, Codable {
     public var origin: Origin?
     public var sources: [Source]
     public var note: String?
+    /// What the date holds, in the order it was written (JSON export only):
+    /// `import` of this file writes the same entries again, so an empty
+    /// database answers as the exported one did.
+    public var entries: [ExchangeEntry]?
 
     public init(date: LocalDate, workday: Bool, status: AttendanceStatus?, origin: Origin?,
                 sources: [Source], note: String? = nil) {
@@ -22,7 +26,7 @@ public struct ExchangeDay: Sendable, Equatable, Codable {
         self.note = note
     }
 
-    enum CodingKeys: String, CodingKey { case date, workday, status, origin, sources, note }
+    enum CodingKeys: String, CodingKey { case date, workday, status, origin, sources, note, entries }
 
     public func encode(to encoder: Encoder) throws {
         // `status` and `origin` are always present (null when the date has no record), as docs/cli.md fixes for `days --json`.
@@ -33,7 +37,35 @@ public struct ExchangeDay: Sendable, Equatable, Codable {
         try container.encode(origin, forKey: .origin)
         try container.encode(sources, forKey: .sources)
         try container.encodeIfPresent(note, forKey: .note)
+        try container.encodeIfPresent(entries, forKey: .entries)
     }
+}
+
+/// One stored entry of a date in a JSON export: a record (its origin,
+/// status and note) or an automatic sign (its source, kind and instant,
+/// UTC; the first arrival of each source and its latest sign). Rule names
+/// are not exported.
+public struct ExchangeEntry: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case record, arrival, departure }
+    public var kind: Kind
+    public var origin: Origin?
+    public var status: AttendanceStatus?
+    public var note: String?
+    public var source: Source?
+    public var at: String?
+
+    public static func record(_ origin: Origin, _ status: AttendanceStatus, note: String?) -> Self {
+        ExchangeEntry(kind: .record, origin: origin, status: status, note: note)
+    }
+
+    public static func sign(_ kind: CheckInEvent.Kind, _ source: Source, at: Date) -> Self {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return ExchangeEntry(kind: kind == .arrival ? .arrival : .departure, source: source, at: formatter.string(from: at))
+    }
+
+    /// The instant of a sign (RFC 3339, as inbox lines are read), when it is one.
+    public var instant: Date? { at.flatMap { InboxLine.time(Substring($0)) } }
 }
 
 /// A record read from an import file.
@@ -43,11 +75,20 @@ public struct ImportedRecord: Sendable, Equatable {
     public var note: String?
 }
 
+/// An entry of a JSON export read back, with its date.
+public struct ImportedEntry: Sendable, Equatable {
+    public var date: LocalDate
+    public var entry: ExchangeEntry
+}
+
 /// What an import file gives: its records, and the rows (or events) left
 /// out because their status is not a known word, each named by its file
 /// and line as an error would be; `import` prints them and goes on.
 public struct ImportedFile: Sendable {
     public var records: [ImportedRecord] = []
+    /// A JSON export's entries (origins, signs and their times): written as
+    /// they were, instead of `records`, when the file has them.
+    public var entries: [ImportedEntry] = []
     public var skipped: [ImportError] = []
     /// An iCalendar file's timed events (with a time of day): not days, skipped.
     public var timedEvents = 0
@@ -128,17 +169,19 @@ public enum Exchange {
             var date: String
             var status: String?
             var note: String?
+            var entries: [ExchangeEntry]?
             /// Whether the object has a `status` key at all (an export writes
             /// `null` for a date without a record).
             var hasStatus: Bool
 
-            enum CodingKeys: String, CodingKey { case date, status, note }
+            enum CodingKeys: String, CodingKey { case date, status, note, entries }
 
             init(from decoder: Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 date = try container.decode(String.self, forKey: .date)
                 status = try container.decodeIfPresent(String.self, forKey: .status)
                 note = try container.decodeIfPresent(String.self, forKey: .note)
+                entries = try container.decodeIfPresent([ExchangeEntry].self, forKey: .entries)
                 hasStatus = container.contains(.status)
             }
         }
@@ -161,6 +204,23 @@ public enum Exchange {
             }
             guard date.isSupported else {
                 throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) has date \(row.date), \(LocalDate.unsupportedPhrase)"))
+            }
+            if let entries = row.entries {
+                // Every field of a sign checked as any other input's: a source that
+                // signs (not manual), a time of the date's range.
+                for (place, entry) in entries.enumerated() {
+                    let valid: Bool
+                    switch entry.kind {
+                    case .record: valid = entry.status != nil && [.manual, .import, .fallback].contains(entry.origin)
+                    case .arrival, .departure:
+                        valid = entry.source?.isAutomatic == true && entry.instant.map { Validation.signProblem($0, date: date) == nil } == true
+                    }
+                    guard valid else {
+                        throw ImportError(file: file, line: nil, message: tr("entry \(index + 1) (\(row.date)): its entry \(place + 1) is not a record or a sign DeskDays writes; export again with --format json"))
+                    }
+                    imported.entries.append(ImportedEntry(date: date, entry: entry))
+                }
+                continue
             }
             guard let name = row.status else { continue }
             guard let status = AttendanceStatus(named: name) else {

@@ -120,6 +120,44 @@ import Testing
         #expect(try await cli.run(["disable", "gps"]).stdout.contains("already off"))
     }
 
+    /// `export --format json` then `import` into an empty database gives the
+    /// same `days --json`: origins, sources, times and notes kept (three
+    /// short days stay short, an import stays an import under a manual record).
+    @Test func anExportImportsBackAsItWas() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nmin_hours = 4\n")
+        let today = ["--today", "2026-11-20"]
+        let csv = cli.folder.appendingPathComponent("clock.csv").path
+        try "date,status\n2026-11-09,office\n2026-11-10,office\n2026-11-13,vacation\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        for arguments in [["import", csv], ["checkin", "--date", "2026-11-10", "--status", "remote", "--note", "dentist"],
+                          ["event", "--source", "nfc", "--at", "2026-11-02T08:00:00Z"],
+                          ["event", "--source", "wifi", "--at", "2026-11-03T08:00:00Z"],
+                          ["event", "--source", "wifi", "--at", "2026-11-03T10:30:00Z", "--leave"],
+                          ["event", "--source", "external", "--at", "2026-11-04T09:00:00Z"],
+                          ["event", "--source", "wifi", "--at", "2026-11-05T07:45:00.250Z"],
+                          ["event", "--source", "wifi", "--at", "2026-11-05T16:10:00Z", "--leave"],
+                          ["event", "--source", "gps", "--at", "2026-11-05T08:05:00Z"]] {
+            let result = try await cli.run(arguments + today)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let range = ["days", "--json", "--from", "2026-11-01", "--to", "2026-11-20"] + today
+        let before = try await cli.run(range).stdout
+        let exported = cli.folder.appendingPathComponent("export.json").path
+        try (try await cli.run(["export", "--format", "json"] + today).stdout).write(toFile: exported, atomically: true, encoding: .utf8)
+
+        let fresh = try CLIRunner()
+        defer { fresh.cleanup() }
+        try fresh.writeConfig("[policy]\ntimezone = \"UTC\"\nmin_hours = 4\n")
+        let imported = try await fresh.run(["import", exported] + today)
+        #expect(imported.status == 0 && imported.stdout.contains("as they were exported"), "\(imported.stdout)\(imported.stderr)")
+        let after = try await fresh.run(range).stdout
+        #expect(after == before, "before:\n\(before)\nafter:\n\(after)")
+        let days = try await fresh.run(["days", "--from", "2026-11-02", "--to", "2026-11-05"] + today).stdout
+        #expect(days.components(separatedBy: "short of 4 h").count == 4, "three short days: \(days)")
+        #expect(try await fresh.run(["explain", "2026-11-10"] + today).stdout.contains("import"))
+    }
+
     @Test func aWeeklyRuleShowsThisWeek() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

@@ -49,6 +49,30 @@ struct ImportCommand: AsyncParsableCommand {
             printError("deskdays: " + trn("… and \(more) more row with an unknown status, skipped.",
                                           "… and \(more) more rows with an unknown status, skipped.", more))
         }
+        if !imported.entries.isEmpty {
+            // A DeskDays JSON export: each date's entries written as they were.
+            let pipeline = try await session.pipeline()
+            for item in imported.entries {
+                let entry = item.entry
+                switch entry.kind {
+                case .record:
+                    guard let status = entry.status else { continue }
+                    switch entry.origin {
+                    case .manual?: try await pipeline.recordManual(dates: [item.date], status: status, note: entry.note)
+                    case .fallback?: _ = try await pipeline.writeFallback(date: item.date, status: status)
+                    default: _ = try await pipeline.importRecords([(item.date, status, entry.note)])
+                    }
+                case .arrival, .departure:
+                    guard let source = entry.source, let at = entry.instant else { continue }
+                    _ = try await pipeline.submit(CheckInEvent(source: source, rule: nil, time: at, kind: entry.kind == .arrival ? .arrival : .departure),
+                                            asked: session.now)
+                }
+            }
+            let dates = Set(imported.entries.map(\.date)).count
+            print(trn("Imported the entries of \(dates) date from \(file) as they were exported (origins, check-ins and their times).",
+                      "Imported the entries of \(dates) dates from \(file) as they were exported (origins, check-ins and their times).", dates))
+            return
+        }
         let count = try await session.pipeline().importRecords(imported.records.map { ($0.date, $0.status, $0.note) })
         // A manual record decides its date: say which imported dates it overrules, so nothing is lost silently.
         if let first = imported.records.map(\.date).min(), let last = imported.records.map(\.date).max() {

@@ -3,6 +3,7 @@ import DeskDaysControl
 import DeskDaysCore
 import DeskDaysDesktop
 import DeskDaysPipeline
+import DeskDaysReports
 import DeskDaysStore
 import Foundation
 import Logging
@@ -31,6 +32,8 @@ public final class Agent: Sendable {
     /// What `status` and `report` print now, kept current (see `CurrentAnswer`).
     let answer: CurrentAnswer
     let notifier: DesktopNotifier
+    /// The quiet notification for the day's first automatic check-in.
+    let confirmation: Confirmation
     /// The session bus: the D-Bus interface, the reminder's answers, the tray icon.
     let desktop: DesktopBus
     /// The day the tray menu paused reminders for.
@@ -97,6 +100,8 @@ public final class Agent: Sendable {
                                    calendar: Agent.readCalendar(configuration.calendar, clock: clock, logger: logger), clock: clock,
                                    folder: socketPath.map { ($0 as NSString).deletingLastPathComponent }, logger: logger)
         self.answer = answer
+        let confirmation = Confirmation(configuration: configuration, store: store, clock: clock, answer: answer, notifier: notifier)
+        self.confirmation = confirmation
         reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
         desktop = DesktopBus(address: notifier.address, tray: configuration.desktop.tray, hooks: DesktopBus.Hooks(
@@ -121,7 +126,7 @@ public final class Agent: Sendable {
             dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
         if let socketPath {
             let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path, configPath: configPath,
-                                  configuration: configuration, clock: clock, logger: logger)
+                                  configuration: configuration, clock: clock, confirmation: confirmation, logger: logger)
             server = ControlServer(path: socketPath, logger: logger, summary: { handler.reply(answer.status($0)) },
                                    refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
                                    handler: { await handler.handle($0) })
@@ -231,6 +236,7 @@ public final class Agent: Sendable {
             switch outcome {
             case .stored(let date):
                 logger.notice("\(event.source.rawValue) check-in stored for \(date)", metadata: ["rule": "\(event.rule ?? "-")"])
+                await confirmation.arrived(event, on: date)
             case .duplicate(let date):
                 logger.info("\(event.source.rawValue) check-in for \(date) already stored")
             }

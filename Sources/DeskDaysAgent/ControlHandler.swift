@@ -15,14 +15,16 @@ struct Handler: Sendable {
     /// For the rule-name check: it knows the identifiers no rule may carry.
     let configuration: Configuration
     let clock: AgentClock
+    let confirmation: Confirmation
     let logger: Logger
     /// What this agent's answers depend on (its files, clock and language),
     /// as requests are compared with it and answer replies name it.
     let served: AnswerScope
 
     init(pipeline: CheckInPipeline, answer: CurrentAnswer, databasePath: String, configPath: String?,
-         configuration: Configuration, clock: AgentClock, logger: Logger) {
+         configuration: Configuration, clock: AgentClock, confirmation: Confirmation, logger: Logger) {
         self.pipeline = pipeline
+        self.confirmation = confirmation
         self.answer = answer
         self.configuration = configuration
         self.clock = clock
@@ -95,8 +97,9 @@ struct Handler: Sendable {
                     return ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.badRequest, message: "\"rule\": \(problem)"))
                 }
                 let outcome = try await pipeline.submit(CheckInEvent(source: source, rule: rule, time: at, kind: kind))
-                if case .stored = outcome {
+                if case .stored = outcome, kind == .arrival {
                     logger.notice("\(source.rawValue) check-in stored for \(outcome.date) through the control socket")
+                    await confirmation.arrived(CheckInEvent(source: source, rule: rule, time: at, kind: kind), on: outcome.date)
                 }
                 let stored: Bool
                 if case .stored = outcome { stored = true } else { stored = false }

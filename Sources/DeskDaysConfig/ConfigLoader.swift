@@ -266,6 +266,7 @@ public enum ConfigLoader {
         reader.read(table, path: "desktop") { reader, key, value, path in
             switch key {
             case "tray": if let flag = reader.bool(value, path) { settings.tray = flag }
+            case "confirm": if let flag = reader.bool(value, path) { settings.confirm = flag }
             default: return false
             }
             return true
@@ -297,6 +298,7 @@ public enum ConfigLoader {
         reader.read(table, path: "nfc") { reader, key, value, path in
             switch key {
             case "enabled": if let flag = reader.bool(value, path) { settings.enabled = flag }
+            case "feedback": if let flag = reader.bool(value, path) { settings.feedback = flag }
             case "backend": reader.choice(value, path) { settings.backend = $0 }
             case "connstring": settings.connstring = reader.string(value, path)
             case "reader":

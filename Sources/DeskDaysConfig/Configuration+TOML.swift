@@ -57,6 +57,7 @@ extension Configuration {
 
         let nfcTable = TOMLTable()
         nfcTable["enabled"] = nfc.enabled
+        nfcTable["feedback"] = nfc.feedback
         nfcTable["backend"] = nfc.backend.rawValue
         if let connstring = nfc.connstring { nfcTable["connstring"] = connstring }
         let tags = TOMLArray()
@@ -117,6 +118,7 @@ extension Configuration {
 
         let desktopTable = TOMLTable()
         desktopTable["tray"] = desktop.tray
+        desktopTable["confirm"] = desktop.confirm
         root["desktop"] = desktopTable
         if let sync {
             let syncTable = TOMLTable()

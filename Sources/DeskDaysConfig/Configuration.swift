@@ -130,6 +130,9 @@ public struct DesktopSettings: Sendable, Equatable {
     /// A StatusNotifierItem tray icon, shown whenever a StatusNotifierWatcher
     /// (the desktop's tray) is on the session bus; nothing is shown without one.
     public var tray = true
+    /// One notification for the day's first automatic check-in (the method,
+    /// the rule, the time and this week's count); `false`: none.
+    public var confirm = true
     public init() {}
 }
 
@@ -149,6 +152,9 @@ public struct NFCSettings: Sendable, Equatable {
         }
     }
     public var enabled = false
+    /// A reader with a light and a buzzer (ACS readers over PC/SC) answers
+    /// each tap: green and one beep when recorded, red and two beeps when not.
+    public var feedback = true
     public var backend: Backend = .auto
     public var connstring: String?
     /// PC/SC: read only the reader whose name contains this text (nil: every

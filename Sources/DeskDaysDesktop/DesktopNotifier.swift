@@ -76,7 +76,8 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// Shows a notification; failures are logged (the first one as a warning), never thrown.
-    public func notify(title: String, body: String) async {
+    /// `quiet`: no sound (the hint `suppress-sound`), for a confirmation.
+    public func notify(title: String, body: String, quiet: Bool = false) async {
         guard let address else {
             complain("cannot show desktop notifications: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)")
             return
@@ -85,9 +86,9 @@ public final class DesktopNotifier: Sendable {
             complain("cannot show desktop notifications: the session bus address is not a unix socket")
             return
         }
-        switch await Self.call(address: address, title: title, body: body) {
+        switch await Self.call(address: address, title: title, body: body, quiet: quiet) {
         case .shown(let id):
-            logger.info("reminder shown as a desktop notification (id \(id))")
+            logger.info("\(quiet ? "confirmation" : "reminder") shown as a desktop notification (id \(id))")
         case .noBus(let reason):
             complain("cannot show desktop notifications: no D-Bus session bus (\(reason))")
         case .failed(let reason):
@@ -119,11 +120,11 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// One `Notify` on a connection of its own, on a thread of its own; cancellation ends it at once.
-    package static func call(address: String, title: String, body: String) async -> Outcome {
+    package static func call(address: String, title: String, body: String, quiet: Bool = false) async -> Outcome {
         let stop = StopSignal()
         guard stop.descriptor >= 0 else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
         return await DeviceStream.run(name: "deskdays-notify", stop: stop) { stop in
-            send(address: address, title: title, body: body, stop: stop)
+            send(address: address, title: title, body: body, quiet: quiet, stop: stop)
         }
     }
 
@@ -133,7 +134,7 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// Connects, sends `Notify`, dispatches until the reply, the deadline or a stop, and closes.
-    private static func send(address: String, title: String, body: String, stop: StopSignal) -> Outcome {
+    private static func send(address: String, title: String, body: String, quiet: Bool, stop: StopSignal) -> Outcome {
         // sd-bus times the call out itself; this bounds the connection and authentication too.
         let deadline = BusSupport.monotonicMicroseconds() + (timeoutSeconds + 1) * 1_000_000
         let bus: OpaquePointer
@@ -148,7 +149,7 @@ public final class DesktopNotifier: Sendable {
         var result = sd_bus_message_new_method_call(bus, &built, destination, objectPath, interface, "Notify")
         guard result >= 0, let message = built else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
         defer { sd_bus_message_unref(message) }
-        result = appendNotify(to: message, title: title, body: body)
+        result = appendNotify(to: message, title: title, body: body, quiet: quiet)
         guard result >= 0 else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
 
         let reply = Reply()
@@ -194,7 +195,7 @@ public final class DesktopNotifier: Sendable {
     /// `actions` (key, label, key, label…), the hint urgency 1 (normal), and
     /// `expires` (-1: the server's default; 0: never, for a question with answers).
     package static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
-                             replaces: UInt32 = 0, expires: Int32 = -1) -> Int32 {
+                             replaces: UInt32 = 0, expires: Int32 = -1, quiet: Bool = false) -> Int32 {
         func string(_ value: String) -> Int32 {
             value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
         }
@@ -213,6 +214,11 @@ public final class DesktopNotifier: Sendable {
             { open("e", "sv") }, { string("urgency") },
             { open("v", "y") }, { basic("y", UInt8(1)) }, { sd_bus_message_close_container(message) },
             { sd_bus_message_close_container(message) },
+        ] + (quiet ? [
+            { open("e", "sv") }, { string("suppress-sound") },
+            { open("v", "b") }, { basic("b", Int32(1)) }, { sd_bus_message_close_container(message) },
+            { sd_bus_message_close_container(message) },
+        ] : []) + [
             { sd_bus_message_close_container(message) },
             { basic("i", expires) },
         ]

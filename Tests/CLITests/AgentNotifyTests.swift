@@ -50,6 +50,40 @@ import Glibc
         #expect(!agent.logText.contains("warning"), "\(agent.logText)")
     }
 
+    /// `[desktop] confirm`: the day's first automatic check-in is one quiet
+    /// notification naming the method, the rule, the time and this week;
+    /// the next check-in that day is none; `confirm = false` shows none.
+    /// (The agent answers `event` once the notification call returned: no wait.)
+    @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")),
+          arguments: [true, false])
+    func theFirstAutomaticCheckInOfTheDayIsConfirmedOnce(confirm: Bool) async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n[policy.target]\nkind = \"days_per_week\"\nvalue = 3\n"
+                            + "[desktop]\nconfirm = \(confirm)\n")
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let daemon = try await FakeNotificationDaemon(address: bus.address, in: cli.folder)
+        let now = "2026-11-18T08:50:00Z"
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": now])
+        defer { agent.kill9() }
+        for (source, at) in [("nfc", "2026-11-18T08:52:00Z"), ("wifi", "2026-11-18T08:53:00Z")] {
+            let event = try await cli.run(["event", "--source", source, "--rule", "desk", "--at", at, "--socket", agent.socket],
+                                          environment: ["DESKDAYS_NOW": now])
+            #expect(event.status == 0, "\(event.stderr)")
+        }
+        #expect(agent.logText.contains("check-in stored for 2026-11-18 through the control socket"), "\(agent.logText)")
+        let calls = daemon.calls
+        guard confirm else {
+            #expect(calls.isEmpty, "confirm = false: \(calls)")
+            return
+        }
+        #expect(calls.count == 1, "once a day: \(calls)")
+        let call = try #require(calls.first)
+        #expect(call["body"] as? String == "In the office — nfc \"desk\" at 08:52. This week: 1 of 3 office days.", "\(call)")
+        #expect((call["hints"] as? [String: Any])?["suppress-sound"] as? Bool == true, "\(call)")
+        #expect(call["expire"] as? Int == -1 && (call["actions"] as? [Any])?.isEmpty == true)
+    }
+
     @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
     func aHungNotificationDaemonIsGivenUpOnAndAStopEndsTheWait() async throws {
         let cli = try CLIRunner()

@@ -60,6 +60,8 @@ extension EnrollNFC {
         var settings = try ConfigLoader.load(path: global.configPath).nfc
         if let backend { settings.backend = NFCSettings.Backend(rawValue: backend.rawValue)! }
         if let connstring { settings.connstring = connstring }
+        // Learning a tag no rule knows yet: the reader is not told to refuse it.
+        settings.feedback = false
         var logger = Logger(label: "deskdays.enroll.nfc")
         logger.logLevel = .warning
         let reader = NFCTagReader.configured(settings, logger: logger)

@@ -19,8 +19,10 @@ public struct NFCTagReader: Sendable {
     }
 
     /// The PC/SC backend (pcscd; every reader it has, and ones added later).
-    public static func pcsc(logger: Logger, only: String? = nil) -> NFCTagReader {
-        let reader = PCSCTagReader(system: SCard(), logger: logger, only: only)
+    /// `judge`: whether a reading checks the user in, for the reader's light
+    /// and buzzer (`[nfc] feedback`); nil leaves the reader alone.
+    public static func pcsc(logger: Logger, only: String? = nil, judge: (@Sendable (TagReading) -> Bool)? = nil) -> NFCTagReader {
+        let reader = PCSCTagReader(system: SCard(), logger: logger, only: only, judge: judge)
         return NFCTagReader(backend: .pcsc, start: reader.taps(wantsNDEF:))
     }
 
@@ -34,15 +36,18 @@ public struct NFCTagReader: Sendable {
     /// reader, else libnfc when it can open a device, else PC/SC (so a
     /// reader plugged in later is still picked up through PnP).
     public static func configured(_ settings: NFCSettings, logger: Logger) -> NFCTagReader {
+        let matcher = TagMatcher(tags: settings.tags)
+        let judge: (@Sendable (TagReading) -> Bool)? = settings.feedback ? { @Sendable reading in matcher.rule(for: reading) != nil } : nil
+        let pcsc: () -> NFCTagReader = { NFCTagReader.pcsc(logger: logger, only: settings.reader, judge: judge) }
         switch settings.backend {
-        case .pcsc: return pcsc(logger: logger, only: settings.reader)
+        case .pcsc: return pcsc()
         case .libnfc: return libnfc(connstring: settings.connstring, logger: logger)
         case .auto:
             if (pcscReaderNames() ?? []).contains(where: { watches(reader: $0, only: settings.reader) }) {
-                return pcsc(logger: logger, only: settings.reader)
+                return pcsc()
             }
             if libnfcHasDevice(settings.connstring) { return libnfc(connstring: settings.connstring, logger: logger) }
-            return pcsc(logger: logger, only: settings.reader)
+            return pcsc()
         }
     }
 

@@ -1,6 +1,9 @@
 import DeviceThread
 import DeskDaysCore
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Watches every PC/SC reader (and readers plugged in later, through the
 /// `\\?PnP?\Notification` pseudo-reader) with `SCardGetStatusChange`, and
@@ -20,6 +23,10 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
     /// with an error; a finite bound only re-registered us with pcscd every
     /// 30 s for nothing (bench/agent-idle.sh).
     var waitMilliseconds: UInt32 = 0xFFFF_FFFF
+    /// `[nfc] feedback`: whether a reading checks the user in (a rule knows
+    /// the tag); the reader then answers the tap (`ReaderFeedback`). Nil: the
+    /// reader is left alone (`feedback = false`, `enroll nfc`).
+    var judge: (@Sendable (TagReading) -> Bool)? = nil
 
     /// Card errors tolerated per presentation before waiting for removal.
     static var retriesPerTap: Int { 3 }
@@ -161,6 +168,7 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
         let response = try system.transmit(card, [0xFF, 0xCA, 0x00, 0x00, 0x00])
         guard response.count > 2, response.suffix(2).elementsEqual([0x90, 0x00]) else { return nil }
         var reading = TagReading(uid: Array(response.dropLast(2)), ndef: .notRead)
+        defer { if let judge { answer(card, reader: reader, accepted: judge(reading)) } }
         guard wantsNDEF(reading.uidHex) else { return reading }
         do {
             reading.ndef = try Type2Reading.ndef { page in
@@ -176,5 +184,22 @@ struct PCSCTagReader<System: SmartCardSystem>: Sendable {
             reading.ndef = .unreadable
         }
         return reading
+    }
+
+    /// The reader's light and buzzer answer the tap, while the tag is still
+    /// connected; a reader that refuses is left alone (a debug line).
+    private func answer(_ card: System.Card, reader: String, accepted: Bool) {
+        for command in ReaderFeedback.commands(reader: reader, accepted: accepted) {
+            do throws(SCardCallError) {
+                switch command {
+                case .apdu(let bytes): _ = try system.transmit(card, bytes)
+                case .escape(let bytes): _ = try system.control(card, code: ReaderFeedback.escapeCode, bytes)
+                case .pause(let milliseconds): usleep(milliseconds * 1000)
+                }
+            } catch {
+                logger.debug("the reader did not take its light and buzzer command", metadata: ["reader": "\(reader)", "error": "\(error)"])
+                return
+            }
+        }
     }
 }

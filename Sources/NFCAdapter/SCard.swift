@@ -80,6 +80,14 @@ struct SCard: SmartCardSystem {
         return Array(response.prefix(Int(length)))
     }
 
+    func control(_ card: Card, code: UInt32, _ command: [UInt8]) throws(SCardCallError) -> [UInt8] {
+        var response = [UInt8](repeating: 0, count: 258)
+        var length: DWORD = 0
+        try Self.check("SCardControl", SCardControl(card.handle, DWORD(code), command, DWORD(command.count),
+                                                    &response, DWORD(response.count), &length))
+        return Array(response.prefix(Int(length)))
+    }
+
     func disconnect(_ card: Card) {
         _ = SCardDisconnect(card.handle, DWORD(SCARD_LEAVE_CARD))
     }

@@ -18,6 +18,8 @@ protocol SmartCardSystem: Sendable {
     func connect(_ context: Context, reader: String) throws(SCardCallError) -> Card
     /// Sends one APDU; returns the response including SW1 SW2.
     func transmit(_ card: Card, _ apdu: [UInt8]) throws(SCardCallError) -> [UInt8]
+    /// Sends a command to the reader itself (`SCardControl`); returns its answer.
+    func control(_ card: Card, code: UInt32, _ command: [UInt8]) throws(SCardCallError) -> [UInt8]
     func disconnect(_ card: Card)
 }
 

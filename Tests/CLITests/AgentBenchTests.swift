@@ -230,14 +230,18 @@ final class PrivatePCSCD {
     private(set) var pid: Int32 = 0
     var socketPath: String { directory + "/run/pcscd.comm" }
 
-    init(in folder: URL) async throws {
+    /// vpcd's friendly name (pcscd adds " 00 00"): "ACS ACR122U PICC Interface" makes it an ACR122U to DeskDays.
+    let readerName: String
+
+    init(in folder: URL, readerName: String = "Virtual PCD") async throws {
         directory = folder.appendingPathComponent("pcscd").path
+        self.readerName = readerName
         try await start()
     }
 
     /// Starts (or restarts) pcscd in a new namespace; returns once its socket exists.
     func start() async throws {
-        let started = try await runTool([AgentBench.python, Self.harness + "/pcscd_ctl.py", "start", directory])
+        let started = try await runTool([AgentBench.python, Self.harness + "/pcscd_ctl.py", "start", directory, readerName])
         guard started.status == 0, let pid = Int32(started.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw HarnessError("pcscd did not start: \(started.output) (see \(directory)/pcscd.log)")
         }
@@ -296,6 +300,11 @@ final class BenchCard {
     func show(uid: String) async { await send("tag \(uid)") }
     /// Waits until a reader client has asked for the UID since the last insert.
     func waitRead(seconds: Double = 20) async -> Bool { await send("waitread \(seconds)").hasPrefix("read") }
+    /// Waits until `count` APDUs other than the tag's reads came (the
+    /// reader's own commands): them, in order, as hex (fewer after `seconds`).
+    func others(_ count: Int, seconds: Double = 20) async -> [String] {
+        Array(await send("others \(count) \(seconds)").split(separator: " ").dropFirst().map(String.init))
+    }
     /// How many times a reader client asked for the UID.
     var reads: Int {
         get async { Int(await send("reads").split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }

@@ -134,6 +134,47 @@ struct BadgeBenchTests {
         #expect(explain.contains("rule \"desk\""), "\(explain)")
     }
 
+    /// `[nfc] feedback`: a reader named as an ACS ACR122U gets its LED and
+    /// buzzer pseudo-APDU on each tap, green and one beep for the desk tag,
+    /// red and two beeps for a tag no rule knows; sent while the tag is still
+    /// there, before the check-in is stored (so once it is, the command came).
+    /// With `feedback = false` the reader gets nothing.
+    @Test(arguments: [true, false])
+    func anACR122UBlinksAndBeepsForEachTap(feedback: Bool) async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let day = BenchDay()
+        try cli.writeConfig(Self.configuration(rules: [("desk", AgentBenchTests.deskUID)])
+            .replacingOccurrences(of: "backend = \"pcsc\"\n", with: "backend = \"pcsc\"\nfeedback = \(feedback)\n"))
+        let pcscd = try await PrivatePCSCD(in: cli.folder, readerName: "ACS ACR122U PICC Interface")
+        defer { pcscd.stop() }
+        let agent = try await AgentProcess(cli, environment: AgentBench.environment(pcscd).merging([
+            "DESKDAYS_NOW": day.instant(at: "09:00", minusSeconds: 0),
+        ]) { $1 })
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("NFC reader ready"), "\(agent.logText)")
+        #expect(agent.logText.contains("ACS ACR122U PICC Interface 00 00"), "\(agent.logText)")
+
+        let card = try await pcscd.card(uid: AgentBenchTests.deskUID, in: cli.folder)
+        await card.insert()
+        #expect(await agent.waitForLog("nfc check-in stored for \(day.date)"), "\(agent.logText)")
+        await card.remove()
+        #expect(await pcscd.waitForSlot("ACS ACR122U PICC Interface 00 00", "empty"), "pcscd saw the tag leave")
+        await card.show(uid: "04DEADBEEF0001")
+        await card.insert()
+        #expect(await agent.waitForLog("unknown tag"), "\(agent.logText)")
+        await card.remove()
+        let green = "FF0040A80401010101", red = "FF0040540401010201"
+        if feedback {
+            let sent = await card.others(2)
+            #expect(sent == [green, red], "\(sent) \(agent.logText)")
+        } else {
+            // Both taps were handled (stored, then named unknown): nothing was sent.
+            #expect(await card.others(0, seconds: 0) == [])
+        }
+        #expect(await agent.stop() == 0)
+    }
+
     /// vpcd is a two-slot reader ("Virtual PCD 00 00" and "00 01"); with
     /// `[nfc] reader` naming the first, a card with a configured UID in the
     /// second slot is never asked for its UID. (vpcd cannot give a slot a

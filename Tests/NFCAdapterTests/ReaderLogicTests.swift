@@ -141,6 +141,8 @@ final class ScriptedSmartCards: SmartCardSystem, @unchecked Sendable {
         return reader
     }
 
+    func control(_ card: String, code: UInt32, _ command: [UInt8]) throws(SCardCallError) -> [UInt8] { [] }
+
     func transmit(_ card: String, _ apdu: [UInt8]) throws(SCardCallError) -> [UInt8] {
         let outcome: Result<[UInt8], PCSCError> = state.withLock { state in
             if let failure = state.failures.removeValue(forKey: card) { return .failure(failure) }
@@ -385,5 +387,20 @@ final class ScriptedNFCChip: NFCChipSystem, @unchecked Sendable {
         let chip = ScriptedNFCChip([.tag(PCSCReaderLogicTests.first), .lost, .tag(PCSCReaderLogicTests.second)])
         #expect(try await readings(chip).map(\.uid) == [PCSCReaderLogicTests.first, PCSCReaderLogicTests.second])
         #expect(chip.opens == 2)
+    }
+}
+
+/// The light and buzzer commands per reader (`[nfc] feedback`): the ACR122U's
+/// pseudo-APDU (also proven through vpcd, BadgeBenchTests), the ACR1252U's
+/// escape commands as its reference manual gives them, nothing for others.
+@Suite struct ReaderFeedbackTests {
+    @Test func eachReaderGetsItsOwnCommands() {
+        #expect(ReaderFeedback.commands(reader: "ACS ACR122U PICC Interface 00 00", accepted: true)
+                == [.apdu([0xFF, 0x00, 0x40, 0xA8, 0x04, 0x01, 0x01, 0x01, 0x01])])
+        let refused = ReaderFeedback.commands(reader: "ACS ACR1252 1S CL Reader [ACR1252 1S CL Reader(1)] 00 00", accepted: false)
+        #expect(refused.filter { $0 == .escape([0xE0, 0x00, 0x00, 0x28, 0x01, 0x0A]) }.count == 2, "two beeps: \(refused)")
+        #expect(refused.first == .escape([0xE0, 0x00, 0x00, 0x29, 0x01, 0x01]) && refused.last == .escape([0xE0, 0x00, 0x00, 0x29, 0x01, 0x00]))
+        #expect(ReaderFeedback.escapeCode == 0x4200_0DAC)
+        #expect(ReaderFeedback.commands(reader: "Identiv uTrust 3700 F CL Reader 00 00", accepted: true).isEmpty)
     }
 }

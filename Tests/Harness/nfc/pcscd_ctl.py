@@ -53,11 +53,13 @@ def inner(directory):
     os.execv("/usr/sbin/pcscd", ["pcscd", "-f", "-c", os.path.join(directory, "conf")])
 
 
-def start(directory):
+def start(directory, name="Virtual PCD"):
+    """`name`: the reader's friendly name (pcscd adds the slot numbers), so
+    vpcd can stand for a reader DeskDays knows by name (an ACS ACR122U)."""
     for sub in ("run", "conf"):
         os.makedirs(os.path.join(directory, sub), exist_ok=True)
     with open(os.path.join(directory, "conf", "vpcd"), "w") as conf:
-        conf.write('FRIENDLYNAME "Virtual PCD"\n'
+        conf.write(f'FRIENDLYNAME "{name}"\n'
                    f"DEVICENAME   /dev/null:0x{VPCD_PORT:04X}\n"
                    f"LIBPATH      {VPCD_DRIVER}\n"
                    f"CHANNELID    0x{VPCD_PORT:04X}\n")
@@ -108,7 +110,7 @@ if __name__ == "__main__":
     if command == "inner":
         inner(directory)
     elif command == "start":
-        start(directory)
+        start(directory, *sys.argv[3:4])
     elif command == "stop":
         signal_pid(directory, signal.SIGTERM, 5)
     elif command == "kill":

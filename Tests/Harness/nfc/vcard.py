@@ -16,6 +16,10 @@ Driven by lines on stdin, answering one line each on stdout:
   polls               presence checks (ATR requests: vpcd asks for the
                       ATR each time pcscd polls) since the last insert
                                                          → polls N
+  others N [SECONDS]  wait until N APDUs other than the tag's reads (a
+                      reader's own commands, such as an ACR122U's light and
+                      buzzer) came since the card started → others HEX…
+                                                           | timeout HEX…
   quit
 After each insert, the first ATR request is reported as `atr <unix time>`
 on stderr (pcscd noticed the tag: the detection floor for bench/nfc.sh).
@@ -57,6 +61,8 @@ class Card:
         self.reads = 0
         self.polls = 0
         self.read_since_insert = threading.Event()
+        self.others = []
+        self.others_changed = threading.Condition()
 
     def answer(self, apdu):
         if apdu[:5] == b"\xFF\xCA\x00\x00\x00":
@@ -69,6 +75,12 @@ class Card:
                 return b"\x6A\x82"
             chunk = self.memory[start:start + 16]
             return chunk + bytes(16 - len(chunk)) + b"\x90\x00"
+        with self.others_changed:
+            self.others.append(apdu.hex().upper())
+            self.others_changed.notify_all()
+        # An ACR122U answers its LED and buzzer command with 90 and the LED state.
+        if apdu[:3] == b"\xFF\x00\x40":
+            return b"\x90\x00"
         return b"\x6D\x00"
 
     def serve(self, sock):
@@ -169,6 +181,12 @@ def main():
             print(f"reads {card.reads}", flush=True)
         elif words[0] == "polls":
             print(f"polls {card.polls}", flush=True)
+        elif words[0] == "others":
+            count = int(words[1])
+            seconds = float(words[2]) if len(words) > 2 else 20.0
+            with card.others_changed:
+                seen = card.others_changed.wait_for(lambda: len(card.others) >= count, seconds)
+                print(("others " if seen else "timeout ") + " ".join(card.others), flush=True)
         elif words[0] == "quit":
             break
     card.remove()

@@ -21,7 +21,8 @@ extension Agent {
     /// which is logged; the schedule, recomputed from the wall clock each
     /// round, already handles it.
     func runTimers() async {
-        var schedule = CheckInSchedule(policy: configuration.policy, settings: configuration.checkin, start: clock.now())
+        var schedule = CheckInSchedule(policy: configuration.policy, settings: configuration.checkin,
+                                       summary: configuration.reminders.summary, start: clock.now())
         var lastDay = configuration.policy.localDate(of: clock.now())
         var announced: Date?
         while !Task.isCancelled {
@@ -31,6 +32,7 @@ extension Agent {
                 switch action {
                 case .fallback(let date): await writeFallback(on: date)
                 case .reminder(let date): await remind(on: date)
+                case .summary(let date): await summarize(on: date)
                 }
             }
             let today = configuration.policy.localDate(of: now)
@@ -59,6 +61,18 @@ extension Agent {
             if abs(drift) > Self.jumpThreshold {
                 logger.notice("the wall clock moved by \(Int(drift.rounded())) s (clock change or suspend); timers recomputed")
             }
+        }
+    }
+
+    /// `[reminders] summary`: this week's office days against the rule and
+    /// where the period stands, as one notification (logged too).
+    func summarize(on date: LocalDate) async {
+        do {
+            let body = try answer.weeklySummary()
+            logger.notice("weekly summary for the week of \(configuration.policy.weekStart(of: date)): \(body)")
+            await notifier.notify(title: tr("DeskDays: this week"), body: body)
+        } catch {
+            logger.error("could not compute the weekly summary: \(error)")
         }
     }
 

@@ -20,6 +20,8 @@ public struct CheckInSchedule: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case reminder(LocalDate)
         case fallback(LocalDate)
+        /// `[reminders] summary`: the week's summary, on its weekday.
+        case summary(LocalDate)
     }
 
     /// How far back a missed fallback is still written after a long suspend.
@@ -34,9 +36,12 @@ public struct CheckInSchedule: Sendable, Equatable {
     public private(set) var remindersThrough: LocalDate
     /// The last date whose fallback was handled.
     public private(set) var fallbacksThrough: LocalDate
+    let summary: WeeklyTime?
+    /// The last date whose summary was handled (given or passed over).
+    public private(set) var summariesThrough: LocalDate
 
     /// A schedule starting at `start`: today's actions are still ahead (or overdue).
-    public init(policy: Policy, settings: CheckinSettings, start: Date) {
+    public init(policy: Policy, settings: CheckinSettings, summary: WeeklyTime? = nil, start: Date) {
         self.policy = policy
         self.reminderTime = settings.reminderTime
         // No fallback status ("none") means no fallback action at all.
@@ -45,6 +50,8 @@ public struct CheckInSchedule: Sendable, Equatable {
         let yesterday = policy.localDate(of: start).adding(days: -1)
         remindersThrough = yesterday
         fallbacksThrough = yesterday
+        self.summary = summary
+        summariesThrough = yesterday
     }
 
     /// The instant of `time` within the (shifted) day `date`: with
@@ -67,6 +74,15 @@ public struct CheckInSchedule: Sendable, Equatable {
                 break
             }
         }
+        // The summary: the next date of its weekday after the mark.
+        if let summary {
+            for offset in 1...7 {
+                let date = summariesThrough.adding(days: offset)
+                guard date.weekday == summary.weekday, let fire = instant(summary.time, on: date) else { continue }
+                if best.map({ fire < $0 }) ?? true { best = fire }
+                break
+            }
+        }
         return best
     }
 
@@ -79,6 +95,15 @@ public struct CheckInSchedule: Sendable, Equatable {
             while date <= today, let fire = instant(fallbackTime, on: date), fire <= now {
                 if policy.isWorkday(date) { actions.append(.fallback(date)) }
                 fallbacksThrough = date
+                date = date.adding(days: 1)
+            }
+        }
+        if let summary {
+            // Given on its own day only (a summary a day late is noise), workday or not.
+            var date = summariesThrough.adding(days: 1)
+            while date <= today, let fire = instant(summary.time, on: date), fire <= now {
+                if date == today, date.weekday == summary.weekday { actions.append(.summary(date)) }
+                summariesThrough = date
                 date = date.adding(days: 1)
             }
         }

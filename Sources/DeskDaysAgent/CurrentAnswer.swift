@@ -161,6 +161,18 @@ final class CurrentAnswer: @unchecked Sendable {
         return DesktopSummary(report: report, todayStatus: day.status, workday: answers.policy.isWorkday(today))
     }
 
+    /// The weekly summary: this week's office days against the rule (the
+    /// report's row for a weekly rule, else the week as streaks judge it)
+    /// and the period's status line, in the user's language.
+    func weeklySummary() throws -> String {
+        let today = answers.policy.localDate(of: clock.now())
+        let data = try answers.reportData(store: store, today: today)
+        let line = Render.statusLine(data.report, locale: answers.locale)
+        if data.report.currentWeek != nil { return line }
+        guard let week = data.chartWeeks().first(where: { $0.start <= today && today <= $0.start.adding(days: 6) }) else { return line }
+        return Render.weekLine(office: week.office, required: week.required, locale: answers.locale) + " " + line
+    }
+
     /// Writes the current period's HTML page (what `report --html` writes)
     /// beside the control socket as report.html (0600, replaced atomically); its path.
     func writeHTMLReport() throws -> String {

@@ -66,6 +66,7 @@ public enum ConfigLoader {
             case "holidays": readHolidays(&reader, value, path, &configuration.policy)
             case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
+            case "reminders": reader.table(value, path) { readReminders(&$0, $1, &configuration.reminders) }
             case "sync": reader.table(value, path) { readSync(&$0, $1, &configuration.sync, baseDirectory: baseDirectory) }
             case "calendar": reader.table(value, path) { readCalendar(&$0, $1, &configuration.calendar, baseDirectory: baseDirectory) }
             default:
@@ -267,6 +268,24 @@ public enum ConfigLoader {
             switch key {
             case "tray": if let flag = reader.bool(value, path) { settings.tray = flag }
             case "confirm": if let flag = reader.bool(value, path) { settings.confirm = flag }
+            default: return false
+            }
+            return true
+        }
+    }
+
+    static func readReminders(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout RemindersSettings) {
+        reader.read(table, path: "reminders") { reader, key, value, path in
+            switch key {
+            case "summary":
+                guard let text = reader.string(value, path) else { break }
+                if text == "off" {
+                    settings.summary = nil
+                } else if let weekly = WeeklyTime(text) {
+                    settings.summary = weekly
+                } else {
+                    reader.problem(path, tr("summary must be a weekday and a time, such as \"fri 16:00\", or \"off\""))
+                }
             default: return false
             }
             return true

@@ -120,6 +120,9 @@ extension Configuration {
         desktopTable["tray"] = desktop.tray
         desktopTable["confirm"] = desktop.confirm
         root["desktop"] = desktopTable
+        let remindersTable = TOMLTable()
+        remindersTable["summary"] = reminders.summary?.description ?? "off"
+        root["reminders"] = remindersTable
         if let sync {
             let syncTable = TOMLTable()
             syncTable["folder"] = sync.folder

@@ -12,6 +12,7 @@ public struct Configuration: Sendable, Equatable {
     public var wired = WiredSettings()
     public var gps = GPSSettings()
     public var desktop = DesktopSettings()
+    public var reminders = RemindersSettings()
     /// `[sync]`: nil when absent (sync off).
     public var sync: SyncSettings?
     /// The iCalendar files read for holidays (`policy.holidays_ics`), as
@@ -114,6 +115,34 @@ public struct SyncSettings: Sendable, Equatable {
         let name = String(cString: buffer)
         return name.isEmpty ? "localhost" : name
     }
+}
+
+/// `[reminders]`: the weekly summary.
+public struct RemindersSettings: Sendable, Equatable {
+    /// `summary = "fri 16:00"`: the week's office days against the rule and
+    /// the period's standing, as a notification at that weekday and time
+    /// (the policy's zone); nil: `"off"`.
+    public var summary: WeeklyTime? = WeeklyTime(weekday: .friday, time: TimeOfDay(hour: 16, minute: 0)!)
+    public init() {}
+}
+
+/// A weekday and a time of day, written `"fri 16:00"`.
+public struct WeeklyTime: Sendable, Equatable, CustomStringConvertible {
+    public var weekday: Weekday
+    public var time: TimeOfDay
+
+    public init(weekday: Weekday, time: TimeOfDay) {
+        self.weekday = weekday
+        self.time = time
+    }
+
+    public init?(_ text: String) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 2, let weekday = Weekday(key: String(words[0])), let time = TimeOfDay(String(words[1])) else { return nil }
+        self.init(weekday: weekday, time: time)
+    }
+
+    public var description: String { "\(weekday.key) \(time)" }
 }
 
 /// `[checkin]`: reminders and the end-of-day fallback.

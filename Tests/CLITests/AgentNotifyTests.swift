@@ -84,6 +84,40 @@ import Glibc
         #expect(call["expire"] as? Int == -1 && (call["actions"] as? [Any])?.isEmpty == true)
     }
 
+    /// `[reminders] summary`: on Friday at 16:00 one notification with this
+    /// week's office days against the rule and where the period stands.
+    @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
+    func theWeeklySummaryIsOneNotificationOnFriday() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("""
+        [policy]
+        timezone = "UTC"
+        [policy.target]
+        kind = "days_per_week"
+        value = 3
+        [checkin]
+        reminder_time = "off"
+        fallback_time = "off"
+        [reminders]
+        summary = "fri 16:00"
+        """)
+        #expect(try await cli.run(["checkin", "--date", "2026-11-18", "--socket", "/nonexistent/agent.sock"]).status == 0)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let daemon = try await FakeNotificationDaemon(address: bus.address, in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                        "DESKDAYS_NOW": "2026-11-20T15:59:57Z"])
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("reminder shown as a desktop notification (id 42)"), "\(agent.logText)")
+        #expect(await agent.stop() == 0)
+        let call = try #require(daemon.calls.first)
+        #expect(daemon.calls.count == 1)
+        #expect(call["summary"] as? String == "DeskDays: this week")
+        let body = try #require(call["body"] as? String)
+        #expect(body.contains("This week: 1 of 3 office days.") && body.hasPrefix("Q4 2026"), "\(body)")
+        #expect(agent.logText.contains("weekly summary for the week of 2026-11-16: \(body)"), "\(agent.logText)")
+    }
+
     @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
     func aHungNotificationDaemonIsGivenUpOnAndAStopEndsTheWait() async throws {
         let cli = try CLIRunner()

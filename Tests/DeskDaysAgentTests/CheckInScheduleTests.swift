@@ -27,6 +27,25 @@ struct CheckInScheduleTests {
 
     static func day(_ text: String) -> LocalDate { LocalDate(text)! }
 
+    /// `[reminders] summary = "fri 16:00"`: once on Friday at 16:00 local,
+    /// never twice after the clock goes back, not caught up on Saturday.
+    @Test func theWeeklySummaryFiresOnItsWeekdayOnce() {
+        let off = Self.settings(reminder: nil, fallback: nil, status: nil)
+        let summary = WeeklyTime("fri 16:00")
+        #expect(summary?.description == "fri 16:00" && WeeklyTime("friday 4pm") == nil)
+        // Wed 2026-11-18; Friday the 20th at 16:00 Berlin is 15:00 UTC.
+        var schedule = CheckInSchedule(policy: Self.policy(), settings: off, summary: summary, start: Self.at("2026-11-18T07:00:00Z"))
+        #expect(schedule.nextFire() == Self.at("2026-11-20T15:00:00Z"))
+        #expect(schedule.due(at: Self.at("2026-11-19T15:00:00Z")).isEmpty, "Thursday")
+        #expect(schedule.due(at: Self.at("2026-11-20T14:59:59Z")).isEmpty)
+        #expect(schedule.due(at: Self.at("2026-11-20T15:00:00Z")) == [.summary(Self.day("2026-11-20"))])
+        #expect(schedule.due(at: Self.at("2026-11-20T14:00:00Z")).isEmpty, "the clock set back: never twice")
+        #expect(schedule.nextFire() == Self.at("2026-11-27T15:00:00Z"))
+        // Asleep through next Friday 16:00, awake on Saturday: no late summary.
+        #expect(schedule.due(at: Self.at("2026-11-28T09:00:00Z")).isEmpty)
+        #expect(schedule.nextFire() == Self.at("2026-12-04T15:00:00Z"))
+    }
+
     @Test func aWorkdayFiresTheReminderThenTheFallbackOnceEach() {
         // Wed 2026-11-18, Berlin is UTC+1.
         var schedule = CheckInSchedule(policy: Self.policy(), settings: Self.settings(), start: Self.at("2026-11-18T07:00:00Z"))

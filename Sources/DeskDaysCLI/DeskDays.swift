@@ -72,6 +72,7 @@ package struct DeskDays: AsyncParsableCommand {
             CalendarCommand.self,
             ChartCommand.self,
             QREntry.self,
+            SetupEntry.self,
             // Subcommands are registered here, one line each.
         ]
     )

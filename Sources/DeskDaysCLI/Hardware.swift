@@ -22,6 +22,7 @@ package enum Hardware {
         (["doctor"], tr("Check the hardware, drivers and permissions each enabled method needs, and say how to fix what is wrong.")),
         (["enroll"], tr("Learn a check-in rule from the hardware and add it to the configuration.")),
         (["qr"], tr("Make and read QR codes for QR check-in.")),
+        (["setup"], tr("Set DeskDays up by answering a few questions (on a terminal).")),
     ]
 
     /// The summary of the command at `path`.
@@ -67,6 +68,11 @@ struct DoctorEntry: HandedOver {
 
 struct QREntry: HandedOver {
     static let configuration = CommandConfiguration(commandName: "qr", abstract: Hardware.abstract("qr"))
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+}
+
+struct SetupEntry: HandedOver {
+    static let configuration = CommandConfiguration(commandName: "setup", abstract: Hardware.abstract("setup"))
     @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 }
 

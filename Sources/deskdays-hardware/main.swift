@@ -12,7 +12,7 @@ struct HardwareCommands: AsyncParsableCommand {
         commandName: "deskdays",
         abstract: tr("The DeskDays commands that use the check-in hardware."),
         version: DeskDays.version,
-        subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self])
+        subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self, SetupCommand.self])
 
     /// `deskdays enroll METHOD`, one subcommand per method of the table.
     struct Enroll: AsyncParsableCommand {

@@ -62,3 +62,8 @@ struct ConfigCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// What `config check` warns of (a valid rule that cannot work as written), for `deskdays setup` too.
+package enum ConfigurationWarnings {
+    package static func list(_ configuration: Configuration) -> [String] { ConfigCommand.Check.warnings(configuration) }
+}

@@ -63,6 +63,41 @@ extension AttendanceStatus {
         (.sick, ["مرض", "إجازة مرضية"]),
         (.vacation, ["إجازة"]),
         (.leave, ["إذن غياب"]),
+        // Italiano
+        (.office, ["ufficio", "in ufficio", "in sede"]),
+        (.remote, ["da remoto", "lavoro agile", "smart working", "telelavoro"]),
+        (.travel, ["trasferta"]),
+        (.sick, ["malattia"]),
+        (.vacation, ["ferie"]),
+        (.leave, ["permesso retribuito", "congedo"]),
+        // Nederlands
+        (.office, ["kantoor", "op kantoor"]),
+        (.remote, ["thuiswerk", "thuiswerken"]),
+        (.travel, ["dienstreis"]),
+        (.sick, ["ziek", "ziekte"]),
+        (.vacation, ["vakantie"]),
+        (.leave, ["verlof"]),
+        // Русский
+        (.office, ["офис", "в офисе"]),
+        (.remote, ["удалённо", "удаленно", "удалёнка", "удаленка"]),
+        (.travel, ["командировка"]),
+        (.sick, ["больничный"]),
+        (.vacation, ["отпуск"]),
+        (.leave, ["отгул"]),
+        // 한국어
+        (.office, ["사무실", "출근"]),
+        (.remote, ["재택", "재택근무"]),
+        (.travel, ["출장"]),
+        (.sick, ["병가"]),
+        (.vacation, ["휴가", "연차"]),
+        (.leave, ["휴무"]),
+        // 简体中文
+        (.office, ["办公室", "到岗"]),
+        (.remote, ["远程", "居家办公"]),
+        (.travel, ["出差"]),
+        (.sick, ["病假"]),
+        (.vacation, ["休假", "年假"]),
+        (.leave, ["事假"]),
     ]
 
     /// Every accepted value, in the form `key(_:)` gives it. Built once; a

@@ -69,7 +69,7 @@ extension AttendanceStatus {
         (.travel, ["trasferta"]),
         (.sick, ["malattia"]),
         (.vacation, ["ferie"]),
-        (.leave, ["permesso retribuito", "congedo"]),
+        (.leave, ["permesso", "permesso retribuito", "congedo"]),
         // Nederlands
         (.office, ["kantoor", "op kantoor"]),
         (.remote, ["thuiswerk", "thuiswerken"]),

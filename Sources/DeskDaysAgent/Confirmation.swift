@@ -22,6 +22,8 @@ struct Confirmation: Sendable {
         let policy = configuration.policy
         guard configuration.desktop.confirm, event.kind == .arrival, date == policy.localDate(of: clock.now()),
               (try? store.checkIns(in: DateSpan(date, date)).count) == 1 else { return }
+        // No desktop to show it on (a server, a test): nothing to say, and nothing wrong.
+        guard notifier.unavailableReason() == nil else { return }
         let time = policy.clockTime(of: event.time)
         var body = event.rule.map { tr("In the office — \(event.source.rawValue) \"\($0)\" at \(time).") }
             ?? tr("In the office — \(event.source.rawValue) at \(time).")

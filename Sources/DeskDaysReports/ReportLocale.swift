@@ -96,6 +96,15 @@ public struct ReportLocale: Sendable {
     /// locale (docs/cli.md), else as `date`.
     public func day(_ date: LocalDate) -> String { isNeutral ? date.description : self.date(date) }
 
+    /// The number a fiscal year goes by in the user's language: the year it
+    /// ends in (`year`: FY2027 runs from October 2026, as in English), or the
+    /// year it starts in where that is the custom (Japanese 年度: 2026 年度
+    /// starts in 2026). The catalog says which: translators of such a
+    /// language translate this message as "fiscal years are named by their start".
+    static func fiscalYearNumber(_ year: Int) -> Int {
+        tr("fiscal years are named by their end") == "fiscal years are named by their start" ? year - 1 : year
+    }
+
     /// The period's name in the user's language ("Week of 2026-11-16",
     /// "Oktober 2026", "Q4 2026"); JSON keeps `Period.label`, in English.
     public func periodLabel(_ period: Period) -> String {
@@ -103,8 +112,8 @@ public struct ReportLocale: Sendable {
         case .weekOf(let start): return tr("Week of \(day(start))")
         case .month(let date): return monthTitle(date)
         case .quarter(let quarter, let year, let fiscal):
-            return fiscal ? tr("Q\(plain(quarter)) FY\(plain(year))") : tr("Q\(plain(quarter)) \(plain(year))")
-        case .year(let year, let fiscal): return fiscal ? tr("FY\(plain(year))") : plain(year)
+            return fiscal ? tr("Q\(plain(quarter)) FY\(plain(Self.fiscalYearNumber(year)))") : tr("Q\(plain(quarter)) \(plain(year))")
+        case .year(let year, let fiscal): return fiscal ? tr("FY\(plain(Self.fiscalYearNumber(year)))") : plain(year)
         case .rolling(let weeks, let end):
             return trn("\(number(weeks)) week to \(day(end))", "\(number(weeks)) weeks to \(day(end))", weeks)
         case nil: return period.label

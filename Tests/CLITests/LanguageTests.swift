@@ -228,4 +228,20 @@ struct LanguageTests {
             #expect(result.stdout == expected, "\(language) \(name) differs from Golden/languages/\(url.lastPathComponent):\n\(result.stdout)")
         }
     }
+
+    /// A fiscal year from October: English names it by the year it ends in
+    /// ("Q1 FY2027" for October 2026), Japanese by the year it starts in
+    /// (年度: "2026 年度 Q1"), as a Japanese reader expects.
+    @Test func aFiscalYearIsNamedAsTheLanguageNamesIt() async throws {
+        let catalogs = try await Catalogs.compiled(["ja"])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nfiscal_year_start_month = 10\n")
+        let english = try await cli.run(["status", "--today", "2026-10-15"])
+        #expect(english.stdout.hasPrefix("Q1 FY2027"), "\(english.stdout)")
+        let japanese = try await cli.run(["status", "--today", "2026-10-15"],
+                                         environment: ["LC_ALL": "", "LANG": "ja_JP.UTF-8", "DESKDAYS_LOCALEDIR": catalogs.path])
+        #expect(japanese.stdout.hasPrefix("2026 年度 Q1"), "\(japanese.stdout)")
+    }
 }

@@ -215,7 +215,7 @@ import Testing
         #expect(digest.count == 64)
         let page = try String(contentsOfFile: out, encoding: .utf8)
         #expect(page.contains("<code>\(digest)</code>"))
-        #expect(page.contains("<td>2026-03-18</td><td>wed</td><td>workday</td><td>office</td><td>automatic</td><td>nfc 02:00; gps 22:00–03:30</td>"),
+        #expect(page.contains("<td>2026-03-18</td><td>wed</td><td>workday</td><td>office</td><td>automatic</td><td class=\"text\"><span>nfc 02:00</span>; <span>gps 22:00–03:30</span></td>"),
                 "\(page)")
         #expect(page.contains("removed: external check-in"))
         #expect(page.contains("visitor book at reception"))

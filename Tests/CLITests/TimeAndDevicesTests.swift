@@ -279,7 +279,7 @@ import Glibc
         }
         // The C modules DeskDaysStore's interface names: this package's and its packages'.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let maps = ["Sources/CIntl/module.modulemap", ".build/checkouts/swift-system/Sources/CSystem/include/module.modulemap",
+        let maps = ["Sources/CIntl/module.modulemap", "Sources/CNettle/module.modulemap", ".build/checkouts/swift-system/Sources/CSystem/include/module.modulemap",
                     ".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap"]
             .map { root.appendingPathComponent($0).path }
         guard maps.allSatisfy(FileManager.default.fileExists(atPath:)) else {

@@ -238,6 +238,7 @@ struct LanguageTests {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nfiscal_year_start_month = 10\n")
+        #expect(try await cli.run(["checkin", "--date", "2026-10-01", "--today", "2026-10-15"]).status == 0)
         let english = try await cli.run(["status", "--today", "2026-10-15"])
         #expect(english.stdout.hasPrefix("Q1 FY2027"), "\(english.stdout)")
         let japanese = try await cli.run(["status", "--today", "2026-10-15"],

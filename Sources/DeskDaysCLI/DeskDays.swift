@@ -112,6 +112,7 @@ package struct DeskDays: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            Failure.finish(0)
         } catch {
             Failure.exit(for: error, root: root)
         }

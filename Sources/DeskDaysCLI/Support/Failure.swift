@@ -26,7 +26,16 @@ enum Failure {
         if let message, !message.isEmpty {
             writeAll(code == 0 ? STDOUT_FILENO : STDERR_FILENO, message.hasSuffix("\n") ? message : message + "\n")
         }
-        Foundation.exit(code)
+        finish(code)
+    }
+
+    /// Ends the process with `code` once standard output is flushed, without
+    /// running C libraries' exit handlers: a device thread may still be inside
+    /// libpcsclite or libnfc (an enrolment ending on a refused card), and
+    /// their handlers free what that call is using (a crash at exit, status 11).
+    static func finish(_ code: Int32) -> Never {
+        fflush(nil)
+        _exit(code)
     }
 
     static func describe(_ error: Error, root: any ParsableCommand.Type = DeskDays.self) -> (String?, Int32) {

@@ -103,6 +103,10 @@ import Glibc
             let killAt = Int.random(in: 1...200, using: &generator)
             await eventually("\(killAt) acknowledged check-ins in round \(round)") { acks.lock.withLock { acks.dates.count >= killAt } }
             agent.kill9()
+            // Reaped before the next round: a killed agent still tearing down under load
+            // would otherwise accept the next round's first connection on its old socket.
+            _ = await agent.ended()
+            #expect(!agent.isRunning, "round \(round): the killed agent was reaped")
             await withCheckedContinuation { done in group.notify(queue: .global()) { done.resume() } }
             let stored = Set(try await sqlite(cli.database, "SELECT date FROM record WHERE origin = 'manual'")
                 .split(whereSeparator: \.isNewline).map(String.init))
@@ -118,8 +122,9 @@ import Glibc
         // And the agent starts on the database the kills left behind.
         let agent = try await AgentProcess(cli)
         // Its first answer reads the whole history the rounds left (decades of dates): waited for, not timed.
-        let status = try #require(try TestSocketClient(path: agent.socket, timeoutSeconds: 120).status())
-        #expect(status["today"] != nil)
+        let reply = try TestSocketClient(path: agent.socket, timeoutSeconds: 120).request(#"{"cmd":"status"}"#)
+        let output = try #require(reply?["output"] as? String, "reply: \(String(describing: reply)); log: \(agent.logText)")
+        #expect(output.contains("\"today\""))
         #expect(await agent.stop() == 0)
     }
 

@@ -171,8 +171,10 @@ public enum Source: String, CaseIterable, Sendable, Codable, Comparable {
     /// The `[calendar]` folder (never stored).
     case calendar
 
-    /// The sources that produce automatic check-ins (precedence level 2).
-    public static let automatic: [Source] = [.nfc, .qr, .wifi, .gps, .wired, .external]
+    /// The sources that produce automatic check-ins (precedence level 2):
+    /// the methods, the phone inbox (`external`) and a time clock's arrivals
+    /// and departures read by `import` (`import`).
+    public static let automatic: [Source] = [.nfc, .qr, .wifi, .gps, .wired, .external, .import]
 
     public var isAutomatic: Bool { Source.automatic.contains(self) }
 

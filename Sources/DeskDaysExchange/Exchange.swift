@@ -92,6 +92,15 @@ public struct ImportedFile: Sendable {
     public var skipped: [ImportError] = []
     /// An iCalendar file's timed events (with a time of day): not days, skipped.
     public var timedEvents = 0
+    /// A time clock's arrivals and departures (`--in-column`, `--out-column`).
+    public var signs: [ImportedSign] = []
+}
+
+/// An arrival or departure a time clock's row gives, with the row's line.
+public struct ImportedSign: Sendable, Equatable {
+    public var line: Int
+    public var kind: CheckInEvent.Kind
+    public var at: Date
 }
 
 /// An import file that cannot be used; nothing of it is written.
@@ -254,13 +263,18 @@ public enum Exchange {
         guard let dateColumn = try column(options.dateColumn, defaults: ["date", "datum"]) else {
             throw ImportError(file: file, line: headerRow.line, message: needs)
         }
+        // A time clock's arrival and departure columns: a row with a time is a check-in.
+        let inColumn = try options.inColumn.flatMap { name throws(ImportError) in try column(name, defaults: []) }
+        let outColumn = try options.outColumn.flatMap { name throws(ImportError) in try column(name, defaults: []) }
+        let timed = inColumn != nil || outColumn != nil
         // A file without a status column is a list of dates, all of `--status`.
         let statusColumn = options.status == nil || options.statusColumn != nil
             ? try column(options.statusColumn, defaults: ["status"]) : nil
-        guard statusColumn != nil || options.status != nil else {
+        guard statusColumn != nil || options.status != nil || timed else {
             throw ImportError(file: file, line: headerRow.line, message: needs)
         }
         let noteColumn = header.firstIndex(of: "note")
+        let policy = options.policy
         var imported = ImportedFile()
         for row in rows.dropFirst() {
             let fields = row.fields, line = row.line
@@ -268,24 +282,39 @@ public enum Exchange {
                 throw ImportError(file: file, line: line, message: tr("the row has \(fields.count) fields; expected \(header.count)"))
             }
             let dateText = fields[dateColumn].trimmingCharacters(in: .whitespaces)
-            guard let date = DateFormat.date(dateText, format: options.dateFormat) else {
+            guard let cell = DateFormat.cell(dateText, format: options.dateFormat) else {
                 let shape = options.dateFormat?.rawValue ?? "YYYY-MM-DD"
                 throw ImportError(file: file, line: line, message: tr("date \"\(dateText)\" is not \(shape); name the file's date format with --date-format (\(DateFormat.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
-            guard date.isSupported else {
+            // A date-time belongs to its day through `day_starts_at`, as our own check-ins do.
+            let date = cell.day(policy)
+            guard date.isSupported, cell.date.isSupported else {
                 throw ImportError(file: file, line: line, message: tr("date \(dateText) is \(LocalDate.unsupportedPhrase)"))
             }
+            func instant(_ index: Int?, after arrival: Date?) throws(ImportError) -> Date? {
+                guard let index, index < fields.count else { return nil }
+                return try cell.clockCell(fields[index], column: headerRow.fields[index], after: arrival, format: options.dateFormat,
+                                          policy: policy, file: file, line: line)
+            }
+            let arrival = try instant(inColumn, after: nil)
+            let departure = try instant(outColumn, after: arrival)
+            if let arrival { imported.signs.append(ImportedSign(line: line, kind: .arrival, at: arrival)) }
+            if let departure { imported.signs.append(ImportedSign(line: line, kind: .departure, at: departure)) }
+            // Any other row is a record of its status (the status column's, or `--status`).
+            if arrival != nil || departure != nil { continue }
             let status: AttendanceStatus
             if let statusColumn {
-                let name = fields[statusColumn].trimmingCharacters(in: .whitespaces)
+                let name = statusColumn < fields.count ? fields[statusColumn].trimmingCharacters(in: .whitespaces) : ""
                 if name.isEmpty { continue }
                 guard let named = AttendanceStatus(named: name) else {
                     imported.skipped.append(ImportError(file: file, line: line, message: unknownStatus(name)))
                     continue
                 }
                 status = named
+            } else if let given = options.status {
+                status = given
             } else {
-                status = options.status!
+                continue
             }
             let note = noteColumn.flatMap { $0 < fields.count ? fields[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
             imported.records.append(ImportedRecord(date: date, status: status, note: note))

@@ -243,6 +243,36 @@ extension AttendanceStore {
                 PRAGMA user_version = 8;
                 """)
         }
+        // v9: time clocks (docs/cli.md `import --in-column`): an imported
+        // arrival or departure is a check-in of source `import`. The two
+        // tables are rebuilt as in v4, same columns, rows and ids.
+        migrator.registerMigration("v9") { db in
+            try db.execute(sql: """
+                CREATE TABLE checkin_v9 (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external', 'import')),
+                    rule TEXT,
+                    at TEXT NOT NULL,
+                    UNIQUE (date, source)
+                );
+                INSERT INTO checkin_v9 (id, date, source, rule, at) SELECT id, date, source, rule, at FROM checkin;
+                DROP TABLE checkin;
+                ALTER TABLE checkin_v9 RENAME TO checkin;
+                CREATE TABLE sign_v9 (
+                    id INTEGER PRIMARY KEY,
+                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external', 'import')),
+                    at TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('arrival', 'departure')),
+                    UNIQUE (date, source)
+                );
+                INSERT INTO sign_v9 (id, date, source, at, kind) SELECT id, date, source, at, kind FROM sign;
+                DROP TABLE sign;
+                ALTER TABLE sign_v9 RENAME TO sign;
+                PRAGMA user_version = 9;
+                """)
+        }
         return migrator
     }()
 }

@@ -114,8 +114,8 @@ struct DayRows {
     }
 
     /// `deskdays clear`: the records of `origins` (oldest first), and with
-    /// `automatic` every check-in (earliest first) and latest sign, each
-    /// leaving a removal that names it.
+    /// `automatic` every check-in (earliest first) and latest sign (with
+    /// `import`, those of source `import`), each leaving a removal that names it.
     mutating func clear(_ origins: Set<Origin>, at instant: Date, sequence: inout Int) -> [Removal] {
         var removed: [Removal] = []
         let recordOrigins = Set(origins.subtracting([.automatic]).map(\.rawValue))
@@ -128,18 +128,19 @@ struct DayRows {
             if let id = record.row.id { deletedRecords.append(id) }
         }
         records.removeAll { recordOrigins.contains($0.row.origin) }
-        if origins.contains(.automatic) {
-            for checkIn in checkIns.sorted(by: { ($0.at, $0.id ?? .max, $0.sequence) < ($1.at, $1.id ?? .max, $1.sequence) }) {
-                removed.append(Removal(date: date, origin: .automatic,
-                                       entry: "\(checkIn.source.rawValue) check-in" + (checkIn.rule.map { ", rule \"\($0)\"" } ?? ""),
-                                       removedAt: instant))
-            }
-            deletedCheckIns += checkIns.compactMap(\.id)
-            checkIns.removeAll()
-            // Their latest signs go with them: time on site comes from check-ins.
-            deletedSigns += signs.compactMap(\.id)
-            signs.removeAll()
+        // Check-ins go with `automatic`; those of a time clock (source `import`) with `import` too.
+        let goes: (Source) -> Bool = { origins.contains(.automatic) || (origins.contains(.import) && $0 == .import) }
+        for checkIn in checkIns.filter({ goes($0.source) })
+            .sorted(by: { ($0.at, $0.id ?? .max, $0.sequence) < ($1.at, $1.id ?? .max, $1.sequence) }) {
+            removed.append(Removal(date: date, origin: checkIn.source == .import ? .import : .automatic,
+                                   entry: "\(checkIn.source.rawValue) check-in" + (checkIn.rule.map { ", rule \"\($0)\"" } ?? ""),
+                                   removedAt: instant))
         }
+        deletedCheckIns += checkIns.filter { goes($0.source) }.compactMap(\.id)
+        checkIns.removeAll { goes($0.source) }
+        // Their latest signs go with them: time on site comes from check-ins.
+        deletedSigns += signs.filter { goes($0.source) }.compactMap(\.id)
+        signs.removeAll { goes($0.source) }
         let at = UTCTimestamp.string(from: instant)
         for removal in removed {
             removals.append(RemovalState(origin: removal.origin, entry: removal.entry, at: at, sequence: next(&sequence)))

@@ -3,7 +3,10 @@ import DeskDaysCore
 import DeskDaysExchange
 import Foundation
 
-extension DateFormat: ExpressibleByArgument {}
+extension DateFormat: ExpressibleByArgument {
+    /// A shape, optionally with the time a time clock writes after it (`"DD.MM.YYYY HH:mm"`).
+    public init?(argument: String) { self.init(named: argument) }
+}
 
 /// `deskdays import FILE`: backfilled history as imported records.
 struct ImportCommand: AsyncParsableCommand {
@@ -24,6 +27,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("How the CSV writes dates: YYYY-MM-DD, DD.MM.YYYY, DD/MM/YYYY, MM/DD/YYYY or D.M.YYYY.")))
     var dateFormat: DateFormat?
 
+    @Option(help: ArgumentHelp(tr("A time clock's column of arrival times (HH:MM, or a date and time).")))
+    var inColumn: String?
+
+    @Option(help: ArgumentHelp(tr("A time clock's column of departure times (HH:MM, or a date and time).")))
+    var outColumn: String?
+
     @Option(help: ArgumentHelp(tr("The status of every row, for a CSV without a status column (a list of office dates).")),
             transform: AttendanceStatus.argument)
     var status: AttendanceStatus?
@@ -41,7 +50,18 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let horizon = session.today.adding(days: 366 * 5)
         let imported = try Exchange.parseImport(text, file: file, horizon: horizon, options: ImportOptions(
-            dateColumn: dateColumn, statusColumn: statusColumn, dateFormat: dateFormat, status: status))
+            dateColumn: dateColumn, statusColumn: statusColumn, dateFormat: dateFormat, status: status,
+            inColumn: inColumn, outColumn: outColumn, policy: session.policy))
+        // A time clock's rows are checked whole before anything is written: none lies ahead of now.
+        for sign in imported.signs {
+            let date = session.policy.localDate(of: sign.at)
+            guard date.isSupported else {
+                throw CLIError("\(file):\(sign.line): " + tr("a check-in on \(date) is \(LocalDate.unsupportedPhrase)"))
+            }
+            guard sign.at.timeIntervalSince(session.now.date) <= Validation.furthestAhead else {
+                throw CLIError("\(file):\(sign.line): " + tr("a check-in stamped \(date) is more than a day after now; check the time (and the clock)"))
+            }
+        }
         // Rows with an unknown status are named, not guessed at (docs/cli.md, "Status words").
         for row in imported.skipped.prefix(Self.namedSkips) { printError("deskdays: \(row)") }
         if imported.skipped.count > Self.namedSkips {
@@ -72,6 +92,17 @@ struct ImportCommand: AsyncParsableCommand {
             print(trn("Imported the entries of \(dates) date from \(file) as they were exported (origins, check-ins and their times).",
                       "Imported the entries of \(dates) dates from \(file) as they were exported (origins, check-ins and their times).", dates))
             return
+        }
+        if !imported.signs.isEmpty {
+            // A time clock's arrivals and departures: check-ins of source `import`, giving time on site.
+            let pipeline = try await session.pipeline()
+            for sign in imported.signs {
+                _ = try await pipeline.submit(CheckInEvent(source: .import, rule: nil, time: sign.at, kind: sign.kind), asked: session.now)
+            }
+            let days = Set(imported.signs.map { session.policy.localDate(of: $0.at) }).count
+            print(trn("Imported the arrival and departure times of \(days) day from \(file) (check-ins of source import).",
+                      "Imported the arrival and departure times of \(days) days from \(file) (check-ins of source import).", days))
+            if imported.records.isEmpty { return }
         }
         let count = try await session.pipeline().importRecords(imported.records.map { ($0.date, $0.status, $0.note) })
         // A manual record decides its date: say which imported dates it overrules, so nothing is lost silently.

@@ -28,6 +28,12 @@ struct ReconcileCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("How the export writes dates: YYYY-MM-DD, DD.MM.YYYY, DD/MM/YYYY, MM/DD/YYYY or D.M.YYYY.")))
     var dateFormat: DateFormat?
 
+    @Option(help: ArgumentHelp(tr("A time clock's column of arrival times (HH:MM, or a date and time).")))
+    var inColumn: String?
+
+    @Option(help: ArgumentHelp(tr("A time clock's column of departure times (HH:MM, or a date and time).")))
+    var outColumn: String?
+
     @Option(help: ArgumentHelp(tr("First date, YYYY-MM-DD (default: the current period's start).")))
     var from: String?
 
@@ -95,7 +101,8 @@ struct ReconcileCommand: AsyncParsableCommand {
         }
         let export: EmployerExport
         do {
-            export = try EmployerExport.parse(text, file: file, dateColumn: dateColumn, dateFormat: dateFormat, policy: session.policy)
+            export = try EmployerExport.parse(text, file: file, dateColumn: dateColumn, dateFormat: dateFormat,
+                                          inColumn: inColumn, outColumn: outColumn, policy: session.policy)
         } catch {
             // One sentence naming the line; nothing is written by reconcile, so no "nothing was imported".
             throw CLIError(error.description + (error.description.hasSuffix(".") ? "" : "."))

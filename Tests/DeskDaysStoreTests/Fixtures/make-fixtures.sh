@@ -279,3 +279,37 @@ COMMIT;
 SQL
 chmod 0600 v8.sqlite
 echo "wrote $(pwd)/v8.sqlite"
+
+# v9: v8's rows; check-ins and signs may have the source `import` (time clocks).
+rm -f v9.sqlite v9.sqlite-wal v9.sqlite-shm
+cp v8.sqlite v9.sqlite
+sqlite3 v9.sqlite <<'SQL'
+BEGIN;
+CREATE TABLE checkin_v9 (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external', 'import')),
+    rule TEXT,
+    at TEXT NOT NULL,
+    UNIQUE (date, source)
+);
+INSERT INTO checkin_v9 (id, date, source, rule, at) SELECT id, date, source, rule, at FROM checkin;
+DROP TABLE checkin;
+ALTER TABLE checkin_v9 RENAME TO checkin;
+CREATE TABLE sign_v9 (
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    source TEXT NOT NULL CHECK (source IN ('nfc', 'qr', 'wifi', 'gps', 'wired', 'external', 'import')),
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('arrival', 'departure')),
+    UNIQUE (date, source)
+);
+INSERT INTO sign_v9 (id, date, source, at, kind) SELECT id, date, source, at, kind FROM sign;
+DROP TABLE sign;
+ALTER TABLE sign_v9 RENAME TO sign;
+PRAGMA user_version = 9;
+INSERT INTO grdb_migrations (identifier) VALUES ('v9');
+COMMIT;
+SQL
+chmod 0600 v9.sqlite
+echo "wrote $(pwd)/v9.sqlite"

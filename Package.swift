@@ -154,7 +154,7 @@ let package = Package(
 
         // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, over sd-bus
         .target(name: "DeskDaysDesktop", dependencies: [
-            "DeviceThread", "Spawn", "CSystemd", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysDoctor", "DeskDaysControl",
+            "DeviceThread", "Spawn", "CSystemd", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -256,7 +256,7 @@ let package = Package(
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysDoctorTests", dependencies: ["CheckInMethods", "DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "SystemBus", "Wired", "NL80211"]),
         .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["TestSupport", "AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),
     ]
 )

@@ -17,32 +17,50 @@ import Glibc
 ///
 /// Access is checked twice: the socket is mode 0600 in a 0700 folder, and
 /// every connection's peer uid (`SO_PEERCRED`) must be the agent's own uid.
-/// Accepting and each connection run on their own threads with blocking
-/// calls, so a slow or silent client never holds up the cooperative pool;
-/// requests are handed to `handler` (async) one at a time per connection.
-/// Bad input gets an error reply and never ends the agent.
+///
+/// One thread serves every connection: a `poll` loop over non-blocking
+/// sockets (as pcscd's and gpsd's do), so a thousand idle clients cost
+/// descriptors, not threads. The loop only moves bytes; answering is done
+/// elsewhere, one request at a time per connection: `status` and `report`
+/// on one answering queue (never waiting for a task of the cooperative pool
+/// under a burst of writes), writes by the async `handler`. A reply or push
+/// a client does not take is buffered; a client that leaves it there for
+/// `sendSeconds` (or a follower that falls `followerBacklog` bytes behind)
+/// is dropped. Bad input gets an error reply and never ends the agent.
 public final class ControlServer: @unchecked Sendable {
+    // @unchecked: every mutable field is read and written under `lock`,
+    // except `Connection`s, which only the loop's thread touches.
     /// What the server needs from the agent.
     public typealias Handler = @Sendable (ControlProtocol.Envelope) async -> WireObject
 
     public let path: String
     private let handler: Handler
-    /// Answers a request on the connection's own thread, without the async
-    /// handler, when it can (the status and the report, read from the
-    /// current answer): under a burst of writes a `status` then waits for
-    /// no task of the cooperative pool; nil: the handler answers.
+    /// Answers a request without the async handler when it can (the status
+    /// and the report, read from the current answer); nil: the handler answers.
     private let immediate: @Sendable (ControlProtocol.Envelope) -> WireObject?
     /// Why this agent's answer is not the sender's (another database,
     /// configuration, clock or language), as the reply; nil when it is.
     private let refusal: @Sendable (ControlProtocol.Envelope) -> WireObject?
     private let summary: @Sendable (StatusFormat) -> WireObject
     private let logger: Logger
+    /// Where `status`, `report` and a follower's first line are worked out, one at a time, off the loop.
+    private let answering = DispatchQueue(label: "deskdays-control-answers")
+
     private let lock = NSLock()
     private var listener: Int32 = -1
-    /// Ends the accept loop's poll.
-    private let wake = StopSignal()
-    private var connections: [Int32: Connection] = [:]
     private var stopped = false
+    private var reloading = false
+    /// Replies and first lines worked out for the loop to send, by connection id.
+    private var finished: [(id: UInt64, outcome: Outcome)] = []
+    /// The latest line pushed per format, with its number (`publish`).
+    private var pushed: [StatusFormat: (number: Int, line: [UInt8])] = [:]
+    private var pushes = 0
+    /// Wakes the loop: work finished, a push, the stop.
+    private let wake = WakePipe()
+    /// Signalled when the loop has ended (`stop` waits for it, briefly).
+    private let ended = DispatchSemaphore(value: 0)
+    private var running = false
+
     /// Connections beyond this are refused, so a runaway client cannot use up the agent's descriptors.
     /// Followers (`subscribe`) count apart, up to `maximumFollowers`: status
     /// bars left open never make a command wait or write around the agent.
@@ -52,34 +70,41 @@ public final class ControlServer: @unchecked Sendable {
     /// (a subscriber, once subscribed, is never timed out): idle clients
     /// cannot hold the agent's connection slots.
     static let idleSeconds = 5
+    /// A reply not taken within this time means a stuck client: it is dropped.
+    static let sendSeconds = 10
+    /// A follower this far behind (unread pushes) has stopped reading: it is dropped.
+    static let followerBacklog = 64 * 1024
+    /// How long a refused peer may take to read why before its connection is closed.
+    static let refusalSeconds: Int64 = 1
 
-    /// One client: its socket, a lock so pushes and replies never interleave, and whether it subscribed.
-    final class Connection: @unchecked Sendable {
+    /// What the answering side hands back to the loop.
+    private enum Outcome {
+        case reply([UInt8])
+        /// A follower's first line, worked out after push number `after`.
+        case subscribed(StatusFormat, first: [UInt8], after: Int)
+    }
+
+    /// One client, touched only by the loop's thread.
+    private final class Connection {
         let fd: Int32
-        let writeLock = NSLock()
-        /// The status format this connection subscribed to, if it did.
+        let id: UInt64
+        var splitter = LineSplitter(limit: ControlMessage.maximumRequestLength)
+        /// Complete lines not answered yet: one is answered at a time, and
+        /// nothing more is read while any wait (the client's own back-pressure).
+        var waiting: [LineSplitter.Piece] = []
+        var busy = false
+        var outbox: [UInt8] = []
+        /// When the outbox last became non-empty or shrank.
+        var sendSince = ContinuousClock.now
+        var lastActivity = ContinuousClock.now
+        /// The status format this connection follows, once it subscribed.
         var subscribed: StatusFormat?
-        init(fd: Int32) { self.fd = fd }
-
-        /// The last status line it was sent (its first, then each push),
-        /// under `writeLock`: a follower gets a line when its own line
-        /// changes, not when only another format's did.
+        /// The last status line it was sent: a follower gets a line when its own line changes.
         var lastStatus: [UInt8]?
-
-        func send(_ data: [UInt8], nonBlocking: Bool = false) -> Bool {
-            writeLock.lock()
-            defer { writeLock.unlock() }
-            return UnixSocket.sendAll(fd, data, nonBlocking: nonBlocking)
-        }
-
-        /// Sends a subscriber its status line, unless it is the one it has.
-        func push(_ data: [UInt8]) -> Bool {
-            writeLock.lock()
-            defer { writeLock.unlock() }
-            guard data != lastStatus else { return true }
-            lastStatus = data
-            return UnixSocket.sendAll(fd, data, nonBlocking: true)
-        }
+        var closing = false
+        /// The peer shut its side: served, then closed.
+        var peerClosed = false
+        init(fd: Int32, id: UInt64) { (self.fd, self.id) = (fd, id) }
     }
 
     /// - Parameters:
@@ -103,7 +128,7 @@ public final class ControlServer: @unchecked Sendable {
         public var description: String
     }
 
-    /// Creates the folder (0700) and socket (0600) and starts accepting.
+    /// Creates the folder (0700) and socket (0600) and starts serving.
     public func start() throws {
         let folder = (path as NSString).deletingLastPathComponent
         try Self.preparePrivateFolder(folder)
@@ -119,7 +144,7 @@ public final class ControlServer: @unchecked Sendable {
             throw SetupError(description: tr("cannot create the control socket \(path): \(String(cString: strerror(bindError)))"))
         }
         chmod(path, 0o600)
-        guard listen(fd, 16) == 0 else {
+        guard listen(fd, 64) == 0 else {
             let code = errno
             close(fd)
             throw SetupError(description: tr("cannot listen on \(path): \(String(cString: strerror(code)))"))
@@ -128,8 +153,12 @@ public final class ControlServer: @unchecked Sendable {
             close(fd)
             throw SetupError(description: tr("cannot create a pipe: \(String(cString: strerror(errno)))"))
         }
-        lock.withLock { listener = fd }
-        let thread = Thread { [self] in acceptLoop() }
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        lock.withLock {
+            listener = fd
+            running = true
+        }
+        let thread = Thread { [self] in serveLoop() }
         thread.name = "deskdays-control"
         thread.start()
         logger.info("control socket ready", metadata: ["path": "\(path)"])
@@ -140,39 +169,40 @@ public final class ControlServer: @unchecked Sendable {
     /// (`{"ok":true,"reloading":true}`) and follows
     /// the next agent on this path: a status bar does not go dead on a reload.
     public func stop(reloading: Bool = false) {
-        let (fd, toClose) = lock.withLock { () -> (Int32, [Connection]) in
-            if stopped { return (-1, []) }
+        let wasRunning = lock.withLock { () -> Bool in
+            if stopped { return false }
             stopped = true
-            return (listener, Array(connections.values))
+            self.reloading = reloading
+            return running
         }
-        guard fd >= 0 else { return }
+        guard wasRunning else { return }
         unlink(path)
-        wake.stop()
-        for connection in toClose {
-            if reloading, connection.subscribed != nil {
-                _ = connection.push(Self.reloadingLine)
-            }
-            // shutdown wakes the connection's blocking read; its thread closes it.
-            shutdown(connection.fd, Int32(SHUT_RDWR))
-        }
+        wake.wake()
+        // The loop says goodbye to followers and closes everything; a moment is plenty.
+        _ = ended.wait(timeout: .now() + 2)
     }
 
     /// What a follower gets when the agent reloads (docs/cli.md "The control socket").
     static let reloadingLine = ControlMessage.stamped(WireObject([.ok: .bool(true), .reloading: .bool(true)]))
 
-    /// Sends the summary line to every subscriber; one that cannot take it now is dropped.
+    /// Sends the summary line to every follower of each format followed; one
+    /// that cannot take it is dropped. Called after the answer changed.
     public func publish() {
-        let subscribers = lock.withLock { connections.values.compactMap { c in c.subscribed.map { (c, $0) } } }
-        guard !subscribers.isEmpty else { return }
+        let formats = lock.withLock { Set(followedFormats).union(subscribing.filter { $0.value > 0 }.keys) }
+        guard !formats.isEmpty else { return }
         var lines: [StatusFormat: [UInt8]] = [:]
-        for (connection, format) in subscribers {
-            let line = lines[format] ?? ControlMessage.stamped(summary(format))
-            lines[format] = line
-            guard !connection.push(line) else { continue }
-            logger.info("dropped a subscriber that stopped reading")
-            shutdown(connection.fd, Int32(SHUT_RDWR))
+        for format in formats { lines[format] = ControlMessage.stamped(summary(format)) }
+        lock.withLock {
+            pushes += 1
+            for (format, line) in lines { pushed[format] = (pushes, line) }
         }
+        wake.wake()
     }
+
+    /// The formats followers follow (kept by the loop, read by `publish`),
+    /// and those of subscriptions whose first line is being worked out.
+    private var followedFormats: [StatusFormat] = []
+    private var subscribing: [StatusFormat: Int] = [:]
 
     // MARK: - Folder and stale socket
 
@@ -220,35 +250,185 @@ public final class ControlServer: @unchecked Sendable {
         unlink(path)
     }
 
-    // MARK: - Accepting
+    // MARK: - The loop
 
-    /// Accepts on one thread, and lets refused connections go on the same
-    /// thread: each refused peer gets its reason, then its descriptor stays
-    /// in this loop's poll until the peer has read and closed (or for
-    /// `refusalSeconds`), so no thread is spent on a connection that is not served.
-    private func acceptLoop() {
+    /// Accepts, reads, answers through the answering side and writes, on
+    /// one thread, until `stop`.
+    private func serveLoop() {
         let fd = lock.withLock { listener }
+        var connections: [Int32: Connection] = [:]
         var refused: [(fd: Int32, until: ContinuousClock.Instant)] = []
-        var sink = [UInt8](repeating: 0, count: 4096)
+        var nextID: UInt64 = 0
+        var sentPushes = 0
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+
+        func drop(_ connection: Connection, _ why: String? = nil) {
+            if let why { logger.info("\(why)") }
+            connection.closing = true
+        }
+
+        /// Writes what the connection's outbox holds, as far as the socket takes it now.
+        func flush(_ connection: Connection) {
+            guard !connection.outbox.isEmpty else { return }
+            let result = connection.outbox.withUnsafeBytes {
+                Syscall.send(connection.fd, $0, flags: Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            switch result {
+            case .success(let sent):
+                connection.outbox.removeFirst(sent)
+                connection.sendSince = .now
+                if connection.outbox.isEmpty { connection.lastActivity = .now }
+            case .failure(let error):
+                if error != .wouldBlock { drop(connection) }
+            }
+        }
+
+        func send(_ line: [UInt8], to connection: Connection) {
+            if connection.outbox.isEmpty { connection.sendSince = .now }
+            connection.outbox += line
+            flush(connection)
+        }
+
+        /// Sends a follower a status line unless it is the one it has.
+        func push(_ line: [UInt8], to connection: Connection) {
+            guard line != connection.lastStatus else { return }
+            connection.lastStatus = line
+            send(line, to: connection)
+            if connection.outbox.count > Self.followerBacklog { drop(connection, "dropped a subscriber that stopped reading") }
+        }
+
+        /// Starts answering the connection's next waiting line, if it is free.
+        func next(_ connection: Connection) {
+            while !connection.busy, !connection.closing, !connection.waiting.isEmpty {
+                let piece = connection.waiting.removeFirst()
+                switch piece {
+                case .tooLong:
+                    send(ControlMessage.stamped(ControlMessage.reply(ControlProtocol.Failure(
+                        code: ControlMessage.Code.tooLong, message: "request longer than \(ControlMessage.maximumRequestLength) bytes"))), to: connection)
+                case .line(let line):
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                    connection.busy = true
+                    answer(line, id: connection.id)
+                }
+            }
+        }
+
         while true {
+            let (stopping, saying) = lock.withLock { (stopped, reloading) }
+            if stopping {
+                for connection in connections.values {
+                    if saying, connection.subscribed != nil {
+                        _ = UnixSocket.sendAll(connection.fd, connection.outbox + Self.reloadingLine, nonBlocking: true)
+                    }
+                    close(connection.fd)
+                }
+                break
+            }
+            // Finished answers and new pushes, handed over under the lock.
+            let (done, latest, pushNumber) = lock.withLock { () -> ([(id: UInt64, outcome: Outcome)], [StatusFormat: (number: Int, line: [UInt8])], Int) in
+                defer { finished.removeAll() }
+                return (finished, pushed, pushes)
+            }
+            let byID = Dictionary(uniqueKeysWithValues: connections.values.map { ($0.id, $0) })
+            for (id, outcome) in done {
+                guard let connection = byID[id] else {
+                    if case .subscribed(let format, _, _) = outcome { lock.withLock { subscribing[format, default: 1] -= 1 } }
+                    continue
+                }
+                connection.busy = false
+                switch outcome {
+                case .reply(let line):
+                    send(line, to: connection)
+                case .subscribed(let format, let first, let after):
+                    connection.subscribed = format
+                    lock.withLock { subscribing[format, default: 1] -= 1 }
+                    connection.lastStatus = first
+                    send(first, to: connection)
+                    // A push made while the first line was worked out: sent after it, when it differs.
+                    if let newer = latest[format], newer.number > after { push(newer.line, to: connection) }
+                }
+                next(connection)
+            }
+            if pushNumber != sentPushes {
+                sentPushes = pushNumber
+                for connection in connections.values {
+                    if let format = connection.subscribed, let line = latest[format]?.line { push(line, to: connection) }
+                }
+            }
+
+            // Connections to close: dropped, idle, or not taking what they were sent.
+            let now = ContinuousClock.now
+            for connection in connections.values where !connection.closing {
+                if connection.peerClosed, !connection.busy, connection.waiting.isEmpty, connection.outbox.isEmpty {
+                    drop(connection)
+                } else if !connection.outbox.isEmpty, now - connection.sendSince > .seconds(Self.sendSeconds) {
+                    drop(connection, "dropped a control client that took no reply for \(Self.sendSeconds) s")
+                } else if connection.subscribed == nil, !connection.busy, connection.waiting.isEmpty, connection.outbox.isEmpty,
+                          now - connection.lastActivity > .seconds(Self.idleSeconds) {
+                    logger.debug("closed a control connection idle for \(Self.idleSeconds) s")
+                    drop(connection)
+                }
+            }
+            for connection in connections.values where connection.closing {
+                close(connection.fd)
+                connections[connection.fd] = nil
+            }
+            lock.withLock { followedFormats = Array(Set(connections.values.compactMap(\.subscribed))) }
+
+            // Wait: the listener, the wake pipe, each connection (reading when free, writing when it has bytes), refused peers.
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+            let order = Array(connections.values)
+            for connection in order {
+                var events: Int16 = 0
+                if !connection.busy, connection.waiting.isEmpty, !connection.peerClosed { events |= Int16(POLLIN) }
+                if !connection.outbox.isEmpty { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+            }
             fds += refused.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            let timeout = refused.map { entry -> Int32 in
-                let left = ContinuousClock.now.duration(to: entry.until).components
+            var deadlines = refused.map(\.until)
+            for connection in order {
+                if !connection.outbox.isEmpty {
+                    deadlines.append(connection.sendSince + .seconds(Self.sendSeconds))
+                } else if connection.subscribed == nil, !connection.busy, connection.waiting.isEmpty {
+                    deadlines.append(connection.lastActivity + .seconds(Self.idleSeconds))
+                }
+            }
+            let timeout = deadlines.min().map { deadline -> Int32 in
+                let left = ContinuousClock.now.duration(to: deadline).components
                 return Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
-            }.min() ?? -1
+            } ?? -1
             if case .failure(let error) = Syscall.poll(&fds, timeout: timeout) {
                 logger.error("control socket poll failed: \(error)")
                 break
             }
-            if fds[1].revents != 0 { break }
+            if fds[1].revents != 0 { wake.drain() }
+
+            // Each connection: write what waits, read what came.
+            for (index, connection) in order.enumerated() {
+                let revents = fds[2 + index].revents
+                if revents & Int16(POLLOUT) != 0 { flush(connection) }
+                guard revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.closing else { continue }
+                switch buffer.withUnsafeMutableBytes({ Syscall.recv(connection.fd, into: $0, flags: Int32(MSG_DONTWAIT)) }) {
+                case .success(0):
+                    // Gone both ways: no one reads a reply. Half-closed (`echo … | socat`):
+                    // what it asked is answered, then the connection closes.
+                    if revents & Int16(POLLHUP) != 0 { drop(connection) } else { connection.peerClosed = true }
+                case .success(let count):
+                    connection.lastActivity = .now
+                    connection.waiting += connection.splitter.append(buffer[0..<count])
+                    next(connection)
+                case .failure(let error):
+                    if error != .wouldBlock { drop(connection) }
+                }
+            }
+
             // A refused peer that sent more is drained; one that closed (or overstayed) is let go.
-            let now = ContinuousClock.now
-            refused = zip(refused, fds.dropFirst(2)).compactMap { entry, polled in
-                var done = now >= entry.until
+            let afterPoll = ContinuousClock.now
+            refused = zip(refused, fds.dropFirst(2 + order.count)).compactMap { entry, polled in
+                var done = afterPoll >= entry.until
                 if polled.revents != 0 {
-                    switch sink.withUnsafeMutableBytes({ Syscall.recv(entry.fd, into: $0, flags: Int32(MSG_DONTWAIT)) }) {
+                    switch buffer.withUnsafeMutableBytes({ Syscall.recv(entry.fd, into: $0, flags: Int32(MSG_DONTWAIT)) }) {
                     case .success(let count): if count == 0 { done = true }
                     case .failure(let error): if error != .wouldBlock { done = true }
                     }
@@ -256,133 +436,76 @@ public final class ControlServer: @unchecked Sendable {
                 if done { close(entry.fd) }
                 return done ? nil : entry
             }
+
+            // New clients, as many as are waiting.
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
-            let client: Int32
-            switch Syscall.accept(fd) {
-            case .success(let accepted): client = accepted
-            case .failure(let error):
-                // EMFILE and friends: back off briefly instead of spinning.
-                if error != .wouldBlock, error != .connectionAbort { usleep(100_000) }
-                continue
-            }
-            UnixSocket.setCloseOnExec(client)
-            if let failure = admit(client) {
-                // The reason, without blocking this thread; then only reads until the peer closes.
-                _ = UnixSocket.sendAll(client, ControlMessage.stamped(ControlMessage.reply(failure)), nonBlocking: true)
-                shutdown(client, Int32(SHUT_WR))
-                refused.append((client, now + .seconds(Self.refusalSeconds)))
+            while case .success(let client) = Syscall.accept(fd) {
+                UnixSocket.setCloseOnExec(client)
+                _ = fcntl(client, F_SETFL, O_NONBLOCK)
+                let asking = connections.values.filter { $0.subscribed == nil }.count
+                if let failure = admission(client, asking: asking, total: connections.count) {
+                    // The reason, without blocking; then only reads until the peer closes.
+                    _ = UnixSocket.sendAll(client, ControlMessage.stamped(ControlMessage.reply(failure)), nonBlocking: true)
+                    shutdown(client, Int32(SHUT_WR))
+                    refused.append((client, afterPoll + .seconds(Self.refusalSeconds)))
+                    continue
+                }
+                nextID += 1
+                connections[client] = Connection(fd: client, id: nextID)
             }
         }
         for entry in refused { close(entry.fd) }
         lock.withLock {
             close(listener)
             listener = -1
+            running = false
         }
+        ended.signal()
     }
 
-    /// How long a refused peer may take to read why before its connection is closed.
-    static let refusalSeconds: Int64 = 1
-
-    /// Serves `fd` on a thread of its own, or says why not (the caller tells the peer).
-    private func admit(_ fd: Int32) -> ControlProtocol.Failure? {
+    /// Why a new client is not served, or nil: another user, or too many connections.
+    private func admission(_ fd: Int32, asking: Int, total: Int) -> ControlProtocol.Failure? {
         guard let uid = UnixSocket.peerUID(fd), uid == getuid() else {
             // Another user reached the socket (its permissions were loosened): refuse and say why.
             logger.warning("refused a control connection from another user")
             return ControlProtocol.Failure(code: ControlMessage.Code.forbidden, message: "this agent serves only the user who started it")
         }
-        let connection = Connection(fd: fd)
-        let admitted = lock.withLock { () -> Bool in
-            let asking = connections.values.filter { $0.subscribed == nil }.count
-            guard !stopped, asking < Self.maximumConnections,
-                  connections.count < Self.maximumConnections + Self.maximumFollowers else { return false }
-            connections[fd] = connection
-            return true
-        }
-        guard admitted else {
+        guard asking < Self.maximumConnections, total < Self.maximumConnections + Self.maximumFollowers else {
             return ControlProtocol.Failure(code: ControlMessage.Code.busy, message: "too many open connections to the agent")
         }
-        // A reply that cannot be delivered within this time means a stuck client: give up on it.
-        UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, seconds: 10)
-        UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, seconds: Self.idleSeconds)
-        let thread = Thread { [self] in serve(connection) }
-        thread.name = "deskdays-client"
-        thread.start()
         return nil
     }
 
-    // MARK: - One connection
+    // MARK: - Answering (off the loop)
 
-    private func serve(_ connection: Connection) {
-        var splitter = LineSplitter(limit: ControlMessage.maximumRequestLength)
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        reading: while true {
-            let count: Int
-            switch buffer.withUnsafeMutableBytes({ Syscall.read(connection.fd, into: $0) }) {
-            case .success(let read): count = read
-            case .failure(.wouldBlock):
-                logger.debug("closed a control connection idle for \(Self.idleSeconds) s")
-                break reading
-            case .failure: break reading
-            }
-            if count == 0 { break }
-            for piece in splitter.append(buffer[0..<count]) {
-                let reply: WireObject?
-                switch piece {
-                case .tooLong:
-                    reply = ControlMessage.reply(ControlProtocol.Failure(
-                        code: ControlMessage.Code.tooLong, message: "request longer than \(ControlMessage.maximumRequestLength) bytes"))
-                case .line(let line):
-                    reply = answer(line, on: connection)
-                }
-                if let reply, !connection.send(ControlMessage.stamped(reply)) { break reading }
-            }
-        }
-        lock.withLock { _ = connections.removeValue(forKey: connection.fd) }
-        _ = connection.writeLock.withLock { close(connection.fd) }
-    }
-
-    /// The reply to one line (nil for a blank line, and for a subscription: its first reply is sent by `subscribe`).
-    private func answer(_ line: [UInt8], on connection: Connection) -> WireObject? {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+    /// Works out the reply to one line of connection `id`, off the loop,
+    /// and hands it back (a subscription: its first line).
+    private func answer(_ line: [UInt8], id: UInt64) {
+        let envelope: ControlProtocol.Envelope
         switch ControlProtocol.parse(line) {
         case .failure(let failure):
             logger.info("bad control request: \(failure.message)")
-            return ControlMessage.reply(failure)
-        case .success(let envelope):
-            if let refused = refusal(envelope) { return refused }
+            return finish(id, .reply(ControlMessage.stamped(ControlMessage.reply(failure))))
+        case .success(let parsed):
+            envelope = parsed
+        }
+        answering.async { [self] in
+            if let refused = refusal(envelope) { return finish(id, .reply(ControlMessage.stamped(refused))) }
             if case .subscribe(let format) = envelope.request {
-                subscribe(connection, to: format)
-                return nil
+                let after = lock.withLock {
+                    subscribing[format, default: 0] += 1
+                    return pushes
+                }
+                return finish(id, .subscribed(format, first: ControlMessage.stamped(summary(format)), after: after))
             }
-            return immediate(envelope) ?? runHandler(envelope)
+            if let reply = immediate(envelope) { return finish(id, .reply(ControlMessage.stamped(reply))) }
+            let handler = self.handler
+            Task { [self] in finish(id, .reply(ControlMessage.stamped(await handler(envelope)))) }
         }
     }
 
-    /// Makes `connection` a subscriber and sends it the line of now, under
-    /// its write lock: no push comes before that line, none is lost
-    /// between, and one of the same bytes is not sent again. A subscriber
-    /// only listens: it is no longer timed out (and wakes nothing while idle).
-    private func subscribe(_ connection: Connection, to format: StatusFormat) {
-        UnixSocket.setTimeout(connection.fd, option: SO_RCVTIMEO, seconds: 0)
-        connection.writeLock.lock()
-        defer { connection.writeLock.unlock() }
-        lock.withLock { connection.subscribed = format }
-        let first = ControlMessage.stamped(summary(format))
-        connection.lastStatus = first
-        _ = UnixSocket.sendAll(connection.fd, first, nonBlocking: false)
-    }
-
-    /// Waits, on this connection's own thread, for the async handler.
-    private func runHandler(_ envelope: ControlProtocol.Envelope) -> WireObject {
-        final class Box: @unchecked Sendable { var reply = WireObject() }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let handler = self.handler
-        Task {
-            box.reply = await handler(envelope)
-            done.signal()
-        }
-        done.wait()
-        return box.reply
+    private func finish(_ id: UInt64, _ outcome: Outcome) {
+        lock.withLock { finished.append((id, outcome)) }
+        wake.wake()
     }
 }

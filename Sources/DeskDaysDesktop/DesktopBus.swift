@@ -5,7 +5,6 @@ import Glibc
 import CSystemd
 import DeskDaysControl
 import DeskDaysCore
-import DeskDaysDoctor
 import DeskDaysReports
 import Foundation
 import Logging
@@ -530,7 +529,7 @@ extension DesktopBus {
     /// its interface, whether the notification server takes actions (answers
     /// from the reminder) and whether there is a tray. Read-only questions on
     /// a connection of its own; nothing is started by activation.
-    public static func doctorFindings(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Doctor.Finding] {
+    public static func doctorFindings(environment: [String: String] = ProcessInfo.processInfo.environment) -> [DoctorFinding] {
         guard let address = DesktopNotifier.sessionAddress(environment: environment), BusSupport.isUnixOnly(address),
               case .success(let bus) = BusSupport.connect(address) else { return [] }
         defer { sd_bus_close_unref(bus) }
@@ -541,10 +540,10 @@ extension DesktopBus {
             defer { sd_bus_message_unref(reply) }
             return (BusSupport.read(reply, "b", as: Int32.self, zero: 0) ?? 0) != 0
         }
-        var findings: [Doctor.Finding] = []
+        var findings: [DoctorFinding] = []
         findings.append(owned(name)
-            ? Doctor.Finding(.ok, tr("the agent serves \(name) on the session bus"))
-            : Doctor.Finding(.note, tr("nothing serves \(name) on the session bus"),
+            ? DoctorFinding(.ok, tr("the agent serves \(name) on the session bus"))
+            : DoctorFinding(.note, tr("nothing serves \(name) on the session bus"),
                              fix: tr("start the agent in your desktop session (`systemctl --user start deskdays`)")))
         if owned(notifications),
            case .success(let reply) = BusSupport.call(bus, destination: notifications, path: notificationsPath,
@@ -556,14 +555,14 @@ extension DesktopBus {
                 sd_bus_message_exit_container(reply)
             }
             findings.append(capabilities.contains("actions")
-                ? Doctor.Finding(.ok, tr("the notification server takes actions: the reminder can be answered from it"))
-                : Doctor.Finding(.note, tr("the notification server shows no buttons (no `actions` capability): the reminder names the command instead")))
+                ? DoctorFinding(.ok, tr("the notification server takes actions: the reminder can be answered from it"))
+                : DoctorFinding(.note, tr("the notification server shows no buttons (no `actions` capability): the reminder names the command instead")))
         } else {
-            findings.append(Doctor.Finding(.note, tr("no notification server runs now (it may start when the reminder comes)")))
+            findings.append(DoctorFinding(.note, tr("no notification server runs now (it may start when the reminder comes)")))
         }
         findings.append(owned(watcher)
-            ? Doctor.Finding(.ok, tr("the desktop has a tray (a StatusNotifierWatcher): the icon is shown unless [desktop] tray = false"))
-            : Doctor.Finding(.note, tr("the desktop has no tray (no StatusNotifierWatcher): no icon"),
+            ? DoctorFinding(.ok, tr("the desktop has a tray (a StatusNotifierWatcher): the icon is shown unless [desktop] tray = false"))
+            : DoctorFinding(.note, tr("the desktop has no tray (no StatusNotifierWatcher): no icon"),
                              fix: tr("on GNOME, enable the AppIndicator extension; on sway or Hyprland, add waybar's \"tray\" module")))
 
         return findings

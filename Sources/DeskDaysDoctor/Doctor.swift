@@ -16,22 +16,8 @@ import Wired
 /// readers, and what the system bus says about gpsd and ModemManager (plus,
 /// when gpsd is there, whether it sends a fix within a moment).
 public struct Doctor: Sendable {
-    /// One observation.
-    public struct Finding: Sendable, Equatable {
-        public enum Level: String, Sendable {
-            case ok, note, warning, problem
-        }
-
-        public var level: Level
-        public var text: String
-        public var fix: String?
-
-        public init(_ level: Level, _ text: String, fix: String? = nil) {
-            self.level = level
-            self.text = text
-            self.fix = fix
-        }
-    }
+    /// One observation (in DeskDaysCore, so the desktop reports its own without linking this module).
+    public typealias Finding = DoctorFinding
 
     /// The findings about one method (or the configuration, or the agent).
     public struct Section: Sendable, Equatable {

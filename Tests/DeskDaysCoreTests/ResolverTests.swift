@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func automaticSources() {
-        #expect(Source.automatic == [.nfc, .qr, .wifi, .gps, .wired, .external])
+        #expect(Source.automatic == [.nfc, .qr, .wifi, .gps, .wired, .external, .import])
         #expect(Source.allCases.filter(\.isAutomatic) == Source.automatic)
         #expect(Source(origin: .manual) == .manual)
         #expect(Source(origin: .import) == .import)

@@ -1,3 +1,4 @@
+import Foundation
 /// What a record says about a date (docs/policy.md "Statuses").
 public enum AttendanceStatus: String, CaseIterable, Sendable, Codable {
     case office, travel, remote, sick, vacation, leave
@@ -212,5 +213,40 @@ extension AttendanceStatus {
         case .vacation: tr("vacation")
         case .leave: tr("leave")
         }
+    }
+}
+
+extension Source {
+    /// A source as a word: the kinds of hardware keep their names (nfc,
+    /// qr, wifi, gps, wired); the others are words of the language.
+    public var word: String {
+        switch self {
+        case .manual: tr("manual")
+        case .import: tr("import")
+        case .fallback: tr("fallback")
+        case .calendar: tr("calendar")
+        case .external: tr("external")
+        case .nfc, .qr, .wifi, .gps, .wired: rawValue
+        }
+    }
+}
+
+/// What `clear` removed, as the database keeps it ("office record", "gps
+/// check-in, rule \"hq\"": the words of the sync journal and the socket's
+/// `removed` list, the same on every device), in the user's language for
+/// `explain`, `clear` and the evidence page; any other text as stored.
+public enum RemovedEntry {
+    public static func words(_ entry: String) -> String {
+        if entry.hasSuffix(" record"), let kept = AttendanceStatus(rawValue: String(entry.dropLast(7))) {
+            return tr("\(kept.word) record")
+        }
+        guard let range = entry.range(of: " check-in"), let kind = Source(rawValue: String(entry[..<range.lowerBound])) else {
+            return entry
+        }
+        let rest = entry[range.upperBound...]
+        if rest.isEmpty { return tr("\(kind.word) check-in") }
+        let prefix = ", rule \""
+        guard rest.hasPrefix(prefix), rest.hasSuffix("\""), rest.count > prefix.count else { return entry }
+        return tr("\(kind.word) check-in, rule \"\(rest.dropFirst(prefix.count).dropLast())\"")
     }
 }

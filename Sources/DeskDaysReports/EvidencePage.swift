@@ -192,12 +192,12 @@ public struct EvidencePage: Sendable {
                 + "<thead><tr>" + [tr("date"), tr("entry"), tr("origin"), tr("when"), tr("note")]
                     .map { "<th scope=\"col\">\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             var lines: [(Date, String)] = written.map { record in
-                (record.recordedAt, "<tr><td>\(record.date)</td><td class=\"text\">\(SVG.escape(tr("\(record.status.rawValue) record written")))</td>"
+                (record.recordedAt, "<tr><td>\(record.date)</td><td class=\"text\">\(SVG.escape(tr("\(record.status.word) record written")))</td>"
                  + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)))</td>"
                  + "<td class=\"free\">\(SVG.escape(record.note ?? ""))</td></tr>\n")
             }
             lines += removals.map { removal in
-                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td class=\"text\">\(SVG.escape(tr("removed: \(removal.entry)")))</td>"
+                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td class=\"text\">\(SVG.escape(tr("removed: \(RemovedEntry.words(removal.entry))")))</td>"
                  + "<td>\(removal.origin.rawValue)</td><td>\(SVG.escape(stamp(removal.removedAt)))</td><td></td></tr>\n")
             }
             out += lines.sorted { $0.0 < $1.0 }.map(\.1).joined() + "</tbody>\n</table>\n"

@@ -229,6 +229,30 @@ struct LanguageTests {
         }
     }
 
+    /// The evidence page's log of records written and removed says the
+    /// statuses in the reader's language ("Eintrag Urlaub geschrieben",
+    /// "entfernt: Eintrag (Homeoffice)"), never the stored English words.
+    @Test func theEvidenceLogSaysStatusesInTheLanguage() async throws {
+        let catalogs = try await Catalogs.compiled(["de"])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try await seeded()
+        defer { cli.cleanup() }
+        for arguments in [["checkin", "--date", "2026-11-11", "--status", "vacation"], ["checkin", "--date", "2026-11-12", "--status", "remote"],
+                          ["clear", "--date", "2026-11-12"]] {
+            #expect(try await cli.run(arguments + ["--today", Self.today]).status == 0)
+        }
+        let page = cli.folder.appendingPathComponent("evidence.html").path
+        let result = try await cli.run(["evidence", "--out", page, "--today", Self.today],
+                                       environment: ["LC_ALL": "", "LANG": "de_DE.UTF-8", "DESKDAYS_LOCALEDIR": catalogs.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let log = try #require(html.range(of: "Geschriebene und entfernte Einträge").map { String(html[$0.lowerBound...]) })
+        #expect(log.contains("Urlaub") && log.contains("Homeoffice"), "\(log.prefix(2000))")
+        for english in ["vacation", "remote record", "office record", "sick record"] {
+            #expect(!log.contains(english), "\"\(english)\" in the German log")
+        }
+    }
+
     /// A fiscal year from October: English names it by the year it ends in
     /// ("Q1 FY2027" for October 2026), Japanese by the year it starts in
     /// (年度: "2026 年度 Q1"), as a Japanese reader expects.

@@ -20,36 +20,11 @@ enum Words {
         }
     }
 
-    /// A source as a word: the kinds of hardware keep their names (nfc,
-    /// qr, wifi, gps, wired); the others are words of the language.
-    static func source(_ source: Source) -> String {
-        switch source {
-        case .manual: tr("manual")
-        case .import: tr("import")
-        case .fallback: tr("fallback")
-        case .calendar: tr("calendar")
-        case .external: tr("external")
-        case .nfc, .qr, .wifi, .gps, .wired: source.rawValue
-        }
-    }
+    /// A source as a word (`Source.word`).
+    static func source(_ source: Source) -> String { source.word }
 
-    /// A removal as the database keeps it ("office record", "gps check-in,
-    /// rule \"hq\"": the words of the sync journal and the socket's `removed`
-    /// list, the same on every device) in the user's language; any other
-    /// text as it was stored.
-    static func removedEntry(_ entry: String) -> String {
-        if entry.hasSuffix(" record"), let kept = AttendanceStatus(rawValue: String(entry.dropLast(7))) {
-            return tr("\(status(kept)) record")
-        }
-        guard let range = entry.range(of: " check-in"), let kind = Source(rawValue: String(entry[..<range.lowerBound])) else {
-            return entry
-        }
-        let rest = entry[range.upperBound...]
-        if rest.isEmpty { return tr("\(source(kind)) check-in") }
-        let prefix = ", rule \""
-        guard rest.hasPrefix(prefix), rest.hasSuffix("\""), rest.count > prefix.count else { return entry }
-        return tr("\(source(kind)) check-in, rule \"\(rest.dropFirst(prefix.count).dropLast())\"")
-    }
+    /// A removal as the database keeps it, in the user's language (`RemovedEntry.words`).
+    static func removedEntry(_ entry: String) -> String { RemovedEntry.words(entry) }
 
     /// `text` followed by spaces up to `width` characters; never cut (a
     /// translated word may be longer than the English column).

@@ -86,9 +86,18 @@ public enum Render {
             lines.append(tr("Weeks:"))
             // A week not over yet is not "not met": it is still open.
             let metWord = tr("met"), notMetWord = tr("not met"), openWord = tr("not over yet")
-            for week in weeks {
-                let verdict = week.met ? metWord : week.start.adding(days: 6) < report.today ? notMetWord : openWord
-                lines.append("  \(day(week.start))  \(n(week.office))/\(n(week.required))  \(verdict)")
+            // Dates and counts in columns whatever their lengths ("5. Okt." beside "28. Sept.").
+            let rows = weeks.map { week in
+                (day(week.start), "\(n(week.office))/\(n(week.required))",
+                 week.met ? metWord : week.start.adding(days: 6) < report.today ? notMetWord : openWord)
+            }
+            let dateWidth = rows.map { Localization.displayWidth($0.0) }.max() ?? 0
+            let countWidth = rows.map { Localization.displayWidth($0.1) }.max() ?? 0
+            func padded(_ text: String, _ width: Int) -> String {
+                text + String(repeating: " ", count: max(0, width - Localization.displayWidth(text)))
+            }
+            for (date, count, verdict) in rows {
+                lines.append("  \(padded(date, dateWidth))  \(padded(count, countWidth))  \(verdict)")
             }
         }
         return lines.joined(separator: "\n")

@@ -229,6 +229,26 @@ struct LanguageTests {
         }
     }
 
+    /// The weeks of a weekly rule in columns in German and French, where
+    /// dates differ in length ("5. Okt. 2026" beside "28. Sept. 2026").
+    @Test(arguments: [("de", "de_DE.UTF-8"), ("fr", "fr_FR.UTF-8")])
+    func weekDatesLineUp(language: String, locale: String) async throws {
+        let catalogs = try await Catalogs.compiled([language])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n\n[policy.target]\nkind = \"days_per_week\"\nvalue = 3\n")
+        #expect(try await cli.run(["checkin", "--date", "2026-10-05", "--today", Self.today]).status == 0)
+        let result = try await cli.run(["report", "--today", Self.today],
+                                       environment: ["LC_ALL": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Each week's line: two spaces, the date, then its count "0/N" in one column.
+        let weeks = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains("/") }
+        #expect(weeks.count >= 13, "\(result.stdout)")
+        let columns = Set(weeks.compactMap { line in line.range(of: #"\d+/\d+"#, options: .regularExpression).map { line[..<$0.lowerBound].count } })
+        #expect(columns.count == 1, "the counts start at columns \(columns.sorted()):\n\(weeks.joined(separator: "\n"))")
+    }
+
     /// The evidence page's log of records written and removed says the
     /// statuses in the reader's language ("Eintrag Urlaub geschrieben",
     /// "entfernt: Eintrag (Homeoffice)"), never the stored English words.

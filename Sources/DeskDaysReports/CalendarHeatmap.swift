@@ -32,7 +32,10 @@ public struct CalendarHeatmap: Sendable {
         let columns = min(CalendarHeatmap.columns, max(months.count, 1))
         let rows = (months.count + columns - 1) / columns
         let width = Int(Double(columns) * (CalendarHeatmap.monthWidth + CalendarHeatmap.monthGap) + 16)
-        let height = Int(Double(rows) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap) + 40)
+        // The legend wraps onto more lines rather than run past the edge (a long word in any language).
+        let legend = SVG.legendLayout(DayKind.legendOrder.map(\.label), mark: 16, gap: 12, from: 8, to: Double(width) - 8)
+        let height = Int(Double(rows) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap) + 40
+                         + Double(legend.last?.line ?? 0) * SVG.legendLineHeight)
         let mirror = SVG.Mirror(width: width, direction: locale.textDirection)
         var out = SVG.open(width: width, height: height, id: "heatmap", title: tr("Calendar — \(locale.periodLabel(data.period))"),
                            description: description(), standalone: standalone, direction: locale.textDirection)
@@ -41,13 +44,11 @@ public struct CalendarHeatmap: Sendable {
             let y0 = 8 + Double(index / columns) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap)
             out += monthGrid(month, x0: x0, y0: y0, mirror: mirror)
         }
-        var xx = 8.0
-        let legendY = Double(height) - 14
-        for kind in DayKind.legendOrder {
-            let label = kind.label
+        let legendTop = Double(rows) * (CalendarHeatmap.monthHeight + CalendarHeatmap.monthGap) + 40 - 14
+        for (kind, place) in zip(DayKind.legendOrder, legend) {
+            let (xx, legendY) = (place.x, legendTop + Double(place.line) * SVG.legendLineHeight)
             out += "<rect class=\"k-\(kind.rawValue)\" x=\"\(SVG.n(mirror.box(xx, 12)))\" y=\"\(SVG.n(legendY - 10))\" width=\"12\" height=\"12\"/>"
-                + "<text class=\"fg\" x=\"\(mirror.n(xx + 16))\" y=\"\(SVG.n(legendY))\">\(SVG.escape(label))</text>\n"
-            xx += 28 + SVG.textWidth(label)
+                + "<text class=\"fg\" x=\"\(mirror.n(xx + 16))\" y=\"\(SVG.n(legendY))\">\(SVG.escape(kind.label))</text>\n"
         }
         out += "</svg>\n"
         return out

@@ -150,6 +150,27 @@ enum SVG {
     /// character (two columns, drawn a full em wide) is not counted as a letter.
     static func textWidth(_ text: String) -> Double { Double(Localization.displayWidth(text)) * 7 }
 
+    /// Where each legend item goes (its left edge and line, from 0): items
+    /// of `mark` + label width + `gap` side by side from `from`, a new line
+    /// when the next would pass `to`, so no label runs off the chart.
+    static func legendLayout(_ labels: [String], mark: Double, gap: Double, from: Double, to: Double) -> [(x: Double, line: Int)] {
+        var places: [(x: Double, line: Int)] = []
+        var x = from, line = 0
+        for label in labels {
+            let width = mark + textWidth(label)
+            if x > from, x + width > to {
+                x = from
+                line += 1
+            }
+            places.append((x, line))
+            x += width + gap
+        }
+        return places
+    }
+
+    /// The height of one line of a legend.
+    static let legendLineHeight = 18.0
+
     /// A "nice" axis step (1, 2, 5 × 10ⁿ) giving at most about `ticks` ticks up to `maximum`.
     static func step(maximum: Int, ticks: Int = 6) -> Int {
         var step = 1

@@ -1,4 +1,5 @@
 import Foundation
+import DeskDaysCore
 import Testing
 import TestSupport
 
@@ -247,6 +248,37 @@ struct LanguageTests {
         #expect(weeks.count >= 13, "\(result.stdout)")
         let columns = Set(weeks.compactMap { line in line.range(of: #"\d+/\d+"#, options: .regularExpression).map { line[..<$0.lowerBound].count } })
         #expect(columns.count == 1, "the counts start at columns \(columns.sorted()):\n\(weeks.joined(separator: "\n"))")
+    }
+
+    /// The calendar heatmap's legend stays inside its chart in every
+    /// language (it wraps onto more lines: Portuguese lost "feriado"'s last
+    /// letter at the edge), measured as the chart lays it out, by display width.
+    @Test func theHeatmapLegendFitsInEveryLanguage() async throws {
+        let catalogs = try await Catalogs.compiled(Catalogs.languages)
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try await seeded()
+        defer { cli.cleanup() }
+        var overflowing: [String] = []
+        for language in Catalogs.languages {
+            let page = cli.folder.appendingPathComponent("report-\(language).html").path
+            let result = try await cli.run(["report", "--html", page, "--today", Self.today],
+                                           environment: ["LC_ALL": "", "LANG": "C.UTF-8", "LANGUAGE": language, "DESKDAYS_LOCALEDIR": catalogs.path])
+            #expect(result.status == 0, "\(language): \(result.stderr)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            let start = try #require(html.range(of: "<svg[^>]*aria-labelledby=\"heatmap-title[^>]*>", options: .regularExpression),
+                                     "\(language): no heatmap")
+            let svgTag = String(html[start])
+            let chart = String(html[start.upperBound...].prefix { _ in true }).components(separatedBy: "</svg>")[0]
+            let width = try #require(svgTag.firstMatch(of: /width="([0-9.]+)"/).flatMap { Double($0.1) })
+            let rtl = svgTag.contains("direction=\"rtl\"")
+            for match in chart.matches(of: /<rect class="k-[a-z]+"[^>]*\/><text class="fg" x="([0-9.\-]+)"[^>]*>([^<]*)<\/text>/) {
+                guard let x = Double(match.1) else { continue }
+                let label = String(match.2)
+                let drawn = Double(Localization.displayWidth(label)) * 7
+                if rtl ? x - drawn < 0 : x + drawn > width { overflowing.append("\(language): \"\(label)\" at \(x) in \(width)") }
+            }
+        }
+        #expect(overflowing.isEmpty, "\(overflowing)")
     }
 
     /// The evidence page's log of records written and removed says the

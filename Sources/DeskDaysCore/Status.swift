@@ -163,6 +163,15 @@ extension AttendanceStatus {
 /// How a status counts: numerator and denominator, denominator only, or neither.
 public enum Treatment: String, CaseIterable, Sendable, Codable {
     case office, remote, excused
+
+    /// The treatment as human text names it ("office", "entschuldigt").
+    public var word: String {
+        switch self {
+        case .office: AttendanceStatus.office.word
+        case .remote: AttendanceStatus.remote.word
+        case .excused: tr("excused")
+        }
+    }
 }
 
 /// Where a check-in or record came from. Stored as its raw value; never

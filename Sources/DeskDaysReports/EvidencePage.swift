@@ -230,7 +230,7 @@ public struct EvidencePage: Sendable {
             (tr("Period"), "\(policy.period.rawValue) (\(label))"),
             (tr("Target"), target.words(value: target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value))),
             (tr("Counts"), [AttendanceStatus.travel, .sick, .vacation, .leave]
-                .map { status in tr("\(status.rawValue) as \(policy.treatment(of: status).rawValue)") }.joined(separator: ", ")),
+                .map { status in tr("\(status.word) as \(policy.treatment(of: status).word)") }.joined(separator: ", ")),
             (tr("Weekend and holiday office days"), policy.countNonWorkdays ? tr("counted") : tr("not counted")),
             (tr("Day starts at"), policy.dayStartText),
             (tr("Minimum time on site"), policy.minHours > 0 ? tr("\(minimum) h") : tr("none")),

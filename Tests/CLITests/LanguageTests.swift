@@ -303,6 +303,10 @@ struct LanguageTests {
         for english in ["vacation", "remote record", "office record", "sick record"] {
             #expect(!log.contains(english), "\"\(english)\" in the German log")
         }
+        // The policy's "Counts" row too: "Urlaub als …", not "vacation as excused".
+        for english in ["vacation", "excused", "travel"] {
+            #expect(!html.contains(">\(english) ") && !html.contains(" \(english)<") && !html.contains(" \(english),"), "\"\(english)\" on the German page")
+        }
     }
 
     /// A fiscal year from October: English names it by the year it ends in

@@ -3,6 +3,7 @@ import DeskDaysCLI
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
+import Synchronization
 import Logging
 import NFCAdapter
 
@@ -145,16 +146,15 @@ extension EnrollNFC {
 }
 
 /// The taps seen so far, shared by the reading task and the timeout.
-private final class TapList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var taps: [TagReading] = []
+private final class TapList: Sendable {
+    private let taps = Mutex<[TagReading]>([])
 
     func append(_ reading: TagReading) -> [TagReading] {
-        lock.withLock {
-            taps.append(reading)
-            return taps
+        taps.withLock {
+            $0.append(reading)
+            return $0
         }
     }
 
-    var all: [TagReading] { lock.withLock { taps } }
+    var all: [TagReading] { taps.withLock { $0 } }
 }

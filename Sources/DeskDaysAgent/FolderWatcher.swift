@@ -5,6 +5,7 @@ import DeskDaysPipeline
 import DeskDaysStore
 import DeviceThread
 import Foundation
+import Synchronization
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -201,13 +202,12 @@ extension Agent {
 }
 
 /// Strings seen, behind a lock.
-final class LockedSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: Set<String> = []
+final class LockedSet: Sendable {
+    private let items = Mutex<Set<String>>([])
 
     /// True when `item` is new.
     func insert(_ item: String) -> Bool {
-        lock.withLock { items.insert(item).inserted }
+        items.withLock { $0.insert(item).inserted }
     }
 }
 

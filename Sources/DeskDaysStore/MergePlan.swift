@@ -1,5 +1,6 @@
 import DeskDaysCore
 import Foundation
+import Synchronization
 
 /// What a merge's new lines do, worked out without the database (from what
 /// each date held before, `AttendanceStore.held`): the rows of the dates
@@ -72,7 +73,8 @@ struct MergePlan: Sendable {
 func overlapping<T: Sendable>(_ work: () throws -> Void, background: @escaping @Sendable () -> T) throws -> T {
     let box = OverlapResult<T>(), done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        box.value = background()
+        let value = background()
+        box.value.withLock { $0 = value }
         done.signal()
     }
     thread.name = "deskdays-merge"
@@ -84,11 +86,11 @@ func overlapping<T: Sendable>(_ work: () throws -> Void, background: @escaping @
         throw error
     }
     done.wait()
-    return box.value!
+    return box.value.withLock { $0! }
 }
 
 /// `overlapping`'s result: written before its semaphore is signalled, read
 /// after it is waited for.
-private final class OverlapResult<T>: @unchecked Sendable {
-    var value: T?
+private final class OverlapResult<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }

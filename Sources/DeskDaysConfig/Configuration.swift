@@ -68,30 +68,6 @@ public struct CalendarSettings: Sendable, Equatable {
     }
 }
 
-/// A local wall-clock time of day (`"10:30"`).
-public struct TimeOfDay: Sendable, Equatable, CustomStringConvertible {
-    public var hour: Int
-    public var minute: Int
-
-    public init?(hour: Int, minute: Int) {
-        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        self.hour = hour
-        self.minute = minute
-    }
-
-    /// Parses `HH:MM`.
-    public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
-              let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
-        self.init(hour: h, minute: m)
-    }
-
-    public var description: String {
-        (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-    }
-}
-
 /// `[sync]`: several devices, one record (docs/cli.md "Sync").
 public struct SyncSettings: Sendable, Equatable {
     /// The folder the user's synchroniser shares, `~` and relative paths resolved.

@@ -152,3 +152,8 @@ public struct DateSpan: Hashable, Sendable, Sequence {
         }
     }
 }
+
+/// In a message, a date is written in the language's digits and isolated.
+extension LocalDate: Figure {
+    public var figures: String { description }
+}

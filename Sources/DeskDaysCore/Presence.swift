@@ -185,11 +185,47 @@ public struct DaySigns: Sendable, Hashable {
 extension Policy {
     /// `HH:MM` of an instant in `timeZone`, seconds dropped; the end of a
     /// date (the next one's start) prints as `day_starts_at`.
-    public func clockTime(of instant: Date) -> String {
-        let minutes = wallClock(of: instant).minutes
-        return String(format: "%02d:%02d", minutes / 60, minutes % 60)
-    }
+    public func clockTime(of instant: Date) -> TimeOfDay { TimeOfDay(minutes: wallClock(of: instant).minutes) }
 
     /// `day_starts_at` as `HH:MM`.
     public var dayStartText: String { String(format: "%02d:%02d", dayStartMinutes / 60, dayStartMinutes % 60) }
+}
+
+/// A local wall-clock time of day, `08:30`: the configuration's times and
+/// the times of day of arrivals and departures. JSON and files write it so;
+/// a message writes it in the language's digits (`Figure`).
+public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible, Encodable, Figure {
+    public var hour: Int
+    public var minute: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    /// Minutes after midnight (a wall clock's reading).
+    public init(minutes: Int) {
+        hour = minutes / 60
+        minute = minutes % 60
+    }
+
+    /// Parses `HH:MM`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        self.init(hour: h, minute: m)
+    }
+
+    public var minutes: Int { hour * 60 + minute }
+    public var description: String { (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)" }
+    public var figures: String { description }
+
+    public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }

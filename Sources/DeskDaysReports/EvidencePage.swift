@@ -76,7 +76,7 @@ public struct EvidencePage: Sendable {
             let plan = day?.origin == .calendar && day?.status == .office
             return [date.description, date.weekday.key, kind, plan ? "planned_office" : day?.status?.rawValue ?? "", day?.origin?.rawValue ?? "",
                     sourcesText(date, day: day, seen: seen),
-                    seen?.firstSeen.map { policy.clockTime(of: $0) } ?? "", seen.map { policy.clockTime(of: $0.lastSeen) } ?? "",
+                    seen?.firstSeen.map { policy.clockTime(of: $0).description } ?? "", seen.map { policy.clockTime(of: $0.lastSeen).description } ?? "",
                     seen?.hours.map { String($0) } ?? "", note]
                 .map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
                     .replacingOccurrences(of: "\r", with: " ") }
@@ -92,8 +92,8 @@ public struct EvidencePage: Sendable {
                 parts.append(source.rawValue)
                 continue
             }
-            let first = part.firstArrival.map { policy.clockTime(of: $0) }
-            let last = policy.clockTime(of: part.last)
+            let first = part.firstArrival.map { policy.clockTime(of: $0).description }
+            let last = policy.clockTime(of: part.last).description
             var text = source.rawValue
             if source.isInstant {
                 text += " " + (first ?? last) + (first != nil && part.last != part.firstArrival ? ", last tap \(last)" : "")

@@ -113,7 +113,7 @@ public enum Render {
     public static func waybar(_ report: Report, locale: ReportLocale = .process) -> String {
         let percentage = report.required == 0 ? 100 : min(100, report.office * 100 / report.required)
         let object: [String: Any] = [
-            "text": "\(report.office)/\(report.required)",
+            "text": Localization.figure("\(report.office)/\(report.required)"),
             "alt": report.status.rawValue,
             "tooltip": statusLine(report, locale: locale),
             "class": report.status.rawValue,
@@ -132,7 +132,7 @@ public enum Render {
         case .impossible: colour = "#e06c75"
         }
         return [tr("Office \(report.office)/\(report.required) \(report.standingWords)"),
-                "\(report.office)/\(report.required)", colour].joined(separator: "\n")
+                Localization.figure("\(report.office)/\(report.required)"), colour].joined(separator: "\n")
     }
 
     /// The same JSON on one line (keys sorted): for status bars and `--follow`.

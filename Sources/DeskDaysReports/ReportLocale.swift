@@ -63,10 +63,7 @@ public struct ReportLocale: Sendable {
     }
 
     /// `rtl` for the languages written right to left, else `ltr`.
-    public var textDirection: String {
-        let language = messageLanguage.prefix { $0 != "-" && $0 != "_" }.lowercased()
-        return ["ar", "he", "fa", "ur", "ps", "sd", "yi", "dv", "ug", "ckb", "iw"].contains(language) ? "rtl" : "ltr"
-    }
+    public var textDirection: String { Localization.isRightToLeft(messageLanguage) ? "rtl" : "ltr" }
 
     /// POSIX precedence: `LC_ALL`, then the category, then `LANG`; `C` and
     /// `POSIX` mean the neutral English locale.
@@ -90,11 +87,11 @@ public struct ReportLocale: Sendable {
     }
 
     /// "18 Nov 2026", "Nov 18, 2026", "18.11.2026" … as the locale writes it.
-    public func date(_ date: LocalDate) -> String { formatters.made.mediumDate.string(from: instant(date)) }
+    public func date(_ date: LocalDate) -> String { Localization.figure(formatters.made.mediumDate.string(from: instant(date))) }
 
     /// A date in a sentence, a report or a chart: ISO 8601 in the neutral
     /// locale (docs/cli.md), else as `date`.
-    public func day(_ date: LocalDate) -> String { isNeutral ? date.description : self.date(date) }
+    public func day(_ date: LocalDate) -> String { isNeutral ? Localization.figure(date.description) : self.date(date) }
 
     /// The number a fiscal year goes by in the user's language: the year it
     /// ends in (`year`: FY2027 runs from October 2026, as in English), or the
@@ -122,7 +119,7 @@ public struct ReportLocale: Sendable {
 
     /// "November 2026" (in the neutral locale, the month's name from the messages' language).
     public func monthTitle(_ date: LocalDate) -> String {
-        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : formatters.made.monthYear.string(from: instant(date))
+        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : Localization.figure(formatters.made.monthYear.string(from: instant(date)))
     }
 
     static func monthName(_ month: Int) -> String {
@@ -146,7 +143,7 @@ public struct ReportLocale: Sendable {
     public func monthShort(_ date: LocalDate) -> String { formatters.made.shortMonth.string(from: instant(date)) }
 
     /// "18 Nov".
-    public func dayMonth(_ date: LocalDate) -> String { formatters.made.dayMonth.string(from: instant(date)) }
+    public func dayMonth(_ date: LocalDate) -> String { Localization.figure(formatters.made.dayMonth.string(from: instant(date))) }
 
     /// The weekday's short standalone name ("Mon", "Di"). The neutral
     /// locale has no names of its own: they come from the messages' language.
@@ -207,26 +204,26 @@ public struct ReportLocale: Sendable {
     /// A figure of the configuration (a target's value: `3`, `2.5`) as the
     /// locale writes decimals; the neutral locale writes it as configured.
     public func figure(_ value: Double) -> String {
-        if isNeutral || value == value.rounded() { return value == value.rounded() ? number(Int(value)) : Render.formatNumber(value) }
+        if isNeutral || value == value.rounded() { return value == value.rounded() ? number(Int(value)) : Localization.figure(Render.formatNumber(value)) }
         let formatter = NumberFormatter()
         formatter.locale = numberLocale
         formatter.numberStyle = .decimal
         formatter.maximumFractionDigits = 2
-        return formatter.string(from: NSNumber(value: value)) ?? Render.formatNumber(value)
+        return Localization.figure(formatter.string(from: NSNumber(value: value)) ?? Render.formatNumber(value))
     }
 
     /// An integer with the locale's digits and grouping.
-    public func number(_ value: Int) -> String { formatters.made.integer.string(from: NSNumber(value: value)) ?? String(value) }
+    public func number(_ value: Int) -> String { Localization.figure(formatters.made.integer.string(from: NSNumber(value: value)) ?? String(value)) }
 
     /// Whether figures are written in the digits 0–9.
     public var latinDigits: Bool { plain(0) == "0" }
 
     /// An integer in the locale's digits without grouping (a year, a quarter).
-    public func plain(_ value: Int) -> String { formatters.made.digits.string(from: NSNumber(value: value)) ?? String(value) }
+    public func plain(_ value: Int) -> String { Localization.figure(formatters.made.digits.string(from: NSNumber(value: value)) ?? String(value)) }
 
     /// A fraction as a percentage with one decimal ("58.8%", "58,8 %").
     public func percentage(_ fraction: Double) -> String {
-        formatters.made.percent.string(from: NSNumber(value: fraction)) ?? String(format: "%.1f%%", fraction * 100)
+        Localization.figure(formatters.made.percent.string(from: NSNumber(value: fraction)) ?? String(format: "%.1f%%", fraction * 100))
     }
 }
 

@@ -44,7 +44,19 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
 
         public mutating func appendInterpolation<T>(_ value: T) {
             key += "{\(arguments.count)}"
-            arguments.append(String(describing: value))
+            arguments.append(Localization.isolated(String(describing: value)))
+        }
+
+        /// Text written in figures ("08:30", "3.5" as ICU wrote it): in the language's digits.
+        public mutating func appendInterpolation(figures text: String) {
+            key += "{\(arguments.count)}"
+            arguments.append(Localization.figure(text))
+        }
+
+        /// A number, a date or a time: in the language's digits.
+        public mutating func appendInterpolation<T: Figure>(_ value: T) {
+            key += "{\(arguments.count)}"
+            arguments.append(Localization.figure(value.figures))
         }
     }
 }
@@ -69,6 +81,21 @@ public func trn(_ singular: Message, _ plural: Message, _ count: Int) -> String 
     } ?? (count == 1 ? singular.key : plural.key)
     return Localization.fill(text, plural.arguments.count >= singular.arguments.count ? plural.arguments : singular.arguments)
 }
+
+/// A value people read as figures (a count, a date, a time of day): in a
+/// message, it is written in the language's digits and, in a right-to-left
+/// language, isolated, so "من 2026-10-01" cannot read "01-10-2026".
+public protocol Figure {
+    /// The value in the digits 0–9, as in JSON ("2026-10-01", "08:30", "13").
+    var figures: String { get }
+}
+
+extension Int: Figure { public var figures: String { String(self) } }
+extension Int64: Figure { public var figures: String { String(self) } }
+extension UInt: Figure { public var figures: String { String(self) } }
+extension UInt64: Figure { public var figures: String { String(self) } }
+extension Int32: Figure { public var figures: String { String(self) } }
+extension UInt32: Figure { public var figures: String { String(self) } }
 
 public enum Localization {
     /// The gettext domain: catalogs are `LANG/LC_MESSAGES/deskdays.mo`.
@@ -257,4 +284,74 @@ extension Localization {
         }
         return width
     }
+}
+
+// MARK: - Digits and direction
+
+extension Localization {
+    /// The digits of the messages' language, as its catalog writes
+    /// "0123456789" (Arabic: ٠١٢٣٤٥٦٧٨٩); nil for 0–9. One digit system per
+    /// language: every figure a person reads goes through `figures`.
+    static let digits: [Unicode.Scalar]? = {
+        // Translators write this message in their language's digits.
+        let written = Array(tr("0123456789").unicodeScalars)
+        guard written.count == 10, written.allSatisfy({ $0.properties.numericType == .decimal }),
+              written.first != "0" else { return nil }
+        return written
+    }()
+
+    /// Whether the messages' language is written right to left (the
+    /// languages ICU's `characterDirection` calls so; ours is Arabic).
+    public static let rightToLeft: Bool = {
+        setUpOnce()
+        guard let language = catalog(environment: Environment(asked), executable: executablePath()).language else { return false }
+        return isRightToLeft(language)
+    }()
+
+    /// Whether `language` ("ar", "ar_EG", "he-IL") is written right to left.
+    public static func isRightToLeft(_ language: String) -> Bool {
+        let code = language.prefix { $0 != "-" && $0 != "_" && $0 != "." && $0 != "@" }.lowercased()
+        return ["ar", "he", "fa", "ur", "ps", "sd", "yi", "dv", "ug", "ckb", "iw"].contains(code)
+    }
+
+    /// `text` with every decimal digit (0–9, or another script's, as ICU
+    /// wrote it) in the language's digits.
+    public static func figures(_ text: String) -> String {
+        guard let digits else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue,
+               let digit = Int(exactly: value), digits.indices.contains(digit) {
+                scalars.append(digits[digit])
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// `text` between U+2068 and U+2069 in a right-to-left language, so a
+    /// date, a time, a number, a path or a command keeps its own direction
+    /// inside the sentence (a browser reads them as `<bdi>` does); unchanged
+    /// in a left-to-right language.
+    public static func isolated(_ text: String) -> String {
+        rightToLeft && !text.isEmpty && !isIsolate(text) ? "\u{2068}" + text + "\u{2069}" : text
+    }
+
+    /// Whether `text` is one isolate already (its first U+2068 closes at its end).
+    static func isIsolate(_ text: String) -> Bool {
+        guard text.unicodeScalars.first == "\u{2068}" else { return false }
+        var depth = 0
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            if ("\u{2066}"..."\u{2068}").contains(scalar) { depth += 1 }
+            if scalar == "\u{2069}" {
+                depth -= 1
+                if depth == 0 { return index == text.unicodeScalars.count - 1 }
+            }
+        }
+        return false
+    }
+
+    /// A figure as people read it: in the language's digits, isolated.
+    public static func figure(_ text: String) -> String { isolated(figures(text)) }
 }

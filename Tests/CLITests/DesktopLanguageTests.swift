@@ -84,6 +84,40 @@ import Glibc
         #expect(await agent.stop() == 0)
     }
 
+    /// In Arabic the reminder's body and the tray's tooltip write every
+    /// figure in Arabic-Indic digits, isolated (they put "13" beside "٤ ٢٠٢٦").
+    @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))
+    func theReminderAndTooltipWriteArabicFigures() async throws {
+        let locale = try await Catalogs.compiled(["ar"])
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        #expect(try await cli.run(["checkin", "--date", "2026-11-16", "--today", "2026-11-18"]).status == 0)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "keep"], in: cli.folder)
+        let (agent, _, service) = try await startAgent(cli, bus, environment: [
+            "DESKDAYS_NOW": "2026-11-18T10:29:58Z", "LC_ALL": "", "LANGUAGE": "", "LANG": "ar_EG.UTF-8", "DESKDAYS_LOCALEDIR": locale.path,
+        ])
+        defer { agent.kill9() }
+        #expect(await eventually("the reminder's notification") { !server.records.isEmpty }, "\(agent.logText)")
+        let body = try #require(server.records.first?["body"] as? String)
+        #expect(body.contains("٤"), "\(body)")
+        #expect(RightToLeftTests.problems(body).isEmpty, "\(RightToLeftTests.problems(body)): \(body)")
+        var tooltip = ""
+        #expect(await eventually("the tooltip to name the period") {
+            // gdbus writes the text's characters in a UTF-8 locale (else as "?").
+            tooltip = (try? await AgentDesktopTests().runTool(["LC_ALL=C.UTF-8", "gdbus", "call", "--address", bus.address, "--dest", service,
+                                                               "--object-path", "/StatusNotifierItem", "--method",
+                                                               "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "ToolTip"]).stdout) ?? ""
+            return tooltip.contains("٢٠٢٦")
+        }, "\(tooltip)")
+        let text = tooltip.replacingOccurrences(of: "\\u2068", with: "\u{2068}").replacingOccurrences(of: "\\u2069", with: "\u{2069}")
+        for line in text.split(separator: "'").map(String.init) {
+            #expect(RightToLeftTests.problems(line).isEmpty, "\(RightToLeftTests.problems(line)): \(line)")
+        }
+        #expect(await agent.stop() == 0)
+    }
+
     /// The reminder is logged in English while its notification speaks German.
     @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
     func theReminderIsLoggedInEnglish() async throws {

@@ -105,7 +105,7 @@ struct ScriptsCLITests {
             let environment = language.map { Self.environment("\($0).UTF-8", catalogs) } ?? [:]
             let result = try await cli.run(["days", "--from", "2026-11-10", "--to", "2026-11-20", "--today", Self.today], environment: environment)
             #expect(result.status == 0, "\(result.stderr)")
-            let lines = result.stdout.split(separator: "\n").map(String.init)
+            let lines = Catalogs.plainFigures(result.stdout).split(separator: "\n").map(String.init)
             func status(_ date: String) -> String {
                 // The date, the weekday, then the status word(s).
                 let line = lines.first { $0.hasPrefix(date) } ?? ""

@@ -122,7 +122,7 @@ import Testing
                      on date: String) -> Seen? {
         let days = DayPresence.days(checkIns: checkIns, signs: signs, policy: policy, now: instant(now))
         return days[day(date)].map {
-            Seen(first: $0.firstSeen.map { policy.clockTime(of: $0) }, last: policy.clockTime(of: $0.lastSeen),
+            Seen(first: $0.firstSeen.map { policy.clockTime(of: $0).description }, last: policy.clockTime(of: $0.lastSeen).description,
                  hours: $0.hours, present: $0.present)
         }
     }

@@ -176,3 +176,20 @@ public struct CatalogError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 }
+
+extension Catalogs {
+    /// `text` with its figures in the digits 0–9 and no bidi isolates (U+2066–U+2069):
+    /// Arabic output compared with what a test knows in ISO form.
+    public static func plainFigures(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !(0x2066...0x2069).contains(scalar.value) {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue, let digit = Int(exactly: value),
+               let ascii = Unicode.Scalar(48 + digit) {
+                scalars.append(ascii)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+}

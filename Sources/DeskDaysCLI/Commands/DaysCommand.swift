@@ -66,14 +66,14 @@ struct DaysCommand: AsyncParsableCommand {
                     : tr("\(first)–\(last) \(hours) h"))
             }
             let weekday = Words.weekdayShort(day.date.weekday, locale: locale)
-            print("\(day.date)  \(Words.padded(weekday, weekdayWidth))  \(Words.padded(status, statusWidth)) \(detail)"
+            print("\(Localization.figure(day.date.description))  \(Words.padded(weekday, weekdayWidth))  \(Words.padded(status, statusWidth)) \(detail)"
                   .trimmingCharacters(in: .whitespaces))
         }
     }
 
     /// `4`, `4.5`: min_hours as written.
     static func hoursText(_ hours: Double, locale: ReportLocale? = nil) -> String {
-        if hours == hours.rounded() { return String(Int(hours)) }
+        if hours == hours.rounded() { return locale == nil ? String(Int(hours)) : Localization.figures(String(Int(hours))) }
         return locale.map { Words.decimal(hours, locale: $0) } ?? String(hours)
     }
 

@@ -52,7 +52,7 @@ struct ExplainCommand: AsyncParsableCommand {
                      : tr("Precedence: manual > automatic > imported > calendar > fallback."))
         // Times in the policy's time zone, the one the date is counted in.
         let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
-        func local(_ instant: Date) -> String { instant.formatted(style) }
+        func local(_ instant: Date) -> String { Localization.figure(instant.formatted(style)) }
         // With sync, the device behind each entry (its journal line); its
         // name, like a note, may come from the folder: printed escaped.
         let journal = try store.syncIdentity() == nil ? [] : try store.journalLines(on: day)

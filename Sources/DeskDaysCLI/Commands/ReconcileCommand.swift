@@ -49,8 +49,8 @@ struct ReconcileCommand: AsyncParsableCommand {
             var status: AttendanceStatus?
             var origin: Origin?
             var sources: [Source]
-            var firstSeen: String?
-            var lastSeen: String?
+            var firstSeen: TimeOfDay?
+            var lastSeen: TimeOfDay?
             var note: String?
 
             enum CodingKeys: String, CodingKey {

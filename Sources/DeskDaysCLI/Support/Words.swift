@@ -52,8 +52,8 @@ enum Words {
     /// A decimal number (hours) with the LC_NUMERIC locale's decimal mark.
     static func decimal(_ value: Double, locale: ReportLocale) -> String {
         let plain = String(describing: value)
-        guard let mark = locale.numberLocale.decimalSeparator, mark != "." else { return plain }
-        return plain.replacingOccurrences(of: ".", with: mark)
+        guard let mark = locale.numberLocale.decimalSeparator, mark != "." else { return Localization.figures(plain) }
+        return Localization.figures(plain.replacingOccurrences(of: ".", with: mark))
     }
 
     /// Whether `locale` is the neutral English of `C`/`POSIX` (unset variables).

@@ -225,6 +225,19 @@ extension AttendanceStatus {
     }
 }
 
+extension Origin {
+    /// An origin as human text names it ("manual", "manuell").
+    public var word: String {
+        switch self {
+        case .manual: tr("manual")
+        case .automatic: tr("automatic")
+        case .import: tr("import")
+        case .fallback: tr("fallback")
+        case .calendar: tr("calendar")
+        }
+    }
+}
+
 extension Source {
     /// A source as a word: the kinds of hardware keep their names (nfc,
     /// qr, wifi, gps, wired); the others are words of the language.

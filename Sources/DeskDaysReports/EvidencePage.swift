@@ -125,8 +125,8 @@ public struct EvidencePage: Sendable {
     func stamp(_ instant: Date) -> String {
         let (date, minutes) = policy.wallClock(of: instant)
         let offset = policy.timeZone.secondsFromGMT(for: instant) / 60
-        return String(format: "%@ %02d:%02d %@%02d:%02d", date.description, minutes / 60, minutes % 60,
-                      offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60)
+        return Localization.figure(String(format: "%@ %02d:%02d %@%02d:%02d", date.description, minutes / 60, minutes % 60,
+                                              offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60))
     }
 
     public func html() -> String {
@@ -151,11 +151,11 @@ public struct EvidencePage: Sendable {
         """
         out += section(tr("Policy in force"), rows: policyRows() + settings)
         var figures: [(String, String)] = [
-            (tr("Status"), report.standingWords), (tr("Office days"), "\(report.office)"), (tr("Required"), "\(report.required)"),
-            (tr("Eligible workdays"), "\(report.eligible)"), (tr("Remote"), "\(report.remote)"),
-            (tr("Unrecorded"), "\(report.unrecorded)"), (tr("Excused"), "\(report.excused)"),
+            (tr("Status"), report.standingWords), (tr("Office days"), locale.number(report.office)), (tr("Required"), locale.number(report.required)),
+            (tr("Eligible workdays"), locale.number(report.eligible)), (tr("Remote"), locale.number(report.remote)),
+            (tr("Unrecorded"), locale.number(report.unrecorded)), (tr("Excused"), locale.number(report.excused)),
         ]
-        if let short = report.shortDays { figures.append((tr("Short days"), "\(short)")) }
+        if let short = report.shortDays { figures.append((tr("Short days"), locale.number(short))) }
         out += section(tr("Figures"), rows: figures)
 
         out += "<section>\n<h2>\(SVG.escape(tr("Days")))</h2>\n<table class=\"days\">\n"
@@ -192,13 +192,13 @@ public struct EvidencePage: Sendable {
                 + "<thead><tr>" + [tr("date"), tr("entry"), tr("origin"), tr("when"), tr("note")]
                     .map { "<th scope=\"col\">\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             var lines: [(Date, String)] = written.map { record in
-                (record.recordedAt, "<tr><td>\(record.date)</td><td class=\"text\">\(SVG.escape(tr("\(record.status.word) record written")))</td>"
-                 + "<td>\(record.origin.rawValue)</td><td>\(SVG.escape(stamp(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)))</td>"
+                (record.recordedAt, "<tr><td>\(Localization.figure(record.date.description))</td><td class=\"text\">\(SVG.escape(tr("\(record.status.word) record written")))</td>"
+                 + "<td>\(SVG.escape(record.origin.word))</td><td>\(SVG.escape(stamp(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)))</td>"
                  + "<td class=\"free\">\(SVG.escape(record.note ?? ""))</td></tr>\n")
             }
             lines += removals.map { removal in
-                (removal.removedAt, "<tr class=\"removed\"><td>\(removal.date)</td><td class=\"text\">\(SVG.escape(tr("removed: \(RemovedEntry.words(removal.entry))")))</td>"
-                 + "<td>\(removal.origin.rawValue)</td><td>\(SVG.escape(stamp(removal.removedAt)))</td><td></td></tr>\n")
+                (removal.removedAt, "<tr class=\"removed\"><td>\(Localization.figure(removal.date.description))</td><td class=\"text\">\(SVG.escape(tr("removed: \(RemovedEntry.words(removal.entry))")))</td>"
+                 + "<td>\(SVG.escape(removal.origin.word))</td><td>\(SVG.escape(stamp(removal.removedAt)))</td><td></td></tr>\n")
             }
             out += lines.sorted { $0.0 < $1.0 }.map(\.1).joined() + "</tbody>\n</table>\n"
         }
@@ -228,14 +228,14 @@ public struct EvidencePage: Sendable {
             (tr("Workdays"), policy.workdays.sorted().map(\.key).joined(separator: ", ")),
             (tr("Week starts"), policy.weekStart.key),
             (tr("Period"), "\(policy.period.rawValue) (\(label))"),
-            (tr("Target"), target.words(value: target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value))),
+            (tr("Target"), target.words(value: Localization.figure(target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value)))),
             (tr("Counts"), [AttendanceStatus.travel, .sick, .vacation, .leave]
                 .map { status in tr("\(status.word) as \(policy.treatment(of: status).word)") }.joined(separator: ", ")),
             (tr("Weekend and holiday office days"), policy.countNonWorkdays ? tr("counted") : tr("not counted")),
-            (tr("Day starts at"), policy.dayStartText),
-            (tr("Minimum time on site"), policy.minHours > 0 ? tr("\(minimum) h") : tr("none")),
+            (tr("Day starts at"), Localization.figure(policy.dayStartText)),
+            (tr("Minimum time on site"), policy.minHours > 0 ? tr("\(figures: minimum) h") : tr("none")),
         ]
-        let holidays = report.period.span.compactMap { date in policy.holidays[date].map { "\(date) \($0)" } }
+        let holidays = report.period.span.compactMap { date in policy.holidays[date].map { Localization.figure(date.description) + " " + $0 } }
         rows.append((tr("Holidays in the period"), holidays.isEmpty ? tr("none") : holidays.joined(separator: "; ")))
         return rows
     }

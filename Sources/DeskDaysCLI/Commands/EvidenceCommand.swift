@@ -41,7 +41,7 @@ struct EvidenceCommand: AsyncParsableCommand {
         let evidence = try session.evidence(span, store: store)
         let checkin = session.configuration.checkin
         let fallback = checkin.fallbackStatus.map { (status: AttendanceStatus) -> String in
-            let time = checkin.fallbackTime?.description ?? tr("off")
+            guard let time = checkin.fallbackTime else { return tr("\(Words.status(status)) at \(tr("off"))") }
             return tr("\(Words.status(status)) at \(time)")
         } ?? tr("none")
         let page = EvidencePage(

@@ -10,15 +10,7 @@ enum Words {
     static func status(_ status: AttendanceStatus) -> String { status.word }
 
     /// An origin (a precedence level) as a word.
-    static func origin(_ origin: Origin) -> String {
-        switch origin {
-        case .manual: tr("manual")
-        case .automatic: tr("automatic")
-        case .import: tr("import")
-        case .fallback: tr("fallback")
-        case .calendar: tr("calendar")
-        }
-    }
+    static func origin(_ origin: Origin) -> String { origin.word }
 
     /// A source as a word (`Source.word`).
     static func source(_ source: Source) -> String { source.word }

@@ -325,4 +325,20 @@ struct LanguageTests {
                                          environment: ["LC_ALL": "", "LANG": "ja_JP.UTF-8", "DESKDAYS_LOCALEDIR": catalogs.path])
         #expect(japanese.stdout.hasPrefix("2026 年度 Q1"), "\(japanese.stdout)")
     }
+
+    /// A day short of min_hours reads "unter 4 h" (below 4 h) in German, not
+    /// "4 h zu wenig" (4 hours too few), in `days` and `explain`.
+    @Test func germanSaysBelowMinHours() async throws {
+        let catalogs = try await Catalogs.compiled(["de"])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nmin_hours = 4\n")
+        #expect(try await cli.run(["event", "--source", "nfc", "--at", "2026-11-16T08:30:00Z", "--rule", "desk"]).status == 0)
+        let environment = ["LC_ALL": "", "LANGUAGE": "", "LANG": "de_DE.UTF-8", "DESKDAYS_LOCALEDIR": catalogs.path]
+        let days = try await cli.run(["days", "--from", "2026-11-16", "--to", "2026-11-16", "--today", Self.today], environment: environment)
+        #expect(days.stdout.contains("(unter 4 h)") && !days.stdout.contains("zu wenig"), "\(days.stdout)")
+        let explain = try await cli.run(["explain", "2026-11-16", "--today", Self.today], environment: environment)
+        #expect(!explain.stdout.contains("zu wenig"), "\(explain.stdout)")
+    }
 }

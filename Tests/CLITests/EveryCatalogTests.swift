@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every command in every catalog (docs/cli.md "Languages"): the
+/// pseudo-locale proves every message goes through a catalog; this proves
+/// each catalog answers all of them under its own locale (dates and numbers
+/// through ICU): no English sentence is left in the output, and every
+/// command ends with the exit status it has in English.
+@Suite(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
+struct EveryCatalogTests {
+    static let locales = ["ar": "ar_EG.UTF-8", "de": "de_DE.UTF-8", "es": "es_ES.UTF-8", "fr": "fr_FR.UTF-8", "it": "it_IT.UTF-8",
+                          "ja": "ja_JP.UTF-8", "ko": "ko_KR.UTF-8", "nl": "nl_NL.UTF-8", "pt_BR": "pt_BR.UTF-8", "ru": "ru_RU.UTF-8",
+                          "zh_CN": "zh_CN.UTF-8", "en_GB": "en_GB.UTF-8"]
+
+    /// Whether `line` reads as an English sentence: three English words or
+    /// more, not a command to type, a path, a key or a table of codes.
+    static func isEnglishProse(_ line: String) -> Bool {
+        let spoken = line.replacing(/`[^`]*`/, with: "").split(separator: " ").filter { !$0.contains("/") && !$0.contains("…") }
+            .joined(separator: " ")
+        guard !spoken.contains("="), !spoken.hasPrefix("["), !spoken.hasPrefix("#"), !spoken.hasPrefix("{") else { return false }
+        let words = spoken.split { !$0.isLetter || !$0.isASCII }.filter { $0.count >= 3 && $0.first!.isLowercase || $0.count >= 4 }
+        return words.count >= 3
+    }
+
+    @Test func theCheckTellsProseFromCodes() {
+        #expect(Self.isEnglishProse("Recorded an office day for today."))
+        #expect(!Self.isEnglishProse("timezone = \"UTC\""))
+        #expect(!Self.isEnglishProse("2026-11-16  Mo  Büro  nfc"))
+        #expect(!Self.isEnglishProse("…/config/config.toml: OK"))
+    }
+
+    @Test func noCatalogLeavesAnEnglishSentence() async throws {
+        let catalogs = try await Catalogs.compiled(Catalogs.languages)
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        #expect(Set(Self.locales.keys) == Set(Catalogs.languages), "a catalog without a locale here")
+        let language = LanguageTests()
+        func outputs(_ environment: [String: String]) async throws -> [(String, String)] {
+            let cli = try await language.seeded()
+            defer { cli.cleanup() }
+            // The folder's name differs per run: paths are left out of the comparison.
+            return try await language.everyCommand(cli, environment).map { command, output in
+                (command.replacing(cli.folder.path, with: "…"), output.replacing(cli.folder.path, with: "…"))
+            }
+        }
+        let english = try await outputs(["LC_ALL": "C.UTF-8"])
+        var left: [String] = []
+        for (name, locale) in Self.locales.sorted(by: { $0.key < $1.key }) where name != "en_GB" {
+            let translated = try await outputs(["LC_ALL": "", "LANGUAGE": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path])
+            #expect(translated.count == english.count)
+            for ((command, englishOutput), (_, output)) in zip(english, translated) {
+                let prose = Set(englishOutput.split(separator: "\n").map(String.init).filter(Self.isEnglishProse))
+                for line in output.split(separator: "\n").map(String.init) where prose.contains(line)
+                    && !LanguageTests.frameworkLines.contains(where: line.contains) {
+                    left.append("\(name): deskdays \(command): \(line)")
+                }
+            }
+        }
+        #expect(left.isEmpty, "\(left.count) English lines:\n\(left.prefix(80).joined(separator: "\n"))")
+    }
+
+    /// British English is a catalog of its own: its spellings and its
+    /// financial year, not a copy of the template.
+    @Test func britishEnglishSaysItsOwnWords() async throws {
+        let catalogs = try await Catalogs.compiled(["en_GB"])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"Europe/London\"\nfiscal_year_start_month = 4\n")
+        #expect(try await cli.run(["checkin", "--date", "2026-11-16", "--today", "2026-11-18"]).status == 0)
+        let environment = ["LC_ALL": "", "LANGUAGE": "", "LANG": "en_GB.UTF-8", "DESKDAYS_LOCALEDIR": catalogs.path]
+        let status = try await cli.run(["status", "--today", "2026-11-18"], environment: environment)
+        let american = try await cli.run(["status", "--today", "2026-11-18"], environment: ["LC_ALL": "", "LANGUAGE": "", "LANG": "en_US.UTF-8"])
+        #expect(status.status == 0 && american.status == 0)
+        #expect(status.stdout != american.stdout, "en_GB:\n\(status.stdout)\nen_US:\n\(american.stdout)")
+    }
+}

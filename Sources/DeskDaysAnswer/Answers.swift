@@ -2,6 +2,7 @@ import DeskDaysCore
 import DeskDaysReports
 import DeskDaysStore
 import Foundation
+import Synchronization
 
 /// What `status` and `report` print, computed in one place from the store:
 /// the CLI prints it when no agent runs, and the agent keeps it current and
@@ -173,18 +174,21 @@ public struct Answers: Sendable {
 /// instead of the whole history. The answer is the same as reading
 /// everything; anything the cache cannot vouch for (another process's
 /// write, a new span, too many dates) reads everything.
-public final class HistoryCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: DayStatuses?
-    private var changed: Set<LocalDate> = []
+public final class HistoryCache: Sendable {
+    private struct Kept {
+        var statuses: DayStatuses?
+        var changed: Set<LocalDate> = []
+    }
+
+    private let kept = Mutex(Kept())
 
     public init() {}
 
     /// The dates the store's own writes touched since the last answer; nil: read everything.
     public func touched(_ dates: Set<LocalDate>?) {
-        lock.withLock {
-            guard let dates else { kept = nil; changed = []; return }
-            changed.formUnion(dates)
+        kept.withLock { kept in
+            guard let dates else { kept = Kept(); return }
+            kept.changed.formUnion(dates)
         }
     }
 
@@ -195,20 +199,20 @@ public final class HistoryCache: @unchecked Sendable {
     /// (one date each), or all of `span` read when the kept ones are of another span.
     func statuses(_ span: DateSpan, read: (DateSpan) throws -> DayStatuses,
                   readDates: (Set<LocalDate>) throws -> DayStatuses) throws -> DayStatuses {
-        try lock.withLock {
-            defer { changed = [] }
-            guard var statuses = kept, statuses.span == span, changed.count <= AttendanceStore.changedDatesLimit else {
-                kept = nil
+        try kept.withLock { kept in
+            defer { kept.changed = [] }
+            guard var statuses = kept.statuses, statuses.span == span, kept.changed.count <= AttendanceStore.changedDatesLimit else {
+                kept.statuses = nil
                 let fresh = try read(span)
-                kept = fresh
+                kept.statuses = fresh
                 return fresh
             }
-            let dates = changed.filter(span.contains)
+            let dates = kept.changed.filter(span.contains)
             if !dates.isEmpty {
                 let again = try readDates(dates)
                 for date in dates { statuses.set(date, again[date]) }
             }
-            kept = statuses
+            kept.statuses = statuses
             return statuses
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The agent's one clock: "now" on the wall, and every wait (reminder,
 /// fallback, midnight, checkpoint, restart backoff, departure timers) — the
@@ -99,7 +100,7 @@ extension Duration {
 /// A clock that moves only when `advance` is called: every sleeper whose
 /// deadline is reached wakes, in deadline order. For tests (in process, or
 /// a spawned agent told over its socket; docs/testing.md "Timers").
-public final class ManualClock: Clock, @unchecked Sendable {
+public final class ManualClock: Clock, Sendable {
     public struct Instant: InstantProtocol {
         public var offset: Duration
         public init(offset: Duration = .zero) { self.offset = offset }
@@ -114,38 +115,42 @@ public final class ManualClock: Clock, @unchecked Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
-    private let lock = NSLock()
-    private var current = Instant()
-    private var sleepers: [Sleeper] = []
-    private var nextID: UInt64 = 0
+    /// The time, who sleeps until when, and the last sleeper's number.
+    private struct State {
+        var current = Instant()
+        var sleepers: [Sleeper] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
-    public var now: Instant { lock.withLock { current } }
+    public var now: Instant { state.withLock { $0.current } }
     public var minimumResolution: Duration { .zero }
 
     /// How many tasks wait on this clock (a test can wait until the code under test sleeps).
-    public var sleeping: Int { lock.withLock { sleepers.count } }
+    public var sleeping: Int { state.withLock { $0.sleepers.count } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id: UInt64 = lock.withLock {
-            nextID += 1
-            return nextID
+        let id: UInt64 = state.withLock {
+            $0.nextID += 1
+            return $0.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resume: Result<Void, any Error>? = lock.withLock {
+                let resume: Result<Void, any Error>? = state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= current { return .success(()) }
-                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    if deadline <= state.current { return .success(()) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return nil
                 }
                 if let resume { continuation.resume(with: resume) }
             }
         } onCancel: {
-            let cancelled = lock.withLock { () -> Sleeper? in
-                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return sleepers.remove(at: index)
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
             }
             cancelled?.continuation.resume(throwing: CancellationError())
         }
@@ -153,10 +158,11 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     /// Moves the clock `duration` on and wakes every sleeper whose deadline it reached.
     public func advance(by duration: Duration) {
-        let due: [Sleeper] = lock.withLock {
-            current = current.advanced(by: max(.zero, duration))
-            let due = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
-            sleepers.removeAll { $0.deadline <= current }
+        let due: [Sleeper] = state.withLock { state in
+            state.current = state.current.advanced(by: max(.zero, duration))
+            let now = state.current
+            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.sleepers.removeAll { $0.deadline <= now }
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }

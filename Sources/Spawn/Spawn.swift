@@ -1,5 +1,6 @@
 import Foundation
 import Subprocess
+import Synchronization
 import Syscall
 #if canImport(System)
 import System
@@ -73,12 +74,12 @@ public enum Program {
 }
 
 /// A program that lives on after `start` returns: signal it, wait for it.
-public final class Child: @unchecked Sendable {
+public final class Child: Sendable {
     /// Its process id (valid until `wait` returned).
     public let pid: pid_t
     private let ended: Task<(Int32, Bool), Never>
-    private let lock = NSLock()
-    private var status: (code: Int32, signalled: Bool)?
+    /// How it ended, once seen.
+    private let status = Mutex<(code: Int32, signalled: Bool)?>(nil)
 
     /// Starts `executable`; returns once it runs (or throws when it could not be started).
     public static func start(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
@@ -123,12 +124,12 @@ public final class Child: @unchecked Sendable {
         self.ended = ended
         Task { [weak self] in
             let status = await ended.value
-            self?.lock.withLock { self?.status = status }
+            self?.status.withLock { $0 = status }
         }
     }
 
     /// Whether it has not been seen to end yet.
-    public var isRunning: Bool { lock.withLock { status == nil } }
+    public var isRunning: Bool { status.withLock { $0 == nil } }
 
     /// Sends `signal` (SIGTERM, SIGKILL, SIGHUP…) while it runs.
     public func signal(_ signal: Int32) {
@@ -139,7 +140,7 @@ public final class Child: @unchecked Sendable {
     @discardableResult
     public func wait() async -> Int32 {
         let ended = await ended.value
-        lock.withLock { status = ended }
+        status.withLock { $0 = ended }
         return ended.0
     }
 
@@ -148,17 +149,17 @@ public final class Child: @unchecked Sendable {
     public func wait(seconds: Double) async -> Int32? {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while ContinuousClock.now < deadline {
-            if let status = lock.withLock({ status }) { return status.code }
+            if let status = status.withLock({ $0 }) { return status.code }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return lock.withLock { status?.code }
+        return status.withLock { $0?.code }
     }
 
     /// Whether a signal ended it (after `wait`).
-    public var terminatedBySignal: Bool { lock.withLock { status?.signalled ?? false } }
+    public var terminatedBySignal: Bool { status.withLock { $0?.signalled ?? false } }
 
     deinit {
-        if lock.withLock({ status == nil }) { _ = kill(pid, SIGKILL) }
+        if status.withLock({ $0 == nil }) { _ = kill(pid, SIGKILL) }
     }
 }
 

@@ -185,8 +185,14 @@ let package = Package(
         // launcher that only asks the agent; `deskdays-cli`, the command tree,
         // which links no hardware library; `deskdays-hardware`, the commands
         // that need one (agent, doctor, enroll gps|nfc|wifi|qr, qr), with their own tree.
+        // What every command tree shares (the CLI's and the methods' enrol commands): the global
+        // options, a failure's one sentence, writing a learnt rule, the configuration's warnings
+        .target(name: "CommandSupport", dependencies: [
+            "AgentSocket", "Syscall", "DeskDaysCore", "DeskDaysConfig", "DeskDaysReports",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .target(name: "DeskDaysCLI", dependencies: [
-            "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
+            "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "Spawn",
             "DeskDaysCalendar",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -204,14 +210,14 @@ let package = Package(
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
         // adapter, doctor checks and enrolment command
         .target(name: "CheckInMethods", dependencies: [
-            "DeskDaysCLI", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
+            "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "deskdays-hardware", dependencies: [
-            "CheckInMethods",
+            "CheckInMethods", "CommandSupport",
             "AgentSocket", "DeskDaysCLI", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysAgent",
             "DeskDaysDoctor", "DeskDaysDesktop", "NFCAdapter", "WiredAdapter", "QR", "QRAdapter", "GPSBus", "SystemBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeskDaysCLI
+import CommandSupport
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation

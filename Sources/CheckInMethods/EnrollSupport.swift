@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import DeskDaysCore
 
 /// `--name`, as every enrolment checks it: a rule name the configuration accepts.

@@ -1,4 +1,4 @@
-import DeskDaysCLI
+import CommandSupport
 import DeskDaysConfig
 import DeskDaysCore
 import QRAdapter

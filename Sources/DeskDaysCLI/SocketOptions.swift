@@ -1,3 +1,4 @@
+import CommandSupport
 import AgentSocket
 import ArgumentParser
 import DeskDaysCore

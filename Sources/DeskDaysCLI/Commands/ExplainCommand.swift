@@ -1,3 +1,4 @@
+import CommandSupport
 import ArgumentParser
 import DeskDaysCore
 import DeskDaysReports

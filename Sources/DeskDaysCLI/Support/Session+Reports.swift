@@ -1,3 +1,4 @@
+import CommandSupport
 import DeskDaysAnswer
 import DeskDaysCore
 import DeskDaysReports

@@ -41,14 +41,14 @@ package struct GlobalOptions: ParsableArguments {
 package let processEnvironment = ProcessInfo.processInfo.environment
 
 /// Where things live, after this process's environment (`AgentPaths`).
-let paths = AgentPaths(environment: { processEnvironment[$0] },
+package let paths = AgentPaths(environment: { processEnvironment[$0] },
                        homeFallback: { FileManager.default.homeDirectoryForCurrentUser.path })
 
 /// `$VAR` when set and absolute (as the XDG spec requires), else `~/fallback`.
-func xdgDirectory(_ variable: String, fallback: String) -> String {
+package func xdgDirectory(_ variable: String, fallback: String) -> String {
     paths.xdgDirectory(variable, fallback: fallback)
 }
 
-func homeDirectory() -> String { paths.home }
+package func homeDirectory() -> String { paths.home }
 
-func expandTilde(_ path: String) -> String { paths.expandTilde(path) }
+package func expandTilde(_ path: String) -> String { paths.expandTilde(path) }

@@ -8,67 +8,97 @@ import DeskDaysReports
 import DeskDaysStore
 import Foundation
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// When the kept answer stops serving: what it was computed from, and what
+/// happened since. A value with no clock of its own: each question passes
+/// the moment it is asked, so its rules are tested with any moment
+/// (docs/design.md "The agent is the cache").
+struct AnswerFreshness: Equatable, Sendable {
+    /// What an answer was computed from.
+    struct Basis: Equatable, Sendable {
+        /// The local day it answers for.
+        var day: LocalDate
+        /// SQLite's `data_version` when it read the store (other processes' commits move it).
+        var dataVersion: Int
+        /// How many of the agent's own commits it counts (acknowledged writes; the
+        /// publish queue's recompute may come after the next request).
+        var commits: Int
+        /// When it was computed.
+        var computedAt: Date
+    }
+
+    /// What the kept answer counts; nil before the first answer and after a failure.
+    private(set) var basis: Basis?
+    /// The `[calendar]` folder was read again since.
+    private(set) var calendarChanged = false
+
+    /// Whether the kept answer serves a question asked at `now`, for `day`,
+    /// with the store at `dataVersion` after `commits` commits of the agent's
+    /// own. With min_hours (`ages`) today's time on site grows while a method
+    /// is present: the answer is also stale a minute after it was computed.
+    func serves(day: LocalDate, dataVersion: Int?, commits: Int, now: Date, ages: Bool) -> Bool {
+        guard let basis, !calendarChanged else { return false }
+        return basis.day == day && basis.dataVersion == dataVersion && basis.commits >= commits
+            && !(ages && abs(now.timeIntervalSince(basis.computedAt)) >= 60)
+    }
+
+    mutating func calendarRead() { calendarChanged = true }
+    mutating func computed(_ basis: Basis) {
+        self.basis = basis
+        calendarChanged = false
+    }
+    mutating func failed() { basis = nil }
+}
 
 /// The agent's current answer: what `deskdays status --format F` (every
 /// format) and `deskdays report --json` print now, computed by `Answers`,
 /// the same code the CLI runs when no agent does (docs/design.md, "The
 /// agent is the cache").
 ///
-/// It is recomputed when the agent's own pipeline commits (at the latest
-/// before the next answer), when the local
-/// day changes, after a resume and on a reload (a new agent), and, before
-/// an answer is given, when SQLite's `data_version` shows that another
-/// process committed to the file. Each recomputation that changes the status
-/// rewrites `status.json`, `status.waybar` and `status.i3blocks` beside the
-/// control socket (temp file + rename, 0600), for bars that read a file.
-final class CurrentAnswer: @unchecked Sendable {
+/// Every question and every recompute runs on one serial queue, in order:
+/// a question first asks `AnswerFreshness` whether the kept answer serves
+/// it, so questions and the publish queue's refreshes that wait behind one
+/// recompute share it (they coalesce by construction), and none waits for
+/// more than the recompute ahead of it and its own. Each recompute that
+/// changes the status rewrites `status.json`, `status.waybar` and
+/// `status.i3blocks` beside the control socket (temp file + rename, 0600),
+/// for bars that read a file.
+final class CurrentAnswer: Sendable {
     private let store: AttendanceStore
     /// The configuration's policy, which the calendar's holidays are added to.
     private let basePolicy: Policy
-    /// Replaced when the `[calendar]` folder changes (under `answersLock`, never held with another lock).
-    private let answersLock = NSLock()
-    private var currentAnswers: Answers
-    private var answers: Answers { answersLock.withLock { currentAnswers } }
-    /// The calendar changed since the answer was computed (under `lock`).
-    private var calendarChanged = false
     private let clock: AgentClock
     private let folder: String?
     private let logger: Logger
-    /// Guards the answer (the fields below) for moments only: a recompute
-    /// runs outside it, by one thread at a time (`refreshing`), and a
-    /// request that arrives meanwhile waits for that recompute's result
-    /// (`wait`), not for its turn at a lock, which a stream of recomputes
-    /// could keep from it (measured: `status` waited 100–300 ms behind
-    /// back-to-back recomputes during a burst of check-ins).
-    private let lock = NSCondition()
-    /// A recompute is under way (under `lock`).
-    private var refreshing = false
-    private var outputs: [StatusFormat: String] = [:]
-    private var reportJSON = ""
-    private var day: LocalDate?
-    private var dataVersion: Int?
-    private var failure: String?
-    private var computedAt: Date?
+    /// The one queue questions and recomputes run on.
+    private let queue = DispatchQueue(label: "deskdays.current-answer")
     /// The agent's own commits, counted as the store reports them (on its
-    /// writer's queue, before the write returns), under a lock of their own
-    /// that is never held while anything else is done; and the count the
-    /// answer was computed after (under `lock`). SQLite's `data_version`
-    /// shows other processes' commits only, and the publish queue's refresh
-    /// may come after the next request: an answer given after a write the
-    /// agent acknowledged must already count it.
-    private let commits = NSLock()
-    private var commitCount = 0
-    private var answeredCommits = 0
-    /// A change an answer computed before the publish queue's refresh did
-    /// (under `lock`): that refresh still reports it, so followers get it.
-    private var unpushed = false
+    /// writer's queue, before the write returns: never waiting for a recompute).
+    private let commits = Atomic<Int>(0)
+    /// The answer and its freshness (touched on `queue`, or read for a moment).
+    private let kept: Mutex<Kept>
     /// The history's statuses between recomputes: after the agent's own
     /// write only the dates it touched are read again (docs/performance.md,
     /// "Bounded work under load").
     private let history = HistoryCache()
+    /// Whether the store notes the dates its writes touch.
+    private let trackingDates: Bool
+    /// How many times the answer was computed (questions that shared one count once).
+    let recomputes = Atomic<Int>(0)
+
+    private struct Kept {
+        var answers: Answers
+        var freshness = AnswerFreshness()
+        var outputs: [StatusFormat: String] = [:]
+        var reportJSON = ""
+        var failure: String?
+        /// A change a question's recompute found, which the next refresh still reports (so followers get it).
+        var unpushed = false
+    }
 
     /// The status formats written as files, and their names.
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
@@ -77,61 +107,75 @@ final class CurrentAnswer: @unchecked Sendable {
          folder: String?, logger: Logger) {
         self.store = store
         basePolicy = policy
-        currentAnswers = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
-                                 calendar: calendar)
+        kept = Mutex(Kept(answers: Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
+                                           calendar: calendar)))
         self.clock = clock
         self.folder = folder
         self.logger = logger
+        var tracking = true
         do {
             try store.trackChangedDates()
         } catch {
             // Without the triggers every recompute reads the whole history (correct, slower).
             logger.warning("cannot note the dates writes touch (\(error)); every answer reads the whole history")
-            trackingDates = false
+            tracking = false
         }
+        trackingDates = tracking
     }
-    /// Whether the store notes the dates its writes touch.
-    private var trackingDates = true
+
+    private var answers: Answers { kept.withLock { $0.answers } }
 
     /// The `[calendar]` folder was read again: the next answer is computed with it.
     func calendarRead(_ calendar: CalendarDays) {
-        let fresh = Answers(policy: basePolicy, locale: answers.locale, calendar: calendar)
-        answersLock.withLock { currentAnswers = fresh }
-        lock.withLock { calendarChanged = true }
-        history.invalidate()
+        queue.async { [self] in
+            kept.withLock {
+                $0.answers = Answers(policy: basePolicy, locale: $0.answers.locale, calendar: calendar)
+                $0.freshness.calendarRead()
+            }
+            history.invalidate()
+        }
     }
 
     /// Counts a commit of the agent's own: the next answer is computed anew.
     func storeCommitted() {
-        commits.withLock { commitCount += 1 }
+        commits.add(1, ordering: .sequentiallyConsistent)
     }
 
-    /// Recomputes every answer from the store; true when the status changed
-    /// (since the last call: a change a request's recompute found is reported here too).
+    /// Brings the answer up to date (on the publish queue, after a change);
+    /// true when the status changed since the last call (a change a
+    /// question's recompute found is reported here too).
     @discardableResult
     func refresh() -> Bool {
-        let changed = recompute(unlessFresh: nil)
-        return lock.withLock {
-            defer { unpushed = false }
-            return changed || unpushed
+        queue.sync {
+            let changed = answerFresh()
+            return kept.withLock { kept in
+                defer { kept.unpushed = false }
+                return changed || kept.unpushed
+            }
         }
     }
 
     /// `status --format F`'s bytes, or why they cannot be given.
     func status(_ format: StatusFormat) -> Result<String, ControlProtocol.Failure> {
-        answerFresh()
-        return lock.withLock {
-            if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
-            return .success(outputs[format] ?? "")
+        question { kept in
+            if let failure = kept.failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
+            return .success(kept.outputs[format] ?? "")
         }
     }
 
     /// `report --json`'s bytes, or why they cannot be given.
     func report() -> Result<String, ControlProtocol.Failure> {
-        answerFresh()
-        return lock.withLock {
-            if let failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
-            return .success(reportJSON)
+        question { kept in
+            if let failure = kept.failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
+            return .success(kept.reportJSON)
+        }
+    }
+
+    /// A question, in turn on the queue: the answer made fresh for it, then read.
+    private func question<T>(_ read: (Kept) -> T) -> T {
+        queue.sync {
+            if answerFresh() { kept.withLock { $0.unpushed = true } }
+            return kept.withLock { read($0) }
         }
     }
 
@@ -187,86 +231,48 @@ final class CurrentAnswer: @unchecked Sendable {
         return path
     }
 
-    /// Makes sure the answer counts the agent's commits acknowledged before
-    /// this request came, today's date and any other process's commit:
-    /// recomputes when it does not, or waits for the recompute under way
-    /// and takes its result when that one counts them. Requests waiting
-    /// behind one recompute share it, so a burst of check-ins does not make
-    /// every `status` wait for a recompute of its own.
-    private func answerFresh() {
-        let arrived = commits.withLock { commitCount }
+    /// Makes the answer count the agent's commits acknowledged before now,
+    /// today's date, any other process's commit and the calendar read last
+    /// (on `queue`): recomputes unless `AnswerFreshness` says the kept answer
+    /// serves. True when the status changed.
+    private func answerFresh() -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
         let now = clock.now()
+        // Read first: a commit while this computes makes the next question compute again.
+        let committed = commits.load(ordering: .sequentiallyConsistent)
+        let (answers, freshness) = kept.withLock { ($0.answers, $0.freshness) }
         let today = answers.policy.localDate(of: now)
         let version = try? store.dataVersion()
-        // With min_hours, today's time on site grows while a method is
-        // present: the answer is also stale a minute after it was computed.
-        let ages = answers.policy.minHours > 0
-        if recompute(unlessFresh: { [self] in
-            today == day && version == dataVersion && answeredCommits >= arrived && failure == nil && !calendarChanged
-                && !(ages && computedAt.map { abs(now.timeIntervalSince($0)) >= 60 } ?? true)
-        }) {
-            lock.withLock { unpushed = true }
+        if freshness.serves(day: today, dataVersion: version, commits: committed, now: now, ages: answers.policy.minHours > 0) {
+            return false
         }
-    }
-
-    /// Recomputes the answer as the one recomputing thread, unless `fresh`
-    /// (checked under `lock`) says the answer already serves; true when the
-    /// status changed. A thread that finds a recompute under way waits for
-    /// it and checks again.
-    private func recompute(unlessFresh fresh: (() -> Bool)?) -> Bool {
-        lock.lock()
-        while true {
-            if let fresh, fresh() {
-                lock.unlock()
-                return false
-            }
-            if !refreshing { break }
-            lock.wait()
-        }
-        refreshing = true
-        let knownVersion = dataVersion, knownDay = day, before = outputs
-        calendarChanged = false
-        lock.unlock()
-
-        let now = clock.now()
-        let today = answers.policy.localDate(of: now)
-        // Read first: a commit while this computes makes the next answer compute again.
-        let committed = commits.withLock { commitCount }
+        recomputes.add(1, ordering: .relaxed)
         let computed: Result<(status: [StatusFormat: String], report: String, version: Int), Error> = Result {
             let (changedDates, version) = trackingDates ? try store.takeChangedDatesAndVersion() : (nil, try store.dataVersion())
             // Another process's commit (or a new day, or no notes of touched dates): read everything.
-            if version != knownVersion || today != knownDay { history.invalidate() }
+            if version != freshness.basis?.dataVersion || today != freshness.basis?.day { history.invalidate() }
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             return (fresh.status, fresh.report, version)
         }
-
-        lock.lock()
-        var changed = false
-        switch computed {
-        case .success(let fresh):
-            reportJSON = fresh.report
-            computedAt = now
-            outputs = fresh.status
-            day = today
-            dataVersion = fresh.version
-            answeredCommits = committed
-            failure = nil
-            changed = outputs != before
-        case .failure(let error):
-            failure = "cannot read the database: \(error)"
-            logger.error("could not compute the current status: \(error)")
+        let written: [StatusFormat: String]? = kept.withLock { kept in
+            switch computed {
+            case .success(let fresh):
+                let changed = kept.outputs != fresh.status
+                kept.outputs = fresh.status
+                kept.reportJSON = fresh.report
+                kept.failure = nil
+                kept.freshness.computed(.init(day: today, dataVersion: fresh.version, commits: committed, computedAt: now))
+                return changed ? fresh.status : nil
+            case .failure(let error):
+                kept.failure = "cannot read the database: \(error)"
+                kept.freshness.failed()
+                return nil
+            }
         }
-        let written = outputs
-        // Waiting requests take this answer now; the files follow.
-        lock.broadcast()
-        lock.unlock()
-        if changed { writeFiles(written) }
-        lock.withLock {
-            refreshing = false
-            lock.broadcast()
-        }
-        return changed
+        if case .failure(let error) = computed { logger.error("could not compute the current status: \(error)") }
+        if let written { writeFiles(written) }
+        return written != nil
     }
 
     /// Replaces each status file atomically; a failure is logged, never fatal.

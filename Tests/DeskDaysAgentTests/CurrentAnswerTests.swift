@@ -64,3 +64,78 @@ import Testing
         }
     }
 }
+
+/// The answer's freshness as a value: each rule with the moment passed in.
+@Suite struct AnswerFreshnessTests {
+    static let monday = LocalDate(year: 2026, month: 11, day: 16)!
+    static let noon = Date(timeIntervalSince1970: 1_794_830_400)
+
+    func computed(commits: Int = 3) -> AnswerFreshness {
+        var freshness = AnswerFreshness()
+        freshness.computed(.init(day: Self.monday, dataVersion: 5, commits: commits, computedAt: Self.noon))
+        return freshness
+    }
+
+    @Test func nothingKeptServesNothing() {
+        #expect(!AnswerFreshness().serves(day: Self.monday, dataVersion: 5, commits: 0, now: Self.noon, ages: false))
+    }
+
+    @Test func theSameDayVersionAndCommitsAreServed() {
+        let freshness = computed()
+        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
+        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 2, now: Self.noon.addingTimeInterval(86_000), ages: false),
+                "commits it already counts; without min_hours the hour does not matter")
+        #expect(!freshness.serves(day: Self.monday.adding(days: 1), dataVersion: 5, commits: 3, now: Self.noon, ages: false), "a new day")
+        #expect(!freshness.serves(day: Self.monday, dataVersion: 6, commits: 3, now: Self.noon, ages: false), "another process committed")
+        #expect(!freshness.serves(day: Self.monday, dataVersion: nil, commits: 3, now: Self.noon, ages: false), "the version unreadable")
+        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 4, now: Self.noon, ages: false), "a commit of the agent's own")
+    }
+
+    @Test func withMinHoursTheAnswerAgesInAMinute() {
+        let freshness = computed()
+        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon.addingTimeInterval(59), ages: true))
+        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon.addingTimeInterval(60), ages: true))
+        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon.addingTimeInterval(-60), ages: true),
+                "a clock stepped back")
+    }
+
+    @Test func aCalendarReadOrAFailureEndsIt() {
+        var freshness = computed()
+        freshness.calendarRead()
+        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
+        freshness.computed(.init(day: Self.monday, dataVersion: 5, commits: 3, computedAt: Self.noon))
+        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
+        freshness.failed()
+        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
+    }
+}
+
+/// Questions that arrive together share one recompute: 64 questions from 8
+/// threads after one commit compute the answer once, and each counts the commit.
+@Suite struct CoalescingTests {
+    @Test func questionsAfterOneCommitShareOneRecompute() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coalescing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try AttendanceStore(path: folder.appendingPathComponent("deskdays.sqlite").path)
+        let policy = Policy(timeZone: TimeZone(identifier: "UTC")!)
+        let now = Date(timeIntervalSince1970: 1_795_089_600)
+        let answer = CurrentAnswer(store: store, policy: policy, clock: .manual(start: now), folder: nil, logger: Logger(label: "test"))
+        guard case .success = answer.status(.json) else { Issue.record("no first answer"); return }
+        let before = answer.recomputes.load(ordering: .relaxed)
+        try store.addRecords([DayRecord(date: LocalDate(year: 2026, month: 11, day: 2)!, status: .office, origin: .manual, recordedAt: now)])
+        answer.storeCommitted()
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            guard case .success(let output) = answer.status(.json), output.contains("\"office\":1") else {
+                wrong.withLock { $0 += 1 }
+                return
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0, "every question counts the commit")
+        #expect(answer.recomputes.load(ordering: .relaxed) - before == 1, "one recompute for 64 questions")
+        #expect(answer.refresh(), "the change a question found is still pushed")
+        #expect(!answer.refresh(), "and only once")
+        #expect(answer.recomputes.load(ordering: .relaxed) - before == 1, "a refresh with nothing new computes nothing")
+    }
+}

@@ -56,10 +56,8 @@ public final class Agent: Sendable {
     /// The running group, for `shutDownGracefully()`; nil before and after `run()`
     /// (the group holds services that hold the agent, so it is not kept beyond the run).
     let running = Mutex(RunState())
-    /// The methods present now (an arrival not yet followed by a departure;
-    /// never NFC or QR, whose taps are instants), with their rule names: a
-    /// stop or a suspend is their departure (docs/policy.md "Time on site").
-    let present = Mutex([Source: String?]())
+    /// The one way an event reaches the pipeline (adapters, the control socket).
+    let delivery: Delivery
     /// `[sync]`: this device's journal and the folder it merges (nil: sync off).
     let sync: Synchronizer?
 
@@ -102,6 +100,8 @@ public final class Agent: Sendable {
         self.answer = answer
         let confirmation = Confirmation(configuration: configuration, store: store, clock: clock, answer: answer, notifier: notifier)
         self.confirmation = confirmation
+        let delivery = Delivery(pipeline: pipeline, confirmation: confirmation, logger: logger)
+        self.delivery = delivery
         reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
         desktop = DesktopBus(address: notifier.address, tray: configuration.desktop.tray, hooks: DesktopBus.Hooks(
@@ -125,8 +125,8 @@ public final class Agent: Sendable {
             },
             dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
         if let socketPath {
-            let handler = Handler(pipeline: pipeline, answer: answer, databasePath: store.path, configPath: configPath,
-                                  configuration: configuration, clock: clock, confirmation: confirmation, logger: logger)
+            let handler = Handler(pipeline: pipeline, delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
+                                  configuration: configuration, clock: clock, logger: logger)
             server = ControlServer(path: socketPath, logger: logger, summary: { handler.reply(answer.status($0)) },
                                    refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
                                    handler: { await handler.handle($0) })
@@ -222,24 +222,10 @@ public final class Agent: Sendable {
         }
     }
 
-    /// Hands an event to the pipeline; a store failure is logged, never fatal.
+    /// Hands an adapter's event to the pipeline; a refusal or a store failure is logged, never fatal.
     func deliver(_ event: CheckInEvent) async {
-        if !event.source.isInstant {
-            present.withLock { $0[event.source] = event.kind == .arrival ? .some(event.rule) : nil }
-        }
         do {
-            let outcome = try await pipeline.submit(event)
-            if event.kind == .departure {
-                logger.info("\(event.source.rawValue) departure noted for \(outcome.date)", metadata: ["rule": "\(event.rule ?? "-")"])
-                return
-            }
-            switch outcome {
-            case .stored(let date):
-                logger.notice("\(event.source.rawValue) check-in stored for \(date)", metadata: ["rule": "\(event.rule ?? "-")"])
-                await confirmation.arrived(event, on: date)
-            case .duplicate(let date):
-                logger.info("\(event.source.rawValue) check-in for \(date) already stored")
-            }
+            try await delivery.deliver(event)
         } catch let refusal as CheckInPipeline.Refusal {
             // The event's own values (a time more than a day ahead): the input's fault, not the agent's.
             logger.warning("refused a \(event.source.rawValue) check-in: \(refusal)")
@@ -255,7 +241,7 @@ extension Agent {
     /// this moment. On resume the re-armed adapters report arrivals again
     /// for the methods still present.
     func departAll(because reason: String) async {
-        let leaving = present.withLock { present in
+        let leaving = delivery.present.withLock { present in
             defer { present.removeAll() }
             return present.sorted { $0.key < $1.key }
         }
@@ -322,4 +308,45 @@ extension Agent {
 
     /// How long the store stays quiet before the log is folded in.
     static let checkpointDelay: Duration = .seconds(3)
+}
+
+/// The one way an event reaches the pipeline, from an adapter or the
+/// control socket: which methods are present is noted (a stop or a suspend
+/// is their departure), the check-in stored, logged and confirmed.
+final class Delivery: Sendable {
+    let pipeline: CheckInPipeline
+    let confirmation: Confirmation
+    let logger: Logger
+    /// The methods present now (an arrival not yet followed by a departure;
+    /// never NFC or QR, whose taps are instants), with their rule names
+    /// (docs/policy.md "Time on site").
+    let present = Mutex([Source: String?]())
+
+    init(pipeline: CheckInPipeline, confirmation: Confirmation, logger: Logger) {
+        self.pipeline = pipeline
+        self.confirmation = confirmation
+        self.logger = logger
+    }
+
+    /// Stores `event`; `door` names where it came from in the log (empty: an
+    /// adapter). Throws what the pipeline refuses or cannot store.
+    @discardableResult
+    func deliver(_ event: CheckInEvent, door: String = "") async throws -> SubmitOutcome {
+        if !event.source.isInstant {
+            present.withLock { $0[event.source] = event.kind == .arrival ? .some(event.rule) : nil }
+        }
+        let outcome = try await pipeline.submit(event)
+        if event.kind == .departure {
+            logger.info("\(event.source.rawValue) departure noted for \(outcome.date)\(door)", metadata: ["rule": "\(event.rule ?? "-")"])
+            return outcome
+        }
+        switch outcome {
+        case .stored(let date):
+            logger.notice("\(event.source.rawValue) check-in stored for \(date)\(door)", metadata: ["rule": "\(event.rule ?? "-")"])
+            await confirmation.arrived(event, on: date)
+        case .duplicate(let date):
+            logger.info("\(event.source.rawValue) check-in for \(date) already stored\(door)")
+        }
+        return outcome
+    }
 }

@@ -11,20 +11,21 @@ import Logging
 /// after the pipeline's write has committed (`synchronous = FULL`).
 struct Handler: Sendable {
     let pipeline: CheckInPipeline
+    /// Events go the adapters' way (`Delivery`): presence noted, stored, confirmed.
+    let delivery: Delivery
     let answer: CurrentAnswer
     /// For the rule-name check: it knows the identifiers no rule may carry.
     let configuration: Configuration
     let clock: AgentClock
-    let confirmation: Confirmation
     let logger: Logger
     /// What this agent's answers depend on (its files, clock and language),
     /// as requests are compared with it and answer replies name it.
     let served: AnswerScope
 
-    init(pipeline: CheckInPipeline, answer: CurrentAnswer, databasePath: String, configPath: String?,
-         configuration: Configuration, clock: AgentClock, confirmation: Confirmation, logger: Logger) {
+    init(pipeline: CheckInPipeline, delivery: Delivery, answer: CurrentAnswer, databasePath: String, configPath: String?,
+         configuration: Configuration, clock: AgentClock, logger: Logger) {
         self.pipeline = pipeline
-        self.confirmation = confirmation
+        self.delivery = delivery
         self.answer = answer
         self.configuration = configuration
         self.clock = clock
@@ -96,11 +97,8 @@ struct Handler: Sendable {
                 if let rule, let problem = configuration.ruleNameProblem(rule) {
                     return ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.badRequest, message: "\"rule\": \(problem)"))
                 }
-                let outcome = try await pipeline.submit(CheckInEvent(source: source, rule: rule, time: at, kind: kind))
-                if case .stored = outcome, kind == .arrival {
-                    logger.notice("\(source.rawValue) check-in stored for \(outcome.date) through the control socket")
-                    await confirmation.arrived(CheckInEvent(source: source, rule: rule, time: at, kind: kind), on: outcome.date)
-                }
+                let outcome = try await delivery.deliver(CheckInEvent(source: source, rule: rule, time: at, kind: kind),
+                                                         door: " through the control socket")
                 let stored: Bool
                 if case .stored = outcome { stored = true } else { stored = false }
                 return WireObject([.ok: .bool(true), .date: .string(outcome.date.description), .stored: .bool(stored)])

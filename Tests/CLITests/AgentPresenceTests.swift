@@ -33,6 +33,22 @@ import Glibc
         return list?.first ?? [:]
     }
 
+    /// An arrival through the control socket counts as present as an
+    /// adapter's does (one way in, `Delivery`): stopping the agent records its departure.
+    @Test func anArrivalThroughTheSocketIsPresentUntilTheAgentStops() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        var agent: AgentProcess? = try await AgentProcess(cli)
+        defer { agent?.kill9() }
+        let event = try await cli.run(["event", "--source", "external", "--at", AgentProcess.fixedNow, "--socket", agent!.socket])
+        #expect(event.status == 0, "\(event.stdout)\(event.stderr)")
+        #expect(await agent!.waitForLog("external check-in stored for \(AgentProcess.fixedDay) through the control socket"), "\(agent!.logText)")
+        #expect(await agent!.stop() == 0)
+        #expect(agent!.logText.contains("the agent stopped: departure recorded for external"), "\(agent!.logText)")
+        agent = nil
+    }
+
     @Test(.enabled(if: toolExists("socat"), "socat not installed: apt-get install socat"))
     func enteringAndLeavingTheGeofenceAndStoppingTheAgent() async throws {
         let cli = try CLIRunner()

@@ -3,6 +3,7 @@ import DeviceThread
 import DeskDaysCore
 import Foundation
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +28,7 @@ import Glibc
 /// a client does not take is buffered; a client that leaves it there for
 /// `sendSeconds` (or a follower that falls `followerBacklog` bytes behind)
 /// is dropped. Bad input gets an error reply and never ends the agent.
-public final class ControlServer: @unchecked Sendable {
-    // @unchecked: every mutable field is read and written under `lock`,
-    // except `Connection`s, which only the loop's thread touches.
+public final class ControlServer: Sendable {
     /// What the server needs from the agent.
     public typealias Handler = @Sendable (ControlProtocol.Envelope) async -> WireObject
 
@@ -46,20 +45,29 @@ public final class ControlServer: @unchecked Sendable {
     /// Where `status`, `report` and a follower's first line are worked out, one at a time, off the loop.
     private let answering = DispatchQueue(label: "deskdays-control-answers")
 
-    private let lock = NSLock()
-    private var listener: Int32 = -1
-    private var stopped = false
-    private var reloading = false
-    /// Replies and first lines worked out for the loop to send, by connection id.
-    private var finished: [(id: UInt64, outcome: Outcome)] = []
-    /// The latest line pushed per format, with its number (`publish`).
-    private var pushed: [StatusFormat: (number: Int, line: [UInt8])] = [:]
-    private var pushes = 0
+    /// What the loop shares with the answering side, `publish` and `stop`
+    /// (connections themselves are the loop's own, local to it).
+    private struct Shared {
+        var listener: Int32 = -1
+        var stopped = false
+        var reloading = false
+        var running = false
+        /// Replies and first lines worked out for the loop to send, by connection id.
+        var finished: [(id: UInt64, outcome: Outcome)] = []
+        /// The latest line pushed per format, with its number (`publish`).
+        var pushed: [StatusFormat: (number: Int, line: [UInt8])] = [:]
+        var pushes = 0
+        /// The formats followers follow (kept by the loop, read by `publish`),
+        /// and those of subscriptions whose first line is being worked out.
+        var followedFormats: [StatusFormat] = []
+        var subscribing: [StatusFormat: Int] = [:]
+    }
+
+    private let shared = Mutex(Shared())
     /// Wakes the loop: work finished, a push, the stop.
     private let wake = WakePipe()
     /// Signalled when the loop has ended (`stop` waits for it, briefly).
     private let ended = DispatchSemaphore(value: 0)
-    private var running = false
 
     /// Connections beyond this are refused, so a runaway client cannot use up the agent's descriptors.
     /// Followers (`subscribe`) count apart, up to `maximumFollowers`: status
@@ -154,9 +162,9 @@ public final class ControlServer: @unchecked Sendable {
             throw SetupError(description: tr("cannot create a pipe: \(String(cString: strerror(errno)))"))
         }
         _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        lock.withLock {
-            listener = fd
-            running = true
+        shared.withLock {
+            $0.listener = fd
+            $0.running = true
         }
         let thread = Thread { [self] in serveLoop() }
         thread.name = "deskdays-control"
@@ -169,11 +177,11 @@ public final class ControlServer: @unchecked Sendable {
     /// (`{"ok":true,"reloading":true}`) and follows
     /// the next agent on this path: a status bar does not go dead on a reload.
     public func stop(reloading: Bool = false) {
-        let wasRunning = lock.withLock { () -> Bool in
-            if stopped { return false }
-            stopped = true
-            self.reloading = reloading
-            return running
+        let wasRunning = shared.withLock { shared -> Bool in
+            if shared.stopped { return false }
+            shared.stopped = true
+            shared.reloading = reloading
+            return shared.running
         }
         guard wasRunning else { return }
         unlink(path)
@@ -188,21 +196,16 @@ public final class ControlServer: @unchecked Sendable {
     /// Sends the summary line to every follower of each format followed; one
     /// that cannot take it is dropped. Called after the answer changed.
     public func publish() {
-        let formats = lock.withLock { Set(followedFormats).union(subscribing.filter { $0.value > 0 }.keys) }
+        let formats = shared.withLock { Set($0.followedFormats).union($0.subscribing.filter { $0.value > 0 }.keys) }
         guard !formats.isEmpty else { return }
         var lines: [StatusFormat: [UInt8]] = [:]
         for format in formats { lines[format] = ControlMessage.stamped(summary(format)) }
-        lock.withLock {
-            pushes += 1
-            for (format, line) in lines { pushed[format] = (pushes, line) }
+        shared.withLock { shared in
+            shared.pushes += 1
+            for (format, line) in lines { shared.pushed[format] = (shared.pushes, line) }
         }
         wake.wake()
     }
-
-    /// The formats followers follow (kept by the loop, read by `publish`),
-    /// and those of subscriptions whose first line is being worked out.
-    private var followedFormats: [StatusFormat] = []
-    private var subscribing: [StatusFormat: Int] = [:]
 
     // MARK: - Folder and stale socket
 
@@ -255,7 +258,7 @@ public final class ControlServer: @unchecked Sendable {
     /// Accepts, reads, answers through the answering side and writes, on
     /// one thread, until `stop`.
     private func serveLoop() {
-        let fd = lock.withLock { listener }
+        let fd = shared.withLock { $0.listener }
         var connections: [Int32: Connection] = [:]
         var refused: [(fd: Int32, until: ContinuousClock.Instant)] = []
         var nextID: UInt64 = 0
@@ -314,7 +317,7 @@ public final class ControlServer: @unchecked Sendable {
         }
 
         while true {
-            let (stopping, saying) = lock.withLock { (stopped, reloading) }
+            let (stopping, saying) = shared.withLock { ($0.stopped, $0.reloading) }
             if stopping {
                 for connection in connections.values {
                     if saying, connection.subscribed != nil {
@@ -325,14 +328,14 @@ public final class ControlServer: @unchecked Sendable {
                 break
             }
             // Finished answers and new pushes, handed over under the lock.
-            let (done, latest, pushNumber) = lock.withLock { () -> ([(id: UInt64, outcome: Outcome)], [StatusFormat: (number: Int, line: [UInt8])], Int) in
-                defer { finished.removeAll() }
-                return (finished, pushed, pushes)
+            let (done, latest, pushNumber) = shared.withLock { shared in
+                defer { shared.finished.removeAll() }
+                return (shared.finished, shared.pushed, shared.pushes)
             }
             let byID = Dictionary(uniqueKeysWithValues: connections.values.map { ($0.id, $0) })
             for (id, outcome) in done {
                 guard let connection = byID[id] else {
-                    if case .subscribed(let format, _, _) = outcome { lock.withLock { subscribing[format, default: 1] -= 1 } }
+                    if case .subscribed(let format, _, _) = outcome { shared.withLock { $0.subscribing[format, default: 1] -= 1 } }
                     continue
                 }
                 connection.busy = false
@@ -341,7 +344,7 @@ public final class ControlServer: @unchecked Sendable {
                     send(line, to: connection)
                 case .subscribed(let format, let first, let after):
                     connection.subscribed = format
-                    lock.withLock { subscribing[format, default: 1] -= 1 }
+                    shared.withLock { $0.subscribing[format, default: 1] -= 1 }
                     connection.lastStatus = first
                     send(first, to: connection)
                     // A push made while the first line was worked out: sent after it, when it differs.
@@ -373,7 +376,8 @@ public final class ControlServer: @unchecked Sendable {
                 close(connection.fd)
                 connections[connection.fd] = nil
             }
-            lock.withLock { followedFormats = Array(Set(connections.values.compactMap(\.subscribed))) }
+            let followed = Array(Set(connections.values.compactMap(\.subscribed)))
+            shared.withLock { $0.followedFormats = followed }
 
             // Wait: the listener, the wake pipe, each connection (reading when free, writing when it has bytes), refused peers.
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
@@ -455,10 +459,10 @@ public final class ControlServer: @unchecked Sendable {
             }
         }
         for entry in refused { close(entry.fd) }
-        lock.withLock {
-            close(listener)
-            listener = -1
-            running = false
+        shared.withLock {
+            close($0.listener)
+            $0.listener = -1
+            $0.running = false
         }
         ended.signal()
     }
@@ -492,9 +496,9 @@ public final class ControlServer: @unchecked Sendable {
         answering.async { [self] in
             if let refused = refusal(envelope) { return finish(id, .reply(ControlMessage.stamped(refused))) }
             if case .subscribe(let format) = envelope.request {
-                let after = lock.withLock {
-                    subscribing[format, default: 0] += 1
-                    return pushes
+                let after = shared.withLock {
+                    $0.subscribing[format, default: 0] += 1
+                    return $0.pushes
                 }
                 return finish(id, .subscribed(format, first: ControlMessage.stamped(summary(format)), after: after))
             }
@@ -505,7 +509,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     private func finish(_ id: UInt64, _ outcome: Outcome) {
-        lock.withLock { finished.append((id, outcome)) }
+        shared.withLock { $0.finished.append((id, outcome)) }
         wake.wake()
     }
 }

@@ -73,6 +73,9 @@ package struct DesktopSummary: Sendable, Equatable {
 /// (which logs why they cannot be shown). A bus lost later is reconnected
 /// with backoff.
 public final class DesktopBus: @unchecked Sendable {
+    // @unchecked: sd-bus objects are single-threaded, so the fields under
+    // "Bus thread only" are touched only on the bus thread; everything other
+    // threads share is in `shared` (a Mutex) or immutable.
     package static let name = "io.github.deskdays.DeskDays1"
     package static let path = "/io/github/deskdays/DeskDays1"
     package static let interface = "io.github.deskdays.DeskDays1"
@@ -458,6 +461,8 @@ public final class DesktopBus: @unchecked Sendable {
     }
 
     /// An sd-bus message kept for a later reply.
+    // @unchecked: a C pointer; the message is referenced (sd_bus_message_ref)
+    // while kept and replied to and released on the bus thread only.
     package struct PendingCall: @unchecked Sendable {
         let message: OpaquePointer
     }

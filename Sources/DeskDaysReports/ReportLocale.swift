@@ -82,12 +82,19 @@ public struct ReportLocale: Sendable {
         return code.isEmpty ? "en" : code
     }
 
+    /// The Gregorian calendar in UTC, in which a date is its noon.
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
     func instant(_ date: LocalDate) -> Date {
-        formatters.made.calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))!
+        Self.utc.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))!
     }
 
     /// "18 Nov 2026", "Nov 18, 2026", "18.11.2026" … as the locale writes it.
-    public func date(_ date: LocalDate) -> String { Localization.figure(formatters.made.mediumDate.string(from: instant(date))) }
+    public func date(_ date: LocalDate) -> String { Localization.figure(formatters.with { [at = instant(date)] in $0.mediumDate.string(from: at) }) }
 
     /// A date in a sentence, a report or a chart: ISO 8601 in the neutral
     /// locale (docs/cli.md), else as `date`.
@@ -119,7 +126,7 @@ public struct ReportLocale: Sendable {
 
     /// "November 2026" (in the neutral locale, the month's name from the messages' language).
     public func monthTitle(_ date: LocalDate) -> String {
-        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : Localization.figure(formatters.made.monthYear.string(from: instant(date)))
+        isNeutral ? Self.monthName(date.month) + " " + plain(date.year) : Localization.figure(formatters.with { [at = instant(date)] in $0.monthYear.string(from: at) })
     }
 
     static func monthName(_ month: Int) -> String {
@@ -140,10 +147,10 @@ public struct ReportLocale: Sendable {
     }
 
     /// "Nov".
-    public func monthShort(_ date: LocalDate) -> String { formatters.made.shortMonth.string(from: instant(date)) }
+    public func monthShort(_ date: LocalDate) -> String { formatters.with { [at = instant(date)] in $0.shortMonth.string(from: at) } }
 
     /// "18 Nov".
-    public func dayMonth(_ date: LocalDate) -> String { Localization.figure(formatters.made.dayMonth.string(from: instant(date))) }
+    public func dayMonth(_ date: LocalDate) -> String { Localization.figure(formatters.with { [at = instant(date)] in $0.dayMonth.string(from: at) }) }
 
     /// The weekday's short standalone name ("Mon", "Di"). The neutral
     /// locale has no names of its own: they come from the messages' language.
@@ -159,7 +166,7 @@ public struct ReportLocale: Sendable {
             case .sunday: return tr("Sun")
             }
         }
-        let symbols = formatters.made.mediumDate.shortStandaloneWeekdaySymbols ?? []
+        let symbols: [String] = formatters.with { $0.mediumDate.shortStandaloneWeekdaySymbols } ?? []
         // Foundation lists Sunday first.
         let index = weekday.rawValue % 7
         return index < symbols.count ? symbols[index] : weekday.key
@@ -189,9 +196,10 @@ public struct ReportLocale: Sendable {
     /// (`Mo Di`, but `seg ter qua qui sex` where two letters would make
     /// Monday and Friday both `se`).
     private var weekdayHeaders: [String] {
-        let narrow = formatters.made.mediumDate.veryShortStandaloneWeekdaySymbols ?? []
+        let narrow: [String] = formatters.with { $0.mediumDate.veryShortStandaloneWeekdaySymbols } ?? []
         if narrow.count == 7, Set(narrow).count == 7, narrow.allSatisfy({ Localization.displayWidth($0) <= 2 }) { return narrow }
-        let names = (formatters.made.mediumDate.shortStandaloneWeekdaySymbols ?? []).map { $0.filter { $0 != "." } }
+        let short: [String] = formatters.with { $0.mediumDate.shortStandaloneWeekdaySymbols } ?? []
+        let names = short.map { $0.filter { $0 != "." } }
         guard names.count == 7 else { return names }
         let longest = names.map(\.count).max() ?? 2
         for letters in 2..<max(longest, 2) {
@@ -213,21 +221,22 @@ public struct ReportLocale: Sendable {
     }
 
     /// An integer with the locale's digits and grouping.
-    public func number(_ value: Int) -> String { Localization.figure(formatters.made.integer.string(from: NSNumber(value: value)) ?? String(value)) }
+    public func number(_ value: Int) -> String { Localization.figure(formatters.with { $0.integer.string(from: NSNumber(value: value)) } ?? String(value)) }
 
     /// Whether figures are written in the digits 0–9.
     public var latinDigits: Bool { plain(0) == "0" }
 
     /// An integer in the locale's digits without grouping (a year, a quarter).
-    public func plain(_ value: Int) -> String { Localization.figure(formatters.made.digits.string(from: NSNumber(value: value)) ?? String(value)) }
+    public func plain(_ value: Int) -> String { Localization.figure(formatters.with { $0.digits.string(from: NSNumber(value: value)) } ?? String(value)) }
 
     /// A fraction as a percentage with one decimal ("58.8%", "58,8 %").
     public func percentage(_ fraction: Double) -> String {
-        Localization.figure(formatters.made.percent.string(from: NSNumber(value: fraction)) ?? String(format: "%.1f%%", fraction * 100))
+        Localization.figure(formatters.with { $0.percent.string(from: NSNumber(value: fraction)) } ?? String(format: "%.1f%%", fraction * 100))
     }
 }
 
-/// `ReportLocale`'s formatters, made once, on first use, by whichever thread asks first.
+/// `ReportLocale`'s formatters, made on first use by whichever thread asks
+/// first, and used under their lock (ICU's formatters are not `Sendable`).
 private final class LazyFormatters: Sendable {
     private let time: Locale
     private let numbers: Locale
@@ -238,20 +247,16 @@ private final class LazyFormatters: Sendable {
         self.numbers = numbers
     }
 
-    var made: Formatters {
-        kept.withLock { value in
-            if let value { return value }
-            let formatters = Formatters(time: time, numbers: numbers)
-            value = formatters
-            return formatters
+    func with<T: Sendable>(_ body: (borrowing Formatters) -> T) -> T {
+        kept.withLock { value -> T in
+            if value == nil { value = Formatters(time: time, numbers: numbers) }
+            return body(value!)
         }
     }
 }
 
 /// Date and number formatters of one locale.
-private final class Formatters: @unchecked Sendable {
-    // DateFormatter and NumberFormatter are not Sendable; these are only
-    // read after `init`.
+private final class Formatters {
     let mediumDate: DateFormatter
     let monthYear: DateFormatter
     let shortMonth: DateFormatter

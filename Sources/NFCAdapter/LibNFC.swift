@@ -7,6 +7,7 @@ import Glibc
 /// functions; return codes become `LibNFCCallError`, naming the call.
 struct LibNFC: NFCChipSystem {
     /// Owns one `nfc_context`.
+    // @unchecked: a C pointer, created and freed once and used on the adapter's thread.
     final class Context: @unchecked Sendable {
         let pointer: OpaquePointer
         init(_ pointer: OpaquePointer) { self.pointer = pointer }
@@ -31,6 +32,7 @@ struct LibNFC: NFCChipSystem {
 
     /// An open `nfc_device *`, confined to the adapter's thread except for
     /// `nfc_abort_command`, which libnfc allows from another thread.
+    // @unchecked: a C pointer; libnfc allows nfc_abort_command from another thread.
     struct Device: @unchecked Sendable {
         let pointer: OpaquePointer
     }

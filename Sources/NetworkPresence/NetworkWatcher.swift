@@ -26,7 +26,7 @@ public protocol NetworkUnavailable: Error, CustomStringConvertible {}
 /// anything. `stop()` writes the `StopSignal`'s pipe. (docs/design.md,
 /// habit 10 asks for a finite timeout; zero idle wake-ups is the
 /// requirement here, and the pipe makes the wait interruptible without one.)
-public final class NetworkWatcher<Snapshot: Sendable>: @unchecked Sendable {
+public final class NetworkWatcher<Snapshot: Sendable>: Sendable {
     /// A method's open sockets, as the thread uses them.
     public struct Source {
         /// The descriptor the thread sleeps on.

@@ -33,14 +33,17 @@ let package = Package(
         // MARK: - The system calls DeskDays makes itself, and the one place EINTR is handled (no Foundation)
         .target(name: "Syscall", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
 
-        // MARK: - Pure core (re-exports Localization: its words go through `tr`; and Syscall)
-        .target(name: "DeskDaysCore", dependencies: ["Localization", "Syscall", "CNettle", .product(name: "SystemPackage", package: "swift-system")]),
+        // MARK: - Replacing a file whole, and whether a path may be read or trusted (beside Syscall)
+        .target(name: "Files", dependencies: ["Syscall", "Localization", .product(name: "SystemPackage", package: "swift-system")]),
+
+        // MARK: - Pure core: the policy's types and arithmetic, no file system (its words go through `tr`)
+        .target(name: "DeskDaysCore", dependencies: ["Localization", "CNettle"]),
         // The one iCalendar reader and writer: libical 3 (libical-dev) parses, expands and writes
         // (the [calendar] vdir, holidays_ics, import and export of .ics).
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
         .target(name: "ICal", dependencies: ["CICal", "DeskDaysCore"]),
         .target(name: "DeskDaysConfig", dependencies: [
-            "DeskDaysCore", "ICal",
+            "Files", "DeskDaysCore", "ICal",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
@@ -52,7 +55,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "DeskDaysPipeline", dependencies: [
-            "DeskDaysCore", "DeskDaysStore",
+            "Files", "DeskDaysCore", "DeskDaysStore",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -161,7 +164,7 @@ let package = Package(
         // MARK: - The agent: adapters → pipeline, supervised
         // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
         .target(name: "DeskDaysAgent", dependencies: [
-            "DeviceThread", "Spawn",
+            "Files", "DeviceThread", "Spawn",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSBus",
             "CSystemd", "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
@@ -178,7 +181,7 @@ let package = Package(
         .target(name: "DeskDaysAnswer", dependencies: ["DeskDaysCore", "DeskDaysStore", "DeskDaysReports"]),
 
         // MARK: - The [calendar] vdir (read through ICal); the CLI and the agent read it alike
-        .target(name: "DeskDaysCalendar", dependencies: ["ICal", "DeskDaysCore", "DeskDaysConfig"]),
+        .target(name: "DeskDaysCalendar", dependencies: ["Files", "ICal", "DeskDaysCore", "DeskDaysConfig"]),
 
         // MARK: - The command line
         // Three executables (docs/cli.md, "Executables"): `deskdays`, a
@@ -192,7 +195,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "DeskDaysCLI", dependencies: [
-            "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
+            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
             "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "Spawn",
             "DeskDaysCalendar",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -210,7 +213,7 @@ let package = Package(
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
         // adapter, doctor checks and enrolment command
         .target(name: "CheckInMethods", dependencies: [
-            "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
+            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
             "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
             "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,3 +1,4 @@
+import Localization
 import ArgumentParser
 import CommandSupport
 import DeskDaysConfig

@@ -1,3 +1,5 @@
+import Files
+import Localization
 import ArgumentParser
 import CommandSupport
 import DeskDaysConfig

@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports

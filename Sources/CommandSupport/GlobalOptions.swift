@@ -1,3 +1,4 @@
+import Localization
 import AgentSocket
 import ArgumentParser
 import DeskDaysCore

@@ -1,3 +1,4 @@
+import Localization
 import AgentSocket
 import DeskDaysConfig
 import DeskDaysCore

@@ -1,3 +1,5 @@
+import Syscall
+import Localization
 import AgentSocket
 import DeviceThread
 import DeskDaysCore

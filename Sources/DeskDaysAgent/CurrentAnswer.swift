@@ -1,3 +1,4 @@
+import Files
 import DeskDaysAnswer
 import DeskDaysControl
 import DeskDaysCalendar

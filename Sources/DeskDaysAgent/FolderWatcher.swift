@@ -1,3 +1,4 @@
+import Syscall
 import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysCore

@@ -1,3 +1,4 @@
+import Files
 import DeskDaysCore
 import Foundation
 import ICal

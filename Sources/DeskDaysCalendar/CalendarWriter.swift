@@ -1,3 +1,5 @@
+import Files
+import Localization
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation

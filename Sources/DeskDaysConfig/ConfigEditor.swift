@@ -1,3 +1,5 @@
+import Files
+import Localization
 import DeskDaysCore
 import Foundation
 

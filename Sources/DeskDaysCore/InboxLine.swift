@@ -1,3 +1,4 @@
+import Localization
 import Foundation
 #if canImport(Glibc)
 import Glibc

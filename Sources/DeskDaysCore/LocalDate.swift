@@ -1,3 +1,4 @@
+import Localization
 /// A calendar date with no time and no zone: the unit of all attendance
 /// arithmetic.
 ///

@@ -1,3 +1,4 @@
+import Localization
 import Foundation
 
 /// The latest automatic sign (arrival or departure) of a source on a date,

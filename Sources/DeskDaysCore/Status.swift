@@ -1,3 +1,4 @@
+import Localization
 import Foundation
 /// What a record says about a date (docs/policy.md "Statuses").
 public enum AttendanceStatus: String, CaseIterable, Sendable, Codable {

@@ -1,3 +1,4 @@
+import Localization
 import Foundation
 
 /// What DeskDays accepts from outside, at every door: flags, the control

@@ -1,3 +1,4 @@
+import Localization
 import DeviceThread
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import Syscall
+import Localization
 import DeviceThread
 #if canImport(Glibc)
 import Glibc

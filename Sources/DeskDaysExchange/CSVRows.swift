@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// The rows of a CSV text (RFC 4180, comma-separated), each with the line

@@ -1,3 +1,4 @@
+import Localization
 import CSV
 import DeskDaysCore
 import Foundation

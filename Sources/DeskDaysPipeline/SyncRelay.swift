@@ -1,3 +1,6 @@
+import Syscall
+import Files
+import Localization
 import DeskDaysCore
 import DeskDaysStore
 import Foundation

@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// `deskdays chart burndown`: cumulative office days through the period

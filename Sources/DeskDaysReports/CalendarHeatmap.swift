@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// The period's calendar as an SVG heatmap (for the HTML report): one

@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// How a date looks in the calendar and the charts: its resolved status

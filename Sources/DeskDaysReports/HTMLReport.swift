@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// `deskdays report --html`: one self-contained page (inline CSS and SVG,

@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// Everything a rendering needs: the policy, the period's report, each

@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// The terminal month calendar of `deskdays calendar`: month grids whose

@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 /// `deskdays chart weeks`: office days per week against each week's

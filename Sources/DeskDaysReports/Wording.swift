@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 
 // The words for a period's standing and its target, in one place for every

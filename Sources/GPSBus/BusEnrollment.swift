@@ -1,3 +1,4 @@
+import Localization
 import CSystemd
 import DeskDaysCore
 import DeskDaysConfig

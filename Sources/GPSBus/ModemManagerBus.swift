@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Localization
 import Glibc
 #endif
 import CSystemd

@@ -1,3 +1,4 @@
+import Localization
 import CICal
 import DeskDaysCore
 import Foundation

@@ -1,3 +1,4 @@
+import Localization
 import CommandSupport
 import AgentSocket
 import ArgumentParser

@@ -1,3 +1,4 @@
+import Localization
 import ArgumentParser
 import CheckInMethods
 import DeskDaysCLI

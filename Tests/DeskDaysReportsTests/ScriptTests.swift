@@ -1,3 +1,4 @@
+import Localization
 import DeskDaysCore
 @testable import DeskDaysReports
 import Foundation

@@ -1,3 +1,5 @@
+import Files
+import Localization
 import CommandSupport
 import ArgumentParser
 import DeskDaysCore

@@ -1,3 +1,5 @@
+import Files
+import Localization
 import CommandSupport
 import AgentSocket
 import ArgumentParser

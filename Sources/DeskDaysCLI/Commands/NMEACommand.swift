@@ -1,3 +1,5 @@
+import Syscall
+import Localization
 import CommandSupport
 import ArgumentParser
 import DeskDaysCore

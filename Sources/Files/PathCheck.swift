@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -32,6 +32,9 @@ public enum ControlMessage {
         case event
         /// Moves a manual clock on (tests only).
         case advance
+        /// What the agent serves (its database and configuration): whether a
+        /// command's files are its own, without computing an answer.
+        case hello
     }
 
     /// Every field a request or a reply may carry; any other key is ignored.
@@ -117,14 +120,14 @@ public enum ControlMessage {
         if let database = asked.database, database != served.database {
             return ControlFailure(code: Code.otherDatabase, message: "this agent serves \(served.database ?? "no database"), not \(database)")
         }
-        guard [.status, .report, .subscribe].contains(command) else { return nil }
+        guard [.status, .report, .subscribe, .hello].contains(command) else { return nil }
         if let config = asked.config, config != served.config {
             var failure = ControlFailure(code: Code.otherConfiguration,
                                          message: "this agent runs with \(served.config ?? "no configuration file"), not \(config)")
             failure.reply[.config] = served.config.map(WireObject.Value.string) ?? .null
             return failure
         }
-        if command == .subscribe { return nil }
+        if command == .subscribe || command == .hello { return nil }
         if let clock = asked.clock, clock != .system || served.clock != .system {
             return ControlFailure(code: Code.fixedClock, message: "this agent's or the request's \"now\" is fixed (DESKDAYS_NOW, --today)")
         }

@@ -48,6 +48,10 @@ struct Handler: Sendable {
         switch envelope.request {
         case .status(let format): return reply(answer.status(format))
         case .report: return reply(answer.report())
+        case .hello:
+            var reply = served.fields
+            reply[.ok] = .bool(true)
+            return reply
         default: return nil
         }
     }
@@ -86,6 +90,8 @@ struct Handler: Sendable {
                 return WireObject([.ok: .bool(true), .now: .string(clock.now().formatted(.iso8601))])
             case .report:
                 return reply(answer.report())
+            case .hello:
+                return immediate(envelope) ?? ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.failed, message: "no hello"))
             case let .checkin(dates, status, note):
                 let days = dates ?? [configuration.policy.localDate(of: clock.now())]
                 try await pipeline.recordManual(dates: days, status: status, note: note)

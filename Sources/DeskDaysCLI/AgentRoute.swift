@@ -106,13 +106,13 @@ enum AgentRoute {
     /// configuration: it then merges the sync folder and publishes this
     /// device's lines itself, and a read only reads (docs/cli.md "Sync").
     /// Any doubt (no agent, another version, database or configuration, no
-    /// reply): false. The agent decides, as for every request
+    /// reply): false. Asked with `hello`, which computes no answer. The agent decides, as for every request
     /// (`ControlMessage.refusal`): asked with the files alone, it refuses
     /// only another database or configuration.
     static func servesSync(socketPath: String, global: GlobalOptions) -> Bool {
         guard case .connected(let connection) = ControlConnection.connect(path: socketPath, timeout: 2) else { return false }
         let files = AnswerScope(database: global.databasePath, config: global.configPath)
-        guard case .success = connection.ask(ControlProtocol.encode(.status(.json), scope: files)) else { return false }
+        guard case .success = connection.ask(ControlProtocol.encode(.hello, scope: files)) else { return false }
         return true
     }
 

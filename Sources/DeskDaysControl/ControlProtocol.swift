@@ -21,6 +21,8 @@ import Foundation
 /// - `{"cmd":"event","source":"nfc","at":"<RFC 3339>","rule":"desk"}` → `{"ok":true,"stored":true,"date":"…"}`
 ///   (`"kind":"departure"` for a departure; `stored` is then false);
 /// - `{"cmd":"subscribe","format":"json"}` → a status reply now and one after every change.
+/// - `{"cmd":"hello"}` → `{"ok":true,"database":"…","config":"…"}`: what the agent
+///   serves, refused as `status` is for another database or configuration;
 /// - `{"cmd":"advance","seconds":5}` → `{"ok":true,"now":"<RFC 3339>"}`: moves a manual clock
 ///   on (an agent started with `DESKDAYS_CLOCK=manual`, for tests); any other agent refuses it.
 ///
@@ -43,6 +45,8 @@ public enum ControlProtocol {
         case subscribe(StatusFormat)
         /// Moves the agent's manual clock on by this many seconds (tests; docs/testing.md "Timers").
         case advance(seconds: Double)
+        /// What the agent serves (no answer computed).
+        case hello
 
         public var command: ControlMessage.Command {
             switch self {
@@ -53,6 +57,7 @@ public enum ControlProtocol {
             case .event: .event
             case .subscribe: .subscribe
             case .advance: .advance
+            case .hello: .hello
             }
         }
 
@@ -124,6 +129,7 @@ public enum ControlProtocol {
             }
             return cmd == "status" ? .status(format) : .subscribe(format)
         case .report?: return .report
+        case .hello?: return .hello
         case .checkin?:
             let status: AttendanceStatus
             if let text = try text(object, .status) {
@@ -201,7 +207,7 @@ public enum ControlProtocol {
         var object = ControlMessage.request(request.command, format: request.format?.rawValue, scope: scope)
         if let id { object[.request] = .string(id) }
         switch request {
-        case .status, .report, .subscribe: break
+        case .status, .report, .subscribe, .hello: break
         case let .checkin(dates, status, note):
             if let dates { object[.dates] = .strings(dates.map(\.description)) }
             object[.status] = .string(status.rawValue)

@@ -55,6 +55,25 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: agent.socket), "the socket file is removed on exit")
     }
 
+    /// `hello` says what the agent serves without computing an answer, and
+    /// is refused, as `status` is, for another database or configuration.
+    @Test func helloNamesWhatTheAgentServes() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n")
+        let agent = try await AgentProcess(cli)
+        defer { agent.kill9() }
+        let hello = try #require(try TestSocketClient(path: agent.socket).request(#"{"cmd":"hello","version":1}"#))
+        #expect(hello["ok"] as? Bool == true && hello["output"] == nil, "\(hello)")
+        #expect((hello["database"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } == URL(fileURLWithPath: cli.database).lastPathComponent,
+                "\(hello)")
+        let other = try #require(try TestSocketClient(path: agent.socket).request(#"{"cmd":"hello","database":"/elsewhere.sqlite"}"#))
+        #expect(other["code"] as? String == "other_database", "\(other)")
+        let config = try #require(try TestSocketClient(path: agent.socket).request(#"{"cmd":"hello","config":"/elsewhere.toml"}"#))
+        #expect(config["code"] as? String == "other_configuration", "\(config)")
+        #expect(await agent.stop() == 0)
+    }
+
     @Test func socketAndFolderArePrivate() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

@@ -96,6 +96,8 @@ final class CurrentAnswer: Sendable {
         var freshness = AnswerFreshness()
         var outputs: [StatusFormat: String] = [:]
         var reportJSON = ""
+        /// What the session bus and the tray show, from the same computation.
+        var summary: DesktopSummary?
         var failure: String?
         /// A change a question's recompute found, which the next refresh still reports (so followers get it).
         var unpushed = false
@@ -196,14 +198,15 @@ final class CurrentAnswer: Sendable {
         }
     }
 
-    /// What the session-bus interface shows: the current period's figures and today's status, read afresh.
+    /// What the session-bus interface shows: the current period's figures
+    /// and today's status, from the current answer's computation (after a
+    /// commit, the refresh computed it: asked again, it is not recomputed).
     func desktopSummary() throws -> DesktopSummary {
-        let today = answers.policy.localDate(of: clock.now())
-        let report = try answers.report(store: store, today: today)
-        let span = DateSpan(today, today)
-        let day = Resolver.resolve(today, records: try answers.records(in: span, store: store, today: today),
-                                   checkIns: try store.checkIns(in: span))
-        return DesktopSummary(report: report, todayStatus: day.status, workday: answers.policy.isWorkday(today))
+        let kept: Result<DesktopSummary, ControlProtocol.Failure> = question { kept in
+            if let summary = kept.summary, kept.failure == nil { return .success(summary) }
+            return .failure(ControlProtocol.Failure(code: "failed", message: kept.failure ?? "no answer yet"))
+        }
+        return try kept.get()
     }
 
     /// The weekly summary: this week's office days against the rule (the
@@ -248,13 +251,15 @@ final class CurrentAnswer: Sendable {
             return false
         }
         recomputes.add(1, ordering: .relaxed)
-        let computed: Result<(status: [StatusFormat: String], report: String, version: Int), Error> = Result {
+        let computed: Result<(status: [StatusFormat: String], report: String, summary: DesktopSummary, version: Int), Error> = Result {
             let (changedDates, version) = trackingDates ? try store.takeChangedDatesAndVersion() : (nil, try store.dataVersion())
             // Another process's commit (or a new day, or no notes of touched dates): read everything.
             if version != freshness.basis?.dataVersion || today != freshness.basis?.day { history.invalidate() }
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
-            return (fresh.status, fresh.report, version)
+            let summary = DesktopSummary(report: fresh.data.report, todayStatus: fresh.data.days[today]?.status,
+                                         workday: answers.policy.isWorkday(today))
+            return (fresh.status, fresh.report, summary, version)
         }
         let written: [StatusFormat: String]? = kept.withLock { kept in
             switch computed {
@@ -262,6 +267,7 @@ final class CurrentAnswer: Sendable {
                 let changed = kept.outputs != fresh.status
                 kept.outputs = fresh.status
                 kept.reportJSON = fresh.report
+                kept.summary = fresh.summary
                 kept.failure = nil
                 kept.freshness.computed(.init(day: today, dataVersion: fresh.version, commits: committed, computedAt: now))
                 return changed ? fresh.status : nil

@@ -44,11 +44,11 @@ public struct Answers: Sendable {
     /// the agent's current answer (computing each on its own read the
     /// history five times; the bytes are the same as `status` and `report` give).
     public func everything(store: AttendanceStore, today: LocalDate, now: Date? = nil,
-                           cache: HistoryCache? = nil) throws -> (status: [StatusFormat: String], report: String) {
+                           cache: HistoryCache? = nil) throws -> (status: [StatusFormat: String], report: String, data: ReportData) {
         let data = try reportData(store: store, today: today, now: now, cache: cache)
         var outputs: [StatusFormat: String] = [:]
         for format in StatusFormat.allCases { outputs[format] = try render(format, data) }
-        return (outputs, try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n")
+        return (outputs, try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n", data)
     }
 
     /// `status --format F`'s bytes for the current period's data.

@@ -137,5 +137,12 @@ import Testing
         #expect(answer.refresh(), "the change a question found is still pushed")
         #expect(!answer.refresh(), "and only once")
         #expect(answer.recomputes.load(ordering: .relaxed) - before == 1, "a refresh with nothing new computes nothing")
+
+        // The publish queue after a commit: the refresh computes, the desktop's summary is that computation's.
+        try store.addRecords([DayRecord(date: LocalDate(year: 2026, month: 11, day: 3)!, status: .office, origin: .manual, recordedAt: now)])
+        answer.storeCommitted()
+        #expect(answer.refresh())
+        #expect(try answer.desktopSummary().office == 2)
+        #expect(answer.recomputes.load(ordering: .relaxed) - before == 2, "one computation for the refresh and the summary")
     }
 }

@@ -100,7 +100,10 @@ struct SetupTests {
         #expect(await terminal.waitFor("Start the agent now and at every login"))
         await terminal.type("n")
         #expect(await terminal.waitFor("`deskdays status` shows where you stand"), "\(terminal.screen)")
-        #expect(await eventually("the setup's exit status in \(done)") { FileManager.default.fileExists(atPath: done) })
+        // The shell creates the file, then writes the status and a newline: wait for the newline.
+        #expect(await eventually("the setup's exit status in \(done)") {
+            (try? String(contentsOfFile: done, encoding: .utf8))?.hasSuffix("\n") == true
+        })
         #expect((try? String(contentsOfFile: done, encoding: .utf8))?.hasPrefix("0") == true, "\(terminal.screen)")
 
         // The file: commented, the rule, the tag, nfc on; config check is clean.

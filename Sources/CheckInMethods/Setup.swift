@@ -22,7 +22,7 @@ public struct SetupCommand: AsyncParsableCommand {
     public init() {}
 
     public static let configuration = CommandConfiguration(
-        commandName: "setup", abstract: tr("Set DeskDays up by answering a few questions (on a terminal)."))
+        commandName: Hardware.Command.setup.rawValue, abstract: Hardware.Command.setup.abstract)
 
     @OptionGroup var global: GlobalOptions
 

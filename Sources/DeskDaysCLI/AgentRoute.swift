@@ -7,6 +7,7 @@ import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
 import Logging
+import Synchronization
 
 /// Routes a command through the running agent: writes, so the agent's
 /// pipeline stays the single writer (docs/design.md) and its subscribers
@@ -102,42 +103,77 @@ enum AgentRoute {
         .asker(database: global.databasePath, config: global.configPath, dayGiven: global.today != nil)
     }
 
+    /// What this invocation learnt from the agent at each socket: handed by
+    /// the launcher, or learnt here by the one exchange that asked
+    /// (docs/cli.md "Ask once"); a read asks at most once.
+    private static let contacts = Mutex([String: AgentContact]())
+
+    /// What the launcher handed this process for `path` (it asked the agent
+    /// already): said here, once, by the caller that takes it.
+    static func handed(_ path: String) -> AgentContact? {
+        guard let handed = AgentContact.handed(socket: path) else { return nil }
+        contacts.withLock { $0[path] = handed }
+        return handed
+    }
+
+    /// What this invocation knows from the agent at `path`, handed or asked.
+    static func contact(_ path: String) -> AgentContact? {
+        handed(path) ?? contacts.withLock { $0[path] }
+    }
+
+    /// One request to the agent at `path`; what it said is kept (`contact`).
+    private static func ask(_ request: WireObject, path: String) -> (AgentContact, WireObject?) {
+        let outcome: (AgentContact, WireObject?)
+        switch ControlConnection.connect(path: path, timeout: 2) {
+        case .connected(let connection):
+            switch connection.ask(request) {
+            case .success(let reply): outcome = (.answered, reply)
+            case .failure(let failure): outcome = (.refused(failure), nil)
+            }
+        case let failed:
+            outcome = (AgentContact(failed)!, nil)
+        }
+        contacts.withLock { $0[path] = outcome.0 }
+        return outcome
+    }
+
+    /// The note on stderr when the agent is there but not used.
+    static func say(_ contact: AgentContact, path: String) {
+        switch contact {
+        case .untrusted(let doubt): printError(untrustedNote(path, doubt))
+        case .refused(let failure) where failure.code == ControlMessage.Code.version: printError(versionNote(path, failure))
+        default: break
+        }
+    }
+
     /// Whether an agent at `socketPath` serves this database with this
     /// configuration: it then merges the sync folder and publishes this
     /// device's lines itself, and a read only reads (docs/cli.md "Sync").
     /// Any doubt (no agent, another version, database or configuration, no
-    /// reply): false. Asked with `hello`, which computes no answer. The agent decides, as for every request
-    /// (`ControlMessage.refusal`): asked with the files alone, it refuses
-    /// only another database or configuration.
+    /// reply): false. Known from the one exchange this invocation had, else
+    /// asked with `hello`, which computes no answer. The agent decides, as
+    /// for every request (`ControlMessage.refusal`): asked with the files
+    /// alone, it refuses only another database or configuration.
     static func servesSync(socketPath: String, global: GlobalOptions) -> Bool {
-        guard case .connected(let connection) = ControlConnection.connect(path: socketPath, timeout: 2) else { return false }
+        if let known = contact(socketPath) { return known.servesFiles }
         let files = AnswerScope(database: global.databasePath, config: global.configPath)
-        guard case .success = connection.ask(ControlProtocol.encode(.hello, scope: files)) else { return false }
-        return true
+        return ask(ControlProtocol.encode(.hello, scope: files), path: socketPath).0.servesFiles
     }
 
     /// The agent's current answer to `status`/`report` (its `output`), when
     /// the agent says it is this command's; nil otherwise, or on any trouble:
-    /// the caller then computes the answer itself, which is always right, only slower.
+    /// the caller then computes the answer itself, which is always right, only
+    /// slower. Not asked when the launcher asked already.
     static func answer(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) -> String? {
         let path = socket.socketPath
-        switch ControlConnection.connect(path: path, timeout: 2) {
-        case .untrusted(let doubt):
-            printError(untrustedNote(path, doubt))
+        if let handed = handed(path) {
+            say(handed, path: path)
             return nil
-        case .noAgent, .failed:
-            return nil
-        case .connected(let connection):
-            switch connection.ask(ControlProtocol.encode(request, scope: scope(global))) {
-            case .success(let reply):
-                Logger(label: "deskdays").info("answered by the agent at \(path)")
-                return reply.string(.output)
-            case .failure(let failure) where failure.code == ControlMessage.Code.version:
-                printError(versionNote(path, failure))
-                return nil
-            case .failure:
-                return nil
-            }
         }
+        let (contact, reply) = ask(ControlProtocol.encode(request, scope: scope(global)), path: path)
+        say(contact, path: path)
+        guard let reply else { return nil }
+        Logger(label: "deskdays").info("answered by the agent at \(path)")
+        return reply.string(.output)
     }
 }

@@ -66,17 +66,12 @@ package struct DeskDays: AsyncParsableCommand {
             ConfigCommand.self,
             EnableCommand.self,
             DisableCommand.self,
-            AgentEntry.self,
-            DoctorEntry.self,
             NMEACommand.self,
-            EnrollEntry.self,
             BenchIngestCommand.self,
             CalendarCommand.self,
             ChartCommand.self,
-            QREntry.self,
-            SetupEntry.self,
             // Subcommands are registered here, one line each.
-        ]
+        ] + Hardware.Command.allCases.map(\.entry)
     )
 
     /// Runs the command, turning every failure into one line on stderr and

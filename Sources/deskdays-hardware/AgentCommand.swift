@@ -18,7 +18,7 @@ struct AgentCommand: AsyncParsableCommand {
     init() {}
 
     static let configuration = CommandConfiguration(
-        commandName: "agent", abstract: Hardware.abstract("agent"))
+        commandName: Hardware.Command.agent.rawValue, abstract: Hardware.Command.agent.abstract)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var socket: SocketOptions

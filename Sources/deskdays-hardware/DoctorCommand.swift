@@ -22,8 +22,8 @@ struct DoctorCommand: AsyncParsableCommand {
     init() {}
 
     static let configuration = CommandConfiguration(
-        commandName: "doctor",
-        abstract: Hardware.abstract("doctor"),
+        commandName: Hardware.Command.doctor.rawValue,
+        abstract: Hardware.Command.doctor.abstract,
         discussion: tr("Exit status 1 when something an enabled method needs is missing or broken."))
 
     @OptionGroup var global: GlobalOptions

@@ -15,8 +15,8 @@ struct QRCommand: ParsableCommand {
     init() {}
 
     static let configuration = CommandConfiguration(
-        commandName: "qr",
-        abstract: Hardware.abstract("qr"),
+        commandName: Hardware.Command.qr.rawValue,
+        abstract: Hardware.Command.qr.abstract,
         subcommands: [Make.self, Scan.self, BenchFrames.self]
     )
 

@@ -1,6 +1,7 @@
 import Localization
 import ArgumentParser
 import CheckInMethods
+import CommandSupport
 import DeskDaysCLI
 import DeskDaysCore
 
@@ -13,13 +14,24 @@ struct HardwareCommands: AsyncParsableCommand {
         commandName: "deskdays",
         abstract: tr("The DeskDays commands that use the check-in hardware."),
         version: DeskDays.version,
-        subcommands: [AgentCommand.self, DoctorCommand.self, Enroll.self, QRCommand.self, SetupCommand.self])
+        subcommands: Hardware.Command.allCases.map(command))
+
+    /// The type of each command of the one list: a case without one does not build.
+    static func command(_ command: Hardware.Command) -> any ParsableCommand.Type {
+        switch command {
+        case .agent: AgentCommand.self
+        case .doctor: DoctorCommand.self
+        case .enroll: Enroll.self
+        case .qr: QRCommand.self
+        case .setup: SetupCommand.self
+        }
+    }
 
     /// `deskdays enroll METHOD`, one subcommand per method of the table.
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "enroll",
-            abstract: Hardware.abstract("enroll"),
+            commandName: Hardware.Command.enroll.rawValue,
+            abstract: Hardware.Command.enroll.abstract,
             subcommands: CheckInMethod.all.map(\.enroll))
     }
 }

@@ -13,9 +13,10 @@ import Syscall
 // (AgentSocket's `ControlMessage`, `ControlConnection`): everything else,
 // and every request the agent refuses (another configuration or database,
 // a fixed "now", another language or protocol version) or cannot take (no
-// agent, a socket that is not trusted), is handed unchanged to
-// `deskdays-cli` (execv: same process id, same arguments), which asks or
-// computes the same bytes itself. docs/cli.md, "Executables" and "The control socket".
+// agent, a socket that is not trusted), is handed to `deskdays-cli` (execv:
+// same process id, same arguments) with what the agent said
+// (`AgentContact`), so the CLI does not ask again: it says why, and computes
+// the same bytes itself. docs/cli.md, "Executables" and "The control socket".
 
 /// What the agent is asked, and where.
 struct Ask {
@@ -80,11 +81,12 @@ func request(_ ask: Ask) -> WireObject {
     ControlMessage.request(ask.command, format: ask.format, scope: .asker(database: ask.database, config: ask.config))
 }
 
-/// Asks the agent; true when it answered and the answer was printed. A
-/// follower prints every pushed answer (not one the same as the line
+/// Asks the agent (one connection): `.answered` when it answered and the
+/// answer was printed, else what it said, for `deskdays-cli` (`AgentContact`).
+/// A follower prints every pushed answer (not one the same as the line
 /// before), follows the next agent across a reload, and, when the agent
 /// goes away, waits for it to come back (one line on stderr).
-func askAgent(_ ask: Ask) -> Bool {
+func askAgent(_ ask: Ask) -> AgentContact {
     if ask.command == .subscribe {
         switch ControlConnection.follow(path: ask.socket, request: request(ask), waiting: waitingNote, { writeOut(Array($0.utf8)) }) {
         case .stopped(let replies) where replies > 0:
@@ -92,19 +94,32 @@ func askAgent(_ ask: Ask) -> Bool {
             let message = "deskdays: " + tr("The agent stopped; status updates ended.") + "\n"
             _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             exit(1)
-        default:
-            return false
+        case .stopped: return .refused(ControlFailure(code: ControlMessage.Code.disconnected, message: ""))
+        case .noAgent: return .noAgent
+        case .untrusted(let doubt): return .untrusted(doubt)
+        case .failed(let reason): return .failed(reason)
+        case .refused(let failure): return .refused(failure)
         }
     }
-    guard case .connected(let connection) = ControlConnection.connect(path: ask.socket, timeout: 2),
-          case .success(let reply) = connection.ask(request(ask)), let output = reply.string(.output),
-          writeOut(Array(output.utf8)) else { return false }
+    let connection: ControlConnection
+    switch ControlConnection.connect(path: ask.socket, timeout: 2) {
+    case .connected(let connected): connection = connected
+    case let outcome: return AgentContact(outcome)!
+    }
+    let output: String
+    switch connection.ask(request(ask)) {
+    case .success(let reply):
+        guard let text = reply.string(.output) else { return .refused(ControlFailure(code: ControlMessage.Code.badReply, message: "")) }
+        output = text
+    case .failure(let failure): return .refused(failure)
+    }
+    guard writeOut(Array(output.utf8)) else { exit(1) }
     // As the CLI logs it, at DESKDAYS_LOG=info and below.
     if ["trace", "debug", "info"].contains(AgentPaths.process.environment("DESKDAYS_LOG") ?? "") {
         let note = "deskdays: info: answered by the agent at \(ask.socket)\n"
         _ = note.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
-    return true
+    return .answered
 }
 
 /// Said once each time the followed agent goes away (stderr: stdout stays the status lines).
@@ -118,8 +133,11 @@ func writeOut(_ bytes: [UInt8]) -> Bool {
     (try? Syscall.writeAll(STDOUT_FILENO, bytes)) != nil
 }
 
-if let ask = recognize(Array(CommandLine.arguments.dropFirst()), paths: .process), askAgent(ask) {
-    exit(0)
+if let ask = recognize(Array(CommandLine.arguments.dropFirst()), paths: .process) {
+    let contact = askAgent(ask)
+    if contact == .answered { exit(0) }
+    // deskdays-cli asks no more: it says why, and computes.
+    contact.hand(socket: ask.socket)
 }
 let (found, looked) = Companion.locate("deskdays-cli")
 guard let program = found else {

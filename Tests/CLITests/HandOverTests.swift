@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `deskdays` links no hardware library and hands the hardware commands to
-/// `deskdays-hardware` (DeskDaysCLI/Hardware.swift).
+/// `deskdays-hardware` (CommandSupport/Hardware.swift: the one list).
 @Suite struct HandOverTests {
     /// What the dynamic loader maps for `binary`, from `ldd`.
     func linkedLibraries(_ binary: String) async throws -> String {

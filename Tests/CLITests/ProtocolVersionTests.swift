@@ -13,12 +13,23 @@ import Glibc
     final class OtherAgent {
         let process: Child
         let socket: String
-        init(_ cli: CLIRunner, reply: String) async throws {
-            let folder = cli.folder.appendingPathComponent("run-\(UUID().uuidString.prefix(6))").path
+        let folder: String
+        /// How many connections it has accepted so far.
+        var connections: Int {
+            ((try? String(contentsOfFile: folder + "/connections", encoding: .utf8)) ?? "").filter { $0 == "\n" }.count
+        }
+        /// In a folder of its own, or where `$XDG_RUNTIME_DIR` = `runtime` puts the agent's socket.
+        init(_ cli: CLIRunner, reply: String, runtime: String? = nil) async throws {
+            if let runtime {
+                mkdir(runtime, 0o700)
+                folder = runtime + "/deskdays"
+            } else {
+                folder = cli.folder.appendingPathComponent("run-\(UUID().uuidString.prefix(6))").path
+            }
             mkdir(folder, 0o700)
             socket = folder + "/agent.sock"
             try (reply + "\n").write(toFile: folder + "/reply.json", atomically: true, encoding: .utf8)
-            try "#!/bin/sh\nread request\ncat \(folder)/reply.json\n".write(toFile: folder + "/answer.sh", atomically: true, encoding: .utf8)
+            try "#!/bin/sh\necho >> \(folder)/connections\nread request\ncat \(folder)/reply.json\n".write(toFile: folder + "/answer.sh", atomically: true, encoding: .utf8)
             chmod(folder + "/answer.sh", 0o700)
             process = try await Child.start("/usr/bin/env", ["socat", "UNIX-LISTEN:\(socket),fork", "EXEC:\(folder)/answer.sh"],
                                             stdout: .inherit)

@@ -52,7 +52,17 @@ struct StatusCommand: ParsableCommand {
         let request = ControlProtocol.encode(.subscribe(format), scope: AgentRoute.scope(global))
         // Unbuffered: a status bar reading a pipe must see each line as it comes.
         let waiting = { printError("deskdays: " + tr("the agent stopped; waiting for it to start again (Ctrl-C ends this).")) }
-        switch ControlConnection.follow(path: path, request: request, waiting: waiting, { writeOutput($0); return true }) {
+        // The launcher tried already (`AgentContact`): what it learnt, without asking again.
+        let end: ControlConnection.FollowEnd
+        switch AgentRoute.handed(path) {
+        case nil: end = ControlConnection.follow(path: path, request: request, waiting: waiting, { writeOutput($0); return true })
+        case .noAgent?, .answered?: end = .noAgent
+        case .untrusted(let doubt)?: end = .untrusted(doubt)
+        case .failed(let reason)?: end = .failed(reason)
+        case .refused(let failure)? where failure.code == ControlMessage.Code.disconnected: end = .stopped(replies: 0)
+        case .refused(let failure)?: end = .refused(failure)
+        }
+        switch end {
         case .noAgent:
             throw CLIError(tr("--follow needs the running agent (none at \(path)); start it with `deskdays agent` or `systemctl --user start deskdays`."))
         case .failed(let reason):

@@ -168,17 +168,11 @@ package struct Session {
     static let merged = Mutex([String: Synchronizer]())
 
     /// Whether a running agent serves this database and configuration, and
-    /// so merges the sync folder itself (asked once per command, at the
-    /// default socket unless the command named one: `socketPath`).
+    /// so merges the sync folder itself (at the default socket unless the
+    /// command named one: `socketPath`; asked at most once, `AgentRoute.contact`).
     var agentSyncs: Bool {
-        let key = options.databasePath + "\n" + options.configPath
-        if let known = Self.agentSyncing.withLock({ $0[key] }) { return known }
-        let serves = AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? paths.socket,
-                                           global: options)
-        Self.agentSyncing.withLock { $0[key] = serves }
-        return serves
+        AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? paths.socket, global: options)
     }
-    static let agentSyncing = Mutex([String: Bool]())
     /// The control socket a command named with `--socket` (nil: the default).
     package static let socketPath = Mutex<String?>(nil)
 

@@ -79,6 +79,10 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "SystemBus", dependencies: ["CSystemd", "Localization", "Syscall"]),
 
+        // MARK: - `deskdays doctor`'s frame: findings, sections, the machine as read (SystemView); each method's
+        // checks are in its own module, so this links no hardware library
+        .target(name: "DeskDaysDoctor", dependencies: ["Localization", "DeskDaysCore", "DeskDaysConfig"]),
+
         // MARK: - GPS: pure NMEA + geofence, the adapter and its serial source; gpsd and ModemManager over the system bus
         // GPSAdapter links no C library (deskdays-cli uses it for `enroll gps`); GPSBus adds the bus sources for the agent.
         .target(name: "NMEA", dependencies: ["DeskDaysCore"]),
@@ -88,7 +92,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "GPSBus", dependencies: [
-            "DeviceThread", "SystemBus", "CSystemd",
+            "DeviceThread", "SystemBus", "CSystemd", "DeskDaysDoctor",
             "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -100,7 +104,7 @@ let package = Package(
         .systemLibrary(name: "CNFC", pkgConfig: "libnfc",
                        providers: [.apt(["libnfc-dev"])]),
         .target(name: "NFCAdapter", dependencies: [
-            "DeviceThread",
+            "DeviceThread", "DeskDaysDoctor",
             "NDEF", "CPCSC", "CNFC", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -115,7 +119,7 @@ let package = Package(
         // libzxing 1.4 (C++) behind the names of zxing-cpp 2.x's C API (ZXingC.h): one .cpp, no C++ interop in Swift.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]),
         .target(name: "QRAdapter", dependencies: [
-            "DeviceThread", "Syscall",
+            "DeviceThread", "Syscall", "DeskDaysDoctor",
             "QR", "CZXing", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -130,7 +134,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "WiFiAdapter", dependencies: [
-            "DeviceThread", "NetworkPresence",
+            "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -140,7 +144,7 @@ let package = Package(
         .systemLibrary(name: "CNetlinkRoute", pkgConfig: "libnl-route-3.0",
                        providers: [.apt(["libnl-route-3-dev", "libnl-3-dev"])]),
         .target(name: "WiredAdapter", dependencies: [
-            "DeviceThread", "NetworkPresence",
+            "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "Wired", "NL80211", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -151,9 +155,7 @@ let package = Package(
         .target(name: "DeskDaysControl", dependencies: ["AgentSocket", "DeskDaysCore"]),
 
         // MARK: - `deskdays doctor`: what each method's hardware and the system look like (read-only checks)
-        .target(name: "DeskDaysDoctor", dependencies: [
-            "DeskDaysCore", "DeskDaysConfig", "GPSBus", "NFCAdapter", "QRAdapter", "Wired",
-        ]),
+
 
         // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, over sd-bus
         .target(name: "DeskDaysDesktop", dependencies: [
@@ -263,7 +265,7 @@ let package = Package(
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
         .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysDoctorTests", dependencies: ["CheckInMethods", "DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "SystemBus", "Wired", "NL80211"]),
+        .testTarget(name: "DeskDaysDoctorTests", dependencies: ["CheckInMethods", "DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "NFCAdapter", "SystemBus", "Wired", "NL80211"]),
         .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
         .testTarget(name: "DeskDaysAgentTests", dependencies: ["TestSupport", "AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),

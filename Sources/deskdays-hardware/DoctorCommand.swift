@@ -51,11 +51,11 @@ extension DoctorCommand {
             throw ExitCode(1)
         }
         let bus = BusSupport.systemAddress()
-        let doctor = Doctor(pcscReaders: NFCTagReader.pcscAnswer,
-                            gpsProbe: { GPSSourceProbe.run(address: bus, serialDevice: $0.device) },
-                            gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) },
-                            defaultGateways: { try? WiredGateways.current() })
-        sections += CheckInMethod.diagnose(doctor, configuration)
+        let probes = DoctorProbes(pcscReaders: NFCTagReader.pcscAnswer,
+                                  gpsProbe: { GPSSourceProbe.run(address: bus, serialDevice: $0.device) },
+                                  gpsdSendsFixes: { GPSSourceProbe.gpsdSendsFixes(address: bus, seconds: 2) },
+                                  defaultGateways: { try? WiredGateways.current() })
+        sections += CheckInMethod.diagnose(Doctor(), probes, configuration)
         sections.append(databaseSection())
         sections.append(agentSection())
         report(sections)

@@ -65,7 +65,7 @@ struct DoctorTests {
         try fake.usb("1-1", vendor: "072f", product: "2200")
         try fake.write("proc/modules", "pn533_usb 20480 0 - Live 0x0\npn533 45056 1 pn533_usb, Live 0x0\n")
         try fake.process(812, "pcscd")
-        let sections = Doctor(system: fake.view).diagnose(Self.nfcConfig())
+        let sections = Diagnosis(system: fake.view).diagnose(Self.nfcConfig())
         let nfc = Self.section(sections, "nfc")
         #expect(nfc.findings.contains(Doctor.Finding(.ok, "reader found on USB: ACS ACR122U")))
         let module = try #require(nfc.findings.first { $0.text.contains("pn533_usb") })
@@ -75,7 +75,7 @@ struct DoctorTests {
 
         // Bound to the reader: nothing else can open it.
         try fake.bind("1-1", to: "pn533_usb")
-        let bound = Self.section(Doctor(system: fake.view).diagnose(Self.nfcConfig()), "nfc")
+        let bound = Self.section(Diagnosis(system: fake.view).diagnose(Self.nfcConfig()), "nfc")
         let held = try #require(bound.findings.first { $0.text.contains("pn533_usb") })
         #expect(held.level == .problem)
         #expect(held.text == "the kernel driver pn533_usb holds the ACS ACR122U: pcscd and libnfc cannot open it")
@@ -89,7 +89,7 @@ struct DoctorTests {
         try fake.usb("1-1", vendor: "072f", product: "2200")
         try fake.bind("1-1", to: "usbfs")
         try fake.write("run/pcscd/pcscd.comm", "")
-        let nfc = Self.section(Doctor(system: fake.view, pcscReaders: { .readers(["ACS ACR122U PICC Interface 00 00"]) })
+        let nfc = Self.section(Diagnosis(system: fake.view, pcscReaders: { .readers(["ACS ACR122U PICC Interface 00 00"]) })
             .diagnose(Self.nfcConfig(backend: .pcsc)), "nfc")
         #expect(!nfc.findings.contains { $0.text.contains("pn533") }, "\(nfc)")
         #expect(!Doctor.failed([nfc]))
@@ -99,7 +99,7 @@ struct DoctorTests {
     @Test func pcscdRefusingTheSessionIsNamedWithThePolkitFix() throws {
         let fake = try FakeSystem()
         try fake.process(812, "pcscd")
-        let nfc = Self.section(Doctor(system: fake.view, pcscReaders: { .refused }).diagnose(Self.nfcConfig(backend: .pcsc)), "nfc")
+        let nfc = Self.section(Diagnosis(system: fake.view, pcscReaders: { .refused }).diagnose(Self.nfcConfig(backend: .pcsc)), "nfc")
         let finding = try #require(nfc.findings.first { $0.text.hasPrefix("pcscd refuses this session") })
         #expect(finding.level == .problem)
         #expect(finding.fix?.contains("polkit") == true && finding.fix?.contains("access_pcsc") == true)
@@ -109,7 +109,7 @@ struct DoctorTests {
         let fake = try FakeSystem()
         try fake.usb("1-2", vendor: "072f", product: "223b")
         try fake.write("run/pcscd/pcscd.comm", "")
-        let sections = Doctor(system: fake.view, pcscReaders: { .readers(["ACS ACR1252 1S CL Reader 00 00"]) })
+        let sections = Diagnosis(system: fake.view, pcscReaders: { .readers(["ACS ACR1252 1S CL Reader 00 00"]) })
             .diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(!Doctor.failed(sections), "\(sections)")
         #expect(Self.section(sections, "nfc").findings.contains(Doctor.Finding(.ok, "pcscd sees a reader: ACS ACR1252 1S CL Reader 00 00")))
@@ -120,7 +120,7 @@ struct DoctorTests {
         var configuration = Configuration()
         configuration.wifi.enabled = true
         configuration.wifi.networks = [.init(name: "hq", ssid: "Corp"), .init(name: "lab", ssid: "Lab", bssids: ["AA:BB:CC:DD:EE:FF"])]
-        let wifi = Self.section(Doctor(system: fake.view).diagnose(configuration), "wifi")
+        let wifi = Self.section(Diagnosis(system: fake.view).diagnose(configuration), "wifi")
         let pins = wifi.findings.filter { $0.text.contains("has no BSSID pin") }
         #expect(pins.count == 1 && pins[0].level == .warning && pins[0].text.contains("\"hq\""))
         #expect(pins[0].fix?.contains("enroll wifi --pin --name hq") == true)
@@ -131,11 +131,11 @@ struct DoctorTests {
         try fake.process(812, "pcscd")
         let picc = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader PICC] 00 00"
         let sam = "ACS ACR1252 Dual Reader [ACR1252 Dual Reader SAM] 01 00"
-        let sections = Doctor(system: fake.view, pcscReaders: { .readers([picc, sam]) }).diagnose(Self.nfcConfig())
+        let sections = Diagnosis(system: fake.view, pcscReaders: { .readers([picc, sam]) }).diagnose(Self.nfcConfig())
         #expect(Self.section(sections, "nfc").findings.contains { $0.level == .ok && $0.text.contains("\(sam) (SAM slot, not read)") })
         var narrowed = Self.nfcConfig()
         narrowed.nfc.reader = "Omnikey"
-        let wrong = Doctor(system: fake.view, pcscReaders: { .readers([picc, sam]) }).diagnose(narrowed)
+        let wrong = Diagnosis(system: fake.view, pcscReaders: { .readers([picc, sam]) }).diagnose(narrowed)
         let finding = try #require(Self.section(wrong, "nfc").findings.first { $0.text.hasPrefix("pcscd sees no reader DeskDays reads") })
         #expect(finding.level == .problem && finding.fix?.contains("\"Omnikey\"") == true)
     }
@@ -143,26 +143,26 @@ struct DoctorTests {
     /// The probe: no reader, pcscd stopped. Nothing can arrive, so doctor fails.
     @Test func pcscdStoppedIsAProblemWhenNothingElseCanReadTags() throws {
         let fake = try FakeSystem()
-        let required = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc))
+        let required = Diagnosis(system: fake.view).diagnose(Self.nfcConfig(backend: .pcsc))
         #expect(Self.section(required, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd is not running" })
-        let auto = Doctor(system: fake.view).diagnose(Self.nfcConfig(backend: .auto))
+        let auto = Diagnosis(system: fake.view).diagnose(Self.nfcConfig(backend: .auto))
         #expect(Self.section(auto, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd is not running" })
         #expect(Doctor.failed(auto))
         // With a libnfc device named, PC/SC is only one of two ways.
         var withDevice = Self.nfcConfig(backend: .auto)
         withDevice.nfc.connstring = "pn532_uart:/dev/null"
-        let either = Doctor(system: fake.view).diagnose(withDevice)
+        let either = Diagnosis(system: fake.view).diagnose(withDevice)
         #expect(Self.section(either, "nfc").findings.contains { $0.level == .warning && $0.text == "pcscd is not running" })
     }
 
     @Test func aRunningPcscdWithoutAReaderFails() throws {
         let fake = try FakeSystem()
         try fake.process(812, "pcscd")
-        let sections = Doctor(system: fake.view, pcscReaders: { .readers([]) }).diagnose(Self.nfcConfig())
+        let sections = Diagnosis(system: fake.view, pcscReaders: { .readers([]) }).diagnose(Self.nfcConfig())
         let finding = try #require(Self.section(sections, "nfc").findings.first { $0.text == "pcscd is running but sees no reader" })
         #expect(finding.level == .problem && finding.fix?.contains("pcsc_scan") == true)
         #expect(Doctor.failed(sections))
-        let silent = Doctor(system: fake.view, pcscReaders: { .unreachable }).diagnose(Self.nfcConfig())
+        let silent = Diagnosis(system: fake.view, pcscReaders: { .unreachable }).diagnose(Self.nfcConfig())
         #expect(Self.section(silent, "nfc").findings.contains { $0.level == .problem && $0.text == "pcscd does not answer" })
     }
 
@@ -173,12 +173,12 @@ struct DoctorTests {
         configuration.gps.enabled = true
         configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
         configuration.gps.device = fake.root + "/nothing-here"
-        var gps = Self.section(Doctor(system: fake.view).diagnose(configuration), "gps")
+        var gps = Self.section(Diagnosis(system: fake.view).diagnose(configuration), "gps")
         #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
         #expect(gps.findings.contains { $0.level == .warning && $0.text.hasPrefix("ModemManager is running") })
 
         configuration.gps.device = fake.root + "/proc/400/comm"
-        gps = Self.section(Doctor(system: fake.view).diagnose(configuration), "gps")
+        gps = Self.section(Diagnosis(system: fake.view).diagnose(configuration), "gps")
         #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("is not a character device") })
     }
 
@@ -189,7 +189,7 @@ struct DoctorTests {
         configuration.gps.enabled = true
         configuration.gps.geofences = [.init(name: "hq", latitude: 51.5, longitude: -0.12)]
         configuration.gps.device = "/dev/null"
-        let sections = Doctor(system: fake.view).diagnose(configuration)
+        let sections = Diagnosis(system: fake.view).diagnose(configuration)
         let gps = Self.section(sections, "gps")
         #expect(gps.findings.contains(Doctor.Finding(.ok, "/dev/null is present and readable")))
         #expect(gps.findings.contains { $0.level == .warning && $0.text.contains("gpsd (pid 321)") })
@@ -209,16 +209,16 @@ struct DoctorTests {
         let fake = try FakeSystem()
         var probe = GPSSourceProbe()
         probe.gpsdOnBus = true
-        let sections = Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }, gpsdSendsFixes: { false }).diagnose(Self.gpsConfig(.auto))
+        let sections = Diagnosis(system: fake.view, gpsProbe: { [probe] _ in probe }, gpsdSendsFixes: { false }).diagnose(Self.gpsConfig(.auto))
         let gps = Self.section(sections, "gps")
         #expect(gps.summary == "enabled (source gpsd, by auto)")
         #expect(gps.findings.contains(Doctor.Finding(.ok, "source auto chose gpsd: gpsd is on the system bus")))
         #expect(gps.findings.contains { $0.level == .warning && $0.text == "gpsd is on the system bus but sent no fix with a position in 2 s" })
         #expect(!gps.findings.contains { $0.text.contains("does not exist") }, "the serial device is not needed: \(gps.findings)")
         #expect(!Doctor.failed(sections))
-        let fixing = Self.section(Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }, gpsdSendsFixes: { true }).diagnose(Self.gpsConfig(.gpsd)), "gps")
+        let fixing = Self.section(Diagnosis(system: fake.view, gpsProbe: { [probe] _ in probe }, gpsdSendsFixes: { true }).diagnose(Self.gpsConfig(.gpsd)), "gps")
         #expect(fixing.findings.contains(Doctor.Finding(.ok, "gpsd is on the system bus and sends fixes")))
-        let absent = Doctor(system: fake.view, gpsProbe: { _ in GPSSourceProbe() }).diagnose(Self.gpsConfig(.gpsd))
+        let absent = Diagnosis(system: fake.view, gpsProbe: { _ in GPSSourceProbe() }).diagnose(Self.gpsConfig(.gpsd))
         #expect(Self.section(absent, "gps").findings.contains { $0.level == .problem && $0.text == "gpsd is not on the system bus" })
     }
 
@@ -226,11 +226,11 @@ struct DoctorTests {
         let fake = try FakeSystem()
         var probe = GPSSourceProbe()
         probe.modemManagerRunning = true
-        var sections = Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.modemmanager))
+        var sections = Diagnosis(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.modemmanager))
         #expect(Self.section(sections, "gps").findings.contains { $0.level == .problem && $0.text == "ModemManager is running but has no modem that can give GPS positions" })
         #expect(Doctor.failed(sections))
         // With auto it is only a note, and the serial device is what counts.
-        sections = Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.auto))
+        sections = Diagnosis(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.auto))
         let gps = Self.section(sections, "gps")
         #expect(gps.findings.contains(Doctor.Finding(.note, "ModemManager is running with no location-capable modem")))
         #expect(gps.findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
@@ -238,7 +238,7 @@ struct DoctorTests {
         var modem = ModemManagerBus.Modem(path: "/org/freedesktop/ModemManager1/Modem/3")
         modem.capabilities = ModemManagerBus.gpsRaw | ModemManagerBus.gpsNMEA
         probe.modems = [modem]
-        let off = Self.section(Doctor(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.auto)), "gps")
+        let off = Self.section(Diagnosis(system: fake.view, gpsProbe: { [probe] _ in probe }).diagnose(Self.gpsConfig(.auto)), "gps")
         #expect(off.findings.contains(Doctor.Finding(.ok, "source auto chose modemmanager: ModemManager's modem 3 can give GPS positions, and the serial device does not exist")))
         #expect(off.findings.contains { $0.level == .problem && $0.text.contains("mmcli -m 3 --location-enable-gps-nmea") })
     }
@@ -247,9 +247,9 @@ struct DoctorTests {
         let fake = try FakeSystem()
         try fake.process(321, "gpsd", holding: ["/dev/null"])
         try fake.process(322, "ModemManager", holding: ["/dev/zero"])
-        let held = Self.section(Doctor(system: fake.view, gpsProbe: { _ in GPSSourceProbe() }).diagnose(Self.gpsConfig(.serial, device: "/dev/null")), "gps")
+        let held = Self.section(Diagnosis(system: fake.view, gpsProbe: { _ in GPSSourceProbe() }).diagnose(Self.gpsConfig(.serial, device: "/dev/null")), "gps")
         #expect(held.findings.contains { $0.level == .warning && $0.text.contains("gpsd owns the receiver") && $0.fix?.contains("source = \"gpsd\"") == true })
-        let taken = Self.section(Doctor(system: fake.view).diagnose(Self.gpsConfig(.serial, device: "/dev/zero")), "gps")
+        let taken = Self.section(Diagnosis(system: fake.view).diagnose(Self.gpsConfig(.serial, device: "/dev/zero")), "gps")
         #expect(taken.findings.contains { $0.level == .warning && $0.text.contains("ModemManager took the port") && $0.fix?.contains("ID_MM_DEVICE_IGNORE") == true })
     }
 
@@ -261,20 +261,20 @@ struct DoctorTests {
         configuration.qr.enabled = true
         configuration.qr.payloads = ["deskdays:office:hq"]
         configuration.qr.device = fake.root + "/video9"
-        var sections = Doctor(system: fake.view).diagnose(configuration)
+        var sections = Diagnosis(system: fake.view).diagnose(configuration)
         #expect(Self.section(sections, "wifi").findings.contains { $0.level == .problem && $0.text.contains("no wireless interface") })
         #expect(Self.section(sections, "qr").findings.contains { $0.level == .problem && $0.text.contains("does not exist") })
         // The decoders this build links, ZXing first, zbar second, with their versions.
         let decoders = try #require(Self.section(sections, "qr").findings.first?.text)
         #expect(decoders.hasPrefix("QR decoders in this build: ZXing 1.") && decoders.contains(", then zbar 0."), "\(decoders)")
         try fake.write("sys/class/net/wlp2s0/wireless/.keep", "")
-        sections = Doctor(system: fake.view).diagnose(configuration)
+        sections = Diagnosis(system: fake.view).diagnose(configuration)
         #expect(Self.section(sections, "wifi").findings == [Doctor.Finding(.ok, "wireless interface: wlp2s0")])
     }
 
     @Test func nothingEnabledIsANoteNotAFailure() throws {
         let fake = try FakeSystem()
-        let sections = Doctor(system: fake.view).diagnose(Configuration())
+        let sections = Diagnosis(system: fake.view).diagnose(Configuration())
         #expect(!Doctor.failed(sections))
         #expect(Self.section(sections, "methods").findings.first?.level == .note)
     }

@@ -23,7 +23,7 @@ struct DoctorWiredTests {
     @Test func eachGatewayIsNamedByItsRuleOrWhyNot() throws {
         let gateways = [Self.gateway("eth0", .ipv4, Self.office), Self.gateway("eth0", .ipv6, nil),
                         Self.gateway("wlan0", .ipv4, MACAddress("02:00:00:00:0b:01")!)]
-        let wired = DoctorTests.section(Doctor(defaultGateways: { gateways }).diagnose(Self.configuration), "wired")
+        let wired = DoctorTests.section(Diagnosis(defaultGateways: { gateways }).diagnose(Self.configuration), "wired")
         let texts = wired.findings.map(\.text)
         #expect(wired.summary == "enabled")
         #expect(texts.contains("the default gateway on eth0 (IPv4) is the office network \"hq\""), "\(texts)")
@@ -36,13 +36,13 @@ struct DoctorWiredTests {
     @Test func nothingToMatchOrNothingReadable() {
         var empty = Self.configuration
         empty.wired.networks = []
-        let noRules = DoctorTests.section(Doctor(defaultGateways: { [] }).diagnose(empty), "wired")
+        let noRules = DoctorTests.section(Diagnosis(defaultGateways: { [] }).diagnose(empty), "wired")
         #expect(Doctor.failed([noRules]))
         #expect(noRules.findings.contains { $0.text.hasPrefix("no default gateway now") })
-        let unreadable = DoctorTests.section(Doctor(defaultGateways: { nil }).diagnose(Self.configuration), "wired")
+        let unreadable = DoctorTests.section(Diagnosis(defaultGateways: { nil }).diagnose(Self.configuration), "wired")
         #expect(unreadable.findings.contains { $0.level == .problem && $0.text.contains("rtnetlink") })
         var off = Self.configuration
         off.wired.enabled = false
-        #expect(DoctorTests.section(Doctor().diagnose(off), "wired").summary == "disabled")
+        #expect(DoctorTests.section(Diagnosis().diagnose(off), "wired").summary == "disabled")
     }
 }

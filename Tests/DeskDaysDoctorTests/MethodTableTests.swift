@@ -17,7 +17,7 @@ struct MethodTableTests {
         for method in CheckInMethod.all {
             #expect(method.adapter(configuration, .manual(start: .init(timeIntervalSince1970: 0))).source == method.section.source)
             #expect(method.enroll.configuration.commandName == method.name)
-            #expect(method.doctor(Doctor(), configuration).name == method.name)
+            #expect(method.doctor(Doctor(), DoctorProbes(), configuration).name == method.name)
         }
         // Enabling a section enables that method alone.
         configuration.wired.enabled = true

@@ -102,27 +102,35 @@ enum AgentRoute {
     static func scope(_ global: GlobalOptions) -> AnswerScope {
         .asker(database: global.databasePath, config: global.configPath, dayGiven: global.today != nil)
     }
+}
 
-    /// What this invocation learnt from the agent at each socket: handed by
-    /// the launcher, or learnt here by the one exchange that asked
-    /// (docs/cli.md "Ask once"); a read asks at most once.
-    private static let contacts = Mutex([String: AgentContact]())
+/// One invocation's way to the agent's answers at one socket: what it
+/// learnt from its one exchange (`AgentContact`), handed by the launcher or
+/// asked here, is kept for the rest of the command (docs/cli.md "Ask
+/// once"); a read asks at most once. Made by the command, given to its `Session`.
+package final class AgentLink: Sendable {
+    package let path: String
+    private let learnt = Mutex<AgentContact?>(nil)
 
-    /// What the launcher handed this process for `path` (it asked the agent
-    /// already): said here, once, by the caller that takes it.
-    static func handed(_ path: String) -> AgentContact? {
+    package init(path: String) {
+        self.path = path
+    }
+
+    /// What the launcher handed this process (it asked the agent already):
+    /// said here, once, by the caller that takes it.
+    func handed() -> AgentContact? {
         guard let handed = AgentContact.handed(socket: path) else { return nil }
-        contacts.withLock { $0[path] = handed }
+        learnt.withLock { $0 = handed }
         return handed
     }
 
-    /// What this invocation knows from the agent at `path`, handed or asked.
-    static func contact(_ path: String) -> AgentContact? {
-        handed(path) ?? contacts.withLock { $0[path] }
+    /// What this invocation knows from the agent, handed or asked.
+    var contact: AgentContact? {
+        handed() ?? learnt.withLock { $0 }
     }
 
-    /// One request to the agent at `path`; what it said is kept (`contact`).
-    private static func ask(_ request: WireObject, path: String) -> (AgentContact, WireObject?) {
+    /// One request; what the agent said is kept (`contact`).
+    private func ask(_ request: WireObject) -> (AgentContact, WireObject?) {
         let outcome: (AgentContact, WireObject?)
         switch ControlConnection.connect(path: path, timeout: 2) {
         case .connected(let connection):
@@ -133,45 +141,44 @@ enum AgentRoute {
         case let failed:
             outcome = (AgentContact(failed)!, nil)
         }
-        contacts.withLock { $0[path] = outcome.0 }
+        learnt.withLock { $0 = outcome.0 }
         return outcome
     }
 
     /// The note on stderr when the agent is there but not used.
-    static func say(_ contact: AgentContact, path: String) {
+    func say(_ contact: AgentContact) {
         switch contact {
-        case .untrusted(let doubt): printError(untrustedNote(path, doubt))
-        case .refused(let failure) where failure.code == ControlMessage.Code.version: printError(versionNote(path, failure))
+        case .untrusted(let doubt): printError(AgentRoute.untrustedNote(path, doubt))
+        case .refused(let failure) where failure.code == ControlMessage.Code.version: printError(AgentRoute.versionNote(path, failure))
         default: break
         }
     }
 
-    /// Whether an agent at `socketPath` serves this database with this
-    /// configuration: it then merges the sync folder and publishes this
-    /// device's lines itself, and a read only reads (docs/cli.md "Sync").
-    /// Any doubt (no agent, another version, database or configuration, no
-    /// reply): false. Known from the one exchange this invocation had, else
-    /// asked with `hello`, which computes no answer. The agent decides, as
-    /// for every request (`ControlMessage.refusal`): asked with the files
-    /// alone, it refuses only another database or configuration.
-    static func servesSync(socketPath: String, global: GlobalOptions) -> Bool {
-        if let known = contact(socketPath) { return known.servesFiles }
+    /// Whether the agent serves this database with this configuration: it
+    /// then merges the sync folder and publishes this device's lines itself,
+    /// and a read only reads (docs/cli.md "Sync"). Any doubt (no agent,
+    /// another version, database or configuration, no reply): false. Known
+    /// from the one exchange this invocation had, else asked with `hello`,
+    /// which computes no answer. The agent decides, as for every request
+    /// (`ControlMessage.refusal`): asked with the files alone, it refuses
+    /// only another database or configuration.
+    func servesSync(_ global: GlobalOptions) -> Bool {
+        if let known = contact { return known.servesFiles }
         let files = AnswerScope(database: global.databasePath, config: global.configPath)
-        return ask(ControlProtocol.encode(.hello, scope: files), path: socketPath).0.servesFiles
+        return ask(ControlProtocol.encode(.hello, scope: files)).0.servesFiles
     }
 
     /// The agent's current answer to `status`/`report` (its `output`), when
     /// the agent says it is this command's; nil otherwise, or on any trouble:
     /// the caller then computes the answer itself, which is always right, only
     /// slower. Not asked when the launcher asked already.
-    static func answer(_ request: ControlProtocol.Request, socket: SocketOptions, global: GlobalOptions) -> String? {
-        let path = socket.socketPath
-        if let handed = handed(path) {
-            say(handed, path: path)
+    func answer(_ request: ControlProtocol.Request, global: GlobalOptions) -> String? {
+        if let handed = handed() {
+            say(handed)
             return nil
         }
-        let (contact, reply) = ask(ControlProtocol.encode(request, scope: scope(global)), path: path)
-        say(contact, path: path)
+        let (contact, reply) = ask(ControlProtocol.encode(request, scope: AgentRoute.scope(global)))
+        say(contact)
         guard let reply else { return nil }
         Logger(label: "deskdays").info("answered by the agent at \(path)")
         return reply.string(.output)

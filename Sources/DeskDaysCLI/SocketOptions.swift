@@ -13,8 +13,6 @@ package struct SocketOptions: ParsableArguments {
 
     package var socketPath: String { socket.map(expandTilde) ?? paths.socket }
 
-    /// A socket named here is also where a read asks whether the agent syncs (`Session.agentSyncs`).
-    package func validate() throws {
-        if let socket { Session.socketPath.withLock { $0 = expandTilde(socket) } }
-    }
+    /// This command's link to the agent there (given to its `Session`, where a read asks whether the agent syncs).
+    package func link() -> AgentLink { AgentLink(path: socketPath) }
 }

@@ -72,7 +72,7 @@ struct CheckInCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try Session(global)
+        let session = try Session(global, agent: socket.link())
         if qr { return try await checkInByQR(session) }
         var dates: [LocalDate]
         var kept: [(String, Int)] = []

@@ -47,7 +47,7 @@ struct ClearCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try Session(global)
+        let session = try Session(global, agent: socket.link())
         var dates: [LocalDate]
         if let from, let to {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")

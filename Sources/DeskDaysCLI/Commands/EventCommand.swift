@@ -31,7 +31,7 @@ struct EventCommand: AsyncParsableCommand {
         guard let time = parseRFC3339(at) else {
             throw CLIError(tr("--at \(at) is not an RFC 3339 time; write it like 2026-11-18T08:55:00Z."))
         }
-        let session = try Session(global)
+        let session = try Session(global, agent: socket.link())
         if let rule, let problem = session.configuration.ruleNameProblem(rule) {
             throw CLIError(tr("--rule: \(problem)."))
         }

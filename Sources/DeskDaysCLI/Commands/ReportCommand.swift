@@ -39,11 +39,11 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let selector = PeriodSelector(period)!
-        if json, html == nil, selector == .current,
-           let output = AgentRoute.answer(.report, socket: socket, global: global) {
+        let agent = socket.link()
+        if json, html == nil, selector == .current, let output = agent.answer(.report, global: global) {
             return writeOutput(output)
         }
-        let session = try Session(global)
+        let session = try Session(global, agent: agent)
         let (output, data) = try session.answers.report(selector, json: json, store: try session.readStore(), today: session.today, now: session.now.date)
         writeOutput(output)
         if let html {

@@ -32,10 +32,11 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         if follow { return try followAgent() }
         // The text format follows this terminal's locale, so it is always computed here.
-        if format != .text, let output = AgentRoute.answer(.status(format), socket: socket, global: global) {
+        let agent = socket.link()
+        if format != .text, let output = agent.answer(.status(format), global: global) {
             return writeOutput(output)
         }
-        let session = try Session(global)
+        let session = try Session(global, agent: agent)
         writeOutput(try session.answers.status(format, store: try session.readStore(), today: session.today, now: session.now.date))
     }
 
@@ -54,7 +55,7 @@ struct StatusCommand: ParsableCommand {
         let waiting = { printError("deskdays: " + tr("the agent stopped; waiting for it to start again (Ctrl-C ends this).")) }
         // The launcher tried already (`AgentContact`): what it learnt, without asking again.
         let end: ControlConnection.FollowEnd
-        switch AgentRoute.handed(path) {
+        switch socket.link().handed() {
         case nil: end = ControlConnection.follow(path: path, request: request, waiting: waiting, { writeOutput($0); return true })
         case .noAgent?, .answered?: end = .noAgent
         case .untrusted(let doubt)?: end = .untrusted(doubt)

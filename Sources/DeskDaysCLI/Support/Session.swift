@@ -34,8 +34,20 @@ package struct Session {
     var nowIsFromClock: Bool { now.isClock }
     var engine: PolicyEngine { PolicyEngine(policy: policy) }
 
-    package init(_ options: GlobalOptions) throws {
+    /// This command's way to the agent (`--socket`, else the default socket).
+    package let agent: AgentLink
+    /// What this command did once and does not do again, however often it reads.
+    private let memo = Memo()
+
+    /// The sync folder merged (once per command) and the warnings said (each once).
+    private final class Memo: Sendable {
+        let merged = Mutex<Synchronizer?>(nil)
+        let warned = Mutex(Set<String>())
+    }
+
+    package init(_ options: GlobalOptions, agent: AgentLink? = nil) throws {
         self.options = options
+        self.agent = agent ?? AgentLink(path: paths.socket)
         // Yearly holidays from an iCalendar file are expanded well past any
         // report. (Day arithmetic rather than a Foundation Calendar, which
         // costs a millisecond to set up.)
@@ -143,8 +155,7 @@ package struct Session {
     package func synchronizer() throws -> Synchronizer? {
         guard let settings = syncSettings else { return nil }
         // A command merges once, however many times it reads (`days --json` reads twice).
-        let key = options.databasePath + "\n" + settings.folder
-        if let kept = Self.merged.withLock({ $0[key] }) { return kept }
+        if let kept = memo.merged.withLock({ $0 }) { return kept }
         let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
                                     now: clock, inbox: inboxRules)
         // The folder out of reach (unmounted, permissions) delays the files,
@@ -156,25 +167,19 @@ package struct Session {
         } catch {
             warnings.append("\(error)")
         }
-        // Each warning once per command, however often it merges.
-        for warning in warnings where Self.warned.withLock({ $0.insert(warning).inserted }) {
-            printError("deskdays: " + tr("sync: \(Printable.escaped(warning))."))
-        }
-        Self.merged.withLock { $0[key] = sync }
+        for warning in warnings { warnOnce(warning) }
+        memo.merged.withLock { $0 = sync }
         return sync
     }
 
-    /// The synchronizer of each database this process merged (one command: once each).
-    static let merged = Mutex([String: Synchronizer]())
+    /// A sync warning on stderr, once per command however often it merges.
+    func warnOnce(_ warning: String) {
+        if memo.warned.withLock({ $0.insert(warning).inserted }) { printError("deskdays: " + tr("sync: \(Printable.escaped(warning)).")) }
+    }
 
     /// Whether a running agent serves this database and configuration, and
-    /// so merges the sync folder itself (at the default socket unless the
-    /// command named one: `socketPath`; asked at most once, `AgentRoute.contact`).
-    var agentSyncs: Bool {
-        AgentRoute.servesSync(socketPath: Self.socketPath.withLock { $0 } ?? paths.socket, global: options)
-    }
-    /// The control socket a command named with `--socket` (nil: the default).
-    package static let socketPath = Mutex<String?>(nil)
+    /// so merges the sync folder itself (asked at most once: `AgentLink`).
+    var agentSyncs: Bool { agent.servesSync(options) }
 
     /// How the sync folder's inbox is read: this configuration's policy and rule check.
     var inboxRules: Synchronizer.InboxRules {
@@ -195,8 +200,7 @@ package struct Session {
         func same(_ a: String, _ b: String) -> Bool { AgentPaths.canonical(a) == AgentPaths.canonical(b) }
         let owner = settings.database ?? (options.configIsExplicit ? database : paths.database)
         guard !same(owner, database) else { return settings }
-        let note = tr("[sync] in \(options.configPath) is for \(owner); \(database) is neither merged with the folder nor written to it")
-        if Self.warned.withLock({ $0.insert(note).inserted }) { printError("deskdays: " + tr("sync: \(Printable.escaped(note)).")) }
+        warnOnce(tr("[sync] in \(options.configPath) is for \(owner); \(database) is neither merged with the folder nor written to it"))
         return nil
     }
 
@@ -204,9 +208,6 @@ package struct Session {
     func report(_ selector: PeriodSelector = .current, store: AttendanceStore? = nil) throws -> Report {
         try answers.report(selector, store: try store ?? readStore(), today: today, now: now.date)
     }
-
-    /// The sync warnings this process has printed.
-    static let warned = Mutex(Set<String>())
 
     /// Parses a `--date`-style argument.
     static func date(_ text: String, option: String) throws -> LocalDate {

@@ -54,8 +54,11 @@ let package = Package(
             // SQLite's C API, for the hot path of a long merge (SQLiteStatement).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
+        // MARK: - Sync: the folder (journal files), the phones' inbox and the relay of restored lines, over
+        // the store's batch calls (`journal`, `merge`), which keep each line in the transaction of its effect
+        .target(name: "DeskDaysSync", dependencies: ["Syscall", "Files", "Localization", "DeskDaysCore", "DeskDaysStore"]),
         .target(name: "DeskDaysPipeline", dependencies: [
-            "Files", "DeskDaysCore", "DeskDaysStore",
+            "Files", "DeskDaysCore", "DeskDaysStore", "DeskDaysSync",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -167,7 +170,7 @@ let package = Package(
         // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
         .target(name: "DeskDaysAgent", dependencies: [
             "Files", "DeviceThread", "Spawn",
-            "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysAnswer",
+            "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysSync", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSBus",
             "CSystemd", "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
             .product(name: "Logging", package: "swift-log"),
@@ -197,7 +200,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "DeskDaysCLI", dependencies: [
-            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline", "DeskDaysExchange",
+            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysSync", "DeskDaysPipeline", "DeskDaysExchange",
             "AgentSocket", "DeskDaysControl", "DeskDaysReports", "DeskDaysAnswer", "NMEA", "Spawn",
             "DeskDaysCalendar",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -246,7 +249,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore"]),
+        .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore", "DeskDaysSync"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GPSAdapterTests", dependencies: [
             "TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus",

@@ -6,6 +6,7 @@ import DeskDaysDesktop
 import DeskDaysPipeline
 import DeskDaysReports
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 import Logging
 import ServiceLifecycle

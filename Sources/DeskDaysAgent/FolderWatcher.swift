@@ -4,6 +4,7 @@ import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
+import DeskDaysSync
 import DeviceThread
 import Foundation
 import Synchronization

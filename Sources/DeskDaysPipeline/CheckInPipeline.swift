@@ -1,6 +1,7 @@
 import Localization
 import DeskDaysCore
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 import Logging
 

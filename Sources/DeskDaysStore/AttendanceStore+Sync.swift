@@ -3,6 +3,30 @@ import DeskDaysCore
 import Foundation
 import GRDB
 
+/// A device that syncs, as this database knows it.
+public struct SyncDevice: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var isSelf: Bool
+    public var forgotten: Bool
+    /// Bytes of its journal file merged so far.
+    public var mergedBytes: Int64
+    /// Lines of its journal held here.
+    public var lines: Int
+    public var lastSeq: Int64
+    /// The clock time of its latest change.
+    public var lastChange: Date?
+    /// Its own wall clock when it wrote its newest line (the greatest seq).
+    public var lastClock: Date?
+    /// Where the read of an inbox file stopped, and a digest of the bytes
+    /// before that place (`Synchronizer.readInbox`); nil for journals.
+    public var readState: String? = nil
+    /// Its own wall clock when it wrote its first line held here (the
+    /// lowest seq): when it first appeared (nil: no line yet, or lines
+    /// from a version that did not stamp its clock).
+    public var firstClock: Date? = nil
+}
+
 /// Sync (docs/design.md "Sync"): once a device syncs, every change is a
 /// journal line kept in `sync_op`, and a date's records, check-ins, signs
 /// and removals are what its lines give when applied in clock order (HLC,

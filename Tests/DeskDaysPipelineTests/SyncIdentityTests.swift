@@ -1,6 +1,7 @@
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 import Testing
 

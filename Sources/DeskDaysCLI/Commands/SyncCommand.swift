@@ -5,6 +5,7 @@ import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 
 /// `deskdays sync status|forget`: several devices, one record (docs/cli.md "Sync").

@@ -8,6 +8,7 @@ import DeskDaysControl
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 import Synchronization
 

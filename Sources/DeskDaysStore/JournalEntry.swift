@@ -2,75 +2,6 @@ import Localization
 import DeskDaysCore
 import Foundation
 
-/// A hybrid logical clock time (Kulkarni et al., 2014): wall-clock
-/// milliseconds, and a counter that orders changes within one millisecond
-/// or while the wall clock lags a time already seen.
-///
-/// Every change a device journals gets a time greater than every change it
-/// has seen (its own and every merged one), so "latest" means the same on
-/// every device: the order is (wall, counter), then the device id.
-/// Pure: the wall clock is an argument.
-public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
-    public var wall: Int64
-    public var counter: Int64
-
-    public init(wall: Int64, counter: Int64) {
-        self.wall = wall
-        self.counter = counter
-    }
-
-    /// The time of a new change: `physical` (milliseconds) when it is past
-    /// every time seen, else the latest time seen with the counter raised
-    /// (past the greatest counter, the next millisecond: times seen come
-    /// from outside, and no value of theirs may trap).
-    static func next(after latest: HLC?, physical: Int64) -> HLC {
-        guard let latest, latest.wall >= physical else { return HLC(wall: physical, counter: 0) }
-        let (counter, overflow) = latest.counter.addingReportingOverflow(1)
-        return overflow ? HLC(wall: latest.wall &+ 1, counter: 0) : HLC(wall: latest.wall, counter: counter)
-    }
-
-    /// The time of a change made now: this machine's clock reading, never
-    /// the date a command answers for (`AskedTime` cannot be passed here).
-    public static func next(after latest: HLC?, clock: ClockTime) -> HLC {
-        next(after: latest, physical: milliseconds(clock.date))
-    }
-
-    /// Milliseconds since 1970 of `date`.
-    public static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    public var date: Date { Date(timeIntervalSince1970: Double(wall) / 1000) }
-
-    public static func < (a: HLC, b: HLC) -> Bool { (a.wall, a.counter) < (b.wall, b.counter) }
-
-    public var description: String { "\(UTCTimestamp.string(from: date))+\(counter)" }
-}
-
-/// One change, as a device journals it (docs/cli.md "Journal format").
-public enum JournalChange: Sendable, Equatable {
-    /// An automatic sign (arrival or departure) of a source on a date.
-    case sign(LatestSign, rule: String?)
-    /// A manual, imported or fallback record; `ifEmpty`: a fallback, written
-    /// only when the date has no record and no check-in when it is replayed.
-    case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool)
-    /// `deskdays clear`: the date's entries of these origins go, each leaving a removal.
-    case clear(date: LocalDate, origins: Set<Origin>)
-    /// A check-in from before time on site kept signs (history): the
-    /// (date, source)'s first arrival, with no latest sign.
-    case checkIn(AutomaticCheckIn)
-    /// A removal from before sync was enabled (history), as explain lists it.
-    case removed(date: LocalDate, origin: Origin, entry: String)
-
-    public var date: LocalDate {
-        switch self {
-        case .sign(let sign, _): sign.date
-        case .checkIn(let checkIn): checkIn.date
-        case .record(let date, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
-        }
-    }
-}
-
 /// A journal line (JSON, one per line, keys sorted): the change, who wrote
 /// it, its sequence number on that device and its clock time. Only what
 /// the database itself may hold: dates, statuses, sources, rule names,
@@ -274,40 +205,6 @@ public struct JournalEntry: Codable, Sendable, Equatable {
             return nil
         }
     }
-}
-
-/// A device that syncs, as this database knows it.
-public struct SyncDevice: Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var isSelf: Bool
-    public var forgotten: Bool
-    /// Bytes of its journal file merged so far.
-    public var mergedBytes: Int64
-    /// Lines of its journal held here.
-    public var lines: Int
-    public var lastSeq: Int64
-    /// The clock time of its latest change.
-    public var lastChange: Date?
-    /// Its own wall clock when it wrote its newest line (the greatest seq).
-    public var lastClock: Date?
-    /// Where the read of an inbox file stopped, and a digest of the bytes
-    /// before that place (`Synchronizer.readInbox`); nil for journals.
-    public var readState: String? = nil
-    /// Its own wall clock when it wrote its first line held here (the
-    /// lowest seq): when it first appeared (nil: no line yet, or lines
-    /// from a version that did not stamp its clock).
-    public var firstClock: Date? = nil
-}
-
-/// What one journaled change did here.
-public enum JournalOutcome: Sendable, Equatable {
-    /// A sign or a check-in: whether it added a check-in (the first arrival of its source that date).
-    case sign(addedCheckIn: Bool)
-    /// A record: whether it was written (a fallback is not, on a date with entries).
-    case record(written: Bool)
-    case clear([Removal])
-    case removed
 }
 
 // MARK: - A fast reader for the lines DeskDays writes

@@ -1,0 +1,37 @@
+import Localization
+import DeskDaysCore
+import Foundation
+
+/// One change, as a device journals it (docs/cli.md "Journal format").
+public enum JournalChange: Sendable, Equatable {
+    /// An automatic sign (arrival or departure) of a source on a date.
+    case sign(LatestSign, rule: String?)
+    /// A manual, imported or fallback record; `ifEmpty`: a fallback, written
+    /// only when the date has no record and no check-in when it is replayed.
+    case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool)
+    /// `deskdays clear`: the date's entries of these origins go, each leaving a removal.
+    case clear(date: LocalDate, origins: Set<Origin>)
+    /// A check-in from before time on site kept signs (history): the
+    /// (date, source)'s first arrival, with no latest sign.
+    case checkIn(AutomaticCheckIn)
+    /// A removal from before sync was enabled (history), as explain lists it.
+    case removed(date: LocalDate, origin: Origin, entry: String)
+
+    public var date: LocalDate {
+        switch self {
+        case .sign(let sign, _): sign.date
+        case .checkIn(let checkIn): checkIn.date
+        case .record(let date, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
+        }
+    }
+}
+
+/// What one journaled change did here.
+public enum JournalOutcome: Sendable, Equatable {
+    /// A sign or a check-in: whether it added a check-in (the first arrival of its source that date).
+    case sign(addedCheckIn: Bool)
+    /// A record: whether it was written (a fallback is not, on a date with entries).
+    case record(written: Bool)
+    case clear([Removal])
+    case removed
+}

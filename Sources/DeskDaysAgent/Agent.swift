@@ -110,8 +110,7 @@ public final class Agent: Sendable {
             summary: { try answer.desktopSummary() },
             report: { answer.report($0) },
             record: { date, status, note, via in
-                try await pipeline.recordManual(dates: [date], status: status, note: note)
-                logger.notice("manual \(status.rawValue) recorded for \(date) through \(via)")
+                try await delivery.record(dates: [date], status: status, note: note, door: " through \(via)")
             },
             today: { policy.localDate(of: clock.now()) },
             openReport: {
@@ -127,7 +126,7 @@ public final class Agent: Sendable {
             },
             dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
         if let socketPath {
-            let handler = Handler(pipeline: pipeline, delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
+            let handler = Handler(delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
                                   configuration: configuration, clock: clock, logger: logger)
             server = ControlServer(path: socketPath, logger: logger, summary: { handler.reply(answer.status($0)) },
                                    refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
@@ -312,9 +311,13 @@ extension Agent {
     static let checkpointDelay: Duration = .seconds(3)
 }
 
-/// The one way an event reaches the pipeline, from an adapter or the
-/// control socket: which methods are present is noted (a stop or a suspend
-/// is their departure), the check-in stored, logged and confirmed.
+/// The one way in: every write from outside the agent reaches the pipeline
+/// here, and is logged here. An event (an adapter's, the control socket's):
+/// which methods are present is noted (a stop or a suspend is their
+/// departure), the check-in stored, logged and confirmed. A manual record
+/// (the control socket, a reminder's answer, D-Bus, the tray) and a clear
+/// (the control socket). The phones' inbox is merged as a device's lines
+/// (`Synchronizer`), never replayed through here, so a copied line counts once.
 final class Delivery: Sendable {
     let pipeline: CheckInPipeline
     let confirmation: Confirmation
@@ -350,5 +353,17 @@ final class Delivery: Sendable {
             logger.info("\(event.source.rawValue) check-in for \(date) already stored\(door)")
         }
         return outcome
+    }
+
+    /// Records `status` by hand for `dates`; `door` names where it came from in the log.
+    func record(dates: [LocalDate], status: AttendanceStatus, note: String?, door: String) async throws {
+        try await pipeline.recordManual(dates: dates, status: status, note: note)
+        let which = dates.count == 1 ? dates[0].description : "\(dates.count) dates"
+        logger.notice("manual \(status.rawValue) recorded for \(which)\(door)")
+    }
+
+    /// Removes `date`'s entries of `origins` (a manual record, by default).
+    func clear(date: LocalDate, origins: Set<Origin>) async throws -> [Removal] {
+        try await pipeline.clear(date: date, origins: origins)
     }
 }

@@ -7,12 +7,10 @@ import DeskDaysStore
 import Foundation
 import Logging
 
-/// Answers control-socket requests by calling the agent's pipeline: the
-/// socket never writes the store any other way, and a reply is sent only
-/// after the pipeline's write has committed (`synchronous = FULL`).
+/// Answers control-socket requests; writes go the one way in (`Delivery`),
+/// as the adapters', D-Bus's and the tray's do, and a reply is sent only
+/// after the write has committed (`synchronous = FULL`).
 struct Handler: Sendable {
-    let pipeline: CheckInPipeline
-    /// Events go the adapters' way (`Delivery`): presence noted, stored, confirmed.
     let delivery: Delivery
     let answer: CurrentAnswer
     /// For the rule-name check: it knows the identifiers no rule may carry.
@@ -23,9 +21,8 @@ struct Handler: Sendable {
     /// as requests are compared with it and answer replies name it.
     let served: AnswerScope
 
-    init(pipeline: CheckInPipeline, delivery: Delivery, answer: CurrentAnswer, databasePath: String, configPath: String?,
+    init(delivery: Delivery, answer: CurrentAnswer, databasePath: String, configPath: String?,
          configuration: Configuration, clock: AgentClock, logger: Logger) {
-        self.pipeline = pipeline
         self.delivery = delivery
         self.answer = answer
         self.configuration = configuration
@@ -94,11 +91,10 @@ struct Handler: Sendable {
                 return immediate(envelope) ?? ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.failed, message: "no hello"))
             case let .checkin(dates, status, note):
                 let days = dates ?? [configuration.policy.localDate(of: clock.now())]
-                try await pipeline.recordManual(dates: days, status: status, note: note)
-                logger.notice("manual \(status.rawValue) recorded for \(days.count) date(s) through the control socket")
+                try await delivery.record(dates: days, status: status, note: note, door: " through the control socket")
                 return WireObject([.ok: .bool(true), .dates: .strings(days.map(\.description)), .status: .string(status.rawValue)])
             case let .clear(date, origins):
-                let removed = try await pipeline.clear(date: date, origins: origins)
+                let removed = try await delivery.clear(date: date, origins: origins)
                 return WireObject([.ok: .bool(true), .date: .string(date.description), .removed: .strings(removed.map(\.entry))])
             case let .event(source, rule, at, kind):
                 if let rule, let problem = configuration.ruleNameProblem(rule) {

@@ -14,9 +14,10 @@ import WiredAdapter
 
 /// A check-in method: everything DeskDays knows about one way of seeing the
 /// user arrive, in one value, as gpsd keeps a driver in one `gps_type_t`
-/// of its table (drivers/drivers.c). Adding a method is adding an entry to
-/// `all` (and its section to `MethodSection.all`); nothing else lists the
-/// methods (docs/design.md "Check-in methods").
+/// of its table (drivers/drivers.c). Adding a method is adding a case to
+/// `MethodName`, which the compiler then asks for here (`of`) and for its
+/// section (`MethodSection.of`); nothing else lists the methods
+/// (docs/design.md "Check-in methods").
 ///
 /// Whether a method sees the user leave is `Source.isInstant` (NFC and QR
 /// taps are instants), kept with the time-on-site arithmetic that needs it.
@@ -36,25 +37,35 @@ public struct CheckInMethod: Sendable {
 }
 
 extension CheckInMethod {
-    /// The one table, in the order `doctor` lists the methods.
-    public static let all: [CheckInMethod] = [
-        CheckInMethod(section: .nfc,
-                      adapter: { NFCCheckInAdapter(settings: $0.nfc, logger: Logger(label: "deskdays.nfc"), now: $1.now) },
-                      doctor: { $0.nfc($2.nfc, pcscReaders: $1.pcscReaders) }, enroll: EnrollNFC.self),
-        // `[gps] source`: a serial receiver, gpsd or ModemManager (or `auto`); the geofence is the same.
-        CheckInMethod(section: .gps,
-                      adapter: { GPSAdapter(settings: $0.gps, fixes: GPSSources.fixSource(for: $0.gps), now: $1.now) },
-                      doctor: { $0.gps($2.gps, probe: $1.gpsProbe($2.gps), gpsdSendsFixes: $1.gpsdSendsFixes) }, enroll: EnrollGPS.self),
-        CheckInMethod(section: .qr,
-                      adapter: { QRCheckInAdapter(settings: $0.qr, logger: Logger(label: "deskdays.qr"), now: $1.now) },
-                      doctor: { doctor, _, configuration in doctor.qr(configuration.qr) }, enroll: EnrollQR.self),
-        CheckInMethod(section: .wifi,
-                      adapter: { WiFiCheckInAdapter(settings: $0.wifi, clock: $1) },
-                      doctor: { doctor, _, configuration in doctor.wifi(configuration.wifi) }, enroll: EnrollWiFi.self),
-        CheckInMethod(section: .wired,
-                      adapter: { WiredCheckInAdapter(settings: $0.wired, clock: $1) },
-                      doctor: { $0.wired($2.wired, gateways: $1.defaultGateways()) }, enroll: EnrollWired.self),
-    ]
+    /// The one table, in the order of `MethodName` (the order `doctor` lists the methods).
+    public static let all = MethodName.allCases.map(of)
+
+    /// The entry of `method`: a case of `MethodName` without one does not build.
+    public static func of(_ method: MethodName) -> CheckInMethod {
+        switch method {
+        case .nfc:
+            CheckInMethod(section: .nfc,
+                          adapter: { NFCCheckInAdapter(settings: $0.nfc, logger: Logger(label: "deskdays.nfc"), now: $1.now) },
+                          doctor: { $0.nfc($2.nfc, pcscReaders: $1.pcscReaders) }, enroll: EnrollNFC.self)
+        case .gps:
+            // `[gps] source`: a serial receiver, gpsd or ModemManager (or `auto`); the geofence is the same.
+            CheckInMethod(section: .gps,
+                          adapter: { GPSAdapter(settings: $0.gps, fixes: GPSSources.fixSource(for: $0.gps), now: $1.now) },
+                          doctor: { $0.gps($2.gps, probe: $1.gpsProbe($2.gps), gpsdSendsFixes: $1.gpsdSendsFixes) }, enroll: EnrollGPS.self)
+        case .qr:
+            CheckInMethod(section: .qr,
+                          adapter: { QRCheckInAdapter(settings: $0.qr, logger: Logger(label: "deskdays.qr"), now: $1.now) },
+                          doctor: { doctor, _, configuration in doctor.qr(configuration.qr) }, enroll: EnrollQR.self)
+        case .wifi:
+            CheckInMethod(section: .wifi,
+                          adapter: { WiFiCheckInAdapter(settings: $0.wifi, clock: $1) },
+                          doctor: { doctor, _, configuration in doctor.wifi(configuration.wifi) }, enroll: EnrollWiFi.self)
+        case .wired:
+            CheckInMethod(section: .wired,
+                          adapter: { WiredCheckInAdapter(settings: $0.wired, clock: $1) },
+                          doctor: { $0.wired($2.wired, gateways: $1.defaultGateways()) }, enroll: EnrollWired.self)
+        }
+    }
 
     /// The adapters the configuration enables (every method is in every build).
     public static func adapters(for configuration: Configuration, clock: AgentClock) -> [any CheckInAdapter] {

@@ -3,9 +3,9 @@ import TOMLKit
 
 /// A check-in method as the configuration knows it: the `[name]` section,
 /// how it is read, and whether it is enabled. It is one part of the
-/// method's descriptor, `CheckInMethod` (module CheckInMethods), whose one
-/// table also holds the adapter, the doctor's checks and the enrolment; it
-/// lives here because `deskdays` reads configurations without linking any
+/// method's descriptor, `CheckInMethod` (module CheckInMethods), which also
+/// holds the adapter, the doctor's checks and the enrolment; it lives here
+/// because `deskdays-cli` reads configurations without linking any
 /// hardware library (docs/design.md "Check-in methods").
 public struct MethodSection: Sendable {
     /// The method; its raw value names the section and the check-in source.
@@ -21,24 +21,30 @@ public struct MethodSection: Sendable {
     /// The section's name (`wifi`).
     public var name: String { source.rawValue }
 
-    public static let nfc = MethodSection(source: .nfc, read: { ConfigLoader.readNFC(&$0, $1, &$2.nfc) },
-                                          isEnabled: { $0.nfc.enabled }, setEnabled: { $0.nfc.enabled = $1 },
-                                          hasRules: { !$0.nfc.tags.isEmpty })
-    public static let gps = MethodSection(source: .gps, read: { ConfigLoader.readGPS(&$0, $1, &$2.gps) },
-                                          isEnabled: { $0.gps.enabled }, setEnabled: { $0.gps.enabled = $1 },
-                                          hasRules: { !$0.gps.geofences.isEmpty })
-    public static let qr = MethodSection(source: .qr, read: { ConfigLoader.readQR(&$0, $1, &$2.qr) },
-                                         isEnabled: { $0.qr.enabled }, setEnabled: { $0.qr.enabled = $1 },
-                                         hasRules: { !$0.qr.payloads.isEmpty || !$0.qr.prefixes.isEmpty })
-    public static let wifi = MethodSection(source: .wifi, read: { ConfigLoader.readWiFi(&$0, $1, &$2.wifi) },
-                                           isEnabled: { $0.wifi.enabled }, setEnabled: { $0.wifi.enabled = $1 },
-                                           hasRules: { !$0.wifi.networks.isEmpty })
-    public static let wired = MethodSection(source: .wired, read: { ConfigLoader.readWired(&$0, $1, &$2.wired) },
-                                            isEnabled: { $0.wired.enabled }, setEnabled: { $0.wired.enabled = $1 },
-                                            hasRules: { !$0.wired.networks.isEmpty })
+    /// The section of `method` (each in its file under Methods/).
+    public static func of(_ method: MethodName) -> MethodSection {
+        switch method {
+        case .nfc: .nfc
+        case .gps: .gps
+        case .qr: .qr
+        case .wifi: .wifi
+        case .wired: .wired
+        }
+    }
 
     /// Every method's section, in the order `doctor` and `config show` list them.
-    public static let all: [MethodSection] = [.nfc, .gps, .qr, .wifi, .wired]
+    public static let all = MethodName.allCases.map(of)
+}
+
+/// The check-in methods: the one list. Each table maps every case in an
+/// exhaustive switch (`MethodSection.of` here, `CheckInMethod.of` with the
+/// adapter, doctor checks and enrolment), so a method added here does not
+/// build without both.
+public enum MethodName: String, CaseIterable, Sendable {
+    case nfc, gps, qr, wifi, wired
+
+    /// Its check-ins' source.
+    public var source: Source { Source(rawValue: rawValue)! }
 }
 
 extension Configuration {

@@ -33,8 +33,13 @@ import Glibc
             chmod(folder + "/answer.sh", 0o700)
             process = try await Child.start("/usr/bin/env", ["socat", "UNIX-LISTEN:\(socket),fork", "EXEC:\(folder)/answer.sh"],
                                             stdout: .inherit)
-            let socket = socket
-            #expect(await eventually("the other agent's socket \(socket)") { FileManager.default.fileExists(atPath: socket) })
+            let socket = socket, folder = folder
+            // Listening, not only bound (a connection before listen() is refused, as with no agent);
+            // and that connection counted before a test counts its own.
+            #expect(await eventually("the other agent's socket \(socket) to accept a connection") { (try? TestSocketClient(path: socket)) != nil })
+            #expect(await eventually("the other agent to count the connection that found it listening") {
+                ((try? String(contentsOfFile: folder + "/connections", encoding: .utf8)) ?? "").contains("\n")
+            })
         }
         deinit { process.signal(SIGKILL) }
     }

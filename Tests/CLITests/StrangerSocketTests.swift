@@ -21,8 +21,10 @@ import Glibc
                                                              "UNIX-LISTEN:\(socket),fork,mode=777",
                                                              #"SYSTEM:echo '{"ok":true,"dates":["2026-11-16"],"status":"office","output":"forged\n","clock":"system"}'"#],
                                             stdout: .inherit)
-            #expect(await eventually("the stranger's socket \(socket)") { FileManager.default.fileExists(atPath: socket) },
-                    "the stranger's socket appeared")
+            // Listening, not only bound: a socket file appears before its listen(), and a
+            // connection then is refused (as with no agent at all).
+            #expect(await eventually("the stranger's socket \(socket) to accept a connection") { (try? TestSocketClient(path: socket)) != nil },
+                    "the stranger's socket listens")
         }
         deinit { process.signal(SIGKILL) }
     }

@@ -55,66 +55,9 @@ extension Configuration {
         checkinTable["fallback_status"] = checkin.fallbackStatus?.rawValue ?? "none"
         root["checkin"] = checkinTable
 
-        let nfcTable = TOMLTable()
-        nfcTable["enabled"] = nfc.enabled
-        nfcTable["feedback"] = nfc.feedback
-        nfcTable["backend"] = nfc.backend.rawValue
-        if let connstring = nfc.connstring { nfcTable["connstring"] = connstring }
-        let tags = TOMLArray()
-        for tag in nfc.tags {
-            let table = TOMLTable(["name": tag.name] as [String: TOMLValueConvertible], inline: false)
-            if let uid = tag.uid { table["uid"] = uid }
-            if let ndef = tag.ndef { table["ndef"] = ndef }
-            tags.append(table)
+        for section in MethodSection.all {
+            root[section.name] = section.table(self)
         }
-        if !tags.isEmpty { nfcTable["tags"] = tags }
-        root["nfc"] = nfcTable
-
-        let qrTable = TOMLTable()
-        qrTable["enabled"] = qr.enabled
-        qrTable["device"] = qr.device
-        qrTable["mode"] = qr.mode.rawValue
-        qrTable["fps"] = qr.fps
-        qrTable["payloads"] = TOMLArray(qr.payloads)
-        qrTable["prefixes"] = TOMLArray(qr.prefixes)
-        root["qr"] = qrTable
-
-        let wifiTable = TOMLTable()
-        wifiTable["enabled"] = wifi.enabled
-        let networks = TOMLArray()
-        for network in wifi.networks {
-            let table = TOMLTable(["name": network.name, "ssid": network.ssid] as [String: TOMLValueConvertible], inline: false)
-            if !network.bssids.isEmpty { table["bssids"] = TOMLArray(network.bssids) }
-            if let minimum = network.minSignalDBm { table["min_signal_dbm"] = minimum }
-            networks.append(table)
-        }
-        if !networks.isEmpty { wifiTable["networks"] = networks }
-        root["wifi"] = wifiTable
-
-        let wiredTable = TOMLTable()
-        wiredTable["enabled"] = wired.enabled
-        let wiredNetworks = TOMLArray()
-        for network in wired.networks {
-            wiredNetworks.append(TOMLTable(["name": network.name, "gateway_mac": TOMLArray(network.gatewayMACs)] as [String: TOMLValueConvertible],
-                                           inline: false))
-        }
-        if !wiredNetworks.isEmpty { wiredTable["networks"] = wiredNetworks }
-        root["wired"] = wiredTable
-
-        let gpsTable = TOMLTable()
-        gpsTable["enabled"] = gps.enabled
-        gpsTable["source"] = gps.source.rawValue
-        gpsTable["device"] = gps.device
-        gpsTable["baud"] = gps.baud
-        let fences = TOMLArray()
-        for fence in gps.geofences {
-            let table = TOMLTable(["name": fence.name, "latitude": fence.latitude, "longitude": fence.longitude,
-                                   "radius_m": fence.radiusM, "dwell_s": fence.dwellS] as [String: TOMLValueConvertible], inline: false)
-            if let leave = fence.leaveRadiusM { table["leave_radius_m"] = leave }
-            fences.append(table)
-        }
-        if !fences.isEmpty { gpsTable["geofences"] = fences }
-        root["gps"] = gpsTable
 
         let desktopTable = TOMLTable()
         desktopTable["tray"] = desktop.tray

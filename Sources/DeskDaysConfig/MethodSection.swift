@@ -17,6 +17,8 @@ public struct MethodSection: Sendable {
     public let setEnabled: @Sendable (inout Configuration, Bool) -> Void
     /// Whether the section holds a rule (a tag, a code, a network, a gateway, a geofence).
     public let hasRules: @Sendable (Configuration) -> Bool
+    /// The section as `config show` writes it.
+    let table: @Sendable (Configuration) -> TOMLTable
 
     /// The section's name (`wifi`).
     public var name: String { source.rawValue }

@@ -40,6 +40,26 @@ public struct GPSSettings: Sendable, Equatable {
     public init() {}
 }
 
+extension GPSSettings {
+    /// The section as `config show` writes it (defaults filled in).
+    var table: TOMLTable {
+        let section = TOMLTable()
+        section["enabled"] = enabled
+        section["source"] = source.rawValue
+        section["device"] = device
+        section["baud"] = baud
+        let list = TOMLArray()
+        for fence in geofences {
+            let table = TOMLTable(["name": fence.name, "latitude": fence.latitude, "longitude": fence.longitude,
+                                   "radius_m": fence.radiusM, "dwell_s": fence.dwellS] as [String: TOMLValueConvertible], inline: false)
+            if let leave = fence.leaveRadiusM { table["leave_radius_m"] = leave }
+            list.append(table)
+        }
+        if !list.isEmpty { section["geofences"] = list }
+        return section
+    }
+}
+
 extension ConfigLoader {
     static func readGPS(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout GPSSettings) {
         reader.read(table, path: "gps") { reader, key, value, path in
@@ -98,5 +118,6 @@ extension ConfigLoader {
 extension MethodSection {
     public static let gps = MethodSection(source: .gps, read: { ConfigLoader.readGPS(&$0, $1, &$2.gps) },
                                           isEnabled: { $0.gps.enabled }, setEnabled: { $0.gps.enabled = $1 },
-                                          hasRules: { !$0.gps.geofences.isEmpty })
+                                          hasRules: { !$0.gps.geofences.isEmpty },
+                                          table: { $0.gps.table })
 }

@@ -33,6 +33,27 @@ public struct NFCSettings: Sendable, Equatable {
     public init() {}
 }
 
+extension NFCSettings {
+    /// The section as `config show` writes it (defaults filled in).
+    var table: TOMLTable {
+        let section = TOMLTable()
+        section["enabled"] = enabled
+        section["feedback"] = feedback
+        section["backend"] = backend.rawValue
+        if let connstring { section["connstring"] = connstring }
+        if let reader { section["reader"] = reader }
+        let list = TOMLArray()
+        for tag in tags {
+            let table = TOMLTable(["name": tag.name] as [String: TOMLValueConvertible], inline: false)
+            if let uid = tag.uid { table["uid"] = uid }
+            if let ndef = tag.ndef { table["ndef"] = ndef }
+            list.append(table)
+        }
+        if !list.isEmpty { section["tags"] = list }
+        return section
+    }
+}
+
 extension ConfigLoader {
     static func readNFC(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout NFCSettings) {
         reader.read(table, path: "nfc") { reader, key, value, path in
@@ -84,5 +105,6 @@ extension ConfigLoader {
 extension MethodSection {
     public static let nfc = MethodSection(source: .nfc, read: { ConfigLoader.readNFC(&$0, $1, &$2.nfc) },
                                           isEnabled: { $0.nfc.enabled }, setEnabled: { $0.nfc.enabled = $1 },
-                                          hasRules: { !$0.nfc.tags.isEmpty })
+                                          hasRules: { !$0.nfc.tags.isEmpty },
+                                          table: { $0.nfc.table })
 }

@@ -17,6 +17,20 @@ public struct QRSettings: Sendable, Equatable {
     public init() {}
 }
 
+extension QRSettings {
+    /// The section as `config show` writes it (defaults filled in).
+    var table: TOMLTable {
+        let section = TOMLTable()
+        section["enabled"] = enabled
+        section["device"] = device
+        section["mode"] = mode.rawValue
+        section["fps"] = fps
+        section["payloads"] = TOMLArray(payloads)
+        section["prefixes"] = TOMLArray(prefixes)
+        return section
+    }
+}
+
 extension ConfigLoader {
     static func readQR(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout QRSettings) {
         reader.read(table, path: "qr") { reader, key, value, path in
@@ -37,5 +51,6 @@ extension ConfigLoader {
 extension MethodSection {
     public static let qr = MethodSection(source: .qr, read: { ConfigLoader.readQR(&$0, $1, &$2.qr) },
                                          isEnabled: { $0.qr.enabled }, setEnabled: { $0.qr.enabled = $1 },
-                                         hasRules: { !$0.qr.payloads.isEmpty || !$0.qr.prefixes.isEmpty })
+                                         hasRules: { !$0.qr.payloads.isEmpty || !$0.qr.prefixes.isEmpty },
+                                         table: { $0.qr.table })
 }

@@ -25,6 +25,23 @@ public struct WiFiSettings: Sendable, Equatable {
     public init() {}
 }
 
+extension WiFiSettings {
+    /// The section as `config show` writes it (defaults filled in).
+    var table: TOMLTable {
+        let section = TOMLTable()
+        section["enabled"] = enabled
+        let list = TOMLArray()
+        for network in networks {
+            let table = TOMLTable(["name": network.name, "ssid": network.ssid] as [String: TOMLValueConvertible], inline: false)
+            if !network.bssids.isEmpty { table["bssids"] = TOMLArray(network.bssids) }
+            if let minimum = network.minSignalDBm { table["min_signal_dbm"] = minimum }
+            list.append(table)
+        }
+        if !list.isEmpty { section["networks"] = list }
+        return section
+    }
+}
+
 extension ConfigLoader {
     static func readWiFi(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiFiSettings) {
         var networks: [WiFiSettings.Network] = []
@@ -58,5 +75,6 @@ extension ConfigLoader {
 extension MethodSection {
     public static let wifi = MethodSection(source: .wifi, read: { ConfigLoader.readWiFi(&$0, $1, &$2.wifi) },
                                            isEnabled: { $0.wifi.enabled }, setEnabled: { $0.wifi.enabled = $1 },
-                                           hasRules: { !$0.wifi.networks.isEmpty })
+                                           hasRules: { !$0.wifi.networks.isEmpty },
+                                           table: { $0.wifi.table })
 }

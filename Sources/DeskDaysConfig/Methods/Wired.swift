@@ -24,6 +24,21 @@ public struct WiredSettings: Sendable, Equatable {
     public init() {}
 }
 
+extension WiredSettings {
+    /// The section as `config show` writes it (defaults filled in).
+    var table: TOMLTable {
+        let section = TOMLTable()
+        section["enabled"] = enabled
+        let list = TOMLArray()
+        for network in networks {
+            list.append(TOMLTable(["name": network.name, "gateway_mac": TOMLArray(network.gatewayMACs)] as [String: TOMLValueConvertible],
+                                  inline: false))
+        }
+        if !list.isEmpty { section["networks"] = list }
+        return section
+    }
+}
+
 extension ConfigLoader {
     static func readWired(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout WiredSettings) {
         var networks: [WiredSettings.Network] = []
@@ -56,5 +71,6 @@ extension ConfigLoader {
 extension MethodSection {
     public static let wired = MethodSection(source: .wired, read: { ConfigLoader.readWired(&$0, $1, &$2.wired) },
                                             isEnabled: { $0.wired.enabled }, setEnabled: { $0.wired.enabled = $1 },
-                                            hasRules: { !$0.wired.networks.isEmpty })
+                                            hasRules: { !$0.wired.networks.isEmpty },
+                                            table: { $0.wired.table })
 }

@@ -97,6 +97,7 @@ let package = Package(
         .target(name: "GPSBus", dependencies: [
             "DeviceThread", "SystemBus", "CSystemd", "DeskDaysDoctor",
             "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
+            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -109,6 +110,7 @@ let package = Package(
         .target(name: "NFCAdapter", dependencies: [
             "DeviceThread", "DeskDaysDoctor",
             "NDEF", "CPCSC", "CNFC", "DeskDaysCore", "DeskDaysConfig",
+            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -124,6 +126,7 @@ let package = Package(
         .target(name: "QRAdapter", dependencies: [
             "DeviceThread", "Syscall", "DeskDaysDoctor",
             "QR", "CZXing", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
+            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -139,6 +142,7 @@ let package = Package(
         .target(name: "WiFiAdapter", dependencies: [
             "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
+            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -149,6 +153,7 @@ let package = Package(
         .target(name: "WiredAdapter", dependencies: [
             "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "Wired", "NL80211", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
+            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -216,10 +221,10 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
-        // adapter, doctor checks and enrolment command
+        // and, from its module, its adapter, doctor checks and enrolment command; and `setup`
         .target(name: "CheckInMethods", dependencies: [
             "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
-            "NDEF", "NFCAdapter", "NL80211", "WiFiAdapter", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus", "SystemBus",
+            "NFCAdapter", "WiFiAdapter", "Wired", "WiredAdapter", "QRAdapter", "GPSAdapter", "GPSBus",
             "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),

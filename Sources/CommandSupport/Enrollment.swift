@@ -1,4 +1,5 @@
 import Localization
+import ArgumentParser
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
@@ -19,5 +20,12 @@ package enum Enrollment {
     /// The hint printed after enrolling for a method whose `[section] enabled` is false.
     package static func remindIfOff(_ enabled: Bool, method: String, section: String) {
         if !enabled { print(tr("\(method) check-ins are off: `deskdays enable \(section)` turns them on.")) }
+    }
+}
+
+/// `--name`, as every enrolment checks it: a rule name the configuration accepts.
+package func checkRuleName(_ name: String) throws {
+    if let problem = RuleName.problem(name) {
+        throw ValidationError(tr("--name \(name): \(problem)."))
     }
 }

@@ -5,17 +5,16 @@ import DeskDaysConfig
 import DeskDaysCore
 import Foundation
 import GPSAdapter
-import GPSBus
 import SystemBus
 
 /// `deskdays enroll gps`: average the fixes of a GPS source (the serial
 /// receiver, gpsd or ModemManager, as `[gps] source` or --source says) and
 /// add a geofence there. The position is shown on the user's own terminal
 /// (so they can check it) and written to their config; it is never logged.
-struct EnrollGPS: AsyncParsableCommand {
-    init() {}
+package struct EnrollGPS: AsyncParsableCommand {
+    package init() {}
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "gps",
         abstract: tr("Add a geofence at the current GPS position (serial receiver, gpsd or ModemManager)."),
         discussion: tr("""
@@ -49,7 +48,7 @@ struct EnrollGPS: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("Seconds of fixes to average.")))
     var seconds: Double = 60
 
-    func validate() throws {
+    package func validate() throws {
         try checkRuleName(name)
         if let source, GPSSettings.Source(rawValue: source) == nil {
             throw ValidationError(tr("--source \(source) is not one of serial, gpsd, modemmanager, auto."))
@@ -63,7 +62,7 @@ struct EnrollGPS: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         let configuration = try ConfigLoader.load(path: global.configPath)
         var settings = configuration.gps
         if let source { settings.source = GPSSettings.Source(rawValue: source) ?? settings.source }

@@ -5,16 +5,15 @@ import DeskDaysConfig
 import DeskDaysCore
 import Foundation
 import NL80211
-import WiFiAdapter
 
 /// `deskdays enroll wifi`: add the network this machine is connected to now
 /// as a `[[wifi.networks]]` rule pinned to the network's access points in
 /// the last scan (`--no-pin`: by its name alone). The SSID is shown on the user's own terminal, escaped, and
 /// written to their config; it is never logged.
-struct EnrollWiFi: AsyncParsableCommand {
-    init() {}
+package struct EnrollWiFi: AsyncParsableCommand {
+    package init() {}
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "wifi",
         abstract: tr("Add the Wi-Fi network you are connected to as a check-in rule."),
         discussion: tr("""
@@ -42,7 +41,7 @@ struct EnrollWiFi: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("Interface to read when several are connected (e.g. wlan0).")))
     var interface: String?
 
-    func validate() throws {
+    package func validate() throws {
         try checkRuleName(name)
         if let minSignal, !(-120...0).contains(minSignal) {
             throw ValidationError(tr("--min-signal must be between -120 and 0 dBm."))
@@ -52,7 +51,7 @@ struct EnrollWiFi: AsyncParsableCommand {
 
 /// The enrolment's work.
 extension EnrollWiFi {
-    func run() async throws {
+    package func run() async throws {
         let configuration = try ConfigLoader.load(path: global.configPath)
         let links = try Self.currentLinks()
         let candidates = interface.map { wanted in links.filter { $0.interfaceName == wanted } } ?? links

@@ -5,16 +5,15 @@ import DeskDaysConfig
 import DeskDaysCore
 import Foundation
 import Wired
-import WiredAdapter
 
 /// `deskdays enroll wired`: add the network this machine is docked on now,
 /// recognised by its default gateway's MAC, as a `[[wired.networks]]` rule.
 /// The MAC goes into the user's configuration and nowhere else: it is not
 /// printed, logged or stored.
-struct EnrollWired: AsyncParsableCommand {
-    init() {}
+package struct EnrollWired: AsyncParsableCommand {
+    package init() {}
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "wired",
         abstract: tr("Add the network you are docked on (its default gateway) as a check-in rule."),
         discussion: tr("""
@@ -33,14 +32,14 @@ struct EnrollWired: AsyncParsableCommand {
     @Option(help: ArgumentHelp(tr("Interface whose gateway to learn when several have one (e.g. enp0s31f6).")))
     var interface: String?
 
-    func validate() throws {
+    package func validate() throws {
         try checkRuleName(name)
     }
 }
 
 /// The enrolment's work.
 extension EnrollWired {
-    func run() async throws {
+    package func run() async throws {
         let configuration = try ConfigLoader.load(path: global.configPath)
         let all: [Gateway]
         do {

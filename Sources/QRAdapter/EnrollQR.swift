@@ -5,15 +5,14 @@ import DeskDaysConfig
 import DeskDaysCore
 import Foundation
 import QR
-import QRAdapter
 
 /// `deskdays enroll qr`: read one QR code from the camera or an image and
 /// add its text to `[qr] payloads` (or `prefixes`). The text is shown on the
 /// user's own terminal and written to their config; it is never logged.
-struct EnrollQR: ParsableCommand {
-    init() {}
+package struct EnrollQR: ParsableCommand {
+    package init() {}
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "qr",
         abstract: tr("Add a QR code, from the camera or an image, as a check-in rule."),
         discussion: tr("""
@@ -35,7 +34,7 @@ struct EnrollQR: ParsableCommand {
     @Flag(help: ArgumentHelp(tr("Add the text to [qr] prefixes instead of [qr] payloads.")))
     var prefix = false
 
-    func validate() throws {
+    package func validate() throws {
         guard timeout > 0, timeout <= 600 else {
             throw ValidationError(tr("--timeout must be between 0 and 600 seconds."))
         }
@@ -45,7 +44,7 @@ struct EnrollQR: ParsableCommand {
 
 /// The enrolment's work.
 extension EnrollQR {
-    func run() throws {
+    package func run() throws {
         // Before the camera opens: a broken file cannot take the new code anyway.
         let settings = try ConfigLoader.load(path: global.configPath).qr
         let payload = try image.map(code(in:)) ?? codeFromCamera(device: settings.device)

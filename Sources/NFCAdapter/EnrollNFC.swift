@@ -6,15 +6,14 @@ import DeskDaysCore
 import Foundation
 import Synchronization
 import Logging
-import NFCAdapter
 
 /// `deskdays enroll nfc`: wait for one tap, show what the tag holds, and add
 /// a `[[nfc.tags]]` rule for it. The UID and NDEF text are shown on the
 /// user's own terminal and written to their config; they are never logged.
-struct EnrollNFC: AsyncParsableCommand {
-    init() {}
+package struct EnrollNFC: AsyncParsableCommand {
+    package init() {}
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "nfc",
         abstract: tr("Add a rule for the next NFC tag presented to the reader."),
         discussion: tr("""
@@ -48,7 +47,7 @@ struct EnrollNFC: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(tr("Match the tag by its NDEF text or URI instead of its UID.")))
     var byNdef = false
 
-    func validate() throws {
+    package func validate() throws {
         try checkRuleName(name)
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError(tr("--timeout must be between 1 and 3600 seconds."))
@@ -58,7 +57,7 @@ struct EnrollNFC: AsyncParsableCommand {
 
 /// The enrolment's work.
 extension EnrollNFC {
-    func run() async throws {
+    package func run() async throws {
         var settings = try ConfigLoader.load(path: global.configPath).nfc
         if let backend { settings.backend = NFCSettings.Backend(rawValue: backend.rawValue)! }
         if let connstring { settings.connstring = connstring }

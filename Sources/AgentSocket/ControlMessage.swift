@@ -48,6 +48,8 @@ public enum ControlMessage {
         case request
         // Replies.
         case ok, code, error, output, reloading, now, removed, stored
+        /// `hello`: the sync folder the agent merges (null: none).
+        case sync
     }
 
     /// The stable `code`s of error replies (scripts may rely on them).

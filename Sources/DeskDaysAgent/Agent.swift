@@ -127,7 +127,7 @@ public final class Agent: Sendable {
             dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
         if let socketPath {
             let handler = Handler(delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
-                                  configuration: configuration, clock: clock, logger: logger)
+                                  syncFolder: sync?.folder, configuration: configuration, clock: clock, logger: logger)
             server = ControlServer(path: socketPath, logger: logger, summary: { handler.reply(answer.status($0)) },
                                    refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
                                    handler: { await handler.handle($0) })

@@ -20,9 +20,12 @@ struct Handler: Sendable {
     /// What this agent's answers depend on (its files, clock and language),
     /// as requests are compared with it and answer replies name it.
     let served: AnswerScope
+    /// The `[sync]` folder this agent merges and publishes to (nil: none), as `hello` names it.
+    let syncFolder: String?
 
-    init(delivery: Delivery, answer: CurrentAnswer, databasePath: String, configPath: String?,
+    init(delivery: Delivery, answer: CurrentAnswer, databasePath: String, configPath: String?, syncFolder: String?,
          configuration: Configuration, clock: AgentClock, logger: Logger) {
+        self.syncFolder = syncFolder
         self.delivery = delivery
         self.answer = answer
         self.configuration = configuration
@@ -48,6 +51,7 @@ struct Handler: Sendable {
         case .hello:
             var reply = served.fields
             reply[.ok] = .bool(true)
+            reply[.sync] = syncFolder.map(WireObject.Value.string) ?? .null
             return reply
         default: return nil
         }

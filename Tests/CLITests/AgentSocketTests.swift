@@ -60,11 +60,15 @@ import Glibc
     @Test func helloNamesWhatTheAgentServes() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
-        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n")
+        let folder = cli.folder.appendingPathComponent("sync").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\n[sync]\nfolder = \"\(folder)\"\n")
         let agent = try await AgentProcess(cli)
         defer { agent.kill9() }
         let hello = try #require(try TestSocketClient(path: agent.socket).request(#"{"cmd":"hello","version":1}"#))
         #expect(hello["ok"] as? Bool == true && hello["output"] == nil, "\(hello)")
+        // Its protocol version and the folder it merges: a command with [sync] then leaves the folder to it.
+        #expect(hello["version"] as? Int == 1 && hello["sync"] as? String == folder, "\(hello)")
         #expect((hello["database"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } == URL(fileURLWithPath: cli.database).lastPathComponent,
                 "\(hello)")
         let other = try #require(try TestSocketClient(path: agent.socket).request(#"{"cmd":"hello","database":"/elsewhere.sqlite"}"#))

@@ -54,26 +54,47 @@ struct ContentLines {
     }
 
     /// Each content line's first line number, its name in upper case and,
-    /// for BEGIN and END, the component's name in upper case.
+    /// for BEGIN and END, the component's name in upper case. Read as bytes:
+    /// names are ASCII (RFC 5545 3.1), a fold is a line break then one space
+    /// or tab, and only a line's first 64 bytes are looked at (its name, and
+    /// for BEGIN or END the component's).
     static func names(_ text: String) -> [(Int, String, String)] {
-        var lines: [(Int, String)] = []
+        var result: [(Int, String, String)] = []
         var number = 0
+        // The content line being read: its first line's number and first bytes.
+        var current: (number: Int, bytes: [UInt8])?
+        func finish() {
+            guard let (number, bytes) = current else { return }
+            let end = bytes.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") } ?? bytes.endIndex
+            let head = upper(bytes[..<end])
+            guard head == "BEGIN" || head == "END", let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
+                result.append((number, head, ""))
+                return
+            }
+            var value = bytes[(colon + 1)...]
+            while let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
+            while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+            result.append((number, head, upper(value)))
+        }
         for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
-            var line = Substring(decoding: raw, as: UTF8.self)
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            if let first = line.first, first == " " || first == "\t" {
+            var line = raw[...]
+            if line.last == 13 { line = line.dropLast() }
+            if let first = line.first, first == 32 || first == 9 {
                 // Only a BEGIN or END line is read past its name: a continuation matters there alone.
-                if let last = lines.indices.last, lines[last].1.utf8.count < 64 { lines[last].1 += line.dropFirst().prefix(64) }
+                if current != nil, current!.bytes.count < 64 { current!.bytes += line.dropFirst().prefix(64) }
             } else if !line.isEmpty {
-                lines.append((number, String(line.prefix(64))))
+                finish()
+                current = (number, Array(line.prefix(64)))
             }
         }
-        return lines.map { number, line in
-            let head = line.prefix { $0 != ";" && $0 != ":" }.uppercased()
-            guard head == "BEGIN" || head == "END", let colon = line.firstIndex(of: ":") else { return (number, head, "") }
-            return (number, head, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces).uppercased())
-        }
+        finish()
+        return result
+    }
+
+    /// ASCII letters in upper case (other bytes as they are), as text.
+    private static func upper(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 }
 

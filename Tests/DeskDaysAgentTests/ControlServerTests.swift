@@ -124,6 +124,16 @@ import Glibc
             }
         }
 
+        /// The next `count` replies (`answer`), read on a thread of its own,
+        /// off Swift's concurrency pool, which the server's tasks need.
+        func answers(_ count: Int) async -> [String?] {
+            // The caller waits meanwhile: the thread is the client's only user.
+            nonisolated(unsafe) let client = self
+            return await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: (0..<count).map { _ in client.answer() }) }.start()
+            }
+        }
+
         /// The reply's `output`, or its `code` for an error.
         func answer() -> String? {
             guard let line = line(), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
@@ -195,9 +205,11 @@ import Glibc
         other.send(#"{"cmd":"status"}"#)
         #expect(other.answer() == "status 1")
         rig.gate.open()
-        // The writer's replies come in the order of its requests.
-        #expect(writer.answer() == "ok")
-        #expect(writer.answer() == "status 2")
+        // The writer's replies come in the order of its requests. Read on a
+        // thread of their own: the write's reply is sent by a task, and a
+        // blocking read here would hold one of the few threads that task
+        // needs (others' tests holding the rest, it would wait for a timeout).
+        #expect(await writer.answers(2) == ["ok", "status 2"])
     }
 
     @Test func aFollowerThatStopsReadingIsDroppedAndHoldsNoOne() throws {

@@ -187,25 +187,32 @@ public final class ControlConnection {
     }
 
     /// An agent on `path` again after the one followed went away: tried
-    /// once a second, for as long as it takes (the follower's reader ends it).
-    static func returned(_ path: String) -> Outcome {
+    /// once a second, for as long as it takes (the follower's reader ends
+    /// it). Until one is connected, whatever is there (no socket, one being
+    /// set up whose mode or owner is not yet right, one refusing) is waited
+    /// past: nothing is sent to a socket that is not trusted.
+    static func returned(_ path: String, attempt: (String) -> Outcome = { connect(path: $0, timeout: nil) }) -> Outcome {
         while true {
-            let outcome = connect(path: path, timeout: nil)
-            guard case .noAgent = outcome else { return outcome }
+            let outcome = attempt(path)
+            if case .connected = outcome { return outcome }
             var pause = timespec(tv_sec: 1, tv_nsec: 0)
             nanosleep(&pause, nil)
         }
     }
 
-    /// The next agent on `path` after a reload: its socket comes back within moments (waited for, bounded).
-    static func reconnect(_ path: String) -> Outcome {
+    /// The next agent on `path` after a reload: its socket comes back within
+    /// moments (waited for, bounded; meanwhile, as for `returned`, whatever
+    /// is not yet a trusted agent is waited past). `.noAgent` when the wait
+    /// ends without one: the follower then waits as for an agent gone away.
+    static func reconnect(_ path: String, attempt: (String) -> Outcome = { connect(path: $0, timeout: nil) }) -> Outcome {
         var waited = 0
-        while true {
-            let outcome = connect(path: path, timeout: nil)
-            guard case .noAgent = outcome, waited < reloadWaitMilliseconds else { return outcome }
+        while waited < reloadWaitMilliseconds {
+            let outcome = attempt(path)
+            if case .connected = outcome { return outcome }
             var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
             nanosleep(&pause, nil)
             waited += 50
         }
+        return .noAgent
     }
 }

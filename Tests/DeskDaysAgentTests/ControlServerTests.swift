@@ -1,4 +1,4 @@
-import AgentSocket
+@testable import AgentSocket
 @testable import DeskDaysAgent
 import DeskDaysControl
 import DeskDaysCore
@@ -210,6 +210,30 @@ import Glibc
         // blocking read here would hold one of the few threads that task
         // needs (others' tests holding the rest, it would wait for a timeout).
         #expect(await writer.answers(2) == ["ok", "status 2"])
+    }
+
+    /// After a reload, or once the agent went away, a follower waits past
+    /// whatever is on the path and is not yet a trusted agent (a socket whose
+    /// mode or owner is still being set, one it cannot reach) and follows the
+    /// next agent: it never ends there, and never sends to it.
+    @Test func aFollowerWaitsPastASocketNotYetTrusted() throws {
+        let rig = try Rig()
+        for wait in [ControlConnection.reconnect, ControlConnection.returned] {
+            var attempts = 0
+            let outcome = wait(rig.path) { path in
+                attempts += 1
+                switch attempts {
+                case 1: return .untrusted("the socket's mode is 0666")
+                case 2: return .failed("cannot reach the agent: permission denied")
+                default: return ControlConnection.connect(path: path, timeout: nil)
+                }
+            }
+            guard case .connected = outcome else {
+                Issue.record("the follower stopped at \(outcome) after \(attempts) attempts")
+                continue
+            }
+            #expect(attempts == 3)
+        }
     }
 
     @Test func aFollowerThatStopsReadingIsDroppedAndHoldsNoOne() throws {

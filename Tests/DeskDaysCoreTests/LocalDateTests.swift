@@ -128,4 +128,15 @@ import Testing
             #expect((date.adding(days: a) < date.adding(days: b)) == (a < b))
         }
     }
+
+    /// A span gives its days in order, each once, `count` of them (none when it ends before it starts).
+    @Test func spansIterateTheirDays() async {
+        await propertyCheck(count: 300, input: Gen.int(in: -1_000_000...1_000_000), Gen.int(in: -3...400)) { base, length in
+            let start = LocalDate(dayNumber: base)
+            let days = Array(DateSpan(start, start.adding(days: length)))
+            #expect(days.count == max(0, length + 1))
+            #expect(days.count == DateSpan(start, start.adding(days: length)).count)
+            #expect(days.enumerated().allSatisfy { $0.element == start.adding(days: $0.offset) })
+        }
+    }
 }

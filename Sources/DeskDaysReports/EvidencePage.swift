@@ -134,18 +134,7 @@ public struct EvidencePage: Sendable {
         let period = report.period
         let title = tr("Attendance evidence — \(locale.periodLabel(period))")
         let digest = digest()
-        var out = """
-        <!DOCTYPE html>
-        <html lang="\(SVG.escape(locale.messageLanguage))" dir="\(locale.textDirection)">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <title>\(SVG.escape(title))</title>
-        <style>
-        \(Self.style)</style>
-        </head>
-        <body>
+        var out = HTMLReport.head(title: title, locale: locale, style: Self.style, colorScheme: false) + """
         <h1>\(SVG.escape(title))</h1>
         <p class="sub">\(SVG.escape(tr("\(period.start) to \(period.end), as of \(report.today); page made \(stamp(generated))")))</p>
 

@@ -15,26 +15,36 @@ public struct HTMLReport: Sendable {
         self.locale = locale
     }
 
-    public func html() -> String {
-        let report = data.report
-        let title = tr("Office attendance — \(locale.periodLabel(report.period))")
-        let start = locale.day(report.period.start), end = locale.day(report.period.end), today = locale.day(report.today)
-        let burndown = BurndownChart(data: data, locale: locale), weeks = WeeksChart(data: data, locale: locale)
-        let heatmap = CalendarHeatmap(data: data, locale: locale)
-        // `lang` and `dir` follow the language of the messages (the page's words), not LC_TIME.
-        var out = """
+    /// A page's start, through `<body>`, for the report and the evidence
+    /// page alike: one place for the content security policy (no script,
+    /// nothing fetched) and for `lang` and `dir`, which follow the language
+    /// of the messages (the page's words), not LC_TIME.
+    static func head(title: String, locale: ReportLocale, style: String, colorScheme: Bool) -> String {
+        """
         <!DOCTYPE html>
         <html lang="\(SVG.escape(locale.messageLanguage))" dir="\(locale.textDirection)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="color-scheme" content="light dark">
+
+        """ + (colorScheme ? "<meta name=\"color-scheme\" content=\"light dark\">\n" : "") + """
         <title>\(SVG.escape(title))</title>
         <style>
-        \(HTMLReport.pageStyle)\(SVG.stylesheet)</style>
+        \(style)</style>
         </head>
         <body>
+
+        """
+    }
+
+    public func html() -> String {
+        let report = data.report
+        let title = tr("Office attendance — \(locale.periodLabel(report.period))")
+        let start = locale.day(report.period.start), end = locale.day(report.period.end), today = locale.day(report.today)
+        let burndown = BurndownChart(data: data, locale: locale), weeks = WeeksChart(data: data, locale: locale)
+        let heatmap = CalendarHeatmap(data: data, locale: locale)
+        var out = Self.head(title: title, locale: locale, style: HTMLReport.pageStyle + SVG.stylesheet, colorScheme: true) + """
         <main>
         <h1>\(SVG.escape(title))</h1>
         <p class="sub">\(SVG.escape(tr("\(start) – \(end) · as of \(today)")))</p>

@@ -85,17 +85,26 @@ import TestSupport
 
     @Test("a missing Swift package is named in one sentence, without the network", enabled, .timeLimit(.minutes(10)))
     func missingPackageIsNamed() async throws {
-        // A fresh DEB_DIR (no checkouts), an empty SwiftPM cache, and git without
-        // this machine's configuration (which may point GitHub at local mirrors).
+        // A fresh DEB_DIR (no checkouts), an empty SwiftPM cache, and neither git
+        // nor SwiftPM with this machine's configuration, which may point GitHub at
+        // local copies: git's system, global and environment settings (url.insteadOf)
+        // and SwiftPM's mirrors (~/.swiftpm/configuration) all stay out, so the
+        // packages can only come from the network, which the namespace lacks.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-deb-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("home"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try await Program.run("unshare", ["-n", "make", "--no-print-directory", "deb",
+        let isolated: [String: String?] = [
+            "HOME": scratch.path + "/home", "XDG_CONFIG_HOME": nil, "XDG_CACHE_HOME": nil,
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_COUNT": nil, "GIT_CONFIG_PARAMETERS": nil]
+        // Bounded: should anything still reach the packages, make would go on to a
+        // release build from nothing; `timeout` ends it (status 124) and the
+        // expectations below say so, instead of the suite waiting out its limit.
+        let result = try await Program.run("timeout", ["--kill-after=10", "240", "unshare", "-n", "make", "--no-print-directory", "deb",
                                                        "DEB_DIR=\(scratch.path)/deb", "SWIFTPM_CACHE=\(scratch.path)/cache"],
-                                           overrides: PackageBuild.environment.merging([
-                                               "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"]) { $1 },
+                                           overrides: PackageBuild.environment.merging(isolated) { $1 },
                                            workingDirectory: Self.project.path)
         #expect(result.status != 0)
+        #expect(result.status != 124, "make deb still ran after 240 s: the packages were reachable in the namespace:\n\(result.stderr.suffix(2000))")
         let sentences = result.stderr.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("make deb: ") }
         #expect(sentences.count == 1, "\(result.stderr)")
         let sentence = String(sentences.first ?? "")

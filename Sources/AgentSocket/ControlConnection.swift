@@ -102,7 +102,7 @@ public final class ControlConnection {
 
     /// The next line (nil inside: one too long), or nil when none came.
     private func nextLine() -> [UInt8]?? {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while lines.isEmpty {
             let read = buffer.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
             timedOut = read == .failure(.wouldBlock)

@@ -20,50 +20,65 @@ public struct WireObject: Equatable, Sendable {
         case other
     }
 
-    public var values: [ControlMessage.Field: Value]
+    /// One slot per field, in `Field.allCases` order (nil: absent). An
+    /// array, not a dictionary keyed by the field: the launcher answers in
+    /// about a millisecond, and a dictionary with its own key type costs the
+    /// Swift runtime a scan of every protocol conformance in the program on
+    /// first use (docs/performance.md, "Status and reports").
+    private var slots: [Value?]
 
-    public init(_ values: [ControlMessage.Field: Value] = [:]) {
-        self.values = values
+    public init() {
+        slots = Array(repeating: nil, count: Self.fields.count)
     }
 
+    /// `WireObject([.ok: .bool(true), ...])`; a field named twice keeps its last value.
+    public init(_ values: KeyValuePairs<ControlMessage.Field, Value>) {
+        self.init()
+        for (field, value) in values { self[field] = value }
+    }
+
+    private static let fields = ControlMessage.Field.allCases
+    /// The fields in the order `line()` writes them: by name.
+    private static let byName = fields.sorted { $0.rawValue < $1.rawValue }
+
     public subscript(_ field: ControlMessage.Field) -> Value? {
-        get { values[field] }
-        set { values[field] = newValue }
+        get { slots[Self.fields.firstIndex(of: field)!] }
+        set { slots[Self.fields.firstIndex(of: field)!] = newValue }
     }
 
     /// The field's string; nil when absent, null or not a string.
     public func string(_ field: ControlMessage.Field) -> String? {
-        if case .string(let text)? = values[field] { return text }
+        if case .string(let text)? = self[field] { return text }
         return nil
     }
 
     /// The field's boolean; nil when absent or not a boolean.
     public func bool(_ field: ControlMessage.Field) -> Bool? {
-        if case .bool(let value)? = values[field] { return value }
+        if case .bool(let value)? = self[field] { return value }
         return nil
     }
 
     /// The field's integer; nil when absent or not an integer.
     public func int(_ field: ControlMessage.Field) -> Int? {
-        if case .number(let text)? = values[field] { return Int(text) }
+        if case .number(let text)? = self[field] { return Int(text) }
         return nil
     }
 
     /// The field's number; nil when absent or not a number.
     public func double(_ field: ControlMessage.Field) -> Double? {
-        if case .number(let text)? = values[field] { return Double(text) }
+        if case .number(let text)? = self[field] { return Double(text) }
         return nil
     }
 
     /// The field's array of strings; nil when absent or not one.
     public func strings(_ field: ControlMessage.Field) -> [String]? {
-        if case .strings(let list)? = values[field] { return list }
+        if case .strings(let list)? = self[field] { return list }
         return nil
     }
 
     /// Whether the field is there with a value other than null.
     public func has(_ field: ControlMessage.Field) -> Bool {
-        guard let value = values[field] else { return false }
+        guard let value = self[field] else { return false }
         return value != .null
     }
 
@@ -72,11 +87,12 @@ public struct WireObject: Equatable, Sendable {
     /// The object as one line with its newline; keys sorted, so equal objects are equal bytes.
     public func line() -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        for (index, field) in values.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        for field in Self.byName {
+            guard let value = self[field] else { continue }
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
             Self.write(field.rawValue, to: &out)
             out.append(UInt8(ascii: ":"))
-            switch values[field]! {
+            switch value {
             case .string(let text): Self.write(text, to: &out)
             case .number(let text): out += text.utf8
             case .bool(let value): out += (value ? "true" : "false").utf8
@@ -142,7 +158,7 @@ public struct WireObject: Equatable, Sendable {
             do throws(WireError) {
                 var result = WireObject()
                 try members(depth: 1) { key, value in
-                    if let field = ControlMessage.Field(rawValue: key) { result.values[field] = value }
+                    if let field = ControlMessage.Field(rawValue: key) { result[field] = value }
                 }
                 skipSpace()
                 guard at == bytes.count else { return .failure(.malformed) }

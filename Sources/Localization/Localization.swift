@@ -145,7 +145,7 @@ public enum Localization {
     static func setUpOnce() { _ = setUp }
 
     private static let setUp: Void = {
-        let environment = Environment(asked)
+        let environment = asked
         let language = messageLocale(environment)
         if setlocale(LC_MESSAGES, "") == nil {
             // The locale is not installed (no `locale-gen`): messages are
@@ -240,16 +240,22 @@ public enum Localization {
     /// agent's text answer is used by a command only when both agree
     /// (`status`, `report`, the launcher's status-bar formats).
     public static var signature: String {
-        variables.map { asked[$0] ?? "" }.joined(separator: ":")
+        // A loop, not `joined`: the launcher builds this on every request, and
+        // the unspecialised generic costs it a scan of the program's conformances.
+        var signature = ""
+        for (index, name) in variables.enumerated() {
+            if index > 0 { signature += ":" }
+            signature += asked[name] ?? ""
+        }
+        return signature
     }
 
     static let variables = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_TIME", "LC_NUMERIC", "LANG", "DESKDAYS_LOCALEDIR"]
 
     /// The variables as the process started with them (set-up may set `LANGUAGE`).
-    static let asked: [String: String] = {
-        var values: [String: String] = [:]
-        for name in variables { values[name] = Environment.process[name] }
-        return values
+    static let asked: Environment = {
+        let values = variables.map { Environment.process[$0] }
+        return Environment { name in variables.firstIndex(of: name).flatMap { values[$0] } }
     }()
 
     /// The environment, read through a function (tests pass a dictionary).
@@ -304,7 +310,7 @@ extension Localization {
     /// languages ICU's `characterDirection` calls so; ours is Arabic).
     public static let rightToLeft: Bool = {
         setUpOnce()
-        guard let language = catalog(environment: Environment(asked), executable: executablePath()).language else { return false }
+        guard let language = catalog(environment: asked, executable: executablePath()).language else { return false }
         return isRightToLeft(language)
     }()
 

@@ -6,7 +6,7 @@ import Glibc
 /// The system calls DeskDays makes itself (not through a C library's own
 /// loop), in one place, and the only place that handles `EINTR`:
 /// reads and writes through swift-system's `FileDescriptor` (which retries a
-/// call a signal interrupted; `writeAll` also goes on after a short write),
+/// call a signal interrupted; `writeAll` goes on after a short write),
 /// and the calls swift-system does not wrap (`poll`, `accept`, `flock`,
 /// `send`, `recv`, and `retrying` for a call made through a C library, such
 /// as libv4l2's `ioctl`). Foundation-free: the static launcher links it.
@@ -48,12 +48,19 @@ public enum Syscall {
 
     /// Writes all of `bytes`, or throws the error that stopped it.
     public static func writeAll(_ fd: Int32, _ bytes: some Sequence<UInt8>) throws(Errno) {
-        do {
-            _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
-        } catch let error as Errno {
-            throw error
-        } catch {
-            throw Errno.ioError
+        // swift-system's `write` (which retries after EINTR) until all is
+        // written; not its generic `writeAll`, whose unspecialised code costs
+        // the launcher a scan of the program's conformances on first use.
+        let all = Array(bytes)
+        var written = 0
+        while written < all.count {
+            let wrote = all.withUnsafeBytes { buffer in
+                result { try FileDescriptor(rawValue: fd).write(UnsafeRawBufferPointer(rebasing: buffer[written...])) }
+            }
+            switch wrote {
+            case .success(let count): written += count
+            case .failure(let error): throw error
+            }
         }
     }
 

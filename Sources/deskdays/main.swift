@@ -38,7 +38,8 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
     guard paths.hasHome else { return nil }
     var command: String?
     var json = false, follow = false
-    var values: [String: String] = [:]
+    // The four options' values (no dictionary: see WireObject's storage).
+    var config: String?, database: String?, socket: String?, format: String?
     var rest = arguments[...]
     while let word = rest.popFirst() {
         switch word {
@@ -56,24 +57,30 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
                 name = word
                 value = next
             }
-            guard ["--config", "--database", "--socket", "--format"].contains(name), values[name] == nil, !value.isEmpty else { return nil }
-            values[name] = value
+            guard !value.isEmpty else { return nil }
+            switch name {
+            case "--config" where config == nil: config = value
+            case "--database" where database == nil: database = value
+            case "--socket" where socket == nil: socket = value
+            case "--format" where format == nil: format = value
+            default: return nil
+            }
         }
     }
     let kind: ControlMessage.Command
     switch command {
     case "status" where !json:
-        guard let format = values["--format"], ["json", "waybar", "i3blocks"].contains(format) else { return nil }
+        guard let format, ["json", "waybar", "i3blocks"].contains(format) else { return nil }
         kind = follow ? .subscribe : .status
-    case "report" where json && !follow && values["--format"] == nil:
+    case "report" where json && !follow && format == nil:
         kind = .report
     default:
         return nil
     }
-    return Ask(command: kind, format: values["--format"],
-               database: values["--database"].map(paths.expandTilde) ?? paths.database,
-               config: values["--config"].map(paths.expandTilde) ?? paths.config,
-               socket: values["--socket"].map(paths.expandTilde) ?? paths.socket)
+    return Ask(command: kind, format: format,
+               database: database.map(paths.expandTilde) ?? paths.database,
+               config: config.map(paths.expandTilde) ?? paths.config,
+               socket: socket.map(paths.expandTilde) ?? paths.socket)
 }
 
 /// The request: what this process's answer depends on goes with it, and the agent decides (`ControlMessage.refusal`).

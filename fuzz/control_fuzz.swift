@@ -1,7 +1,7 @@
 // libFuzzer entry point over one control-socket line: the codec every
 // client and the agent share (`WireObject`, Sources/AgentSocket) and the
-// version check. Built from Sources/AgentSocket and Sources/Localization by
-// fuzz/control.sh. Any input must neither crash nor trap, and a line that
+// version check. Built from AgentSocket's codec files and Sources/Localization
+// by fuzz/control.sh. Any input must neither crash nor trap, and a line that
 // is read must be written back as a line that reads as the same object.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -14,7 +14,7 @@ public func fuzzControlLine(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     }
     var written = object
     // `.other` (a nested value) is written as null: compare what survives.
-    for (field, value) in object.values where value == .other { written[field] = .null }
+    for field in ControlMessage.Field.allCases where object[field] == .other { written[field] = .null }
     guard case .success(let again) = WireObject.parse(line.dropLast()), again == written else {
         fatalError("a message did not read back as itself")
     }

@@ -13,12 +13,11 @@ WORK=${TMPDIR:-/tmp}/deskdays-fuzz-inbox
 rm -rf "$WORK"
 mkdir -p "$WORK/corpus"
 
-# DeskDaysCore imports swift-system's SystemPackage (fuzz/modules.bash finds it).
+# Localization and DeskDaysCore as modules (fuzz/modules.bash).
 source fuzz/modules.bash
-swift_system_package
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name InboxFuzz -I Sources/CIntl "${MODULE_FLAGS[@]}" "${MODULE_OBJECTS[@]}" \
-    Sources/Localization/*.swift $(ls Sources/DeskDaysCore/*.swift | grep -v Localization+Export) \
-    fuzz/inbox_fuzz.swift -o "$WORK/inbox-fuzz"
+swift_core_modules
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name InboxFuzz -I "$WORK/modules" -I Sources/CIntl "${MODULE_FLAGS[@]}" \
+    fuzz/inbox_fuzz.swift "${MODULE_OBJECTS[@]}" -o "$WORK/inbox-fuzz"
 
 /usr/bin/python3 - "$WORK/corpus" <<'PY'
 import os, sys

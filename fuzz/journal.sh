@@ -14,17 +14,13 @@ WORK=${TMPDIR:-/tmp}/deskdays-fuzz-journal
 rm -rf "$WORK"
 mkdir -p "$WORK/corpus" "$WORK/src"
 
-# One module: the journal's files with their `import DeskDaysCore` taken
-# out, DeskDaysCore but its re-export of Localization, and Localization.
-for f in Sources/DeskDaysStore/Journal.swift Sources/DeskDaysStore/UTCTimestamp.swift; do
-    grep -v '^import DeskDaysCore$' "$f" > "$WORK/src/$(basename "$f")"
-done
-# DeskDaysCore imports swift-system's SystemPackage (fuzz/modules.bash finds it).
+# Localization and DeskDaysCore as modules (fuzz/modules.bash); the
+# journal's own files from DeskDaysStore compiled into the fuzz program.
 source fuzz/modules.bash
-swift_system_package
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JournalFuzz -I Sources/CIntl "${MODULE_FLAGS[@]}" "${MODULE_OBJECTS[@]}" \
-    Sources/Localization/*.swift $(ls Sources/DeskDaysCore/*.swift | grep -v Localization+Export) \
-    "$WORK"/src/*.swift fuzz/journal_fuzz.swift -o "$WORK/journal-fuzz"
+swift_core_modules
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JournalFuzz -I "$WORK/modules" -I Sources/CIntl "${MODULE_FLAGS[@]}" \
+    Sources/DeskDaysStore/{JournalEntry,JournalChange,UTCTimestamp,HLC}.swift fuzz/journal_fuzz.swift "${MODULE_OBJECTS[@]}" \
+    -o "$WORK/journal-fuzz"
 
 /usr/bin/python3 - "$WORK/corpus" <<'PY'
 import json, os, sys

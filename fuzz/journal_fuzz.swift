@@ -5,12 +5,14 @@
 // Sources/Localization and the journal's own files by fuzz/journal.sh. Any
 // input must neither crash nor trap, the two readers must agree, and a
 // line accepted must hold only values every other door takes.
+import DeskDaysCore
+import Localization
 import Foundation
 
 /// What `JournalOutcome` names; the rest of the store is not built here.
 public struct Removal: Sendable, Equatable {}
 
-private let now = Date(timeIntervalSince1970: 1_795_194_000) // 2026-11-20T17:00:00Z
+private let now = ClockTime(reading: Date(timeIntervalSince1970: 1_795_194_000)) // 2026-11-20T17:00:00Z
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJournalLine(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -23,11 +25,11 @@ public func fuzzJournalLine(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     // Accepted: every value is one a flag or an import could give.
     guard let change = entry.change, change.date.isSupported, entry.seq >= 1, entry.seq <= Validation.greatestCount,
           entry.n >= 0, entry.n <= Validation.greatestCount,
-          entry.time.date.timeIntervalSince(now) <= Validation.furthestAhead else {
+          entry.time.date.timeIntervalSince(now.date) <= Validation.furthestAhead else {
         fatalError("a line with a value no door takes was accepted")
     }
     // What a merge and the next change here do with it: no arithmetic traps.
-    let next = HLC.next(after: entry.time, physical: HLC.milliseconds(now))
+    let next = HLC.next(after: entry.time, physical: HLC.milliseconds(now.date))
     if !(next > entry.time) { fatalError("the clock went back") }
     _ = UTCTimestamp.string(from: entry.time.date)
     _ = entry.encoded()

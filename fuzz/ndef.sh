@@ -11,8 +11,11 @@ WORK=${TMPDIR:-/tmp}/deskdays-fuzz-ndef
 rm -rf "$WORK"
 mkdir -p "$WORK/corpus"
 
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name NDEFFuzz \
-    Sources/NDEF/*.swift fuzz/ndef_fuzz.swift -o "$WORK/ndef-fuzz"
+# One module: NDEF's files without their `import Localization`, and Localization.
+mkdir -p "$WORK/src"
+for f in Sources/NDEF/*.swift; do grep -v '^import Localization$' "$f" > "$WORK/src/$(basename "$f")"; done
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name NDEFFuzz -I Sources/CIntl \
+    Sources/Localization/*.swift "$WORK"/src/*.swift fuzz/ndef_fuzz.swift -o "$WORK/ndef-fuzz"
 
 /usr/bin/python3 - "$WORK/corpus" <<'PY'
 import json, os, sys

@@ -26,7 +26,11 @@ import Glibc
 /// descriptors, not threads. The loop only moves bytes; answering is done
 /// elsewhere, one request at a time per connection: `status` and `report`
 /// on one answering queue (never waiting for a task of the cooperative pool
-/// under a burst of writes), writes by the async `handler`. A reply or push
+/// under a burst of writes), writes by the async `handler`. When nothing
+/// else is queued for the connection, the answering side sends the reply
+/// itself (the status bar's answer does not wait for the loop to wake); the
+/// loop lends it the descriptor and closes it only once the answer is
+/// handed back. A reply or push
 /// a client does not take is buffered; a client that leaves it there for
 /// `sendSeconds` (or a follower that falls `followerBacklog` bytes behind)
 /// is dropped. Bad input gets an error reply and never ends the agent.
@@ -90,6 +94,8 @@ public final class ControlServer: Sendable {
     /// What the answering side hands back to the loop.
     private enum Outcome {
         case reply([UInt8])
+        /// The reply went out on the answering side, whole.
+        case sent
         /// A follower's first line, worked out after push number `after`.
         case subscribed(StatusFormat, first: [UInt8], after: Int)
     }
@@ -313,7 +319,9 @@ public final class ControlServer: Sendable {
                 case .line(let line):
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                     connection.busy = true
-                    answer(line, id: connection.id)
+                    // Nothing queued before the reply and no pushes to interleave: the answering side may send it.
+                    let lend = connection.outbox.isEmpty && connection.subscribed == nil
+                    answer(line, id: connection.id, lent: lend ? connection.fd : nil)
                 }
             }
         }
@@ -344,6 +352,8 @@ public final class ControlServer: Sendable {
                 switch outcome {
                 case .reply(let line):
                     send(line, to: connection)
+                case .sent:
+                    connection.lastActivity = .now
                 case .subscribed(let format, let first, let after):
                     connection.subscribed = format
                     shared.withLock { $0.subscribing[format, default: 1] -= 1 }
@@ -374,7 +384,8 @@ public final class ControlServer: Sendable {
                     drop(connection)
                 }
             }
-            for connection in connections.values where connection.closing {
+            // A busy connection's descriptor may be lent to the answering side: it is closed once the answer is back.
+            for connection in connections.values where connection.closing && !connection.busy {
                 close(connection.fd)
                 connections[connection.fd] = nil
             }
@@ -389,7 +400,8 @@ public final class ControlServer: Sendable {
                 var events: Int16 = 0
                 if !connection.busy, connection.waiting.isEmpty, !connection.peerClosed { events |= Int16(POLLIN) }
                 if !connection.outbox.isEmpty { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                // A closing connection still answering is left out (poll would report its hang-up at every turn).
+                fds.append(pollfd(fd: connection.closing ? -1 : connection.fd, events: events, revents: 0))
             }
             fds += refused.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             var deadlines = refused.map(\.until)
@@ -485,18 +497,20 @@ public final class ControlServer: Sendable {
     // MARK: - Answering (off the loop)
 
     /// Works out the reply to one line of connection `id`, off the loop,
-    /// and hands it back (a subscription: its first line).
-    private func answer(_ line: [UInt8], id: UInt64) {
+    /// and hands it back (a subscription: its first line). With `lent`, the
+    /// connection's descriptor, the reply is sent from here when the socket
+    /// takes it.
+    private func answer(_ line: [UInt8], id: UInt64, lent: Int32?) {
         let envelope: ControlProtocol.Envelope
         switch ControlProtocol.parse(line) {
         case .failure(let failure):
             logger.info("bad control request: \(failure.message)")
-            return finish(id, .reply(ControlMessage.stamped(ControlMessage.reply(failure))))
+            return finish(id, .reply(ControlMessage.stamped(ControlMessage.reply(failure))), lent: lent)
         case .success(let parsed):
             envelope = parsed
         }
         answering.async { [self] in
-            if let refused = refusal(envelope) { return finish(id, .reply(ControlMessage.stamped(refused))) }
+            if let refused = refusal(envelope) { return finish(id, .reply(ControlMessage.stamped(refused)), lent: lent) }
             if case .subscribe(let format) = envelope.request {
                 let after = shared.withLock {
                     $0.subscribing[format, default: 0] += 1
@@ -504,14 +518,24 @@ public final class ControlServer: Sendable {
                 }
                 return finish(id, .subscribed(format, first: ControlMessage.stamped(summary(format)), after: after))
             }
-            if let reply = immediate(envelope) { return finish(id, .reply(ControlMessage.stamped(reply))) }
+            if let reply = immediate(envelope) { return finish(id, .reply(ControlMessage.stamped(reply)), lent: lent) }
             let handler = self.handler
-            Task { [self] in finish(id, .reply(ControlMessage.stamped(await handler(envelope)))) }
+            Task { [self] in finish(id, .reply(ControlMessage.stamped(await handler(envelope))), lent: lent) }
         }
     }
 
-    private func finish(_ id: UInt64, _ outcome: Outcome) {
-        shared.withLock { $0.finished.append((id, outcome)) }
+    /// Hands an outcome back to the loop; a reply is first sent on `lent`
+    /// as far as the socket takes it now (under the lock, so never after
+    /// `stop` closed the descriptors), and the loop sends the rest.
+    private func finish(_ id: UInt64, _ outcome: Outcome, lent: Int32? = nil) {
+        shared.withLock { shared in
+            var outcome = outcome
+            if let lent, !shared.stopped, case .reply(let line) = outcome,
+               case .success(let sent) = line.withUnsafeBytes({ Syscall.send(lent, $0, flags: Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }) {
+                outcome = sent == line.count ? .sent : .reply(Array(line[sent...]))
+            }
+            shared.finished.append((id, outcome))
+        }
         wake.wake()
     }
 }

@@ -24,6 +24,8 @@ import Glibc
         let server: ControlServer
         let gate = Gate()
         let pushed = Counter()
+        /// Writes the handler has answered.
+        let answered = Counter()
         let size: Int
 
         init(followerLineSize size: Int = 16) throws {
@@ -40,8 +42,9 @@ import Glibc
                 guard case .status = envelope.request else { return nil }
                 let number = statuses.next()
                 return WireObject([.ok: .bool(true), .output: .string("status \(number)")])
-            }, handler: { _ in
+            }, handler: { [answered] _ in
                 await gate.pass()
+                _ = answered.next()
                 return WireObject([.ok: .bool(true)])
             })
             try server.start()
@@ -255,6 +258,32 @@ import Glibc
         let asker = try Client(rig.path)
         asker.send(#"{"cmd":"status"}"#)
         #expect(asker.answer() == "status 1")
+    }
+
+    /// A client that leaves while its write is answered keeps its descriptor
+    /// open in the server until the answer is back: the reply, which the
+    /// answering side sends itself, never reaches a newer client handed the
+    /// same descriptor number.
+    @Test func aLeavingClientsReplyReachesNoOneElse() async throws {
+        let rig = try Rig()
+        var leaving: Client? = try Client(rig.path)
+        leaving?.send(#"{"cmd":"checkin","date":"2026-11-18"}"#)
+        await eventually("the write waits at the gate") { rig.gate.waiting == 1 }
+        leaving = nil
+        // Clients connected after the hang-up: one of them would get the
+        // leaver's number, were it closed (the lowest free one). The loop
+        // has seen the hang-up by the time it answers the first.
+        let clients = try (0..<2).map { _ in try Client(rig.path) }
+        for (index, client) in clients.enumerated() {
+            client.send(#"{"cmd":"status"}"#)
+            #expect(client.answer() == "status \(index + 1)")
+        }
+        rig.gate.open()
+        await eventually("the write has been answered") { rig.answered.value == 1 }
+        for (index, client) in clients.enumerated() {
+            client.send(#"{"cmd":"status"}"#)
+            #expect(client.answer() == "status \(index + 3)", "the leaver's reply went to client \(index)")
+        }
     }
 
     @Test func aHalfClosedClientGetsItsReply() throws {

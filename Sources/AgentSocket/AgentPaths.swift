@@ -89,14 +89,17 @@ public struct AgentPaths: Sendable {
     /// yet is named in its resolved folder.
     public static func canonical(_ path: String) -> String {
         if let resolved = resolve(path) { return resolved }
-        var absolute = path
-        if !path.hasPrefix("/"), let folder = getcwd(nil, 0) {
-            absolute = String(cString: folder) + "/" + path
-            free(folder)
-        }
+        let absolute = absolute(path)
         guard let slash = absolute.lastIndex(of: "/"), slash != absolute.startIndex,
               let folder = resolve(String(absolute[..<slash])) else { return absolute }
         return (folder == "/" ? "" : folder) + absolute[slash...]
+    }
+
+    /// `path` against this process's folder when it is relative; as it is otherwise.
+    public static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let folder = getcwd(nil, 0) else { return path }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + path
     }
 
     private static func resolve(_ path: String) -> String? {

@@ -119,11 +119,11 @@ public enum ControlMessage {
     /// A follower (`subscribe`) prints the agent's own answer, in the agent's
     /// language and at the agent's "now" (docs/cli.md): only the files count.
     public static func refusal(_ command: Command, format: String?, asked: AnswerScope, served: AnswerScope) -> ControlFailure? {
-        if let database = asked.database, database != served.database {
+        if let database = asked.database, !AnswerScope.names(database, served.database) {
             return ControlFailure(code: Code.otherDatabase, message: "this agent serves \(served.database ?? "no database"), not \(database)")
         }
         guard [.status, .report, .subscribe, .hello].contains(command) else { return nil }
-        if let config = asked.config, config != served.config {
+        if let config = asked.config, !AnswerScope.names(config, served.config) {
             var failure = ControlFailure(code: Code.otherConfiguration,
                                          message: "this agent runs with \(served.config ?? "no configuration file"), not \(config)")
             failure.reply[.config] = served.config.map(WireObject.Value.string) ?? .null
@@ -141,10 +141,15 @@ public enum ControlMessage {
 }
 
 /// What an answer depends on besides the database's contents: the database
-/// and configuration files (canonical paths: `AgentPaths.canonical`), the
-/// clock and the language (`Localization.signature`). A client sends its
-/// own; the agent compares it with the one it serves (`ControlMessage.refusal`).
-/// A field left out (a request typed by hand) is not compared.
+/// and configuration files, the clock and the language
+/// (`Localization.signature`). A client sends its own; the agent compares
+/// it with the one it serves (`ControlMessage.refusal`). A field left out
+/// (a request typed by hand) is not compared.
+///
+/// A client's paths are absolute, as it names them; the agent's are
+/// canonical (`serving`). A path is made canonical (`AgentPaths.canonical`)
+/// only when it is not already the agent's own (`names`): the usual
+/// request, which names the agent's files as they are, costs no system call.
 public struct AnswerScope: Equatable, Sendable {
     /// Whose "now" it is.
     public enum Clock: String, Sendable {
@@ -159,12 +164,23 @@ public struct AnswerScope: Equatable, Sendable {
     public var clock: Clock?
     public var locale: String?
 
-    /// Paths are made canonical here, and only here.
+    /// Paths are made absolute against this process's folder.
     public init(database: String?, config: String? = nil, clock: Clock? = nil, locale: String? = nil) {
-        self.database = database.map(AgentPaths.canonical)
-        self.config = config.map(AgentPaths.canonical)
+        self.database = database.map(AgentPaths.absolute)
+        self.config = config.map(AgentPaths.absolute)
         self.clock = clock
         self.locale = locale
+    }
+
+    /// The scope an agent serves: its paths canonical.
+    public static func serving(database: String, config: String?, clock: Clock, locale: String?) -> AnswerScope {
+        AnswerScope(database: AgentPaths.canonical(database), config: config.map(AgentPaths.canonical), clock: clock, locale: locale)
+    }
+
+    /// Whether `asked`, a path a request names, is the file at `served`, a
+    /// canonical path: the same text, or the same once made canonical.
+    static func names(_ asked: String, _ served: String?) -> Bool {
+        asked == served || AgentPaths.canonical(asked) == served
     }
 
     /// What this process asks within: its files, its language and its

@@ -31,8 +31,8 @@ struct Handler: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        served = AnswerScope(database: databasePath, config: configPath, clock: clock.isSystemClock ? .system : .set,
-                             locale: Localization.signature)
+        served = .serving(database: databasePath, config: configPath, clock: clock.isSystemClock ? .system : .set,
+                          locale: Localization.signature)
     }
 
     /// The reply refusing a request whose answer would not be its sender's

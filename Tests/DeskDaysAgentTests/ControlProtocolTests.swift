@@ -149,7 +149,14 @@ struct AnswerScopeTests {
         let real = AgentPaths.canonical(folder + "/real/d.sqlite")
         #expect(AgentPaths.canonical(folder + "/link/d.sqlite") == real, "a file not there yet, through a link")
         #expect(AgentPaths.canonical(folder + "/real/../real/./d.sqlite") == real)
-        #expect(AnswerScope(database: folder + "/link/d.sqlite") == AnswerScope(database: real))
+        // A client names the file as it is given; the agent serves its canonical path.
+        let served = AnswerScope.serving(database: folder + "/link/d.sqlite", config: nil, clock: .system, locale: nil)
+        #expect(served.database == real)
+        for asked in [real, folder + "/link/d.sqlite", folder + "/real/../link/./d.sqlite"] {
+            #expect(ControlMessage.refusal(.status, format: "json", asked: AnswerScope(database: asked), served: served) == nil, "\(asked)")
+        }
+        #expect(ControlMessage.refusal(.status, format: "json", asked: AnswerScope(database: folder + "/link/e.sqlite"), served: served)?.code
+                == "other_database")
         #expect(AgentPaths.canonical("relative.sqlite").hasPrefix("/"))
     }
 }

@@ -192,10 +192,14 @@ uninstall:
 # repositories, filled by any earlier `swift build` or `swift package
 # resolve` with the network) or the checkouts already in $(DEB_SRC)/.build;
 # the build itself never resolves (debian/rules). Missing ones are named in
-# one sentence.
+# one sentence. The resolve step is bounded (DEB_RESOLVE_SECONDS; its output
+# in DEB_DIR/resolve.log): SwiftPM's resolve has been seen to hang after its
+# fetches failed (swiftlang/swift-package-manager#9274), and the packages it
+# was still fetching when stopped are the ones named.
 DEB_DIR ?= .build/deb
 DEB_SRC = $(DEB_DIR)/deskdays
 SWIFTPM_CACHE ?= $(HOME)/.cache/org.swift.swiftpm
+DEB_RESOLVE_SECONDS ?= 120
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_FILE = deskdays_$(DEB_VERSION)_$(DEB_ARCH)
@@ -209,10 +213,12 @@ deb: deps-build
 	GIT_INDEX_FILE=$$idx git --work-tree=$(abspath $(DEB_SRC)) read-tree -u --reset $$tree; \
 	if [ -f Package.resolved ]; then cmp -s Package.resolved $(DEB_SRC)/Package.resolved || cp -p Package.resolved $(DEB_SRC)/; fi
 	@echo "make deb: the source tree in $(DEB_SRC); the Swift packages from $(SWIFTPM_CACHE)"
-	@cd $(DEB_SRC) && if ! out=$$($(SWIFT) package --cache-path $(SWIFTPM_CACHE) resolve 2>&1); then \
-		missing=$$(awk '/^Fetching /{ f[$$2] = 1 } /^Fetched /{ delete f[$$2] } END { for (u in f) print u }' <<<"$$out" | sort | paste -sd' '); \
-		echo "make deb: the Swift package(s) $${missing:-named below} are neither checked out in $(DEB_SRC)/.build nor in $(SWIFTPM_CACHE), and they cannot be fetched: run \`swift package resolve\` here once with the network" >&2; \
-		[ -n "$$missing" ] || tail -3 <<<"$$out" >&2; exit 1; fi
+	@cd $(DEB_SRC) && log=$(abspath $(DEB_DIR))/resolve.log; \
+	timeout --kill-after=10 $(DEB_RESOLVE_SECONDS) $(SWIFT) package --cache-path $(SWIFTPM_CACHE) resolve >$$log 2>&1 || { \
+		status=$$?; why="they cannot be fetched"; [ $$status -lt 124 ] || why="fetching them did not finish in $(DEB_RESOLVE_SECONDS) s"; \
+		missing=$$(awk '/^Fetching /{ f[$$2] = 1 } /^Fetched /{ delete f[$$2] } END { for (u in f) print u }' $$log | sort | paste -sd' '); \
+		echo "make deb: the Swift package(s) $${missing:-named below} are neither checked out in $(DEB_SRC)/.build nor in $(SWIFTPM_CACHE), and $$why: run \`swift package resolve\` here once with the network" >&2; \
+		[ -n "$$missing" ] || tail -3 $$log >&2; exit 1; }
 	rm -f $(DEB_DIR)/deskdays_*.deb $(DEB_DIR)/deskdays-dbgsym_*.deb $(DEB_DIR)/deskdays_*.buildinfo $(DEB_DIR)/deskdays_*.changes
 	cd $(DEB_SRC) && SWIFT=$$(command -v $(SWIFT)) dpkg-buildpackage -b --no-sign
 	lintian --fail-on error,warning $(DEB_DIR)/$(DEB_FILE).changes

@@ -113,6 +113,42 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: "\(scratch.path)/deb/deskdays/.build/release"), "it built anyway")
     }
 
+    @Test("a resolve that hangs is stopped, and the packages it was fetching are named", enabled, .timeLimit(.minutes(5)))
+    func hangingResolveIsBounded() async throws {
+        // SwiftPM's resolve has been seen to hang after failed fetches
+        // (swiftlang/swift-package-manager#9274; once in CI here). A stand-in
+        // for `swift` prints SwiftPM's first lines and then hangs, with its
+        // own child, as that report describes.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-deb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let swift = scratch.appendingPathComponent("swift").path
+        let marker = "deskdays-hang-\(UUID().uuidString)"
+        try """
+        #!/bin/bash
+        echo "Fetching https://github.com/apple/swift-log"
+        echo "Fetching https://github.com/groue/GRDB.swift"
+        echo "Fetched https://github.com/groue/GRDB.swift from cache (0.1s)"
+        bash -c 'exec -a \(marker) sleep 600' &
+        wait
+        """.write(toFile: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
+        let result = try await Program.run("timeout", ["--kill-after=10", "120", "make", "--no-print-directory", "deb",
+                                                       "DEB_DIR=\(scratch.path)/deb", "SWIFTPM_CACHE=\(scratch.path)/cache",
+                                                       "SWIFT=\(swift)", "DEB_RESOLVE_SECONDS=2"],
+                                           overrides: PackageBuild.environment, workingDirectory: Self.project.path)
+        #expect(result.status != 0 && result.status != 124, "make deb exited \(result.status):\n\(result.stderr)")
+        let sentences = result.stderr.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("make deb: ") }
+        #expect(sentences.count == 1, "\(result.stderr)")
+        let sentence = String(sentences.first ?? "")
+        #expect(sentence.contains("https://github.com/apple/swift-log are neither"), "\(sentence)")
+        #expect(!sentence.contains("GRDB"), "a fetched package is named: \(sentence)")
+        #expect(sentence.contains("did not finish in 2 s"), "\(sentence)")
+        // Nothing the stand-in started is left behind.
+        let left = try await Program.run("pgrep", ["-f", marker])
+        #expect(left.status == 1, "still running: \(left.stdout)")
+    }
+
     @Test("apt-get install into a bare Debian 12; a new user checks in, reports, runs doctor; purge leaves nothing",
           enabled, .timeLimit(.minutes(60)))
     func installsIntoBareDebian() async throws {

@@ -291,8 +291,11 @@ extension AttendanceStore {
     /// SQLite's `PRAGMA data_version` on this store's connection: it changes
     /// when another connection (another process) commits to the file, so a
     /// long-lived reader can tell that what it computed may be stale.
+    /// The agent asks at every request, so the pragma runs alone: no
+    /// read-only transaction around it (four statements more), its
+    /// statement prepared once.
     public func dataVersion() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        try dbQueue.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }
     }
 
     /// Folds the write-ahead log into the main file as far as no reader

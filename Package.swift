@@ -39,8 +39,10 @@ let package = Package(
         // MARK: - Pure core: the policy's types and arithmetic, no file system (its words go through `tr`)
         .target(name: "DeskDaysCore", dependencies: ["Localization", "CNettle"]),
         // The one iCalendar reader and writer: libical 3 (libical-dev) parses, expands and writes
-        // (the [calendar] vdir, holidays_ics, import and export of .ics).
-        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        // (the [calendar] vdir, holidays_ics, import and export of .ics). No pkgConfig: its
+        // `--libs` adds libicalss (which loads libdb) and libicalvcal, which nothing here calls,
+        // to every program's start; the module map links libical alone (headers in /usr/include).
+        .systemLibrary(name: "CICal"),
         .target(name: "ICal", dependencies: ["CICal", "DeskDaysCore"]),
         .target(name: "DeskDaysConfig", dependencies: [
             "Files", "DeskDaysCore", "ICal",

@@ -11,9 +11,12 @@ import ICal
 /// (docs/performance.md "Calendar"). Deleting it loses nothing; a cache
 /// that does not read back whole is ignored. It holds what the files hold
 /// (titles, dates), like the folder itself, and nothing of the database.
+/// Its files are in the order the folder is read in (by name), so the two
+/// are walked side by side (no table by name).
 struct CalendarCache {
     /// A file as last parsed.
     struct Entry: Equatable {
+        var name: String
         var inode: Int64
         var size: Int64
         var seconds: Int64
@@ -22,9 +25,12 @@ struct CalendarCache {
         var result: Result<[ICalendar.Event], ICalendar.Unreadable>
     }
 
-    /// 4: a file folded inside a character is read since (`ICalendar.text`); a 3 said "not UTF-8".
-    static let magic = Array("DeskDays calendar cache 4\n".utf8)
-    var entries: [String: Entry] = [:]
+    /// 5: files in `precedes` order, the reader checks it (4 was written from a table by name).
+    static let magic = Array("DeskDays calendar cache 5\n".utf8)
+    var entries: [Entry] = []
+
+    /// The order of file names in the folder's reading and in the cache (String's).
+    static func precedes(_ left: String, _ right: String) -> Bool { left < right }
 
     /// The cache file of a folder read with this horizon, under `cacheHome`.
     static func path(folder: String, horizon: LocalDate, cacheHome: String) -> String {
@@ -50,61 +56,65 @@ struct CalendarCache {
     /// The cache at `path`, or an empty one when it is missing or not whole.
     init(path: String) {
         guard let data = FileManager.default.contents(atPath: path) else { return }
-        var reader = Reader(bytes: [UInt8](data))
-        guard reader.take(Self.magic.count).map(Array.init) == Self.magic, let read = reader.entries() else { return }
-        entries = read
+        entries = data.withUnsafeBytes { bytes in
+            var reader = Reader(bytes: bytes)
+            guard reader.take(Self.magic.count)?.elementsEqual(Self.magic) == true else { return nil }
+            return reader.entries()
+        } ?? []
     }
 
+    /// Reads the file's bytes in place (valid only inside `Data.withUnsafeBytes`).
     struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         var offset = 0
 
-        mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-            guard count >= 0, offset + count <= bytes.count else { return nil }
+        mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count >= 0, count <= bytes.count - offset else { return nil }
             defer { offset += count }
-            return bytes[offset..<offset + count]
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
         }
 
         mutating func int() -> Int64? {
-            guard let raw = take(8) else { return nil }
-            return raw.reversed().reduce(0) { $0 << 8 | Int64($1) }
+            take(8).map { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
         }
 
         mutating func string() -> String? {
-            guard let length = int(), length < 1 << 24, let raw = take(Int(length)) else { return nil }
-            return raw.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            guard let length = int(), (0..<1 << 24).contains(length), let raw = take(Int(length)) else { return nil }
+            return String(decoding: raw, as: UTF8.self)
         }
 
-        mutating func entries() -> [String: Entry]? {
-            guard let count = int(), count < 1 << 20 else { return nil }
-            var result: [String: Entry] = [:]
+        /// The entries, or nil when the file is not whole or not in order.
+        mutating func entries() -> [Entry]? {
+            guard let count = int(), (0..<1 << 20).contains(count) else { return nil }
+            var result: [Entry] = []
+            result.reserveCapacity(Int(count))
             for _ in 0..<count {
-                guard let name = string(), let inode = int(), let size = int(), let seconds = int(), let nanoseconds = int(),
+                guard let name = string(), !(result.last.map { CalendarCache.precedes(name, $0.name) } ?? false),
+                      let inode = int(), let size = int(), let seconds = int(), let nanoseconds = int(),
                       let kind = int() else { return nil }
                 if kind == 0 {
                     guard let reason = string() else { return nil }
-                    result[name] = Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds,
-                                         result: .failure(ICalendar.Unreadable(reason: reason)))
+                    result.append(Entry(name: name, inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds,
+                                        result: .failure(ICalendar.Unreadable(reason: reason))))
                     continue
                 }
-                guard let events = int(), events < 1 << 20 else { return nil }
+                guard let events = int(), (0..<1 << 20).contains(events) else { return nil }
                 var list: [ICalendar.Event] = []
                 for _ in 0..<events {
                     guard let summary = string(), let uid = string(), let extra = int(), let categories = int(),
-                          categories < 1 << 16 else { return nil }
+                          (0..<1 << 16).contains(categories) else { return nil }
                     var words: [String] = []
                     for _ in 0..<categories {
                         guard let word = string() else { return nil }
                         words.append(word)
                     }
-                    guard let starts = int(), starts < 1 << 20, let raw = take(Int(starts) * 4) else { return nil }
-                    let dates = raw.withUnsafeBytes { bytes in
-                        (0..<Int(starts)).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
-                    }
+                    guard let starts = int(), (0..<1 << 20).contains(starts), let raw = take(Int(starts) * 4) else { return nil }
+                    let dates = (0..<Int(starts)).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
                     list.append(ICalendar.Event(starts: dates, extraDays: Int(extra), summary: summary,
                                                  categories: words, uid: uid))
                 }
-                result[name] = Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: .success(list))
+                result.append(Entry(name: name, inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds,
+                                    result: .success(list)))
             }
             return result
         }
@@ -121,8 +131,8 @@ struct CalendarCache {
             out.append(contentsOf: text.utf8)
         }
         int(Int64(entries.count))
-        for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            string(name)
+        for entry in entries {
+            string(entry.name)
             int(entry.inode)
             int(entry.size)
             int(entry.seconds)

@@ -43,6 +43,8 @@ public enum CalendarFolder {
         }
         let cachePath = cacheHome.map { CalendarCache.path(folder: folder, horizon: horizon, cacheHome: $0) }
         let cached = cachePath.map(CalendarCache.init(path:)) ?? CalendarCache()
+        // The cache's entry for each file is found by walking both lists in the same order.
+        var next = cached.entries.startIndex
         var fresh = CalendarCache()
         fresh.entries.reserveCapacity(names.count)
         // Rewritten when a file was parsed or one went away.
@@ -54,28 +56,31 @@ public enum CalendarFolder {
         // Each file's inode, size and time, relative to the folder (no path lookup from the root for each).
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if directory >= 0 { close(directory) } }
-        for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
-            let path = folder + "/" + name
+        for name in names.filter(isEventFile).sorted(by: CalendarCache.precedes) {
             var info = stat()
             guard directory >= 0, fstatat(directory, name, &info, 0) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             let inode = Int64(bitPattern: UInt64(info.st_ino)), size = Int64(info.st_size), seconds = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
+            while next < cached.entries.endIndex, CalendarCache.precedes(cached.entries[next].name, name) { next += 1 }
             let result: Result<[ICalendar.Event], ICalendar.Unreadable>
-            if let entry = cached.entries[name], entry.inode == inode, entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
+            if next < cached.entries.endIndex, case let entry = cached.entries[next], entry.name == name, entry.inode == inode,
+               entry.size == size, entry.seconds == seconds, entry.nanoseconds == nanoseconds {
                 result = entry.result
             } else {
                 // One event's file is a few kilobytes; a huge one is not read into memory.
                 result = size > maxFileSize ? .failure(ICalendar.Unreadable(reason: tr("larger than \(maxFileSize / 1_048_576) MB")))
-                    : parse(path, horizon: horizon)
+                    : parse(folder + "/" + name, horizon: horizon)
                 changed = true
             }
             // A file that cannot be read is asked again next time: a chmod changes no mtime.
-            if case .failure = result, access(path, R_OK) != 0 {
+            if case .failure = result, access(folder + "/" + name, R_OK) != 0 {
                 changed = true
             } else {
-                fresh.entries[name] = CalendarCache.Entry(inode: inode, size: size, seconds: seconds, nanoseconds: nanoseconds, result: result)
+                fresh.entries.append(CalendarCache.Entry(name: name, inode: inode, size: size, seconds: seconds,
+                                                         nanoseconds: nanoseconds, result: result))
             }
             switch result {
             case .failure(let unreadable):
+                let path = folder + "/" + name
                 problems.append(tr("calendar: \(path) is skipped: \(unreadable.reason)"))
             case .success(let events):
                 for event in events where !CalendarWriter.owns(uid: event.uid) {
@@ -114,6 +119,13 @@ public enum CalendarFolder {
         } catch {
             return .failure(ICalendar.Unreadable(reason: error.description))
         }
+    }
+
+    /// A name ending in `.ics` (any case), not hidden.
+    static func isEventFile(_ name: String) -> Bool {
+        let suffix = name.utf8.suffix(4)
+        return !name.hasPrefix(".") && suffix.count == 4
+            && suffix.elementsEqual(".ics".utf8) { (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }
     }
 
     /// The greatest meaning its SUMMARY or a CATEGORIES value names.

@@ -143,6 +143,56 @@ import Glibc
         #expect(standup.contains("Resolved: no status.") && !standup.contains("google-standup"), "\(standup)")
     }
 
+    /// The cache of parsed files answers as parsing every file does: after
+    /// a file is added, removed, renamed or edited, and when the cache file
+    /// is cut short or not one at all, `days --json` with the cache equals
+    /// `days --json` with an empty cache folder (every file parsed).
+    @Test func theCacheAnswersAsParsingEveryFileDoes() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let folder = try Self.vdir(cli)
+        let manager = FileManager.default
+        let arguments = ["days", "--from", "2026-11-01", "--to", "2026-12-31", "--json"]
+        var fresh = 0
+        func check(_ step: String) async throws {
+            let cached = try await Self.run(cli, arguments)
+            fresh += 1
+            let empty = cli.folder.appendingPathComponent("empty-cache-\(fresh)").path
+            let parsed = try await cli.run(arguments + ["--config", cli.config], paths: false,
+                                           environment: Self.now.merging(["XDG_CACHE_HOME": empty]) { $1 })
+            #expect(cached.status == 0 && parsed.status == 0, "\(step): \(cached.stderr)\(parsed.stderr)")
+            #expect(cached.stdout == parsed.stdout, "\(step): with the cache\n\(cached.stdout)\nparsed\n\(parsed.stdout)")
+            #expect(cached.stderr == parsed.stderr, "\(step): \(cached.stderr) / \(parsed.stderr)")
+        }
+        try await check("first read")
+        let cacheFolder = cli.folder.appendingPathComponent("xdg-cache/deskdays").path
+        let cacheFile = try #require(try manager.contentsOfDirectory(atPath: cacheFolder).first { $0.hasSuffix(".cache") })
+        // Sorts before, between and after the fixture's names.
+        for name in ["0-first.ics", "m-middle.ICS", "zz-last.ics"] {
+            try """
+                BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:\(name)@example.org\r
+                DTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20261203\r\nDTEND;VALUE=DATE:20261204\r\nSUMMARY:PTO\r
+                END:VEVENT\r\nEND:VCALENDAR\r\n
+                """.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8)
+        }
+        try await check("three files added")
+        try manager.removeItem(atPath: folder + "/m-middle.ICS")
+        try await check("one removed")
+        try manager.moveItem(atPath: folder + "/0-first.ics", toPath: folder + "/n-renamed.ics")
+        try await check("one renamed")
+        let last = folder + "/zz-last.ics"
+        try String(contentsOfFile: last, encoding: .utf8).replacingOccurrences(of: "20261203", with: "20261210")
+            .write(toFile: last, atomically: false, encoding: .utf8)
+        try await check("one edited")
+        let cachePath = cacheFolder + "/" + cacheFile
+        let whole = try Data(contentsOf: URL(fileURLWithPath: cachePath))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cachePath))
+        try await check("the cache cut short")
+        try Data("DeskDays calendar cache 5\n".utf8 + [UInt8](repeating: 0xff, count: 64)).write(to: URL(fileURLWithPath: cachePath))
+        try await check("a cache of nonsense")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cachePath)).count > 64, "a damaged cache is written again whole")
+    }
+
     /// `write = true` with a calendar folder that cannot be written (a
     /// read-only mount): the check-in is stored, the command says so beside
     /// the calendar's trouble, and succeeds.

@@ -9,7 +9,9 @@
 # target figure is with the cache, as every command after the first runs;
 # beside it, the same command with no cache at all (every file parsed,
 # every rule expanded, at every command), the figure that decided the cache;
-# then one file touched (one file parsed again). Medians of RUNS (default 15).
+# then one file touched (one file parsed again); the cold read beside
+# bench/ical_floor.c, libical alone parsing the same files and walking their
+# rules. Medians of RUNS (default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -83,6 +85,8 @@ with=$(time_ms "$BIN" status --format json --database "$DB" --config "$WITH" "${
 touched=$(time_ms bash -c 'touch "$0"; exec "$@"' "$VDIR/bench-04999.ics" "$BIN" status --format json --database "$DB" --config "$WITH" "${NONE[@]}")
 touch_only=$(time_ms touch "$VDIR/bench-04999.ics")
 cold=$(XDG_CACHE_HOME=/dev/null RUNS=$(( RUNS < 5 ? RUNS : 5 )) time_ms "$BIN" status --format json --database "$DB" --config "$WITH" "${NONE[@]}")
+cc -O2 -o "$OUT/ical_floor" bench/ical_floor.c $(pkg-config --cflags --libs libical)
+ical_floor=$(RUNS=$(( RUNS < 5 ? RUNS : 5 )) time_ms "$OUT/ical_floor" "$VDIR")
 plain_cpu=$(cpu_ms "$BIN" status --format json --database "$DB" --config "$PLAIN" "${NONE[@]}")
 with_cpu=$(cpu_ms "$BIN" status --format json --database "$DB" --config "$WITH" "${NONE[@]}")
 files=$(find "$VDIR" -name '*.ics' | wc -l)
@@ -92,6 +96,7 @@ printf '  status --format json, no agent, with [calendar] (cached): %8.2f  (rati
 printf '  CPU (perf task-clock, mean): no [calendar] %.2f, with (cached) %.2f  (ratio %.2f)\n' "$plain_cpu" "$with_cpu" "$(ratio "$with_cpu" "$plain_cpu")"
 printf '  the same after touching one file (touch %.2f ms itself):   %8.2f  (ratio %.2f)\n' "$touch_only" "$touched" "$(ratio "$touched" "$plain")"
 printf '  the same with no cache (every file parsed, 5 runs):       %8.2f  (ratio %.2f; issue 41: <= 100 ms with EVENTS=20000)\n' "$cold" "$(ratio "$cold" "$plain")"
+printf '  baseline: libical alone on the same files (ical_floor.c):  %8.2f  (the cold read: %.2fx)\n' "$ical_floor" "$(ratio "$cold" "$ical_floor")"
 awk -v r="$(ratio "$with" "$plain")" 'BEGIN { exit !(r <= 3) }' || { echo "calendar bench: over the 3x target" >&2; exit 1; }
 
 # 2. An edited event reaches `status --follow` through the agent (inotify on

@@ -188,15 +188,15 @@ public enum ConfigLoader {
                 reader.problem(path, tr("value \(value) has more than two decimals; round it to two"))
             } else if value <= 0 {
                 reader.problem(path, tr("value must be greater than 0"))
+            } else if target.kind == .percent, value > 100 {
+                reader.problem(path, tr("a percentage target of \(value) is over 100 %; use a value from 0 to 100"))
+            } else if target.kind == .daysPerWeek || target.kind == .compliantWeeks, value > 7 {
+                reader.problem(path, tr("\(value) office days a week is more than a week has; use at most \(workdays)"))
+            } else if value > Double(Target.mostOfficeDays) {
+                // Checked before the conversion below, which traps on a number beyond Int (value = 1e308).
+                reader.outOfRange(path, "\(value)", 1...Target.mostOfficeDays, unit: tr("office days"))
             } else {
                 target.hundredths = Int(hundredths)
-                switch target.kind {
-                case .percent where value > 100:
-                    reader.problem(path, tr("a percentage target of \(value) is over 100 %; use a value from 0 to 100"))
-                case .daysPerWeek where value > 7, .compliantWeeks where value > 7:
-                    reader.problem(path, tr("\(value) office days a week is more than a week has; use at most \(workdays)"))
-                default: break
-                }
             }
         } else if valuePath == nil, target.kind != .percent {
             reader.problem(path, tr("kind \"\(target.kind.rawValue)\" needs a value (office days)"))

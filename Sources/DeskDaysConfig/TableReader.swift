@@ -97,12 +97,17 @@ struct TableReader {
             return nil
         }
         guard range.contains(number) else {
-            problem(path, range.upperBound == Int.max
-                    ? tr("\(key(path)) = \(number) is out of range; use at least \(range.lowerBound) (\(unit))")
-                    : tr("\(key(path)) = \(number) is out of range; use \(range.lowerBound) to \(range.upperBound) (\(unit))"))
+            outOfRange(path, "\(number)", range, unit: unit)
             return nil
         }
         return number
+    }
+
+    /// `number`, read at `path`, is not within `range` (of `unit`).
+    mutating func outOfRange(_ path: String, _ number: String, _ range: ClosedRange<Int>, unit: String) {
+        problem(path, range.upperBound == Int.max
+                ? tr("\(key(path)) = \(number) is out of range; use at least \(range.lowerBound) (\(unit))")
+                : tr("\(key(path)) = \(number) is out of range; use \(range.lowerBound) to \(range.upperBound) (\(unit))"))
     }
 
     mutating func number(_ value: TOMLValueConvertible, _ path: String) -> Double? {

@@ -163,4 +163,8 @@ public struct Target: Sendable, Equatable {
 
     /// The value as a JSON number (60, 2.5).
     public var value: Double { Double(hundredths) / 100 }
+
+    /// The most office days a target may ask: every day of the longest
+    /// period (520 rolling weeks). A larger `value` is refused when read.
+    public static let mostOfficeDays = 520 * 7
 }

@@ -143,6 +143,25 @@ func badTargetValues(line: String, expected: String) {
     #expect(problems.first?.message.contains(expected) == true, "\(problems)")
 }
 
+/// A target far beyond any period (a typo, or a hostile file) is one
+/// sentence, for every kind: it used to trap converting 1e308 to hundredths.
+@Test(arguments: Target.Kind.allCases)
+func hugeTargetValuesAreOneProblem(kind: Target.Kind) {
+    for value in ["1e308", "9223372036854775807", "3641", "1.7976931348623157e308"] {
+        let extra = kind == .compliantWeeks ? "weeks = 4\n" : kind == .bestWeeks ? "best = 8\nwindow = 12\n" : ""
+        let (_, problems) = ConfigLoader.parse("[policy.target]\nkind = \"\(kind.rawValue)\"\nvalue = \(value)\n\(extra)", file: "f")
+        #expect(problems.count == 1, "\(kind) \(value): \(problems)")
+        #expect(problems.first?.line == 3, "\(kind) \(value): \(problems)")
+    }
+    // The most any kind may ask, every day of 520 rolling weeks, is read.
+    if kind == .daysPerPeriod || kind == .bestWeeks {
+        let extra = kind == .bestWeeks ? "best = 520\nwindow = 520\n" : ""
+        let (config, problems) = ConfigLoader.parse("[policy.target]\nkind = \"\(kind.rawValue)\"\nvalue = 3640\n\(extra)", file: "f")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(config.policy.target.hundredths == 364_000)
+    }
+}
+
 @Test func invalidTOMLIsOneLocatedProblem() {
     let (_, problems) = ConfigLoader.parse("[policy\nperiod = 'month'\n", file: "f")
     #expect(problems.count == 1)

@@ -65,6 +65,17 @@ public struct StreakCalculator: Sendable {
             }
             return result
         }
+        if policy.period == .rolling {
+            // Windows overlap: each week is judged in the window that ends
+            // with it, the one that was current while the week ran.
+            var result: [WeekOutcome] = []
+            var week = policy.weekStart(of: start)
+            while week <= today {
+                result += rows(in: policy.period(.rolling, containing: week), from: week, statusOf: statusOf)
+                week = week.adding(days: 7)
+            }
+            return result
+        }
         var parts: [WeekOutcome] = []
         var period = policy.period(policy.period, containing: start)
         while period.start <= today {
@@ -81,12 +92,16 @@ public struct StreakCalculator: Sendable {
     }
 
     /// The weeks of `period` (up to the one holding today, or all of them
-    /// with `whole`), as its report judges them: a week's days inside the period only.
-    public func rows(in period: Period, whole: Bool = false, statusOf: (LocalDate) -> AttendanceStatus?) -> [WeekOutcome] {
+    /// with `whole`; from the week of `from` on, when given), as its report
+    /// judges them: a week's days inside the period only.
+    public func rows(in period: Period, whole: Bool = false, from: LocalDate? = nil,
+                     statusOf: (LocalDate) -> AttendanceStatus?) -> [WeekOutcome] {
         let engine = PolicyEngine(policy: policy)
-        let report = engine.report(.containing(period.start), today: today, statusOf: statusOf)
+        // The period of its last day: a rolling window is the one ending with
+        // that day's week (the one of its first day would end 11 weeks earlier).
+        let report = engine.report(.containing(period.end), today: today, statusOf: statusOf)
         var result: [WeekOutcome] = []
-        var start = policy.weekStart(of: period.start)
+        var start = policy.weekStart(of: max(period.start, from ?? period.start))
         var tableRows = report.weeks.map { Dictionary($0.map { ($0.start, $0) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
         while start <= (whole ? period.end : min(period.end, today)) {
             defer { start = start.adding(days: 7) }

@@ -94,6 +94,33 @@ import Testing
         #expect(weeks[1].office == 3 && weeks[1].eligible == 3)
     }
 
+    /// Rolling windows overlap: each week is judged once, in the window that
+    /// ends with it, and the weekly chart shows every week of the current window.
+    @Test func rollingWindowsJudgeEachWeekOnceAndChartEveryWeek() {
+        var policy = Policy(timeZone: TimeZone(identifier: "UTC")!,
+                            target: Target(kind: .daysPerWeek, hundredths: 300, reduce: .cap))
+        policy.period = .rolling
+        policy.rollingWeeks = 4
+        let monday = LocalDate("2026-01-05")!
+        // Ten weeks: office Monday to Wednesday, but only twice in week 6 (index 5).
+        var statuses: [LocalDate: AttendanceStatus] = [:]
+        for week in 0..<10 {
+            for day in 0..<(week == 5 ? 2 : 3) { statuses[monday.adding(days: week * 7 + day)] = .office }
+        }
+        let today = monday.adding(days: 10 * 7)
+        let calculator = StreakCalculator(policy: policy, today: today)
+        let weeks = calculator.weeks(from: monday) { statuses[$0] }
+        #expect(weeks.map(\.start) == (0...10).map { monday.adding(days: $0 * 7) })
+        #expect(weeks.map(\.office) == [3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 0])
+        #expect(StreakCalculator.streaks(weeks) == Streaks(current: 4, longest: 5))
+
+        let records = statuses.map { DayRecord(date: $0.key, status: $0.value, origin: .manual, recordedAt: Scenarios.stamp) }
+        let chart = Scenarios.data(policy: policy, today: today, records: records, checkIns: []).chartWeeks()
+        #expect(chart.map(\.start) == (7...10).map { monday.adding(days: $0 * 7) })
+        #expect(chart.map(\.office) == [3, 3, 3, 0])
+        #expect(chart.map(\.verdict) == [.met, .met, .met, .open])
+    }
+
     @Test func weekendOfficeCountsOnlyWhenThePolicySaysSo() {
         var policy = Policy(timeZone: TimeZone(identifier: "UTC")!,
                             target: Target(kind: .daysPerWeek, hundredths: 300, reduce: .cap))

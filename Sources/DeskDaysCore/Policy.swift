@@ -164,6 +164,10 @@ public struct Target: Sendable, Equatable {
     /// The value as a JSON number (60, 2.5).
     public var value: Double { Double(hundredths) / 100 }
 
+    /// `best_weeks`' share of one week: `ceil(d / b)` office days, `d` the
+    /// target's value rounded up (docs/policy.md).
+    public var bestWeeksShare: Int { best <= 0 ? 0 : ceilDiv(ceilDiv(hundredths, 100), best) }
+
     /// The most office days a target may ask: every day of the longest
     /// period (520 rolling weeks). A larger `value` is refused when read.
     public static let mostOfficeDays = 520 * 7

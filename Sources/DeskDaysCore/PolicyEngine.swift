@@ -210,7 +210,7 @@ public struct PolicyEngine: Sendable {
         let starts = weekStarts(in: report.period.span)
         var weeks: [Report.Week] = []
         var potentials: [Int] = []
-        let share = b == 0 ? 0 : ceilDiv(d, b)
+        let share = policy.target.bestWeeksShare
         for start in starts {
             let week = DateSpan(start, start.adding(days: 6))
             var office = 0, pending = 0

@@ -64,7 +64,7 @@ public struct Report: Sendable, Equatable {
 
 /// `ceil(numerator / denominator)` on integers, denominator > 0.
 @inline(__always)
-func ceilDiv(_ numerator: Int, _ denominator: Int) -> Int {
+public func ceilDiv(_ numerator: Int, _ denominator: Int) -> Int {
     precondition(denominator > 0)
     return numerator >= 0 ? (numerator + denominator - 1) / denominator : -((-numerator) / denominator)
 }

@@ -58,9 +58,8 @@ public struct StreakCalculator: Sendable {
         if policy.target.kind == .bestWeeks {
             var result: [WeekOutcome] = []
             var week = policy.weekStart(of: start)
-            var cache: [LocalDate: Int] = [:]
             while week <= today {
-                result.append(self.week(week, statusOf: statusOf, nominalByPeriod: &cache))
+                result.append(self.week(week, statusOf: statusOf))
                 week = week.adding(days: 7)
             }
             return result
@@ -121,7 +120,7 @@ public struct StreakCalculator: Sendable {
                 office = row.office
                 required = row.required
             } else {
-                required = report.eligible == 0 ? 0 : ceilDivide(report.required * eligible, report.eligible)
+                required = report.eligible == 0 ? 0 : ceilDiv(report.required * eligible, report.eligible)
             }
             let over = start.adding(days: 6) < today
             let verdict: WeekOutcome.Verdict = required == 0 && office == 0 ? .excused
@@ -131,30 +130,21 @@ public struct StreakCalculator: Sendable {
         return result
     }
 
-    /// Judges the single week that starts on `start`.
+    /// Judges the single week that starts on `start` against `best_weeks`'
+    /// per-week share `ceil(d / b)` (the one rule that judges a week on its
+    /// own; every other kind is judged by its period's report, `rows`).
     public func week(_ start: LocalDate, statusOf: (LocalDate) -> AttendanceStatus?) -> WeekOutcome {
-        var cache: [LocalDate: Int] = [:]
-        return week(start, statusOf: statusOf, nominalByPeriod: &cache)
-    }
-
-    private func week(_ start: LocalDate, statusOf: (LocalDate) -> AttendanceStatus?,
-                      nominalByPeriod: inout [LocalDate: Int]) -> WeekOutcome {
-        // `extra`: counted office days on non-workdays, eligible for the
-        // percent rule only, as in the engine's period figures.
-        var office = 0, eligible = 0, nominal = 0, extra = 0
-        for offset in 0..<7 {
-            let date = start.adding(days: offset)
-            if policy.workdays.contains(date.weekday) { nominal += 1 }
+        var office = 0, eligible = 0
+        for date in DateSpan(start, start.adding(days: 6)) {
             switch DayKind.classify(date, status: statusOf(date), policy: policy, today: today) {
             case .office:
                 office += 1
-                if policy.isWorkday(date) { eligible += 1 } else { extra += 1 }
+                if policy.isWorkday(date) { eligible += 1 }
             case .remote, .unrecorded, .planned, .pending: eligible += 1
             case .excused, .holiday, .weekend: break
             }
         }
-        let required = requirement(start: start, eligible: eligible, extra: extra, nominal: nominal,
-                                   nominalByPeriod: &nominalByPeriod)
+        let required = policy.target.bestWeeksShare
         let over = start.adding(days: 6) < today
         let verdict: WeekOutcome.Verdict
         if eligible == 0 && office == 0 {
@@ -165,32 +155,6 @@ public struct StreakCalculator: Sendable {
             verdict = over ? .missed : .open
         }
         return WeekOutcome(start: start, office: office, required: required, eligible: eligible, verdict: verdict)
-    }
-
-    private func requirement(start: LocalDate, eligible: Int, extra: Int, nominal: Int,
-                             nominalByPeriod: inout [LocalDate: Int]) -> Int {
-        let target = policy.target
-        switch target.kind {
-        case .percent:
-            return ceilDivide(target.hundredths * (eligible + extra), 10_000)
-        case .daysPerWeek, .compliantWeeks:
-            guard nominal > 0 else { return 0 }
-            switch target.reduce {
-            // The whole week is inside its own scope, so docs/policy.md's `n × Wp / W` is `n`.
-            case .cap: return min(eligible, ceilDivide(target.hundredths, 100))
-            case .proRata: return ceilDivide(target.hundredths * eligible, 100 * nominal)
-            }
-        case .daysPerPeriod:
-            let period = policy.period(policy.period, containing: start)
-            let periodNominal = nominalByPeriod[period.start] ?? {
-                let count = period.span.filter { policy.workdays.contains($0.weekday) }.count
-                nominalByPeriod[period.start] = count
-                return count
-            }()
-            return periodNominal == 0 ? 0 : ceilDivide(target.hundredths * eligible, 100 * periodNominal)
-        case .bestWeeks:
-            return target.best <= 0 ? 0 : ceilDivide(ceilDivide(target.hundredths, 100), target.best)
-        }
     }
 
     /// The streaks of a run of weeks in date order.
@@ -205,9 +169,4 @@ public struct StreakCalculator: Sendable {
         }
         return Streaks(current: run, longest: longest)
     }
-}
-
-/// `ceil(numerator / denominator)` for a non-negative numerator and a positive denominator.
-func ceilDivide(_ numerator: Int, _ denominator: Int) -> Int {
-    (numerator + denominator - 1) / denominator
 }

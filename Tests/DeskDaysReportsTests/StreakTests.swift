@@ -122,8 +122,9 @@ import Testing
     }
 
     @Test func weekendOfficeCountsOnlyWhenThePolicySaysSo() {
+        // best_weeks, 6 days in the best 2 weeks: a week on its own needs its share, 3.
         var policy = Policy(timeZone: TimeZone(identifier: "UTC")!,
-                            target: Target(kind: .daysPerWeek, hundredths: 300, reduce: .cap))
+                            target: Target(kind: .bestWeeks, hundredths: 600, best: 2, window: 4))
         let monday = LocalDate("2026-01-05")!
         let statuses: [LocalDate: AttendanceStatus] = [
             monday: .office, monday.adding(days: 1): .office, monday.adding(days: 5): .office,

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Core speed: `deskdays status --format json` and `report --json` on a
 # ten-year database, with the agent running (it serves its current answer,
-# target <= 0.5x the baseline for status, issue 41; 2x for report) and
-# without (the CLI computes it, target <= 3x for status, issue 41; 5x for report),
+# target <= 0.5x the baseline for status; 2x for report) and
+# without (the CLI computes it, target <= 3x for status; 5x for report),
 # beside `sqlite3 DB "select count(*) from checkin"` on the same file in the
 # same run; then how fast a check-in reaches `status --follow` and
 # status.json (target p99 <= 50 ms over 100 check-ins) and how often an idle

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// docs/cli.md "Everyday use" (CLI.md, fourth round): a range fills, a date
+/// docs/cli.md "Everyday use": a range fills, a date
 /// replaces; a weekly rule shows this week.
 @Suite struct EverydayUseTests {
     /// The README's first day: an import, then a range by hand. The range
@@ -37,7 +37,7 @@ import Testing
 
     /// "3 days a week": `status`, its JSON, `report --json` and the waybar
     /// tooltip say where this week stands; another rule has no `week`.
-    /// The streak never contradicts the weeks table (POLICY.md "Streaks"):
+    /// The streak never contradicts the weeks table (docs/policy.md "Streaks"):
     /// for each weekly rule, with a week that starts in one quarter and ends
     /// in the next, `streak_weeks` is the run of met rows that ends with the
     /// last week over (or this week when it is met already).

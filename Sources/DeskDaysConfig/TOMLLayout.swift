@@ -149,14 +149,10 @@ private struct Scanner {
     private mutating func keyPart() -> String? {
         let start = position
         switch current {
-        case Self.doubleQuote?:
-            guard skipBasicString() else { return nil }
-            let inner = bytes[(start + 1)..<(position - 1)]
+        case Self.doubleQuote?, Self.singleQuote?:
             // A quoted key with escapes is kept raw: it never equals a plain
             // name, so the edit looks elsewhere or falls back to the user.
-            return String(decoding: inner, as: UTF8.self)
-        case Self.singleQuote?:
-            guard skipLiteralString() else { return nil }
+            guard skipString() else { return nil }
             return String(decoding: bytes[(start + 1)..<(position - 1)], as: UTF8.self)
         default:
             while let byte = current, Self.isBareKeyByte(byte) { position += 1 }
@@ -178,8 +174,7 @@ private struct Scanner {
     /// token (number, boolean, date).
     mutating func skipValue() -> Bool {
         switch current {
-        case Self.doubleQuote?: return skipBasicString()
-        case Self.singleQuote?: return skipLiteralString()
+        case Self.doubleQuote?, Self.singleQuote?: return skipString()
         case Self.openBracket?: return array() != nil
         case Self.openBrace?: return skipInlineTable()
         default:
@@ -235,34 +230,19 @@ private struct Scanner {
         return false
     }
 
-    /// `"…"` or `"""…"""`, escapes honoured.
-    private mutating func skipBasicString() -> Bool {
-        let multiline = peek(1) == Self.doubleQuote && peek(2) == Self.doubleQuote
+    /// A string at its opening quote: `"…"`/`"""…"""` (escapes honoured) or
+    /// `'…'`/`'''…'''` (no escapes).
+    private mutating func skipString() -> Bool {
+        guard let quote = current else { return false }
+        let escapes = quote == Self.doubleQuote
+        let multiline = peek(1) == quote && peek(2) == quote
         position += multiline ? 3 : 1
         while let byte = current {
-            if byte == Self.backslash {
+            if escapes && byte == Self.backslash {
                 position += 2
-            } else if byte == Self.doubleQuote {
+            } else if byte == quote {
                 if !multiline { position += 1; return true }
-                if closesMultiline(Self.doubleQuote) { return true }
-                position += 1
-            } else if byte == Self.newline && !multiline {
-                return false
-            } else {
-                position += 1
-            }
-        }
-        return false
-    }
-
-    /// `'…'` or `'''…'''`, no escapes.
-    private mutating func skipLiteralString() -> Bool {
-        let multiline = peek(1) == Self.singleQuote && peek(2) == Self.singleQuote
-        position += multiline ? 3 : 1
-        while let byte = current {
-            if byte == Self.singleQuote {
-                if !multiline { position += 1; return true }
-                if closesMultiline(Self.singleQuote) { return true }
+                if closesMultiline(quote) { return true }
                 position += 1
             } else if byte == Self.newline && !multiline {
                 return false

@@ -2,6 +2,7 @@ import Localization
 import CICal
 import DeskDaysCore
 import Foundation
+import Synchronization
 
 /// The one iCalendar reader and writer of DeskDays, on libical 3 (Debian's
 /// libical-dev): the `[calendar]` vdir, `holidays_ics`, `deskdays import`
@@ -86,7 +87,7 @@ public enum ICalendar {
 
     /// libical keeps process-wide state (its error number, the built-in
     /// time zones it loads on first use): one call at a time, reading or writing.
-    private static let library = NSLock()
+    private static let library = Mutex(())
 
     /// Turns libical's errors into return values once per process.
     private static let setUp: Void = {
@@ -95,10 +96,10 @@ public enum ICalendar {
 
     /// Runs `body` alone among libical's callers.
     static func withLibrary<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        library.lock()
-        defer { library.unlock() }
-        _ = setUp
-        return try body()
+        try library.withLock { _ throws(E) in
+            _ = setUp
+            return try body()
+        }
     }
 
     /// The document's all-day events whose dates meet `from`…`horizon`

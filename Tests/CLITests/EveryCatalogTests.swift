@@ -59,6 +59,27 @@ struct EveryCatalogTests {
         #expect(left.isEmpty, "\(left.count) English lines:\n\(left.prefix(80).joined(separator: "\n"))")
     }
 
+    /// swift-argument-parser writes its errors in English; each shape it
+    /// produces is said again in the catalog's words (ParserWords).
+    @Test func argumentErrorsSpeakTheCatalog() async throws {
+        let catalogs = try await Catalogs.compiled(Catalogs.languages)
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let mistakes: [[String]] = [["checkin", "--status", "wfhh"], ["status", "--format", "xml"], ["status", "--bogus"],
+                                    ["checkin", "--date"], ["status", "extra"]]
+        let english = ["is invalid for", "Unknown option", "Missing value for", "Unexpected argument", "Please provide"]
+        for (name, locale) in Self.locales.sorted(by: { $0.key < $1.key }) where name != "en_GB" {
+            let environment = ["LC_ALL": "", "LANGUAGE": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path]
+            for arguments in mistakes {
+                let result = try await cli.run(arguments, environment: environment)
+                #expect(result.status == 1, "\(name): deskdays \(arguments.joined(separator: " "))")
+                let left = english.filter(result.stderr.contains)
+                #expect(left.isEmpty, "\(name): deskdays \(arguments.joined(separator: " ")): \(result.stderr)")
+            }
+        }
+    }
+
     /// British English is a catalog of its own: its spellings and its
     /// financial year, not a copy of the template.
     @Test func britishEnglishSaysItsOwnWords() async throws {

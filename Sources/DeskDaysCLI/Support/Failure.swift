@@ -48,7 +48,7 @@ enum Failure {
             if code == 0 { return (root.fullMessage(for: error), 0) }
             // One line, not the usage screen; its usage errors are EX_USAGE (64),
             // and docs/cli.md has one code for user errors.
-            var message = root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            var message = ParserWords.translate(root.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines))
             message = message.split(separator: "\n").joined(separator: " ")
             // Ends as a sentence, in whichever script it was written ("。", "؟").
             if let last = message.last, !".。!?！？؟".contains(last) { message += "." }

@@ -261,6 +261,35 @@ extension AttendanceStore {
         }
     }
 
+    /// The index of the first of `entries` of device `id` whose seq is
+    /// held here with other content (`JournalEntry.isSameLine`): its
+    /// journal went back (a restore) and went on with other lines under
+    /// the same numbers. Nil when there is none.
+    public func firstOtherLine(of id: String, in entries: [JournalEntry]) throws -> Int? {
+        let seqs = entries.lazy.filter { $0.device == id }.map(\.seq)
+        guard let low = seqs.min(), let high = seqs.max() else { return nil }
+        let bySeq = try lines(of: id, in: low...high)
+        guard !bySeq.isEmpty else { return nil }
+        return entries.firstIndex { line in line.device == id && bySeq[line.seq].map { !$0.isSameLine(as: line) } == true }
+    }
+
+    /// The lines of device `id` held here with a seq in `seqs`, by seq.
+    public func lines(of id: String, in seqs: ClosedRange<Int64>) throws -> [Int64: JournalEntry] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                WHERE d.id = ? AND sync_op.seq BETWEEN ? AND ?
+                """, arguments: [id, seqs.lowerBound, seqs.upperBound])
+            return Dictionary(rows.map(Self.entry).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Keeps `state` as what the read of device `id`'s file knows
+    /// beside its place (`SyncDevice.readState`).
+    public func setReadState(of id: String, _ state: String) throws {
+        try write { db in try db.execute(sql: "UPDATE sync_device SET readState = ? WHERE id = ?", arguments: [state, id]) }
+    }
+
     /// Every device this database knows, this one first, then by name.
     public func syncDevices() throws -> [SyncDevice] {
         try read { db in
@@ -309,6 +338,41 @@ extension AttendanceStore {
             var merged = 0
             try db.inTransaction {
                 merged = try Self.merge(db, device: device, entries: entries, mergedBytes: mergedBytes, readState: readState, name: name)
+                return .commit
+            }
+            return merged
+        }
+    }
+
+    /// Lines of one device for `merge(_:)`: `merge(device:…)`'s arguments.
+    public struct MergeBatch: Sendable {
+        public var device: String
+        public var entries: [JournalEntry]
+        public var mergedBytes: Int64?
+        public var readState: String?
+        public var name: String?
+
+        public init(device: String, entries: [JournalEntry], mergedBytes: Int64?, readState: String?, name: String?) {
+            self.device = device
+            self.entries = entries
+            self.mergedBytes = mergedBytes
+            self.readState = readState
+            self.name = name
+        }
+    }
+
+    /// `merge(device:…)` of each batch, in one transaction (many inbox
+    /// files read at once: one commit, not one each). Returns the number of new lines.
+    @discardableResult
+    public func merge(_ batches: [MergeBatch]) throws -> Int {
+        guard !batches.isEmpty else { return 0 }
+        return try writeStatement { db in
+            var merged = 0
+            try db.inTransaction {
+                for batch in batches {
+                    merged += try Self.merge(db, device: batch.device, entries: batch.entries, mergedBytes: batch.mergedBytes,
+                                             readState: batch.readState, name: batch.name)
+                }
                 return .commit
             }
             return merged

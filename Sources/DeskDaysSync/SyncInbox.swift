@@ -62,14 +62,28 @@ extension Synchronizer {
         defer { closedir(directory) }
         var files: [InboxFile] = []
         while let entry = readdir(directory) {
-            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            guard let file = String(validating: bytes, as: UTF8.self) else {
+                // Named, never read: a path of it is no text to keep.
+                let shown = bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+                files.append(InboxFile(name: "inbox/" + shown, path: "", id: ""))
+                continue
             }
-            guard file.hasSuffix(".txt"), !file.hasPrefix("."), !file.hasPrefix("~") else { continue }
+            guard Self.isInboxName(file) else { continue }
             let name = "inbox/" + file
             files.append(InboxFile(name: name, path: inboxFolder + "/" + file, id: Self.inboxID(name)))
         }
         return files.sorted { $0.name < $1.name }
+    }
+
+    /// Whether a file of the inbox folder is an inbox file: `*.txt`, not
+    /// hidden, and not a synchroniser's or an editor's temporary or partial
+    /// file (`phone.tmp.txt`, `phone.txt.part`, `~phone.txt`), which would
+    /// become a device of its own for good.
+    static func isInboxName(_ file: String) -> Bool {
+        guard file.hasSuffix(".txt"), !file.hasPrefix("."), !file.hasPrefix("~") else { return false }
+        let words = file.lowercased().dropLast(4).split(separator: ".").dropFirst()
+        return !words.contains { ["tmp", "temp", "part", "partial", "swp", "download", "crdownload"].contains($0) }
     }
 
     /// What a read of an inbox file found.
@@ -79,6 +93,10 @@ extension Synchronizer {
         /// The first lines skipped (their numbers) and why, and how many there were.
         var skipped: [(line: Int, reason: String)] = []
         var skippedCount = 0
+        /// The lines held (`JournalEntry.heldUntil`: a time ahead of this
+        /// clock): their numbers, from when, why, and the line; `merge`
+        /// relays them, and takes them from the relay once due.
+        var held: [(line: Int, until: Date, reason: String, entry: JournalEntry)] = []
         /// Where the read stopped: the file's place and what to save beside it.
         var splitter = InboxLine.Splitter()
         var hash = SHA256()
@@ -101,6 +119,9 @@ extension Synchronizer {
     /// not a regular file or cannot be read; nil when it went away or has
     /// nothing new. A chunk at a time: memory stays bounded.
     func readInbox(_ file: InboxFile, after device: SyncDevice? = nil) -> Result<InboxReading, SyncFailure>? {
+        guard !file.path.isEmpty else {
+            return .failure(SyncFailure(description: tr("\(file.name) in the sync folder has a name that is not UTF-8 text; it is not read (rename it)")))
+        }
         let fd: Int32
         switch Self.openFile(file.path) {
         case .file(let opened): fd = opened
@@ -141,7 +162,12 @@ extension Synchronizer {
                 }
                 switch result {
                 case .none: break
-                case .some(.success(let entry)): reading.entries.append(entry)
+                case .some(.success(let entry)):
+                    if let until = entry.heldUntil(now: now()) {
+                        reading.held.append((line.number, until, entry.problem(now: now()) ?? "", entry))
+                    } else {
+                        reading.entries.append(entry)
+                    }
                 case .some(.failure(let problem)):
                     if reading.skipped.count < Self.namedSkips { reading.skipped.append((line.number, problem.description)) }
                     reading.skippedCount += 1
@@ -178,7 +204,9 @@ extension Synchronizer {
         case .checkIn(let parsed): line = parsed
         }
         // The range first: the calendar then sees only years DeskDays keeps.
-        if let problem = Validation.timeProblem(line.time, now: now()) {
+        // A time ahead of this clock is held, not skipped (`readInbox`).
+        let future = ClockTime(reading: .distantFuture)
+        if let problem = Validation.timeProblem(line.time, now: future) {
             return .failure(SyncFailure(description: tr("its time: \(problem)")))
         }
         let date = inbox.localDate(line.time)
@@ -196,7 +224,7 @@ extension Synchronizer {
                                  time: HLC(wall: HLC.milliseconds(line.time), counter: 0), clock: nil,
                                  change: .sign(sign, rule: line.rule))
         // The journal's own door, for what the checks above did not see.
-        if let problem = entry.problem(now: now()) { return .failure(SyncFailure(description: problem)) }
+        if let problem = entry.problem(now: future) { return .failure(SyncFailure(description: problem)) }
         return .success(entry)
     }
 
@@ -211,6 +239,7 @@ extension Synchronizer {
             return
         }
         let known = Dictionary(try store.syncDevices().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var publishing: [String] = [], batches: [AttendanceStore.MergeBatch] = []
         for file in inboxFiles() {
             let device = known[file.id]
             if device?.forgotten == true { continue }
@@ -228,8 +257,41 @@ extension Synchronizer {
                 report.skipped.append(trn("\(file.name): \(more) more line is skipped (`deskdays sync status` names it)",
                                           "\(file.name): \(more) more lines are skipped (`deskdays sync status` names them)", more))
             }
-            report.merged += try store.merge(device: file.id, entries: reading.entries, mergedBytes: Int64(reading.splitter.complete),
-                                             readState: reading.readState, name: file.name)
+            // Held lines: relayed like accepted ones (each device's door
+            // takes them from the relay files once its clock reaches them).
+            if let until = reading.held.map(\.until).min() {
+                let count = reading.held.count
+                report.heldUntil = min(report.heldUntil ?? until, until)
+                report.held.append(trn("\(file.name) has \(count) line whose clock is more than a day ahead of this device's; it is held and applied once this clock reaches it (`deskdays sync status` names it)",
+                                       "\(file.name) has \(count) lines whose clock is more than a day ahead of this device's; they are held and applied once this clock reaches them (`deskdays sync status` names them)", count))
+            }
+            // The inbox is a journal's source: lines new here are published
+            // in this device's relay file, so that every device holds them
+            // whatever the phone later does with its file.
+            var fresh = reading.entries
+            if let low = fresh.map(\.seq).min(), let high = fresh.map(\.seq).max() {
+                let held = try store.lines(of: file.id, in: low...high)
+                fresh.removeAll { held[$0.seq] != nil }
+            }
+            batches.append(AttendanceStore.MergeBatch(device: file.id, entries: reading.entries,
+                                                      mergedBytes: Int64(reading.splitter.complete),
+                                                      readState: reading.readState, name: file.name))
+            publishing += (fresh + reading.held.map(\.entry)).map { $0.encoded() }
+        }
+        report.merged += try store.merge(batches)
+        do {
+            if !publishing.isEmpty { try append(publishing, to: relayFile) }
+        } catch let failure as SyncFailure {
+            report.warnings.append(failure.description)
+        }
+    }
+
+    /// Each inbox line held (a time ahead of this device's clock), as
+    /// `FILE:LINE: until TIME: why`, at most `limit` per file.
+    func inboxHeld(limit: Int, forgotten: Set<String>) -> [String] {
+        inboxFiles().filter { !forgotten.contains($0.id) }.flatMap { file -> [String] in
+            guard case .success(let reading)? = readInbox(file) else { return [] }
+            return reading.held.prefix(limit).map { "\(file.name):\($0.line): " + tr("applied from \($0.until.formatted(.iso8601)): \($0.reason)") }
         }
     }
 

@@ -51,31 +51,46 @@ extension Synchronizer {
     /// takes (`JournalEntry.problem`) as a line of the device that wrote
     /// it; this device's own lines and forgotten devices' are not taken.
     func mergeRelays(_ paths: [String], report: inout MergeReport) throws {
+        // Its own too: inbox lines it held for its clock (`mergeInbox`).
+        let all = (paths + [relayFile]).flatMap { Self.relayedLines($0) }.filter { Self.journalID(Self.fileName($0.device)) != nil }
+        // A line held (a time ahead of this clock) is taken at a merge once due.
+        if let until = all.compactMap({ $0.heldUntil(now: now()) }).min() { report.heldUntil = min(report.heldUntil ?? until, until) }
+        let relayed = all.filter { $0.problem(now: now()) == nil }
+        // Lines of this device's id that it does not hold alike: its
+        // database went back with its journal (a restore) while another
+        // device kept what it wrote after: it goes on as a new device.
+        let mine = relayed.filter { $0.device == deviceID }
+        if let low = mine.map(\.seq).min(), let high = mine.map(\.seq).max() {
+            let held = try store.ownLines(in: low...high)
+            let lost = mine.filter { line in !(held[line.seq].map(line.isSameLine) ?? false) }.sorted { $0.seq < $1.seq }
+            if !lost.isEmpty { try continueIfCopied(Tail(lines: lost, foreign: true)) }
+        }
         var byDevice: [String: [JournalEntry]] = [:]
-        for path in paths {
-            for entry in Self.relayedLines(path) where entry.device != deviceID && Self.journalID(Self.fileName(entry.device)) != nil
-                && entry.problem(now: now()) == nil {
-                byDevice[entry.device, default: []].append(entry)
-            }
+        for entry in relayed where entry.device != deviceID {
+            byDevice[entry.device, default: []].append(entry)
         }
         for (device, entries) in byDevice.sorted(by: { $0.key < $1.key }) {
             report.merged += try store.merge(device: device, entries: entries, mergedBytes: nil)
         }
     }
 
-    /// The journal lines of a relay file (none when it cannot be read).
+    /// The journal lines of a relay file, read a batch at a time (none
+    /// when it cannot be read or is too large).
     static func relayedLines(_ path: String) -> [JournalEntry] {
         guard case .file(let fd) = openFile(path) else { return [] }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return [] }
-        let bytes = readBytes(fd, from: 0, to: Int64(info.st_size))
-        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-        return lines(bytes[...lastNewline]).compactMap { JournalEntry.decode($0) }.filter { $0.v <= JournalEntry.version }
+        guard fstat(fd, &info) == 0, sizeProblem(path, size: Int64(info.st_size)) == nil else { return [] }
+        var entries: [JournalEntry] = []
+        eachLines(fd, from: 0, to: Int64(info.st_size)) { lines in
+            entries += lines.compactMap { JournalEntry.decode($0.bytes) }.filter { $0.v <= JournalEntry.version }
+            return true
+        }
+        return entries
     }
 
     /// Appends `lines` to the file at `path` (created 0600), then fsyncs it.
-    private func append(_ lines: [String], to path: String) throws {
+    func append(_ lines: [String], to path: String) throws {
         try ensureFolder()
         guard case .file(let fd) = Self.openFile(path, O_WRONLY | O_CREAT | O_APPEND) else {
             throw SyncFailure(description: tr("cannot write \(path); check the sync folder's permissions"))

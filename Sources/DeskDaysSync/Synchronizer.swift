@@ -113,7 +113,7 @@ public final class Synchronizer: Sendable {
     /// that it did not write (a restore from a backup, a copy on another
     /// machine), or a copy `backUp` made, goes on as a new device and keeps
     /// the old one's lines as history; the next merge report says so once.
-    private func continueIfCopied(_ end: Tail?) throws {
+    func continueIfCopied(_ end: Tail?) throws {
         let retired = try store.identityIsRetired()
         guard end?.foreign == true || retired else { return }
         let (old, new) = try store.continueAsNewDevice(ownFile: end?.lines ?? [])
@@ -138,17 +138,23 @@ public final class Synchronizer: Sendable {
     /// that is missing is one not mounted (a USB stick) or mistyped, and one
     /// made in its place would be written alone.
     func ensureFolder() throws {
+        if let problem = Self.folderProblem(folder) { throw SyncFailure(description: problem) }
+    }
+
+    /// Why the sync folder `folder` is neither read nor written, or nil (`config check` says it too).
+    public static func folderProblem(_ folder: String) -> String? {
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            throw SyncFailure(description: tr("the sync folder \(folder) does not exist (not mounted?); create it or fix [sync] folder"))
+            return tr("the sync folder \(folder) does not exist (not mounted?); create it or fix [sync] folder")
         } else if !isFolder.boolValue {
-            throw SyncFailure(description: tr("the sync folder \(folder) is not a folder; fix [sync] folder"))
+            return tr("the sync folder \(folder) is not a folder; fix [sync] folder")
         }
         // Trusted like ssh trusts a key file: another user who can write
         // there could plant lines taken for your own devices'.
         if let problem = PathCheck.trustProblem(folder) {
-            throw SyncFailure(description: tr("the sync folder is neither read nor written: \(problem)"))
+            return tr("the sync folder is neither read nor written: \(problem)")
         }
+        return nil
     }
 
     /// Why sync could not do its work, as one sentence.
@@ -300,7 +306,6 @@ public final class Synchronizer: Sendable {
     /// last pass, or the whole file when it shrank or was replaced.
     public func merge() throws -> MergeReport {
         var report = MergeReport()
-        report.notes = notes.withLock { notes in defer { notes = [] }; return notes }
         let scan = try scan()
         let known = Dictionary(try store.syncDevices().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, path) in scan.journals {
@@ -320,45 +325,80 @@ public final class Synchronizer: Sendable {
             var info = stat()
             guard fstat(fd, &info) == 0 else { continue }
             let size = Int64(info.st_size)
+            if let problem = Self.sizeProblem(Self.fileName(id), size: size) {
+                report.warnings.append(problem)
+                continue
+            }
             var start = known[id]?.mergedBytes ?? 0
-            if size == start { continue }
-            // Shrunk, or replaced (the byte before where we stopped is no
-            // longer a line end): read it again from the start.
-            if size < start || (start > 0 && Self.readBytes(fd, from: start - 1, to: start) != [UInt8(ascii: "\n")]) {
+            var fork = Self.fork(of: known[id])
+            // Shrunk, or replaced (the line before where we stopped is no
+            // longer the line merged): read it again from the start.
+            if start > 0, try size < start || lineBeforeChanged(fd, before: start, device: id, fork: fork) {
                 start = 0
             }
-            let bytes = Self.readBytes(fd, from: start, to: size)
-            guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            let lines = Self.lines(bytes[...lastNewline])
-            let reading = Self.read(lines, device: id, now: now())
+            if size == start { continue }
+            // A batch at a time (`eachLines`): each batch merged before the next is read.
+            var refused = Reading.Refused(), newer = false, heldAt: Int64?, seqs = Set<Int64>(), mergedTo = start
+            let complete = try Self.eachLines(fd, from: start, to: size) { lines in
+                let reading = Self.read(lines, device: id, now: now())
+                if reading.newer { newer = true; return false }
+                refused.add(reading.refused)
+                // A held line is read again at every merge until its time comes:
+                // the file counts as merged up to it (lines after it are merged
+                // now, and again idempotently, by seq).
+                if heldAt == nil { heldAt = reading.heldAt }
+                mergedTo = heldAt ?? lines.last!.end
+                var entries = reading.entries
+                // Its journal went back and went on (a restore): the lines
+                // from the first one held here with other content are its
+                // continuation's, merged as a device of their own.
+                if fork == nil, let first = try store.firstOtherLine(of: id, in: entries) {
+                    let found = Fork(seq: entries[first].seq, branch: JournalEntry.branchID(of: id, from: entries[first]))
+                    try store.setReadState(of: id, "fork \(found.seq) \(found.branch)")
+                    let name = known[id]?.name ?? entries[first].name
+                    report.notes.append(tr("\(name)'s journal went back (restored from a backup) and went on with other lines from its line \(found.seq); they are merged as its continuation, device \(found.branch), and every line is kept"))
+                    fork = found
+                }
+                if let fork {
+                    let continued = entries.filter { $0.seq >= fork.seq }.map { line in
+                        var line = line
+                        line.device = fork.branch
+                        return line
+                    }
+                    entries.removeAll { $0.seq >= fork.seq }
+                    report.branches.insert(fork.branch)
+                    if !continued.isEmpty, fork.branch != deviceID {
+                        report.merged += try store.merge(device: fork.branch, entries: continued, mergedBytes: nil)
+                    }
+                }
+                if start == 0 { seqs.formUnion(entries.lazy.map(\.seq)) }
+                report.merged += try store.merge(device: id, entries: entries, mergedBytes: mergedTo)
+                return true
+            }
             // Read whole: `skippedLines` need not read it again (read in
             // part: what was kept of it may be out of date).
-            wholeReadings.withLock { $0[path] = start > 0 ? nil : reading.newer ? Reading.Refused() : reading.refused }
-            if reading.newer {
+            wholeReadings.withLock { $0[path] = start > 0 ? nil : newer ? Reading.Refused() : refused }
+            if newer {
                 report.warnings.append(tr("\(path) was written by a newer DeskDays; it is skipped until this one is updated"))
                 continue
             }
-            let bad = reading.refused.skipped.count
+            // Blank lines at its end.
+            if heldAt == nil, complete > mergedTo { try store.merge(device: id, entries: [], mergedBytes: complete) }
+            let bad = refused.skippedCount
             if bad > 0 {
                 report.skipped.append(trn("\(path) has \(bad) line that is not a DeskDays journal line of its device or is refused; it is skipped (`deskdays sync status` names it)",
                                           "\(path) has \(bad) lines that are not DeskDays journal lines of its device or are refused; they are skipped (`deskdays sync status` names them)", bad))
             }
-            // A held line is read again at every merge until its time comes:
-            // the file counts as merged up to it (lines after it are merged
-            // now, and again idempotently, by seq).
-            var merged = start + Int64(lastNewline) + 1
-            if let first = reading.refused.held.first {
-                merged = start + Int64(lines[first.line].startIndex)
-                let count = reading.refused.held.count, until = reading.refused.held.map(\.until).min()!
+            if let until = refused.earliest {
+                let count = refused.heldCount
                 report.heldUntil = min(report.heldUntil ?? until, until)
                 report.held.append(trn("\(path) has \(count) line whose clock is more than a day ahead of this device's; it is held and applied once this clock reaches it (`deskdays sync status` names it)",
                                        "\(path) has \(count) lines whose clock is more than a day ahead of this device's; they are held and applied once this clock reaches them (`deskdays sync status` names them)", count))
             }
-            report.merged += try store.merge(device: id, entries: reading.entries, mergedBytes: merged)
             // Read whole: a line held here that the file lost (its device
             // restored from a backup) goes back through the relay.
             if start == 0, let device = known[id], device.lines > 0,
-               let note = try relayMissing(device: id, name: device.name, fileHas: reading.seqs) {
+               let note = try relayMissing(device: id, name: device.name, fileHas: seqs) {
                 report.notes.append(note)
             }
         }
@@ -367,7 +407,43 @@ public final class Synchronizer: Sendable {
             report.warnings.append(try mergeConflictCopy(name, report: &report))
         }
         try mergeInbox(&report)
+        // Said once, with what this merge found (a restore) among them.
+        report.notes = notes.withLock { notes in defer { notes = [] }; return notes } + report.notes
         return report
+    }
+
+    /// Where a device's journal went back (a restore) and went on with
+    /// other lines: from `seq` on, its file's lines are those of `branch`,
+    /// its continuation (`JournalEntry.branchID`: the id the restored
+    /// device itself goes on as, `continueAsNewDevice`).
+    public struct Fork: Sendable {
+        public var seq: Int64
+        public var branch: String
+    }
+
+    /// The fork kept for `device` (its `readState`), if any.
+    public static func fork(of device: SyncDevice?) -> Fork? {
+        guard let parts = device?.readState?.split(separator: " "), parts.count == 3, parts[0] == "fork",
+              let seq = Int64(parts[1]), journalID(fileName(String(parts[2]))) != nil else { return nil }
+        return Fork(seq: seq, branch: String(parts[2]))
+    }
+
+    /// Whether the line of `fd` that ends at `start` (where the last merge
+    /// stopped) is no longer the line merged: the file was replaced (by an
+    /// older copy that went on, a restore), and is read again from its start.
+    func lineBeforeChanged(_ fd: Int32, before start: Int64, device id: String, fork: Fork?) throws -> Bool {
+        var bytes = Self.readBytes(fd, from: max(0, start - 4_096), to: start)
+        if start > 4_096, bytes.dropLast().lastIndex(of: UInt8(ascii: "\n")) == nil {
+            bytes = Self.readBytes(fd, from: max(0, start - Int64(Self.maximumLineBytes) - 1), to: start)
+        }
+        guard bytes.last == UInt8(ascii: "\n") else { return true }
+        let body = bytes.dropLast()
+        let lineStart = body.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? body.startIndex
+        guard var line = JournalEntry.decode(body[lineStart...]), line.device == id else { return false }
+        if let fork, line.seq >= fork.seq { line.device = fork.branch }
+        // A line the door takes is held alike (one it refuses was never kept).
+        guard line.problem(now: now()) == nil else { return false }
+        return try store.lines(of: line.device, in: line.seq...line.seq)[line.seq].map { !$0.isSameLine(as: line) } ?? true
     }
 
     /// A conflict copy of device `id`'s journal (two databases wrote it:
@@ -415,16 +491,17 @@ public final class Synchronizer: Sendable {
     }
 
     /// The lines of device `id` that the door takes in the file at `path`,
-    /// read whole; nil when it cannot be read or is of a newer format.
+    /// read from its start (a batch at a time); nil when it cannot be read,
+    /// is too large or is of a newer format.
     static func readWhole(_ path: String, device id: String, now: ClockTime) -> [JournalEntry]? {
-        guard case .file(let fd) = openFile(path) else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        let bytes = readBytes(fd, from: 0, to: Int64(info.st_size))
-        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-        let reading = read(lines(bytes[...lastNewline]), device: id, now: now)
-        return reading.newer ? nil : reading.entries
+        var entries: [JournalEntry] = [], newer = false
+        let read = eachReading(path, device: id, now: now) { reading in
+            newer = newer || reading.newer
+            entries += reading.entries
+            return !newer
+        }
+        guard case .some(nil) = read, !newer else { return nil }
+        return entries
     }
 
     static func bySeq(_ entries: [JournalEntry]) -> [Int64: JournalEntry] {
@@ -439,7 +516,7 @@ public final class Synchronizer: Sendable {
     public func skippedLines(limit: Int = 20) throws -> [String] {
         let forgotten = Set(try store.syncDevices().filter(\.forgotten).map(\.id))
         let named = try refusedLines(forgotten: forgotten).flatMap { file, refused in
-            Self.named(file, refused.skipped.map { ($0.line, $0.reason) }, limit: limit, more: { more in
+            Self.named(file, refused.skipped.map { ($0.line, $0.reason) }, count: refused.skippedCount, limit: limit, more: { more in
                 trn("\(file): \(more) more line is skipped", "\(file): \(more) more lines are skipped", more)
             })
         }
@@ -451,17 +528,18 @@ public final class Synchronizer: Sendable {
     /// `FILE:LINE: until TIME: why`, at most `limit` per file.
     public func heldLines(limit: Int = 20) throws -> [String] {
         let forgotten = Set(try store.syncDevices().filter(\.forgotten).map(\.id))
-        return try refusedLines(forgotten: forgotten).flatMap { file, refused in
+        return try inboxHeld(limit: limit, forgotten: forgotten) + refusedLines(forgotten: forgotten).flatMap { file, refused in
             Self.named(file, refused.held.map { ($0.line, tr("applied from \($0.until.formatted(.iso8601)): \($0.reason)")) },
-                       limit: limit, more: { more in
+                       count: refused.heldCount, limit: limit, more: { more in
                 trn("\(file): \(more) more line is held", "\(file): \(more) more lines are held", more)
             })
         }
     }
 
     /// `FILE:LINE: why` of each line, at most `limit`, then how many more.
-    private static func named(_ file: String, _ lines: [(Int, String)], limit: Int, more: (Int) -> String) -> [String] {
-        lines.prefix(limit).map { "\(file):\($0.0 + 1): \($0.1)" } + (lines.count > limit ? [more(lines.count - limit)] : [])
+    private static func named(_ file: String, _ lines: [(Int, String)], count: Int, limit: Int, more: (Int) -> String) -> [String] {
+        let shown = min(limit, lines.count)
+        return lines.prefix(shown).map { "\(file):\($0.0 + 1): \($0.1)" } + (count > shown ? [more(count - shown)] : [])
     }
 
     /// The lines refused in each journal file (this device's and every
@@ -471,18 +549,19 @@ public final class Synchronizer: Sendable {
         return files.compactMap { id, path in
             let file = (path as NSString).lastPathComponent
             if let whole = wholeReadings.withLock({ $0[path] }) { return (file, whole) }
-            guard case .file(let fd) = Self.openFile(path) else { return nil }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { return nil }
-            let bytes = Self.readBytes(fd, from: 0, to: Int64(info.st_size))
-            guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return nil }
-            let reading = Self.read(Self.lines(bytes[...lastNewline]), device: id, now: now())
-            return reading.newer ? nil : (file, reading.refused)
+            var refused = Reading.Refused(), newer = false
+            let read = Self.eachReading(path, device: id, now: now()) { reading in
+                newer = newer || reading.newer
+                refused.add(reading.refused)
+                return !newer
+            }
+            // A file too large is named by the merge's warnings.
+            guard case .some(nil) = read, !newer else { return nil }
+            return (file, refused)
         }
     }
 
-    /// A journal file's complete lines, decoded and checked (`read`).
+    /// A batch of a journal file's complete lines, decoded and checked (`read`).
     struct Reading {
         /// The lines to merge, in file order.
         var entries: [JournalEntry] = []
@@ -492,40 +571,67 @@ public final class Synchronizer: Sendable {
         var seqs: Set<Int64> = []
         /// A line of a newer format: the whole file waits for a newer DeskDays.
         var newer = false
+        /// Where the first held line starts in the file.
+        var heldAt: Int64?
 
+        /// The first lines refused by number (`namedLines`), and how many there are.
         struct Refused: Sendable {
-            /// Each line skipped for good (its index) and why.
+            /// Each line skipped for good (its number less one) and why.
             var skipped: [(line: Int, reason: String)] = []
-            /// Each line held (its index; `JournalEntry.heldUntil`), from when, and why.
+            var skippedCount = 0
+            /// Each line held (`JournalEntry.heldUntil`), from when, and why.
             var held: [(line: Int, until: Date, reason: String)] = []
+            var heldCount = 0
+            /// When the first held line becomes acceptable.
+            var earliest: Date?
+
+            /// Those of `later`, a batch read after these, added.
+            mutating func add(_ later: Refused) {
+                skipped += later.skipped.prefix(namedLines - skipped.count)
+                held += later.held.prefix(namedLines - held.count)
+                skippedCount += later.skippedCount
+                heldCount += later.heldCount
+                if let until = later.earliest { earliest = min(earliest ?? until, until) }
+            }
         }
     }
 
-    /// Decodes the lines of device `id`'s journal file and checks each one
+    /// The refused lines of a file kept by number (the rest are counted).
+    static let namedLines = 100
+
+    /// Decodes a batch of device `id`'s journal file and checks each line
     /// (`JournalEntry.problem`, as of `now`): a line that is not a journal
-    /// line, one of another device, and one refused are skipped, with why;
-    /// one that this clock will accept later (`JournalEntry.heldUntil`) is held.
-    static func read(_ lines: [ArraySlice<UInt8>], device id: String, now: ClockTime) -> Reading {
+    /// line, one too long, one of another device, and one refused are
+    /// skipped, with why; one that this clock will accept later
+    /// (`JournalEntry.heldUntil`) is held.
+    static func read(_ lines: [FileLine], device id: String, now: ClockTime) -> Reading {
         let (entries, failed, refused) = decode(lines, device: id, now: now)
         var reading = Reading()
         var skipped = Set(failed)
-        // An empty line is no line at all.
-        for index in failed where !lines[index].isEmpty {
-            if (version(of: lines[index]) ?? 0) > JournalEntry.version { reading.newer = true }
-            reading.refused.skipped.append((index, tr("it is not a DeskDays journal line")))
+        for index in failed {
+            if lines[index].tooLong {
+                reading.refused.skipped.append((lines[index].index, tr("it is longer than \(maximumLineBytes) bytes")))
+                continue
+            }
+            if (version(of: lines[index].bytes) ?? 0) > JournalEntry.version { reading.newer = true }
+            reading.refused.skipped.append((lines[index].index, tr("it is not a DeskDays journal line")))
         }
         for (index, reason) in refused {
             if entries[index].v > JournalEntry.version { reading.newer = true }
             skipped.insert(index)
             if entries[index].device == id, let until = entries[index].heldUntil(now: now) {
-                reading.refused.held.append((index, until, reason))
+                reading.refused.held.append((lines[index].index, until, reason))
+                reading.refused.earliest = min(reading.refused.earliest ?? until, until)
+                reading.heldAt = min(reading.heldAt ?? lines[index].offset, lines[index].offset)
             } else {
-                reading.refused.skipped.append((index, reason))
+                reading.refused.skipped.append((lines[index].index, reason))
             }
         }
         reading.seqs = Set(entries.lazy.filter { $0.device == id }.map(\.seq))
-        reading.refused.skipped.sort { $0.line < $1.line }
-        reading.refused.held.sort { $0.line < $1.line }
+        reading.refused.skippedCount = reading.refused.skipped.count
+        reading.refused.heldCount = reading.refused.held.count
+        reading.refused.skipped = Array(reading.refused.skipped.sorted { $0.line < $1.line }.prefix(namedLines))
+        reading.refused.held = Array(reading.refused.held.sorted { $0.line < $1.line }.prefix(namedLines))
         reading.entries = skipped.isEmpty ? entries : entries.indices.filter { !skipped.contains($0) }.map { entries[$0] }
         return reading
     }
@@ -535,7 +641,7 @@ public final class Synchronizer: Sendable {
     /// their slots hold a line of no device), and of those refused (of
     /// another device, of a newer format, or `JournalEntry.problem` as of
     /// `now`) with why. Its lines share the id's storage: the merge compares them.
-    static func decode(_ lines: [ArraySlice<UInt8>], device id: String, now: ClockTime)
+    static func decode(_ lines: [FileLine], device id: String, now: ClockTime)
         -> (entries: [JournalEntry], failed: [Int], refused: [(Int, String)]) {
         let parts = lines.count < 4_096 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let size = (lines.count + parts - 1) / parts
@@ -549,7 +655,7 @@ public final class Synchronizer: Sendable {
                     nonisolated(unsafe) let entries = buffer, failed = failedBuffer, refused = refusedBuffer
                     DispatchQueue.concurrentPerform(iterations: parts) { part in
                         for index in part * size..<min(lines.count, (part + 1) * size) {
-                            if let entry = JournalEntry.decode(lines[index], device: id) {
+                            if let entry = JournalEntry.decode(lines[index].bytes, device: id) {
                                 (entries.baseAddress! + index).initialize(to: entry)
                                 let reason = entry.v > JournalEntry.version ? tr("it was written by a newer DeskDays")
                                     : entry.device != id ? tr("it is a line of another device than its file's")

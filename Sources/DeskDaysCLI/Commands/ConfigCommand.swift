@@ -5,6 +5,7 @@ import ArgumentParser
 import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports
+import DeskDaysSync
 import Foundation
 
 /// `deskdays config`: check or show the configuration.
@@ -28,6 +29,10 @@ struct ConfigCommand: AsyncParsableCommand {
             let configuration = try ConfigLoader.load(path: path, required: true)
             // Valid, but a rule that cannot work as written: said, exit 0.
             for warning in ConfigurationWarnings.list(configuration) { print(tr("\(path): warning: \(warning)")) }
+            // Valid text, but a sync folder every command refuses is no working configuration.
+            if let folder = configuration.sync?.folder, let problem = Synchronizer.folderProblem(folder) {
+                throw CLIError("\(path): " + problem)
+            }
             print(tr("\(path): OK"))
         }
     }

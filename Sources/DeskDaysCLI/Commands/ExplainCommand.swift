@@ -68,14 +68,30 @@ struct ExplainCommand: AsyncParsableCommand {
         // When it was written on its own device's clock, not the clock time that orders it.
         let writtenTimes = journal.isEmpty ? [:] : try store.writtenTimes(of: sorted)
         let deciding = Resolver.decidingRecord(resolved, records: records)
+        func recordLine(_ record: DayRecord) -> (device: String, entry: JournalEntry)? {
+            journal.last { $0.entry.op == "record" && $0.entry.status == record.status.rawValue && $0.entry.origin == record.origin.rawValue
+                && $0.entry.hlc == HLC.milliseconds(record.recordedAt) }
+        }
+        // Two devices wrote the deciding record's kind for the date: which
+        // wins and why (clock order: HLC, then the device id).
+        var why = ""
+        if let deciding, let mine = recordLine(deciding),
+           let rival = journal.filter({ $0.entry.op == "record" && $0.entry.origin == mine.entry.origin && $0.entry.device != mine.entry.device
+                                    && ($0.entry.time, $0.entry.device) < (mine.entry.time, mine.entry.device) })
+               .max(by: { ($0.entry.time, $0.entry.device) < ($1.entry.time, $1.entry.device) }) {
+            let name = Printable.escaped(rival.device)
+            why = " " + (rival.entry.time == mine.entry.time
+                ? tr("(decides: written at the same clock time as \(name)'s; the greater device id wins)")
+                : tr("(decides: written at a later clock time than \(name)'s)"))
+        }
         for record in sorted {
             // A note of a record the date's decision overruled is marked so, never taken for the date's.
             let note = record.note.map { " — \"\(Printable.escaped($0))\"" + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
             let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
                          + tr("\(Words.status(record.status)) (written \(written))") + note
-                         + from { $0.op == "record" && $0.status == record.status.rawValue && $0.origin == record.origin.rawValue
-                                  && $0.hlc == HLC.milliseconds(record.recordedAt) })
+                         + (recordLine(record).map { " " + tr("(from \(Printable.escaped($0.device)))") } ?? "")
+                         + (record == deciding ? why : ""))
         }
         for checkIn in checkIns.sorted(by: { $0.at < $1.at }) {
             let rule = checkIn.rule.map { " " + tr("rule \"\($0)\"") } ?? ""

@@ -75,6 +75,9 @@ struct SyncCommand: AsyncParsableCommand {
                 } ?? trn("no change yet, \(count) line merged", "no change yet, \(count) lines merged", count)
                 if device.forgotten { state = tr("forgotten (its journal is ignored)") }
                 if let first = device.firstClock { state = tr("first appeared \(formatRFC3339(first))") + "; " + state }
+                if let fork = Synchronizer.fork(of: device) {
+                    state += "; " + tr("restored from a backup: its lines from line \(fork.seq) on continue as \(fork.branch.prefix(8))")
+                }
                 lines.append("  \(device.name)  \(device.id.prefix(8))  \(state)")
                 // An inbox file's own problems are among `skippedLines`.
                 guard !device.forgotten, !inboxes.contains(device.id) else { continue }

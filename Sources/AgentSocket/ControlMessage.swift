@@ -35,6 +35,8 @@ public enum ControlMessage {
         /// What the agent serves (its database and configuration): whether a
         /// command's files are its own, without computing an answer.
         case hello
+        /// `deskdays plan [--json]`'s output (docs/policy.md "Planning").
+        case plan
     }
 
     /// Every field a request or a reply may carry; any other key is ignored.
@@ -43,7 +45,7 @@ public enum ControlMessage {
         // What the asker's answer depends on (`AnswerScope`).
         case database, config, clock, locale
         // Requests.
-        case format, date, dates, status, note, source, at, rule, origin, kind, seconds
+        case format, date, dates, status, note, source, at, rule, origin, kind, seconds, prefer, avoid
         /// A write's request id (`WriteRequest`): carried out once or not at all.
         case request
         // Replies.
@@ -122,7 +124,7 @@ public enum ControlMessage {
         if let database = asked.database, !AnswerScope.names(database, served.database) {
             return ControlFailure(code: Code.otherDatabase, message: "this agent serves \(served.database ?? "no database"), not \(database)")
         }
-        guard [.status, .report, .subscribe, .hello].contains(command) else { return nil }
+        guard [.status, .report, .subscribe, .hello, .plan].contains(command) else { return nil }
         if let config = asked.config, !AnswerScope.names(config, served.config) {
             var failure = ControlFailure(code: Code.otherConfiguration,
                                          message: "this agent runs with \(served.config ?? "no configuration file"), not \(config)")
@@ -133,7 +135,7 @@ public enum ControlMessage {
         if let clock = asked.clock, clock != .system || served.clock != .system {
             return ControlFailure(code: Code.fixedClock, message: "this agent's or the request's \"now\" is fixed (DESKDAYS_NOW, --today)")
         }
-        if command == .status, format != "json", let locale = asked.locale, locale != served.locale {
+        if command == .status || command == .plan, format != "json", let locale = asked.locale, locale != served.locale {
             return ControlFailure(code: Code.otherLanguage, message: "this agent answers in another language (\(served.locale ?? ""))")
         }
         return nil

@@ -98,7 +98,8 @@ public final class Agent: Sendable {
         self.adapters = adapters
         let answer = CurrentAnswer(store: store, policy: configuration.policy,
                                    calendar: Agent.readCalendar(configuration.calendar, clock: clock, logger: logger), clock: clock,
-                                   folder: socketPath.map { ($0 as NSString).deletingLastPathComponent }, logger: logger)
+                                   folder: socketPath.map { ($0 as NSString).deletingLastPathComponent }, logger: logger,
+                                   fallbackTime: configuration.checkin.fallbackTime, planDefaults: configuration.plan)
         self.answer = answer
         let confirmation = Confirmation(configuration: configuration, store: store, clock: clock, answer: answer, notifier: notifier)
         self.confirmation = confirmation

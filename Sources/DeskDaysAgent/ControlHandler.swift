@@ -48,6 +48,7 @@ struct Handler: Sendable {
         switch envelope.request {
         case .status(let format): return reply(answer.status(format))
         case .report: return reply(answer.report())
+        case let .plan(prefer, avoid, json): return reply(answer.plan(PlanOptions(prefer: prefer, avoid: avoid), json: json))
         case .hello:
             var reply = served.fields
             reply[.ok] = .bool(true)
@@ -91,6 +92,8 @@ struct Handler: Sendable {
                 return WireObject([.ok: .bool(true), .now: .string(clock.now().formatted(.iso8601))])
             case .report:
                 return reply(answer.report())
+            case let .plan(prefer, avoid, json):
+                return reply(answer.plan(PlanOptions(prefer: prefer, avoid: avoid), json: json))
             case .hello:
                 return immediate(envelope) ?? ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.failed, message: "no hello"))
             case let .checkin(dates, status, note):

@@ -72,6 +72,9 @@ final class CurrentAnswer: Sendable {
     private let store: AttendanceStore
     /// The configuration's policy, which the calendar's holidays are added to.
     private let basePolicy: Policy
+    /// `[checkin] fallback_time` and `[plan]`: what `plan` answers with.
+    private let fallbackTime: TimeOfDay?
+    private let planDefaults: PlanOptions
     private let clock: AgentClock
     private let folder: String?
     private let logger: Logger
@@ -107,11 +110,13 @@ final class CurrentAnswer: Sendable {
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
 
     init(store: AttendanceStore, policy: Policy, calendar: CalendarDays = CalendarDays(), clock: AgentClock,
-         folder: String?, logger: Logger) {
+         folder: String?, logger: Logger, fallbackTime: TimeOfDay? = nil, planDefaults: PlanOptions = PlanOptions()) {
         self.store = store
         basePolicy = policy
+        self.fallbackTime = fallbackTime
+        self.planDefaults = planDefaults
         kept = Mutex(Kept(answers: Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
-                                           calendar: calendar)))
+                                           calendar: calendar, fallbackTime: fallbackTime)))
         self.clock = clock
         self.folder = folder
         self.logger = logger
@@ -132,7 +137,7 @@ final class CurrentAnswer: Sendable {
     func calendarRead(_ calendar: CalendarDays) {
         queue.async { [self] in
             kept.withLock {
-                $0.answers = Answers(policy: basePolicy, locale: $0.answers.locale, calendar: calendar)
+                $0.answers = Answers(policy: basePolicy, locale: $0.answers.locale, calendar: calendar, fallbackTime: fallbackTime)
                 $0.freshness.calendarRead()
             }
             history.invalidate()
@@ -186,6 +191,17 @@ final class CurrentAnswer: Sendable {
     func figures() throws -> Report {
         let now = clock.now()
         return try answers.report(store: store, today: answers.policy.localDate(of: now), now: now)
+    }
+
+    /// `plan [--json]`'s bytes for these flags (the configuration's `[plan]` added), computed now.
+    func plan(_ flags: PlanOptions, json: Bool) -> Result<String, ControlProtocol.Failure> {
+        let now = clock.now()
+        do {
+            return .success(try answers.planOutput(planDefaults.adding(flags), json: json, store: store,
+                                                   today: answers.policy.localDate(of: now), now: now))
+        } catch {
+            return .failure(ControlProtocol.Failure(code: "failed", message: "cannot read the database: \(error)"))
+        }
     }
 
     /// `report --json --period P`'s bytes: the kept answer for the current period, else computed now.

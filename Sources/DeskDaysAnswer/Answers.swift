@@ -15,11 +15,15 @@ public struct Answers: Sendable {
     public let locale: ReportLocale
     /// What the `[calendar]` folder said when it was read (docs/cli.md "Calendar").
     public let calendar: CalendarDays
+    /// `[checkin] fallback_time`: until then today may still be planned (nil: all day).
+    public let fallbackTime: TimeOfDay?
 
-    public init(policy: Policy, locale: ReportLocale, calendar: CalendarDays = CalendarDays()) {
+    public init(policy: Policy, locale: ReportLocale, calendar: CalendarDays = CalendarDays(),
+                fallbackTime: TimeOfDay? = nil) {
         self.policy = calendar.applying(to: policy)
         self.locale = locale
         self.calendar = calendar
+        self.fallbackTime = fallbackTime
     }
 
     /// The stored records of `span` and the calendar's, as seen on `today`.
@@ -57,6 +61,10 @@ public struct Answers: Sendable {
         switch format {
         case .text:
             var output = Render.statusLine(report, locale: locale) + " " + streakLine(data.streaks!, locale: locale) + "\n"
+            if let plan = data.plan, plan.short > 0, report.status != .met {
+                output += trn("Plan: \(plan.short) more day needed; `deskdays plan`.", "Plan: \(plan.short) more days needed; `deskdays plan`.",
+                              plan.short) + "\n"
+            }
             // The hint only where a check-in would help: a workday with nothing recorded yet.
             if report.remainingRequired > 0 || report.status == .behind,
                data.policy.isWorkday(data.today),
@@ -66,7 +74,7 @@ public struct Answers: Sendable {
             return output
         case .json:
             // One line: `status --follow --format json` prints one per change.
-            return try Render.jsonLine(ReportWithStreaks(report: report, streaks: data.streaks!)) + "\n"
+            return try Render.jsonLine(ReportWithStreaks(report: report, streaks: data.streaks!, plan: data.plan)) + "\n"
         case .waybar: return Render.waybar(report, locale: locale) + "\n"
         case .i3blocks: return Render.i3blocks(report, locale: locale) + "\n"
         }
@@ -165,7 +173,13 @@ public struct Answers: Sendable {
                                    statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: storedStart ?? today, statusOf: status))
-        return ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)
+        var data = ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)
+        // The current period's recorded office plans: do they still reach the target?
+        if selector == .current, report.plannedOffice > 0 {
+            data.plan = PlanStanding(engine.plan(today: today, todayOpen: todayOpen(now: instant, today: today),
+                                                 plans: PolicyEngine.plans(days), statusOf: status))
+        }
+        return data
     }
 }
 

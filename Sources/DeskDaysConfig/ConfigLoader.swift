@@ -69,6 +69,7 @@ public enum ConfigLoader {
             case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             case "reminders": reader.table(value, path) { readReminders(&$0, $1, &configuration.reminders) }
+            case "plan": reader.table(value, path) { readPlan(&$0, $1, &configuration.plan) }
             case "sync": reader.table(value, path) { readSync(&$0, $1, &configuration.sync, baseDirectory: baseDirectory) }
             case "calendar": reader.table(value, path) { readCalendar(&$0, $1, &configuration.calendar, baseDirectory: baseDirectory) }
             default:
@@ -289,6 +290,26 @@ public enum ConfigLoader {
                     reader.problem(path, tr("summary must be a weekday and a time, such as \"fri 16:00\", or \"off\""))
                 }
             default: return false
+            }
+            return true
+        }
+    }
+
+    static func readPlan(_ reader: inout TableReader, _ table: TOMLTable, _ options: inout PlanOptions) {
+        reader.read(table, path: "plan") { reader, key, value, path in
+            guard key == "prefer" || key == "avoid", let items = reader.strings(value, path) else { return key == "prefer" || key == "avoid" }
+            if key == "prefer" {
+                switch PlanOptions.weekdays(items) {
+                case .success(let days): options.prefer = days
+                case .failure(let problem): reader.problem(path, problem.sentence)
+                }
+            } else {
+                for item in items {
+                    switch PlanOptions.dates(item) {
+                    case .success(let span): options.avoid.append(span)
+                    case .failure(let problem): reader.problem(path, problem.sentence)
+                    }
+                }
             }
             return true
         }

@@ -66,6 +66,12 @@ extension Configuration {
         let remindersTable = TOMLTable()
         remindersTable["summary"] = reminders.summary?.description ?? "off"
         root["reminders"] = remindersTable
+        if plan != PlanOptions() {
+            let planTable = TOMLTable()
+            planTable["prefer"] = TOMLArray(plan.prefer.sorted().map(\.key))
+            planTable["avoid"] = TOMLArray(plan.avoid.map { (span: DateSpan) -> String in span.start == span.end ? "\(span.start)" : "\(span.start)..\(span.end)" })
+            root["plan"] = planTable
+        }
         if let sync {
             let syncTable = TOMLTable()
             syncTable["folder"] = sync.folder

@@ -22,6 +22,8 @@ public struct Configuration: Sendable, Equatable {
     public var holidayCalendars: [String] = []
     /// `[calendar]`: nil when absent.
     public var calendar: CalendarSettings?
+    /// `[plan]`: the weekdays `deskdays plan` prefers and the dates it leaves out.
+    public var plan = PlanOptions()
 
     public init() {}
 }

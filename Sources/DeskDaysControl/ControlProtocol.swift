@@ -47,6 +47,8 @@ public enum ControlProtocol {
         case advance(seconds: Double)
         /// What the agent serves (no answer computed).
         case hello
+        /// `plan [--json]` with these flags (the agent adds its `[plan]`).
+        case plan(prefer: Set<Weekday>, avoid: [DateSpan], json: Bool)
 
         public var command: ControlMessage.Command {
             switch self {
@@ -58,6 +60,7 @@ public enum ControlProtocol {
             case .subscribe: .subscribe
             case .advance: .advance
             case .hello: .hello
+            case .plan: .plan
             }
         }
 
@@ -65,6 +68,7 @@ public enum ControlProtocol {
         public var format: StatusFormat? {
             switch self {
             case .status(let format), .subscribe(let format): format
+            case .plan(_, _, let json): json ? .json : .text
             default: nil
             }
         }
@@ -130,6 +134,23 @@ public enum ControlProtocol {
             return cmd == "status" ? .status(format) : .subscribe(format)
         case .report?: return .report
         case .hello?: return .hello
+        case .plan?:
+            let prefer = object.has(.prefer) ? object.strings(.prefer) : []
+            let avoid = object.has(.avoid) ? object.strings(.avoid) : []
+            guard let prefer, let avoid, prefer.count <= 7, avoid.count <= 400 else {
+                throw badRequest(tr("plan takes \"prefer\" (weekdays) and \"avoid\" (at most 400 dates or ranges) as lists of strings"))
+            }
+            var spans: [DateSpan] = []
+            for text in avoid {
+                switch PlanOptions.dates(text) {
+                case .success(let span): spans.append(span)
+                case .failure(let problem): throw badRequest("\"avoid\": \(problem.sentence)")
+                }
+            }
+            switch PlanOptions.weekdays(prefer) {
+            case .success(let days): return .plan(prefer: days, avoid: spans, json: try text(object, .format) == "json")
+            case .failure(let problem): throw badRequest("\"prefer\": \(problem.sentence)")
+            }
         case .checkin?:
             let status: AttendanceStatus
             if let text = try text(object, .status) {
@@ -208,6 +229,9 @@ public enum ControlProtocol {
         if let id { object[.request] = .string(id) }
         switch request {
         case .status, .report, .subscribe, .hello: break
+        case let .plan(prefer, avoid, _):
+            object[.prefer] = .strings(prefer.sorted().map(\.key))
+            object[.avoid] = .strings(avoid.map { "\($0.start)..\($0.end)" })
         case let .checkin(dates, status, note):
             if let dates { object[.dates] = .strings(dates.map(\.description)) }
             object[.status] = .string(status.rawValue)

@@ -11,6 +11,8 @@ public struct ReportData: Sendable {
     public var streaks: Streaks?
     /// Time on site of the dates shown (docs/policy.md "Time on site").
     public var presence: [LocalDate: DayPresence]
+    /// The recorded plans' standing, when the period holds office plans (`status`).
+    public var plan: PlanStanding?
 
     public init(policy: Policy, report: Report, days: [LocalDate: ResolvedDay], streaks: Streaks? = nil,
                 presence: [LocalDate: DayPresence] = [:]) {

@@ -5,15 +5,18 @@ import DeskDaysCore
 public struct ReportWithStreaks: Encodable, Sendable {
     public var report: Report
     public var streaks: Streaks
+    /// `status`: the recorded plans' standing (key `plan`), when there are plans.
+    public var plan: PlanStanding?
 
-    public init(report: Report, streaks: Streaks) {
+    public init(report: Report, streaks: Streaks, plan: PlanStanding? = nil) {
         self.report = report
         self.streaks = streaks
+        self.plan = plan
     }
 
     /// The two keys this adds to docs/cli.md's report object.
     enum StreakKeys: String, CodingKey {
-        case streakWeeks = "streak_weeks", longestStreakWeeks = "longest_streak_weeks"
+        case streakWeeks = "streak_weeks", longestStreakWeeks = "longest_streak_weeks", plan
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -22,5 +25,6 @@ public struct ReportWithStreaks: Encodable, Sendable {
         var container = encoder.container(keyedBy: StreakKeys.self)
         try container.encode(streaks.current, forKey: .streakWeeks)
         try container.encode(streaks.longest, forKey: .longestStreakWeeks)
+        try container.encodeIfPresent(plan, forKey: .plan)
     }
 }

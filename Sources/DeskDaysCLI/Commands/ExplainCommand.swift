@@ -86,7 +86,8 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         for record in sorted {
             // A note of a record the date's decision overruled is marked so, never taken for the date's.
-            let note = record.note.map { " — \"\(Printable.escaped($0))\"" + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
+            let note = record.note.map { ($0 == PlanOrigin.note ? " — " + tr("planned with `deskdays plan`") : " — \"\(Printable.escaped($0))\"")
+                + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
             let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
                          + tr("\(Words.status(record.status)) (written \(written))") + note

@@ -9,7 +9,10 @@ import Foundation
 
 extension Session {
     /// What `status` and `report` print, and what the views draw (`Answers`).
-    var answers: Answers { Answers(policy: configuration.policy, locale: reportLocale, calendar: calendar) }
+    var answers: Answers {
+        Answers(policy: configuration.policy, locale: reportLocale, calendar: calendar,
+                fallbackTime: configuration.checkin.fallbackTime)
+    }
 
     /// The report for `selector`, each date's resolved day and the streaks (`Answers.reportData`).
     func reportData(_ selector: PeriodSelector = .current, covering: DateSpan? = nil) throws -> ReportData {

@@ -142,6 +142,8 @@ public enum ConfigLoader {
                         reader.problem(path, tr("day_starts_at = \"\(time)\" is not before noon; a night shift's day starts between \"00:00\" and \"11:59\" (\"04:00\": a 02:30 tap counts on the day before)"))
                     }
                 }
+            case "starts":
+                if let date = reader.date(value, path) { policy.starts = date }
             case "min_hours":
                 if let hours = reader.number(value, path, in: 0...24, unit: tr("hours on site; 0 is off")) { policy.minHours = hours }
             case "holidays_ics":
@@ -175,6 +177,7 @@ public enum ConfigLoader {
                 valuePath = path
                 if let number = reader.number(node, path) { value = number }
             case "reduce": reader.choice(node, path) { target.reduce = $0 }
+            case "round": reader.choice(node, path) { target.round = $0 }
             case "weeks": if let n = reader.int(node, path, in: 1...53, unit: tr("a number of weeks")) { target.weeks = n }
             case "best": if let n = reader.int(node, path, in: 1...520, unit: tr("a number of weeks")) { target.best = n }
             case "window": if let n = reader.int(node, path, in: 1...520, unit: tr("a number of weeks")) { target.window = n }

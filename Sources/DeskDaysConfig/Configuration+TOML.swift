@@ -17,6 +17,7 @@ extension Configuration {
         policyTable["rolling_weeks"] = policy.rollingWeeks
         policyTable["count_non_workdays"] = policy.countNonWorkdays
         policyTable["day_starts_at"] = policy.dayStartText
+        if let starts = policy.starts { policyTable["starts"] = starts.description }
         if policy.minHours == policy.minHours.rounded() {
             policyTable["min_hours"] = Int(policy.minHours)
         } else {
@@ -30,6 +31,7 @@ extension Configuration {
             target["value"] = policy.target.value
         }
         target["reduce"] = policy.target.reduce.rawValue
+        if policy.target.kind == .daysPerWeek { target["round"] = policy.target.round.rawValue }
         if policy.target.kind == .compliantWeeks { target["weeks"] = policy.target.weeks }
         if policy.target.kind == .bestWeeks {
             target["best"] = policy.target.best

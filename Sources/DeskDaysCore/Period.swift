@@ -9,6 +9,9 @@ public struct Period: Sendable, Hashable {
     public var label: String
     /// What the label says, as values (nil for a period made by hand: its label is shown as it is).
     public var name: Name?
+    /// The whole period when the rule's start shortened it to `span` (P'
+    /// of docs/policy.md "The rule's start"); nil when it was not shortened.
+    public var whole: DateSpan?
 
     /// The parts of a period's label.
     public enum Name: Sendable, Hashable {
@@ -33,6 +36,8 @@ public struct Period: Sendable, Hashable {
 
     public var start: LocalDate { span.start }
     public var end: LocalDate { span.end }
+    /// The whole period, shortened or not (P).
+    public var wholeSpan: DateSpan { whole ?? span }
 }
 
 /// Which period a report is about (`report --period`).
@@ -119,18 +124,23 @@ extension Policy {
     }
 
     /// The period a report covers. `best_weeks` targets always use their own
-    /// trailing window, whatever `period` says (docs/policy.md).
+    /// trailing window, whatever `period` says (docs/policy.md). The one that
+    /// contains `starts` begins on it (docs/policy.md "The rule's start").
     public func reportPeriod(_ selector: PeriodSelector, today: LocalDate) -> Period {
         let make: (LocalDate) -> Period = { date in
-            if target.kind == .bestWeeks {
-                return rollingWindow(weeks: target.window, endingWith: date)
+            var found = target.kind == .bestWeeks
+                ? rollingWindow(weeks: target.window, endingWith: date)
+                : period(period, containing: date)
+            if let starts, found.start < starts, starts <= found.end {
+                found.whole = found.span
+                found.span = DateSpan(starts, found.end)
             }
-            return period(period, containing: date)
+            return found
         }
         switch selector {
         case .current: return make(today)
         case .containing(let date): return make(date)
-        case .previous: return make(make(today).start.adding(days: -1))
+        case .previous: return make(make(today).wholeSpan.start.adding(days: -1))
         }
     }
 }

@@ -25,6 +25,9 @@ public struct Policy: Sendable, Equatable {
     /// `min_hours`: an automatic day counts as office only with at least
     /// this much time on site; 0 is off (docs/policy.md "Time on site").
     public var minHours: Double
+    /// `starts`: the rule's first date; dates before it are outside the rule
+    /// (docs/policy.md "The rule's start"). nil: the rule always ran.
+    public var starts: LocalDate?
 
     public init(timeZone: TimeZone = .current,
                 workdays: Set<Weekday> = [.monday, .tuesday, .wednesday, .thursday, .friday],
@@ -37,7 +40,8 @@ public struct Policy: Sendable, Equatable {
                 target: Target = Target(),
                 counts: [AttendanceStatus: Treatment] = Policy.defaultCounts,
                 dayStartMinutes: Int = 0,
-                minHours: Double = 0) {
+                minHours: Double = 0,
+                starts: LocalDate? = nil) {
         self.timeZone = timeZone
         self.workdays = workdays
         workdayBits = Self.bits(workdays)
@@ -51,6 +55,7 @@ public struct Policy: Sendable, Equatable {
         self.counts = counts
         self.dayStartMinutes = dayStartMinutes
         self.minHours = minHours
+        self.starts = starts
     }
 
     public static let defaultCounts: [AttendanceStatus: Treatment] = [
@@ -139,11 +144,20 @@ public struct Target: Sendable, Equatable {
         case proRata = "pro-rata"
     }
 
+    /// `round`, for `days_per_week`: each week's share rounded up and summed
+    /// (`week`), or the rule averaged over the period and rounded once
+    /// (`period`; docs/policy.md "A weekly rule averaged over the period").
+    public enum Round: String, CaseIterable, Sendable, Codable {
+        case week, period
+    }
+
     public var kind: Kind
     /// `value` in hundredths, so that every division is an exact rational
     /// (docs/policy.md allows up to two decimals): 60 % is 6000, 2.5 days is 250.
     public var hundredths: Int
     public var reduce: Reduce
+    /// `days_per_week` only: per week (default) or averaged over the period.
+    public var round: Round
     /// `compliant_weeks`: how many compliant weeks the period needs.
     public var weeks: Int
     /// `best_weeks`: how many of the best weeks count.
@@ -152,10 +166,11 @@ public struct Target: Sendable, Equatable {
     public var window: Int
 
     public init(kind: Kind = .percent, hundredths: Int = 6000, reduce: Reduce = .cap,
-                weeks: Int = 0, best: Int = 0, window: Int = 12) {
+                weeks: Int = 0, best: Int = 0, window: Int = 12, round: Round = .week) {
         self.kind = kind
         self.hundredths = hundredths
         self.reduce = reduce
+        self.round = round
         self.weeks = weeks
         self.best = best
         self.window = window

@@ -82,17 +82,28 @@ public struct PolicyEngine: Sendable {
         report.eligible += report.workdays - report.excused
         report.elapsed = report.office + report.remote + report.unrecorded
         report.pending = report.eligible - report.elapsed
+        if let starts = policy.starts, period.end < starts {
+            // Before the rule: the days as they were, and no target.
+            report.status = .notStarted
+            report.ruleStarts = starts
+            return report
+        }
 
         switch policy.target.kind {
         case .percent:
             report.required = ceilDiv(policy.target.hundredths * report.eligible, 10_000)
             applyDerived(&report)
         case .daysPerPeriod:
+            // The whole period's nominal days are the base: a period the
+            // rule's start shortened asks its share (docs/policy.md "The rule's start").
+            let nominal = period.wholeSpan.filter { policy.workdays.contains($0.weekday) }.count
             switch policy.target.reduce {
             case .cap:
-                report.required = min(report.eligible, ceilDiv(policy.target.hundredths, 100))
+                let inside = period.span.filter { policy.workdays.contains($0.weekday) }.count
+                let asked = period.whole == nil ? ceilDiv(policy.target.hundredths, 100)
+                    : nominal == 0 ? 0 : ceilDiv(policy.target.hundredths * inside, 100 * nominal)
+                report.required = min(report.eligible, asked)
             case .proRata:
-                let nominal = period.span.filter { policy.workdays.contains($0.weekday) }.count
                 report.required = nominal == 0 ? 0 : ceilDiv(policy.target.hundredths * report.eligible, 100 * nominal)
             }
             applyDerived(&report)
@@ -101,7 +112,9 @@ public struct PolicyEngine: Sendable {
                 weekFigures(start: start, within: period.span, counts: counts)
             }
             report.weeks = weeks
-            report.required = weeks.reduce(0) { $0 + $1.required }
+            report.required = policy.target.round == .period
+                ? averagedWeeklyRequirement(period: period.span, eligible: report.eligible)
+                : weeks.reduce(0) { $0 + $1.required }
             applyDerived(&report)
         case .compliantWeeks:
             applyCompliantWeeks(&report, counts: counts, today: today)
@@ -126,6 +139,22 @@ public struct PolicyEngine: Sendable {
             report.status = .onTrack
         } else {
             report.status = .behind
+        }
+    }
+
+    /// `days_per_week` with `round = "period"`: the rule averaged over the
+    /// period and rounded once (docs/policy.md "A weekly rule averaged over
+    /// the period"): 3 a week over a 13-week quarter of 65 workdays is 39.
+    func averagedWeeklyRequirement(period: DateSpan, eligible: Int) -> Int {
+        let nominalWeek = policy.workdays.count
+        guard nominalWeek > 0 else { return 0 }
+        let n = policy.target.hundredths
+        switch policy.target.reduce {
+        case .cap:
+            let nominal = period.filter { policy.workdays.contains($0.weekday) }.count
+            return min(eligible, ceilDiv(n * nominal, 100 * nominalWeek))
+        case .proRata:
+            return ceilDiv(n * eligible, 100 * nominalWeek)
         }
     }
 
@@ -165,7 +194,12 @@ public struct PolicyEngine: Sendable {
         let weeks = starts.map { start in
             weekFigures(start: start, within: DateSpan(start, start.adding(days: 6)), counts: counts)
         }
-        let k = policy.target.weeks
+        var k = policy.target.weeks
+        if let whole = report.period.whole {
+            // Shortened by the rule's start: its share of the whole period's weeks.
+            let wholeWeeks = weekStarts(in: DateSpan(policy.weekStart(of: whole.start), whole.end)).filter { whole.contains($0) }.count
+            k = wholeWeeks == 0 ? 0 : ceilDiv(k * weeks.count, wholeWeeks)
+        }
         let over = weeks.filter { $0.start.adding(days: 6) < today }
         let notOver = weeks.count - over.count
         let met = weeks.filter(\.met).count
@@ -205,16 +239,20 @@ public struct PolicyEngine: Sendable {
 
     /// `best_weeks`: the best `b` weeks of the trailing window must hold `d` office days.
     func applyBestWeeks(_ report: inout Report, counts: [LocalDate: DayCount], today: LocalDate) {
-        let d = ceilDiv(policy.target.hundredths, 100)
-        let b = max(0, policy.target.best)
-        let starts = weekStarts(in: report.period.span)
+        let span = report.period.span
+        // The rule's start drops the window's weeks before it; its own week
+        // counts from `starts` on, and `best` and `value` shrink in proportion.
+        let starts = weekStarts(in: DateSpan(policy.weekStart(of: span.start), span.end))
+        let b = report.period.whole == nil ? max(0, policy.target.best) : min(max(0, policy.target.best), starts.count)
+        let d = policy.target.best <= 0 ? ceilDiv(policy.target.hundredths, 100)
+            : ceilDiv(policy.target.hundredths * b, 100 * policy.target.best)
         var weeks: [Report.Week] = []
         var potentials: [Int] = []
-        let share = policy.target.bestWeeksShare
+        let share = b <= 0 ? 0 : ceilDiv(d, b)
         for start in starts {
             let week = DateSpan(start, start.adding(days: 6))
             var office = 0, pending = 0
-            for date in week {
+            for date in week where span.contains(date) {
                 switch counts[date] {
                 case .office: office += 1
                 case .pending: pending += 1

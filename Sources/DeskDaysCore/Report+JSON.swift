@@ -21,6 +21,7 @@ extension Report: Encodable {
         var kind: String
         var value: Double
         var reduce: String?
+        var round: String?
         var weeks: Int?
         var best: Int?
         var window: Int?
@@ -37,7 +38,10 @@ extension Report: Encodable {
                      forKey: .period)
         var targetJSON = TargetJSON(kind: target.kind.rawValue, value: target.value)
         switch target.kind {
-        case .daysPerWeek, .daysPerPeriod: targetJSON.reduce = target.reduce.rawValue
+        case .daysPerWeek:
+            targetJSON.reduce = target.reduce.rawValue
+            if target.round == .period { targetJSON.round = target.round.rawValue }
+        case .daysPerPeriod: targetJSON.reduce = target.reduce.rawValue
         case .compliantWeeks: targetJSON.reduce = target.reduce.rawValue; targetJSON.weeks = target.weeks
         case .bestWeeks: targetJSON.best = target.best; targetJSON.window = target.window
         case .percent: break

@@ -12,6 +12,8 @@ public struct Report: Sendable, Equatable {
 
     public enum Status: String, Sendable, Equatable {
         case met, onTrack = "on_track", behind, impossible
+        /// The period ends before the rule's start: it has no target.
+        case notStarted = "not_started"
     }
 
     public var today: LocalDate
@@ -32,6 +34,8 @@ public struct Report: Sendable, Equatable {
     public var requiredToDate = 0
     public var remainingRequired = 0
     public var status: Status = .onTrack
+    /// `not_started`: the date the rule starts (`policy.starts`).
+    public var ruleStarts: LocalDate?
 
     /// Week-based targets only.
     public var weeks: [Week]?

@@ -27,7 +27,7 @@ extension DesktopBus {
             switch summary.status {
             case .met: icon = "emblem-default"
             case .behind, .impossible: icon = "dialog-warning"
-            case .onTrack: icon = "x-office-calendar"
+            case .onTrack, .notStarted: icon = "x-office-calendar"
             }
             title = "DeskDays: " + summary.status.words
             tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName); \(summary.remaining) more needed.",

@@ -218,7 +218,7 @@ public struct EvidencePage: Sendable {
             (tr("Workdays"), policy.workdays.sorted().map(\.key).joined(separator: ", ")),
             (tr("Week starts"), policy.weekStart.key),
             (tr("Period"), "\(policy.period.rawValue) (\(label))"),
-            (tr("Target"), target.words(value: Localization.figure(target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value)))),
+            (tr("Target"), target.words(value: Localization.figure(target.hundredths % 100 == 0 ? String(target.hundredths / 100) : String(target.value)), over: report.period.kind)),
             (tr("Counts"), [AttendanceStatus.travel, .sick, .vacation, .leave]
                 .map { status in tr("\(status.word) as \(policy.treatment(of: status).word)") }.joined(separator: ", ")),
             (tr("Weekend and holiday office days"), policy.countNonWorkdays ? tr("counted") : tr("not counted")),

@@ -75,7 +75,7 @@ public struct HTMLReport: Sendable {
         let n = locale.number
         var rows: [(String, String)] = [
             (tr("Status"), report.standingWords),
-            (tr("Target"), targetWords(report.target)),
+            (tr("Target"), targetWords(report.target, over: report.period.kind)),
             (tr("Office days"), n(report.office)),
             (tr("Required"), n(report.required)),
             (tr("Required by today (pace)"), n(report.requiredToDate)),
@@ -176,8 +176,9 @@ public struct HTMLReport: Sendable {
     /// the command line keep the English names).
     static func statusWord(_ status: AttendanceStatus) -> String { status.word }
 
-    func targetWords(_ target: Target) -> String {
-        target.words(value: target.hundredths % 100 == 0 ? locale.number(target.hundredths / 100) : locale.figure(target.value))
+    func targetWords(_ target: Target, over period: PeriodKind) -> String {
+        target.words(value: target.hundredths % 100 == 0 ? locale.number(target.hundredths / 100) : locale.figure(target.value),
+                     over: period)
     }
 
     /// Page layout and table colours, light and dark; the charts' classes follow.

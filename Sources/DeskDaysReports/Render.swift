@@ -23,6 +23,9 @@ public enum Render {
     /// Where the user stands in the period, and what is needed.
     static func periodLine(_ report: Report, locale: ReportLocale) -> String {
         let label = locale.periodLabel(report.period), standing = report.standingWords, n = locale.number
+        if let starts = report.ruleStarts {
+            return tr("\(label): before the rule, which runs from \(locale.day(starts)).")
+        }
         switch report.target.kind {
         case .compliantWeeks:
             let met = report.weeksMet ?? 0, required = report.weeksRequired ?? 0, remaining = report.weeksRemaining ?? 0
@@ -64,7 +67,10 @@ public enum Render {
         let label = locale.periodLabel(report.period)
         var lines = [tr("\(label) (\(day(report.period.start)) to \(day(report.period.end))), today \(day(report.today))"),
                      tr("Status: \(report.standingWords)")]
-        lines.append(tr("Target: \(report.target.words(value: locale.figure(report.target.value)))"))
+        if let starts = report.ruleStarts {
+            lines.append(tr("The rule runs from \(day(starts)); this period has no target."))
+        }
+        lines.append(tr("Target: \(report.target.words(value: locale.figure(report.target.value), over: report.period.kind))"))
         lines.append(tr("Workdays \(n(report.workdays)), excused \(n(report.excused)), eligible \(n(report.eligible))"))
         lines.append(tr("Office \(n(report.office)), remote \(n(report.remote)), unrecorded \(n(report.unrecorded)) (elapsed \(n(report.elapsed))), pending \(n(report.pending)), planned office \(n(report.plannedOffice))"))
         if let officeAll = report.officeAll {
@@ -131,6 +137,7 @@ public enum Render {
         case .met, .onTrack: colour = "#7fbf7f"
         case .behind: colour = "#e5c07b"
         case .impossible: colour = "#e06c75"
+        case .notStarted: colour = "#9da5b4"
         }
         return [tr("Office \(report.office)/\(report.required) \(report.standingWords)"),
                 Localization.figure("\(report.office)/\(report.required)"), colour].joined(separator: "\n")

@@ -12,7 +12,7 @@ extension Report {
     /// Where the user stands, in words: a finished period that was not met
     /// is "missed" (its JSON status stays `impossible`, docs/policy.md).
     public var standingWords: String {
-        isFinished && status != .met ? tr("missed") : status.words
+        isFinished && status != .met && status != .notStarted ? tr("missed") : status.words
     }
 
     /// "N still needed", or for a finished period "N short".
@@ -34,6 +34,7 @@ extension Report.Status {
         case .onTrack: return tr("on track")
         case .behind: return tr("behind")
         case .impossible: return tr("out of reach")
+        case .notStarted: return tr("not started")
         }
     }
 }
@@ -41,10 +42,19 @@ extension Report.Status {
 extension Target {
     /// The target in words, with its figure written as `value` (the caller
     /// formats it, for its locale). `cap`/`pro-rata` are configuration
-    /// values and stay as the user writes them.
-    public func words(value: String) -> String {
+    /// values and stay as the user writes them. `period`: what a weekly
+    /// rule with `round = "period"` is averaged over.
+    public func words(value: String, over period: PeriodKind) -> String {
         switch kind {
         case .percent: return tr("\(value) % of eligible workdays")
+        case .daysPerWeek where round == .period:
+            switch period {
+            case .week: return tr("\(value) office days a week (\(reduce.rawValue))")
+            case .month: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the month")
+            case .quarter: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the quarter")
+            case .year: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the year")
+            case .rolling: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the rolling weeks")
+            }
         case .daysPerWeek: return tr("\(value) office days a week (\(reduce.rawValue))")
         case .daysPerPeriod: return tr("\(value) office days in the period (\(reduce.rawValue))")
         case .compliantWeeks:

@@ -70,6 +70,7 @@ extension Report.Status {
         case .behind: return 1
         case .onTrack: return 2
         case .met: return 3
+        case .notStarted: return 4
         }
     }
 }

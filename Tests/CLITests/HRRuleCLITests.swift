@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 54, HR's rule: the rule's settings as the command line reads,
+/// shows and words them (docs/cli.md "Additions (fifth round)").
+@Suite struct HRRuleCLITests {
+    static let quarterly = """
+        [policy]
+        timezone = "UTC"
+        period = "quarter"
+        fiscal_year_start_month = 4
+
+        [policy.target]
+        kind = "days_per_week"
+        value = 3
+        round = "period"
+
+        """
+
+    /// `report --json` on `today`, as an object.
+    static func report(_ cli: CLIRunner, _ today: String, _ extra: [String] = []) async throws -> [String: Any] {
+        let run = try await cli.run(["report", "--json", "--today", today] + extra)
+        #expect(run.status == 0, "\(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+    }
+
+    @Test func aWeeklyRuleAveragedOverTheQuarter() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.quarterly)
+        // One record before the quarter makes the database.
+        #expect(try await cli.run(["checkin", "--date", "2027-03-01", "--status", "remote", "--today", "2027-04-01"]).status == 0)
+        let show = try await cli.run(["config", "show"])
+        #expect(show.status == 0 && show.stdout.contains("round = 'period'"), "\(show.stdout)\(show.stderr)")
+        let figures = try await Self.report(cli, "2027-04-01")
+        #expect(figures["required"] as? Int == 39, "\(figures)")
+        #expect((figures["target"] as? [String: Any])?["round"] as? String == "period", "\(figures)")
+        let text = try await cli.run(["report", "--today", "2027-04-01"])
+        #expect(text.stdout.contains("3 office days a week (cap), averaged over the quarter"), "\(text.stdout)")
+        // The default rounds each week: 40.
+        try cli.writeConfig(Self.quarterly.replacingOccurrences(of: "round = \"period\"\n", with: ""))
+        #expect(try await Self.report(cli, "2027-04-01")["required"] as? Int == 40)
+        try cli.writeConfig(Self.quarterly.replacingOccurrences(of: "\"period\"", with: "\"month\""))
+        let bad = try await cli.run(["config", "check"])
+        #expect(bad.status != 0 && bad.stderr.contains("round = \"month\" is not one of \"week\", \"period\""), "\(bad.stderr)")
+    }
+
+    /// `[policy] starts`: read, shown, and a period before it has no target.
+    @Test func theRulesStart() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"month\"\nstarts = \"2026-11-18\"\n")
+        #expect(try await cli.run(["checkin", "--date", "2026-10-05", "--status", "office", "--today", "2026-11-20"]).status == 0)
+        let show = try await cli.run(["config", "show"])
+        #expect(show.stdout.contains("starts = '2026-11-18'"), "\(show.stdout)")
+        let november = try await Self.report(cli, "2026-11-20")
+        #expect((november["period"] as? [String: Any])?["start"] as? String == "2026-11-18", "\(november)")
+        // 60 % of Wed 18 – Mon 30 Nov (9 weekdays): ceil(5.4) = 6.
+        #expect(november["required"] as? Int == 6 && november["eligible"] as? Int == 9, "\(november)")
+        let october = try await Self.report(cli, "2026-11-20", ["--period", "previous"])
+        #expect(october["status"] as? String == "not_started" && october["required"] as? Int == 0
+                && october["office"] as? Int == 1, "\(october)")
+        let text = try await cli.run(["report", "--period", "previous", "--today", "2026-11-20"])
+        #expect(text.stdout.contains("Status: not started") && text.stdout.contains("The rule runs from 2026-11-18; this period has no target."),
+                "\(text.stdout)")
+        let status = try await cli.run(["status", "--today", "2026-10-20"])
+        #expect(status.stdout.contains("before the rule, which runs from 2026-11-18."), "\(status.stdout)\(status.stderr)")
+        try cli.writeConfig("[policy]\nstarts = \"2026-02-30\"\n")
+        let bad = try await cli.run(["config", "check"])
+        #expect(bad.status != 0 && bad.stderr.contains("starts must be a date written YYYY-MM-DD"), "\(bad.stderr)")
+    }
+}

@@ -70,6 +70,7 @@ package struct DeskDays: AsyncParsableCommand {
             BenchIngestCommand.self,
             CalendarCommand.self,
             ChartCommand.self,
+            HolidaysCommand.self,
             // Subcommands are registered here, one line each.
         ] + Hardware.Command.allCases.map(\.entry)
     )

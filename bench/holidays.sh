@@ -25,7 +25,8 @@ source bench/lib.sh
 PLAIN="$OUT/holidays-plain.toml" REGION="$OUT/holidays-region.toml"
 printf '[policy]\ntimezone = "Europe/Berlin"\n' > "$PLAIN"
 printf '[policy]\ntimezone = "Europe/Berlin"\nholidays_region = "DE-BY"\n' > "$REGION"
-NONE=(--socket "$OUT/no-agent.sock" --database "$OUT/holidays-none.sqlite")
+# Neither command asks the agent or opens a database.
+NONE=(--database "$OUT/holidays-none.sqlite")
 unset DESKDAYS_TODAY DESKDAYS_NOW
 
 echo "data/holidays/holidays.tsv: $(wc -c <data/holidays/holidays.tsv) bytes, xz -6: $(xz -6 -c data/holidays/holidays.tsv | wc -c) bytes"

@@ -17,8 +17,9 @@ public struct RegionHoliday: Sendable, Equatable {
 /// The public holidays shipped with DeskDays (`[policy] holidays_region`,
 /// `deskdays holidays`): `data/holidays/holidays.tsv`, written by
 /// tools/holidays/generate.py from the `holidays` library at the version it
-/// names (its format is described there). Read as bytes; one region's
-/// holidays for every year are one country's block of the file.
+/// names (its format is described there). Read as bytes: a region's
+/// holidays, every year, are its country's block, found with `memmem`, so
+/// a lookup reads the header and one block of the file's 1.2 MB.
 public struct HolidayData: Sendable {
     /// The `holidays` library's version the file came from.
     public let version: String
@@ -26,8 +27,6 @@ public struct HolidayData: Sendable {
     /// Where it was read from.
     public let path: String
     private let bytes: [UInt8]
-    /// Each country's block: its subdivisions and where its lines are.
-    private let countries: [String: (subdivisions: [String], lines: Range<Int>)]
 
     /// Reads the file at `path`; nil when it cannot be read or is not one.
     public init?(path: String) {
@@ -39,51 +38,80 @@ public struct HolidayData: Sendable {
         self.bytes = bytes
         self.path = path
         var version: String?, years: ClosedRange<Int>?
-        var countries: [String: (subdivisions: [String], lines: Range<Int>)] = [:]
-        var current: (code: String, subdivisions: [String], start: Int)?
         var start = 0
-        // Only the header and the country lines are split here; a country's
-        // block is parsed when its region is asked for.
-        while start < bytes.count {
+        // The header: the lines before the first country.
+        while start < bytes.count, bytes[start] != UInt8(ascii: "=") {
             let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
-            switch bytes[start] {
-            case UInt8(ascii: "="):
-                if let country = current { countries[country.code] = (country.subdivisions, country.start..<start) }
-                let fields = Self.fields(bytes[(start + 1)..<end])
-                current = (fields[0], Array(fields.dropFirst()), end + 1)
-            case UInt8(ascii: "v") where current == nil:
-                let fields = Self.fields(bytes[start..<end])
-                if fields.count == 2, fields[0] == "version" { version = fields[1] }
-            case UInt8(ascii: "y") where current == nil:
-                let fields = Self.fields(bytes[start..<end])
-                if fields.count == 3, fields[0] == "years", let first = Int(fields[1]), let last = Int(fields[2]), first <= last {
-                    years = first...last
-                }
-            default: break
+            let fields = Self.fields(bytes[start..<end])
+            if fields.count == 2, fields[0] == "version" { version = fields[1] }
+            if fields.count == 3, fields[0] == "years", let first = Int(fields[1]), let last = Int(fields[2]), first <= last {
+                years = first...last
             }
             start = end + 1
         }
-        if let country = current { countries[country.code] = (country.subdivisions, country.start..<bytes.count) }
-        guard let version, let years, !countries.isEmpty else { return nil }
+        guard let version, let years, start < bytes.count else { return nil }
         self.version = version
         self.years = years
-        self.countries = countries
     }
 
     private static func fields(_ line: ArraySlice<UInt8>) -> [String] {
         line.split(separator: 9, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The next country line at or after `from`: the index of its `=`
+    /// (`memchr`: the byte starts only country lines).
+    private func nextCountry(from: Int) -> Int? {
+        bytes.withUnsafeBytes { buffer in
+            var index = from
+            while index < buffer.count, let hit = memchr(buffer.baseAddress! + index, Int32(UInt8(ascii: "=")), buffer.count - index) {
+                let found = buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                if found == 0 || buffer[found - 1] == 10 { return found }
+                index = found + 1
+            }
+            return nil
+        }
+    }
+
+    /// A country's block: its subdivisions' codes and the range of its lines.
+    private func block(_ code: String) -> (subdivisions: [String], lines: Range<Int>)? {
+        // Two ASCII capitals, as the file writes every country.
+        guard code.utf8.count == 2, code.utf8.allSatisfy({ (65...90).contains($0) }) else { return nil }
+        let wanted = Array(code.utf8)
+        var from = 0
+        while let found = nextCountry(from: from) {
+            let after = found + 3
+            from = found + 1
+            guard after < bytes.count, bytes[found + 1] == wanted[0], bytes[found + 2] == wanted[1],
+                  bytes[after] == 9 || bytes[after] == 10 else { continue }
+            let end = bytes[after...].firstIndex(of: 10) ?? bytes.count
+            let subdivisions = bytes[after] == 9 ? Self.fields(bytes[(after + 1)..<end]) : []
+            let next = nextCountry(from: end) ?? bytes.count
+            return (subdivisions, min(end + 1, next)..<next)
+        }
+        return nil
+    }
+
+    /// Every country's code, in the file's order.
+    private var countryCodes: [String] {
+        var codes: [String] = [], from = 0
+        while let found = nextCountry(from: from) {
+            let end = bytes[(found + 1)...].firstIndex { $0 == 9 || $0 == 10 } ?? bytes.count
+            codes.append(String(decoding: bytes[(found + 1)..<end], as: UTF8.self))
+            from = end
+        }
+        return codes
+    }
+
     /// The codes the data knows: every country, then each with its subdivisions ("DE", "DE-BY").
     public var regions: [String] {
-        countries.keys.sorted().flatMap { code in [code] + countries[code]!.subdivisions.map { code + "-" + $0 } }
+        countryCodes.flatMap { code in [code] + (block(code)?.subdivisions ?? []).map { code + "-" + $0 } }
     }
 
     /// `text` as the data spells a region (upper case), if the data knows it.
     public func region(_ text: String) -> String? {
         let code = text.uppercased()
         let parts = code.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let country = countries[String(parts[0])] else { return nil }
+        guard let country = block(String(parts[0])) else { return nil }
         return parts.count == 1 || country.subdivisions.contains(String(parts[1])) ? code : nil
     }
 
@@ -93,7 +121,8 @@ public struct HolidayData: Sendable {
     public func suggestions(for text: String) -> [String] {
         let code = text.uppercased()
         let country = String(code.prefix { $0 != "-" })
-        let candidates = countries[country].map { [country] + $0.subdivisions.map { country + "-" + $0 } } ?? regions
+        let known = block(country)
+        let candidates = known.map { [country] + $0.subdivisions.map { country + "-" + $0 } } ?? regions
         let typed = Array(code)
         guard typed.count <= 12 else { return [] }
         let ranked = candidates.map { (AttendanceStatus.editDistance(typed, Array($0)), $0) }
@@ -104,7 +133,7 @@ public struct HolidayData: Sendable {
     /// The public holidays of a region the data knows (`region(_:)`), every year it covers.
     public func holidays(region: String) -> [LocalDate: RegionHoliday] {
         let parts = region.split(separator: "-", maxSplits: 1)
-        guard let code = parts.first.map(String.init), let country = countries[code] else { return [:] }
+        guard let code = parts.first.map(String.init), let country = block(code) else { return [:] }
         let own = parts.count == 2 ? region : nil
         var names: [RegionHoliday] = []
         var result: [LocalDate: RegionHoliday] = [:]

@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/deskdays
 
-.PHONY: all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po
+.PHONY: all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po holidays holidays-lib
 
 all: build
 
@@ -26,9 +26,25 @@ deps-build:
 	$(call apt_install,deps/apt-build.txt)
 
 # The tests build and check the Debian package too (DebianPackageTests): deps/apt-deb.txt.
-deps-test: deps-build
+deps-test: deps-build holidays-lib
 	$(call apt_install,deps/apt-test.txt)
 	$(call apt_install,deps/apt-deb.txt)
+
+# Public holidays by region (docs/cli.md "Holidays by region"): the shipped
+# data/holidays/holidays.tsv is written by tools/holidays/generate.py from the
+# `holidays` library (PyPI, MIT) at the version in tools/holidays/VERSION,
+# installed into .build/holidays-lib (HolidaysTests compares the data with it).
+# The programs read only the file.
+HOLIDAYS_VERSION := $(shell cat tools/holidays/VERSION)
+HOLIDAYS_LIB := .build/holidays-lib
+holidays-lib:
+	$(call apt_install,deps/apt-holidays.txt)
+	@[ "$$(PYTHONPATH=$(HOLIDAYS_LIB) /usr/bin/python3 -c 'import holidays; print(holidays.__version__)' 2>/dev/null)" = "$(HOLIDAYS_VERSION)" ] || \
+		{ rm -rf $(HOLIDAYS_LIB) && /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location --root-user-action=ignore \
+			--target $(HOLIDAYS_LIB) holidays==$(HOLIDAYS_VERSION); }
+
+holidays: holidays-lib
+	PYTHONPATH=$(HOLIDAYS_LIB) /usr/bin/python3 tools/holidays/generate.py data/holidays/holidays.tsv
 
 build: deps-build catalogs
 	$(SWIFT) build
@@ -152,6 +168,7 @@ install: deps-build catalogs
 	   install -m644 $$out/deskdays.1 $(DATADIR)/man/man1/deskdays.1; echo "man page: $(DATADIR)/man/man1/deskdays.1"; \
 	else echo "note: the man page could not be generated (swift package generate-manual failed); skipped"; fi; rm -rf $$out
 	install -Dm644 config/config.toml $(DATADIR)/doc/deskdays/config.toml.sample
+	install -Dm644 data/holidays/holidays.tsv $(DATADIR)/deskdays/holidays.tsv
 	@for l in $(LANGUAGES); do install -Dm644 $(LOCALE_BUILD)/$$l/LC_MESSAGES/deskdays.mo $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done
 	@cfg=$${XDG_CONFIG_HOME:-$(HOME)/.config}/deskdays/config.toml; \
 	if [ ! -e $$cfg ]; then install -d -m700 $$(dirname $$cfg) && install -m600 config/config.toml $$cfg && echo "sample configuration: $$cfg"; fi
@@ -170,6 +187,8 @@ uninstall:
 		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1 \
 		$(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service
 	rm -rf $(DATADIR)/doc/deskdays
+	@# Only the file: $(DATADIR)/deskdays is also where your database is (the default PREFIX).
+	rm -f $(DATADIR)/deskdays/holidays.tsv
 	@for l in $(LANGUAGES); do rm -f $(DATADIR)/locale/$$l/LC_MESSAGES/deskdays.mo; done
 	@if [ "$$(id -u)" = 0 ]; then for r in $(notdir $(UDEV_RULES)); do rm -f $(UDEVDIR)/$$r; done; fi
 	@systemctl --user daemon-reload 2>/dev/null || true

@@ -71,6 +71,7 @@ package struct DeskDays: AsyncParsableCommand {
             CalendarCommand.self,
             ChartCommand.self,
             PlanCommand.self,
+            HolidaysCommand.self,
             // Subcommands are registered here, one line each.
         ] + Hardware.Command.allCases.map(\.entry)
     )

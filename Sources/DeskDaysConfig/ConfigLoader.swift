@@ -64,8 +64,11 @@ public enum ConfigLoader {
         reader.read(table, path: "") { reader, key, value, path in
             switch key {
             case "policy":
-                reader.table(value, path) { readPolicy(&$0, $1, &configuration.policy, &calendars, baseDirectory, horizon) }
-            case "holidays": readHolidays(&reader, value, path, &configuration.policy)
+                reader.table(value, path) {
+                    readPolicy(&$0, $1, &configuration.policy, &calendars, &configuration.holidaysRegion,
+                               &configuration.holidaySources, baseDirectory, horizon)
+                }
+            case "holidays": readHolidays(&reader, value, path, &configuration.policy, &configuration.holidaySources)
             case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             case "reminders": reader.table(value, path) { readReminders(&$0, $1, &configuration.reminders) }
@@ -78,6 +81,14 @@ public enum ConfigLoader {
                 reader.table(value, path) { method.read(&$0, $1, &configuration) }
             }
             return true
+        }
+        // The region's public holidays add to the others: a date `[[holidays]]`
+        // or `holidays_ics` names keeps that name.
+        if let region = configuration.holidaysRegion, let data = HolidayData.installed {
+            for (date, holiday) in data.holidays(region: region) where configuration.policy.holidays[date] == nil {
+                configuration.policy.holidays[date] = holiday.name
+                configuration.holidaySources[date] = .region(region)
+            }
         }
         // In file order, as a compiler lists errors (stable for one line).
         configuration.holidayCalendars = calendars
@@ -97,7 +108,8 @@ public enum ConfigLoader {
     // MARK: - Sections
 
     static func readPolicy(_ reader: inout TableReader, _ table: TOMLTable, _ policy: inout Policy,
-                           _ calendars: inout [String], _ baseDirectory: String, _ horizon: LocalDate?) {
+                           _ calendars: inout [String], _ region: inout String?, _ sources: inout [LocalDate: HolidaySource],
+                           _ baseDirectory: String, _ horizon: LocalDate?) {
         reader.read(table, path: "policy") { reader, key, value, path in
             switch key {
             case "timezone":
@@ -148,8 +160,12 @@ public enum ConfigLoader {
                 if let hours = reader.number(value, path, in: 0...24, unit: tr("hours on site; 0 is off")) { policy.minHours = hours }
             case "holidays_ics":
                 if let name = reader.string(value, path) {
-                    calendars.append(readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon, into: &policy))
+                    calendars.append(readICS(&reader, path, name, baseDirectory: baseDirectory, horizon: horizon,
+                                             into: &policy, sources: &sources))
                 }
+            case "holidays_region":
+                // "" is none, as when the key is left out.
+                if let name = reader.string(value, path), !name.isEmpty { region = readRegion(&reader, path, name) }
             case "target": reader.table(value, path) { readTarget(&$0, $1, &policy.target, workdays: policy.workdays.count) }
             case "counts":
                 reader.table(value, path) { reader, table in
@@ -219,7 +235,7 @@ public enum ConfigLoader {
 
     /// Adds the all-day events of the calendar `name` to `policy`'s holidays; returns the file's path.
     static func readICS(_ reader: inout TableReader, _ path: String, _ name: String, baseDirectory: String,
-                        horizon: LocalDate?, into policy: inout Policy) -> String {
+                        horizon: LocalDate?, into policy: inout Policy, sources: inout [LocalDate: HolidaySource]) -> String {
         var file = name
         if file == "~" || file.hasPrefix("~/") {
             file = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + file.dropFirst()
@@ -234,7 +250,10 @@ public enum ConfigLoader {
         let limit = horizon ?? LocalDate.supported.upperBound
         do {
             for event in try ICalendar.read(text, through: limit).events {
-                for date in event.dates where policy.holidays[date] == nil { policy.holidays[date] = event.summary }
+                for date in event.dates where policy.holidays[date] == nil {
+                    policy.holidays[date] = event.summary
+                    sources[date] = .calendarFile(file)
+                }
             }
         } catch {
             reader.problem(path, tr("the holiday calendar \(file) is not usable: \(error)"))
@@ -242,7 +261,22 @@ public enum ConfigLoader {
         return file
     }
 
-    static func readHolidays(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String, _ policy: inout Policy) {
+    /// `holidays_region`, as the shipped data spells it; nil (and a problem) when the data does not know it.
+    static func readRegion(_ reader: inout TableReader, _ path: String, _ name: String) -> String? {
+        guard let data = HolidayData.installed else {
+            reader.problem(path, tr("the holiday data shipped with DeskDays is missing (share/deskdays/holidays.tsv); reinstall DeskDays or remove holidays_region"))
+            return nil
+        }
+        if let region = data.region(name) { return region }
+        let near = data.suggestions(for: name).map { "\"\($0)\"" }.joined(separator: ", ")
+        reader.problem(path, near.isEmpty
+            ? tr("unknown holidays_region \"\(name)\"; use a country code and, optionally, a subdivision, such as \"DE-BY\" (`deskdays holidays --regions` lists them)")
+            : tr("unknown holidays_region \"\(name)\"; did you mean \(near)? (`deskdays holidays --regions` lists them)"))
+        return nil
+    }
+
+    static func readHolidays(_ reader: inout TableReader, _ value: TOMLValueConvertible, _ path: String, _ policy: inout Policy,
+                             _ sources: inout [LocalDate: HolidaySource]) {
         guard let array = value.array else {
             reader.problem(path, tr("holidays must be an array of tables ([[holidays]] with date and name)"))
             return
@@ -263,7 +297,10 @@ public enum ConfigLoader {
                 }
                 return true
             }
-            if let date { policy.holidays[date] = name } else if table["date"] == nil {
+            if let date {
+                policy.holidays[date] = name
+                sources[date] = .configuration
+            } else if table["date"] == nil {
                 reader.problem(itemPath, tr("a holiday needs a date (YYYY-MM-DD)"))
             }
         }

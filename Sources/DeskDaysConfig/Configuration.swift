@@ -24,8 +24,22 @@ public struct Configuration: Sendable, Equatable {
     public var calendar: CalendarSettings?
     /// `[plan]`: the weekdays `deskdays plan` prefers and the dates it leaves out.
     public var plan = PlanOptions()
+    /// `policy.holidays_region` ("DE-BY", as the shipped data spells it), and
+    /// where each of `policy.holidays` came from (`explain`, `deskdays holidays`).
+    public var holidaysRegion: String?
+    public var holidaySources: [LocalDate: HolidaySource] = [:]
 
     public init() {}
+}
+
+/// Where a holiday of the configuration comes from.
+public enum HolidaySource: Sendable, Equatable {
+    /// The public holidays of `holidays_region`, from the shipped data.
+    case region(String)
+    /// The iCalendar file named by `holidays_ics` (its resolved path).
+    case calendarFile(String)
+    /// A `[[holidays]]` entry.
+    case configuration
 }
 
 /// `[calendar]`: a vdir read at each answer (docs/cli.md "Calendar").

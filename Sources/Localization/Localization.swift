@@ -229,7 +229,7 @@ public enum Localization {
     /// Where gettext looks when no folder is bound (glibc's prefix).
     static let systemFolder = "/usr/share/locale"
 
-    static func executablePath() -> String? {
+    public static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }

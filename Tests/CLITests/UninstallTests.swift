@@ -22,6 +22,7 @@ import TestSupport
                          ".local/share/bash-completion/completions/deskdays", ".local/share/zsh/site-functions/_deskdays",
                          ".local/share/fish/vendor_completions.d/deskdays.fish", ".local/share/man/man1/deskdays.1",
                          ".local/share/doc/deskdays/config.toml.sample", ".local/share/locale/de/LC_MESSAGES/deskdays.mo",
+                         ".local/share/deskdays/holidays.tsv",
                          "udev/70-deskdays-gps.rules"]
         let kept = [".local/share/deskdays/deskdays.sqlite", ".config/deskdays/config.toml",
                     ".local/share/locale/de/LC_MESSAGES/other.mo", ".config/systemd/user/other.service", "udev/99-other.rules"]

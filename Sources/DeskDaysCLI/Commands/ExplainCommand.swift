@@ -1,6 +1,7 @@
 import Localization
 import CommandSupport
 import ArgumentParser
+import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports
 import DeskDaysStore
@@ -32,7 +33,13 @@ struct ExplainCommand: AsyncParsableCommand {
         let locale = session.reportLocale
         let weekday = Words.weekdayFull(day.weekday, locale: locale)
         if let holiday = policy.holidays[day] {
-            lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday))."))
+            // Where it comes from: the region's data, an .ics, [[holidays]], or the calendar folder.
+            switch session.configuration.holidaySources[day] {
+            case .region(let region)?: lines.append(tr("\(day) (\(weekday)) is a holiday (\(region): \(holiday), from the public holidays shipped with DeskDays)."))
+            case .calendarFile(let file)?: lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday), from \(Printable.escaped(file)))."))
+            case .configuration?: lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday), from [[holidays]] in the configuration)."))
+            case nil: lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday))."))
+            }
         } else {
             lines.append(workday ? tr("\(day) (\(weekday)) is a workday.") : tr("\(day) (\(weekday)) is not a workday."))
         }

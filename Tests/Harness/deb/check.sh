@@ -67,7 +67,8 @@ for f in /usr/bin/deskdays /usr/libexec/deskdays/deskdays-cli /usr/libexec/deskd
          /lib/udev/rules.d/70-deskdays-gps.rules /lib/udev/rules.d/70-deskdays-nfc.rules /lib/udev/rules.d/70-deskdays-camera.rules \
          /usr/share/man/man1/deskdays.1.gz /usr/share/bash-completion/completions/deskdays \
          /usr/share/zsh/vendor-completions/_deskdays /usr/share/fish/vendor_completions.d/deskdays.fish \
-         /usr/share/locale/de/LC_MESSAGES/deskdays.mo /usr/share/doc/deskdays/config.toml.sample /usr/share/doc/deskdays/copyright; do
+         /usr/share/locale/de/LC_MESSAGES/deskdays.mo /usr/share/doc/deskdays/config.toml.sample /usr/share/doc/deskdays/copyright \
+         /usr/share/deskdays/holidays.tsv; do
     grep -qx "$f" <<<"$files" && [ -e "$root$f" ] || fail "$f is not installed"
 done
 grep -q '^ExecStart=/usr/libexec/deskdays/deskdays-hardware agent$' "$root/usr/lib/systemd/user/deskdays.service" || fail "the unit's ExecStart"
@@ -102,6 +103,8 @@ s=$(run 0 env DESKDAYS_TODAY=2026-11-25 deskdays status); grep -q ' 1 of ' <<<"$
 r=$(run 0 env DESKDAYS_TODAY=2026-11-25 deskdays report --json); grep -Eq '"office" *: *1([^0-9]|$)' <<<"$r" || fail "report --json after a check-in does not count it"
 run 0 env DESKDAYS_TODAY=2026-11-25 deskdays report >/dev/null
 run 0 deskdays doctor >/dev/null
+# The shipped holiday data, found beside the installed programs.
+h=$(run 0 deskdays holidays --region DE-BY --year 2026); grep -q 'Heilige Drei Könige' <<<"$h" || fail "holidays --region DE-BY does not list Epiphany"
 run 0 /usr/libexec/deskdays/deskdays-hardware doctor >/dev/null
 c=$(run 0 env LANG=de_DE.UTF-8 LANGUAGE=de deskdays --help); grep -q 'Anwesenheit\|Büro' <<<"$c" || fail "no German help: the catalogs are not found"
 [ -d "$root/home/alice/.local/share/deskdays" ] || fail "no database folder for alice"
@@ -112,7 +115,7 @@ DEBIAN_FRONTEND=noninteractive in_root apt-get purge -y -qq deskdays >"$work/pur
 while read -r f; do
     [ ! -e "$root$f" ] || fail "left after purge: $f"
 done <<<"$own"
-for d in /usr/libexec/deskdays /usr/share/doc/deskdays; do [ ! -e "$root$d" ] || fail "left after purge: $d"; done
+for d in /usr/libexec/deskdays /usr/share/doc/deskdays /usr/share/deskdays; do [ ! -e "$root$d" ] || fail "left after purge: $d"; done
 [ -d "$root/home/alice/.local/share/deskdays" ] || fail "purge removed the user's data"
 
 if [ ! -s "$work/failures" ]; then say "PASS: $name installs, runs for a new user, purges clean"; else say "$(wc -l <"$work/failures") failure(s)"; exit 1; fi

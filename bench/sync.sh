@@ -274,7 +274,7 @@ mkdir -p "$WORK/many/inbox"
 import datetime, sys
 folder, count = sys.argv[1], int(sys.argv[2])
 for i in range(count):
-    day = datetime.date(2025, 1, 1) + datetime.timedelta(days=i % 700)
+    day = datetime.date(2000, 1, 3) + datetime.timedelta(days=i)
     with open(f"{folder}/phone-{i:05d}.txt", "w") as file:
         file.write(f"{day}T08:00:00+00:00 arrive hq\n")
 PY

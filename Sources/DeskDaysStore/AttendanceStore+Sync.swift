@@ -284,6 +284,25 @@ extension AttendanceStore {
         }
     }
 
+    /// The seqs held here of each of the devices `ids`, by id: one look
+    /// for many devices (relay files name many).
+    public func heldSeqs(of ids: Set<String>) throws -> [String: Set<Int64>] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in
+            var held: [String: Set<Int64>] = [:]
+            // A few devices by their id; many (an inbox of many files) in one pass over every line.
+            let few = ids.count <= 500
+            let rows = try Row.fetchCursor(db, sql: "SELECT d.id, o.seq FROM sync_op o JOIN sync_device d ON d.number = o.device"
+                                           + (few ? " WHERE d.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))" : ""),
+                                           arguments: few ? StatementArguments(Array(ids)) : StatementArguments())
+            while let row = try rows.next() {
+                let id: String = row[0]
+                if ids.contains(id) { held[id, default: []].insert(row[1]) }
+            }
+            return held
+        }
+    }
+
     /// Keeps `state` as what the read of device `id`'s file knows
     /// beside its place (`SyncDevice.readState`).
     public func setReadState(of id: String, _ state: String) throws {

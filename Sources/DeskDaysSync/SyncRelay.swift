@@ -65,13 +65,17 @@ extension Synchronizer {
             let lost = mine.filter { line in !(held[line.seq].map(line.isSameLine) ?? false) }.sorted { $0.seq < $1.seq }
             if !lost.isEmpty { try continueIfCopied(Tail(lines: lost, foreign: true)) }
         }
+        // Only lines not held yet: a relay file is read whole at every merge.
+        let others = relayed.filter { $0.device != deviceID }
+        let held = try store.heldSeqs(of: Set(others.map(\.device)))
         var byDevice: [String: [JournalEntry]] = [:]
-        for entry in relayed where entry.device != deviceID {
+        for entry in others where held[entry.device]?.contains(entry.seq) != true {
             byDevice[entry.device, default: []].append(entry)
         }
-        for (device, entries) in byDevice.sorted(by: { $0.key < $1.key }) {
-            report.merged += try store.merge(device: device, entries: entries, mergedBytes: nil)
-        }
+        // One transaction for all (an inbox of many files relays many devices' lines).
+        report.merged += try store.merge(byDevice.sorted { $0.key < $1.key }.map { device, entries in
+            AttendanceStore.MergeBatch(device: device, entries: entries, mergedBytes: nil, readState: nil, name: nil)
+        })
     }
 
     /// The journal lines of a relay file, read a batch at a time (none

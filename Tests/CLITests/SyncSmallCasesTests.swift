@@ -39,6 +39,18 @@ import Glibc
         #expect(sick.contains("(from phone) (decides: written at the same clock time as laptop's; the greater device id wins)"), "\(tie)")
     }
 
+    /// A clock that ran three days ahead and was set back: the device is told.
+    @Test func theDeviceWhoseClockWentBackIsTold() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop", folder: folder)
+        defer { a.cli.cleanup() }
+        _ = try await a.ok(["checkin", "--date", "2026-11-20", "--status", "office"], now: "2026-11-23T09:00:00Z")
+        let status = try await a.ok(["sync", "status"], now: "2026-11-20T09:00:00Z")
+        #expect(status.contains("this device's clock is 72 h behind the latest change it wrote (2026-11-23T09:00:00"), "\(status)")
+        #expect(!(try await a.ok(["sync", "status"], now: "2026-11-23T10:00:00Z")).contains("behind the latest change"))
+    }
+
     @Test func configCheckIsNotOKOverARefusedSyncFolder() async throws {
         let folder = try SyncDevicesTests.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

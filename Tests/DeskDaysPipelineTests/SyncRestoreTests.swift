@@ -90,6 +90,27 @@ import Testing
         #expect(records == ["2026-05-04 office", "2026-05-05 sick", "2026-05-05 remote", "2026-05-07 office"], "\(records)")
     }
 
+    /// A file replaced by a copy holding the lines merged (read again from
+    /// its start) is no fork: no continuation, nothing new.
+    @Test func aLineWrittenAnotherWayIsTheSameLine() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let store = try AttendanceStore.inMemory()
+        let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "desk")
+        let id = String(repeating: "5e", count: 16), path = folder.path + "/deskdays-\(id).jsonl"
+        let line = #"{"at":"2026-05-04T08:00:00.000Z","date":"2026-05-04","device":"\#(id)","hlc":1777881600000,"kind":"arrival","n":0,"name":"phone","op":"sign","rule":"hq","seq":1,"source":"gps","v":1}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let first = try sync.merge()
+        let journals = try sync.scan().journals.map(\.path), skipped = try sync.skippedLines()
+        #expect(first.merged == 1, "\(first.problems) \(journals) \(skipped)")
+        // Replaced by a copy with a blank line first: read again from its start.
+        try Data(("\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let report = try sync.merge()
+        #expect(report.merged == 0 && report.notes.isEmpty, "\(report.notes)")
+        #expect(Synchronizer.fork(of: try store.syncDevices().first { $0.id == id }) == nil)
+        #expect(try store.syncDevices().count == 2)
+    }
+
     /// Two laptops and a phone: the phone rewrites its file (a new day's
     /// line only) before the desk read the old one; the laptop that read
     /// it published it, so the desk has it too.

@@ -65,6 +65,12 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append(trn("This device: \(me.name) (\(me.id)), \(count) line in \(file)",
                                  "This device: \(me.name) (\(me.id)), \(count) lines in \(file)", count))
             }
+            // This clock behind a change it stamped itself (it ran ahead and was set back): said here, where it can be fixed.
+            if let me = devices.first(where: \.isSelf), let stamped = me.lastChange, stamped.timeIntervalSince(session.clock().date) > 3600 {
+                let hours = Int((stamped.timeIntervalSince(session.clock().date) / 3600).rounded())
+                problems.append(trn("this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)",
+                                    "this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)", hours))
+            }
             let others = devices.filter { !$0.isSelf }
             lines.append(others.isEmpty ? tr("Devices seen: none yet") : tr("Devices seen:"))
             for device in others {

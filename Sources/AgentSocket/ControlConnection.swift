@@ -48,7 +48,7 @@ public final class ControlConnection {
         if let doubt = SocketTrust.doubt(about: path) { return .untrusted(doubt) }
         let fd: Int32
         do {
-            fd = try UnixSocket.connect(to: path)
+            fd = try UnixSocket.connect(to: path, timeout: min(timeout ?? 5, 5))
         } catch let failure as UnixSocket.Failure {
             if [ENOENT, ECONNREFUSED, ENOTDIR].contains(failure.code) { return .noAgent }
             return .failed(tr("cannot reach the agent at \(path): \(String(cString: strerror(failure.code)))"))

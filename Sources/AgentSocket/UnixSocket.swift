@@ -49,9 +49,13 @@ public enum UnixSocket {
         return fd
     }
 
-    /// A connected socket to `path`.
-    public static func connect(to path: String) throws -> Int32 {
+    /// A connected socket to `path`. A listener whose queue is full (a
+    /// stopped or stuck agent) fails the connect with `EAGAIN` after
+    /// `timeout` seconds (a blocking AF_UNIX connect waits `SO_SNDTIMEO`),
+    /// never waiting for ever; the send timeout is left for the caller to set.
+    public static func connect(to path: String, timeout: Int = 5) throws -> Int32 {
         let fd = try makeStream()
+        setTimeout(fd, option: SO_SNDTIMEO, seconds: timeout)
         let result = try withAddress(path) { Glibc.connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno

@@ -135,19 +135,14 @@ public struct SetupCommand: AsyncParsableCommand {
     }
 
     /// The configuration, replacing an old one kept as `.bak`; 0600 in a 0700 folder.
+    /// (Through a symbolic link, which stays; the backup a plain file beside `path`: `ConfigEditor.replaceKeepingBackup`.)
     private func write(_ text: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        if FileManager.default.fileExists(atPath: path) {
-            let backup = folder + "/config.toml.bak"
-            try? FileManager.default.removeItem(atPath: backup)
-            try FileManager.default.copyItem(atPath: path, toPath: backup)
-            print(tr("The old configuration is kept as \(backup)."))
-        }
         do {
-            try AtomicFile.replace(path, with: text.utf8, mode: 0o600, durable: true)
+            if let backup = try ConfigEditor.replaceKeepingBackup(path, with: text) {
+                print(tr("The old configuration is kept as \(backup)."))
+            }
         } catch {
-            throw CLIError(tr("cannot write \(path) (\(AtomicFile.reason(error))); check that its folder is yours and writable."))
+            throw CLIError(error.description)
         }
         print(tr("Wrote \(path)."))
     }

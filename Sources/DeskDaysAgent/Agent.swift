@@ -103,7 +103,9 @@ public final class Agent: Sendable {
         self.answer = answer
         let confirmation = Confirmation(configuration: configuration, store: store, clock: clock, answer: answer, notifier: notifier)
         self.confirmation = confirmation
-        let delivery = Delivery(pipeline: pipeline, confirmation: confirmation, logger: logger)
+        let fixed = !clock.isSystemClock
+        let asked: @Sendable () -> AskedTime? = { fixed ? AskedTime(fixed: clock.now()) : nil }
+        let delivery = Delivery(pipeline: pipeline, confirmation: confirmation, logger: logger, asked: asked)
         self.delivery = delivery
         reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
@@ -125,7 +127,9 @@ public final class Agent: Sendable {
                 pause.pause(day)
                 logger.notice("reminders paused for \(day) from the tray menu")
             },
-            dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
+            dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } },
+            onScreen: { [reminders] in Dictionary(reminders.load().onScreen.map { ($0.id, $0.date) }, uniquingKeysWith: { $1 }) },
+            keepOnScreen: { [reminders] shown in reminders.update { $0.setOnScreen(shown) } }), notifier: notifier, logger: logger)
         if let socketPath {
             let handler = Handler(delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
                                   syncFolder: sync?.folder, configuration: configuration, clock: clock, logger: logger)
@@ -328,10 +332,15 @@ final class Delivery: Sendable {
     /// (docs/policy.md "Time on site").
     let present = Mutex([Source: String?]())
 
-    init(pipeline: CheckInPipeline, confirmation: Confirmation, logger: Logger) {
+    /// The date the agent answers for when it is not the machine's clock's
+    /// (`DESKDAYS_NOW`): an adapter's event is stamped on it, and checked against it.
+    let asked: @Sendable () -> AskedTime?
+
+    init(pipeline: CheckInPipeline, confirmation: Confirmation, logger: Logger, asked: @escaping @Sendable () -> AskedTime? = { nil }) {
         self.pipeline = pipeline
         self.confirmation = confirmation
         self.logger = logger
+        self.asked = asked
     }
 
     /// Stores `event`; `door` names where it came from in the log (empty: an
@@ -341,7 +350,7 @@ final class Delivery: Sendable {
         if !event.source.isInstant {
             present.withLock { $0[event.source] = event.kind == .arrival ? .some(event.rule) : nil }
         }
-        let outcome = try await pipeline.submit(event)
+        let outcome = try await pipeline.submit(event, asked: asked())
         if event.kind == .departure {
             logger.info("\(event.source.rawValue) departure noted for \(outcome.date)\(door)", metadata: ["rule": "\(event.rule ?? "-")"])
             return outcome

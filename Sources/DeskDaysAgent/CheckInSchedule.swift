@@ -138,18 +138,36 @@ public struct ReminderStreak: Sendable, Equatable, Codable {
     /// The dates whose reminder the user dismissed without an answer (only the last `limit`).
     public private(set) var dismissed: [LocalDate] = []
 
-    public init(reminded: [LocalDate] = [], dismissed: [LocalDate] = []) {
-        self.reminded = Array(reminded.suffix(Self.limit))
-        self.dismissed = Array(dismissed.suffix(Self.limit))
+    /// The reminders on screen and not yet answered: the notification
+    /// server's id and the date each asks about (the last few), so that an
+    /// answer given after a reload or restart is still recorded for its
+    /// date, and a date answered elsewhere withdraws its reminder.
+    public private(set) var onScreen: [OnScreen] = []
+
+    public struct OnScreen: Sendable, Equatable, Codable {
+        public var id: UInt32
+        public var date: LocalDate
     }
 
-    enum CodingKeys: String, CodingKey { case reminded, dismissed }
+    public init(reminded: [LocalDate] = [], dismissed: [LocalDate] = [], onScreen: [OnScreen] = []) {
+        self.reminded = Array(reminded.suffix(Self.limit))
+        self.dismissed = Array(dismissed.suffix(Self.limit))
+        self.onScreen = Array(onScreen.suffix(Self.limit))
+    }
 
-    /// A file written before dismissals were kept reads as none dismissed.
+    enum CodingKeys: String, CodingKey { case reminded, dismissed, onScreen }
+
+    /// A file written before dismissals (or reminders on screen) were kept reads as none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(reminded: try container.decode([LocalDate].self, forKey: .reminded),
-                  dismissed: try container.decodeIfPresent([LocalDate].self, forKey: .dismissed) ?? [])
+                  dismissed: try container.decodeIfPresent([LocalDate].self, forKey: .dismissed) ?? [],
+                  onScreen: try container.decodeIfPresent([OnScreen].self, forKey: .onScreen) ?? [])
+    }
+
+    /// The reminders on screen now (an id the server gives again replaces the old one).
+    public mutating func setOnScreen(_ shown: [UInt32: LocalDate]) {
+        onScreen = Array(shown.sorted { $0.key < $1.key }.map { OnScreen(id: $0.key, date: $0.value) }.suffix(Self.limit))
     }
 
     /// Why no reminder is given, or nil to give one.

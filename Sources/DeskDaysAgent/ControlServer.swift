@@ -81,8 +81,9 @@ public final class ControlServer: Sendable {
     static let maximumConnections = 64
     static let maximumFollowers = 256
     /// A connection that sends no complete request for this long is closed
-    /// (a subscriber, once subscribed, is never timed out): idle clients
-    /// cannot hold the agent's connection slots.
+    /// (a subscriber, once subscribed, is never timed out): idle clients,
+    /// and clients trickling a request byte by byte, cannot hold the agent's
+    /// connection slots.
     static let idleSeconds = 5
     /// A reply not taken within this time means a stuck client: it is dropped.
     static let sendSeconds = 10
@@ -248,7 +249,16 @@ public final class ControlServer: Sendable {
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
             throw SetupError(description: tr("\(path) exists and is not a socket; remove it or choose another --socket"))
         }
-        if let fd = try? UnixSocket.connect(to: path) {
+        let connected: Int32?
+        do {
+            connected = try UnixSocket.connect(to: path, timeout: 2)
+        } catch let failure as UnixSocket.Failure where failure.code == EAGAIN {
+            // Its queue is full: an agent that is stopped or stuck, not one that died.
+            throw SetupError(description: tr("another deskdays agent is already running on \(path); stop it first (systemctl --user stop deskdays)"))
+        } catch {
+            connected = nil
+        }
+        if let fd = connected {
             let peer = UnixSocket.peerUID(fd)
             close(fd)
             // A socket another user's process listens on, planted in this
@@ -433,8 +443,11 @@ public final class ControlServer: Sendable {
                     // what it asked is answered, then the connection closes.
                     if revents & Int16(POLLHUP) != 0 { drop(connection) } else { connection.peerClosed = true }
                 case .success(let count):
-                    connection.lastActivity = .now
-                    connection.waiting += connection.splitter.append(buffer[0..<count])
+                    // Only a whole request counts as activity: a client trickling
+                    // bytes without ever ending a line is idle, and its slot freed.
+                    let pieces = connection.splitter.append(buffer[0..<count])
+                    if !pieces.isEmpty { connection.lastActivity = .now }
+                    connection.waiting += pieces
                     next(connection)
                 case .failure(let error):
                     if error != .wouldBlock { drop(connection) }

@@ -175,7 +175,7 @@ extension Agent {
                 for await until in heldUntil {
                     waiting?.cancel()
                     waiting = Task {
-                        guard (try? await clock.sleep(until: until)) != nil else { return }
+                        guard (try? await clock.sleep(untilReading: until)) != nil else { return }
                         merge()
                     }
                 }

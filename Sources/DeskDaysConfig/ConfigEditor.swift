@@ -223,23 +223,84 @@ public enum ConfigEditor {
     /// with `text`: a temporary file beside it, flushed, then renamed over
     /// it, so a crash leaves the old file or the new, never half of one. The
     /// file keeps its mode; a new one is 0600 in a folder created 0700.
+    /// A file that began with a UTF-8 byte order mark keeps it.
     static func replaceContents(of path: String, with text: String) throws {
-        var target = path
-        if let resolved = realpath(path, nil) {
-            target = String(cString: resolved)
-            free(resolved)
-        }
+        let target = resolved(path)
         let url = URL(fileURLWithPath: target)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         var info = stat()
         let mode = stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o600
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let old = FileManager.default.contents(atPath: target).map { Array($0.prefix(3)) } ?? []
+        let bytes = Array(text.utf8)
         do {
-            try AtomicFile.replace(target, with: text.utf8, mode: UInt16(mode), durable: true)
+            try AtomicFile.replace(target, with: old == mark && !bytes.starts(with: mark) ? mark + bytes : bytes,
+                                   mode: UInt16(mode), durable: true)
         } catch {
             throw POSIXError(POSIXErrorCode(rawValue: error.rawValue) ?? .EIO)
         }
+    }
+
+    /// The file a path names, through symbolic links (the path itself when it does not exist yet).
+    static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Why `setup` did not write the configuration, as one sentence.
+    public struct WriteRefusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `setup`'s write: `text` replaces the configuration at `path` through a
+    /// symbolic link (which stays, as `enable`'s edits do), and the old
+    /// contents are kept as a plain file `NAME.bak` beside `path` (never a
+    /// link into the folder the link points to). A folder, a link, or a file
+    /// another user owns at the backup's name is left alone and the
+    /// configuration is not written. Returns the backup's path when one was
+    /// kept. Every failure is one sentence (`WriteRefusal`).
+    @discardableResult
+    public static func replaceKeepingBackup(_ path: String, with text: String) throws(WriteRefusal) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw WriteRefusal(description: tr("cannot create the folder \(folder) (\(reason(error))); check that its parent is yours and writable."))
+        }
+        var backup: String?
+        if let old = FileManager.default.contents(atPath: path) {
+            let name = (folder.isEmpty ? "" : folder + "/") + (path as NSString).lastPathComponent + ".bak"
+            var info = stat()
+            if lstat(name, &info) == 0 {
+                if info.st_mode & S_IFMT != S_IFREG || info.st_uid != getuid() {
+                    throw WriteRefusal(description: tr("\(name) is not a backup of yours (a folder, a link or another user's file); nothing was changed: move it away and run setup again."))
+                }
+            }
+            do {
+                try AtomicFile.replace(name, with: Array(old), mode: 0o600, durable: true)
+            } catch {
+                throw WriteRefusal(description: tr("cannot keep the old configuration as \(name) (\(AtomicFile.reason(error))); nothing was changed: check that \(folder) is yours and writable."))
+            }
+            backup = name
+        }
+        do {
+            try replaceContents(of: path, with: text)
+        } catch {
+            throw WriteRefusal(description: tr("cannot write \(resolved(path)) (\(reason(error))); check that its folder is yours and writable."))
+        }
+        return backup
+    }
+
+    /// The system's words for a file error (no error domain, no dump).
+    static func reason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil { return String(cString: strerror(Int32(code))) }
+        return String(cString: strerror(EIO))
     }
 
     /// Quotes `text` as a TOML basic string.

@@ -12,13 +12,18 @@ import Synchronization
 public struct AgentClock: Sendable {
     /// The wall-clock now.
     public let now: @Sendable () -> Date
-    /// The agent's now as this machine's clock reading (`ClockTime`): what
-    /// its journal lines are stamped with and other devices' lines checked
-    /// against. An injected start is the agent's clock, not a what-if date.
+    /// This machine's clock (`ClockTime`): what the agent's journal lines,
+    /// hybrid clock times and record times are stamped with and other
+    /// devices' lines checked against. An injected start (`DESKDAYS_NOW`)
+    /// moves only `now`, the date the agent answers for; the machine's
+    /// clock stays the system's. Only a manual clock (tests) stands in for
+    /// both, so that a test can move the machine's clock too.
     public var reading: @Sendable () -> ClockTime {
-        let now = self.now
-        return { ClockTime(reading: now()) }
+        let machine = self.machine
+        return { ClockTime(reading: machine()) }
     }
+    private let machine: @Sendable () -> Date
+    private let machineSleeperUntil: @Sendable (Date) async throws -> Void
     /// Time elapsed on the clock that drives the waits (monotonic), since the clock was made.
     public let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
@@ -34,10 +39,13 @@ public struct AgentClock: Sendable {
         let origin = ContinuousClock.now
         return AgentClock(now: { Date() }, elapsed: { ContinuousClock.now - origin },
                           sleeper: { try await Task.sleep(for: $0) },
-                          sleeperUntil: { instant in
-                              let left = instant.timeIntervalSinceNow
-                              if left > 0 { try await Task.sleep(for: .milliseconds(Int64((left * 1000).rounded(.up)))) }
-                          }, isSystemClock: true)
+                          sleeperUntil: systemSleeperUntil, isSystemClock: true)
+    }
+
+    /// Waits until the system's wall clock reaches `instant`.
+    private static let systemSleeperUntil: @Sendable (Date) async throws -> Void = { instant in
+        let left = instant.timeIntervalSinceNow
+        if left > 0 { try await Task.sleep(for: .milliseconds(Int64((left * 1000).rounded(.up)))) }
     }
 
     /// `start` (nil: the system clock), then advancing as the monotonic clock does.
@@ -46,35 +54,43 @@ public struct AgentClock: Sendable {
     }
 
     /// "now" is `start` at this moment and advances as `clock` does; waits are on `clock`.
-    public init<C: Clock>(start: Date, clock: C) where C.Duration == Duration {
+    /// The machine's clock is the system's unless `machineIsStart` (a manual clock: tests).
+    public init<C: Clock>(start: Date, clock: C, machineIsStart: Bool = false) where C.Duration == Duration {
         let origin = clock.now
-        self.init(now: { start.addingTimeInterval(origin.duration(to: clock.now).seconds) },
-                  elapsed: { origin.duration(to: clock.now) },
+        let now: @Sendable () -> Date = { start.addingTimeInterval(origin.duration(to: clock.now).seconds) }
+        // The instant as a point on `clock` (start + offset): an advance between
+        // deciding and sleeping cannot move it.
+        let sleeperUntil: @Sendable (Date) async throws -> Void = { instant in
+            let offset = Duration.milliseconds(Int64((instant.timeIntervalSince(start) * 1000).rounded(.up)))
+            try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+        }
+        self.init(now: now, elapsed: { origin.duration(to: clock.now) },
                   sleeper: { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) },
-                  // The instant as a point on `clock` (start + offset): an advance between
-                  // deciding and sleeping cannot move it.
-                  sleeperUntil: { instant in
-                      let offset = Duration.milliseconds(Int64((instant.timeIntervalSince(start) * 1000).rounded(.up)))
-                      try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
-                  }, isSystemClock: false)
+                  sleeperUntil: sleeperUntil, isSystemClock: false,
+                  machine: machineIsStart ? now : { Date() },
+                  machineSleeperUntil: machineIsStart ? sleeperUntil : Self.systemSleeperUntil)
     }
 
-    /// `start`, moving only when `advance` is called (`DESKDAYS_CLOCK=manual`).
+    /// `start`, moving only when `advance` is called (`DESKDAYS_CLOCK=manual`);
+    /// it stands for the machine's clock too.
     public static func manual(start: Date) -> AgentClock {
         let manual = ManualClock()
-        var clock = AgentClock(start: start, clock: manual)
+        var clock = AgentClock(start: start, clock: manual, machineIsStart: true)
         clock.advance = { manual.advance(by: $0) }
         return clock
     }
 
     private init(now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
                  sleeper: @escaping @Sendable (Duration) async throws -> Void,
-                 sleeperUntil: @escaping @Sendable (Date) async throws -> Void, isSystemClock: Bool) {
+                 sleeperUntil: @escaping @Sendable (Date) async throws -> Void, isSystemClock: Bool,
+                 machine: (@Sendable () -> Date)? = nil, machineSleeperUntil: (@Sendable (Date) async throws -> Void)? = nil) {
         self.now = now
         self.elapsed = elapsed
         self.sleeper = sleeper
         self.sleeperUntil = sleeperUntil
         self.isSystemClock = isSystemClock
+        self.machine = machine ?? now
+        self.machineSleeperUntil = machineSleeperUntil ?? sleeperUntil
     }
 
     /// Waits `duration` on this clock; throws `CancellationError` when the task is cancelled.
@@ -87,6 +103,12 @@ public struct AgentClock: Sendable {
     /// advance that comes between the decision and the wait still wakes it.
     public func sleep(until instant: Date) async throws {
         try await sleeperUntil(instant)
+    }
+
+    /// Waits until the machine's clock (`reading`) reaches `instant`: a held
+    /// sync line, stamped by another machine's clock.
+    public func sleep(untilReading instant: Date) async throws {
+        try await machineSleeperUntil(instant)
     }
 }
 

@@ -113,12 +113,19 @@ public final class DesktopBus: @unchecked Sendable {
         var pauseReminders: @Sendable (LocalDate) -> Void
         /// The user closed a date's reminder without answering (it counts as ignored).
         var dismissed: @Sendable (LocalDate) -> Void
+        /// The reminders on screen and unanswered, by notification id: kept
+        /// beside the database, so that they outlive this connection (a
+        /// reload or restart makes a new one).
+        var onScreen: @Sendable () -> [UInt32: LocalDate]
+        var keepOnScreen: @Sendable ([UInt32: LocalDate]) -> Void
 
         package init(summary: @escaping @Sendable () throws -> DesktopSummary,
                      report: @escaping @Sendable (PeriodSelector) -> Result<String, ControlProtocol.Failure>,
                      record: @escaping @Sendable (_ date: LocalDate, _ status: AttendanceStatus, _ note: String?, _ via: String) async throws -> Void,
                      today: @escaping @Sendable () -> LocalDate, openReport: @escaping @Sendable () async -> Void,
-                     pauseReminders: @escaping @Sendable (LocalDate) -> Void, dismissed: @escaping @Sendable (LocalDate) -> Void) {
+                     pauseReminders: @escaping @Sendable (LocalDate) -> Void, dismissed: @escaping @Sendable (LocalDate) -> Void,
+                     onScreen: @escaping @Sendable () -> [UInt32: LocalDate] = { [:] },
+                     keepOnScreen: @escaping @Sendable ([UInt32: LocalDate]) -> Void = { _ in }) {
             self.summary = summary
             self.report = report
             self.record = record
@@ -126,6 +133,8 @@ public final class DesktopBus: @unchecked Sendable {
             self.openReport = openReport
             self.pauseReminders = pauseReminders
             self.dismissed = dismissed
+            self.onScreen = onScreen
+            self.keepOnScreen = keepOnScreen
         }
     }
 
@@ -174,8 +183,16 @@ public final class DesktopBus: @unchecked Sendable {
     package var menu: BusObject?
     package var slots: [OpaquePointer] = []
     package var summary: DesktopSummary?
-    /// The reminders on screen, by notification id.
-    package var shown: [UInt32: ShownReminder] = [:]
+    /// The reminders on screen, by notification id; the unanswered ones are
+    /// kept through `hooks.keepOnScreen` whenever they change.
+    package var shown: [UInt32: ShownReminder] = [:] {
+        didSet {
+            let open = shown.filter { !$0.value.answered }.mapValues(\.date)
+            if open != oldValue.filter({ !$0.value.answered }).mapValues(\.date), keepsOnScreen { hooks.keepOnScreen(open) }
+        }
+    }
+    /// Whether `shown` is this connection's to keep (not while a connection ends and forgets it).
+    package var keepsOnScreen = false
     package var menuRevision: UInt32 = 1
     package var pausedOn: LocalDate?
     /// Whether this connection owns `name` (else it is queued behind another agent).
@@ -303,13 +320,19 @@ public final class DesktopBus: @unchecked Sendable {
             menu = nil
             slots.forEach { sd_bus_slot_unref($0) }
             slots = []
+            keepsOnScreen = false
             shown = [:]
             ownsName = false
             self.bus = nil
             // No flush: a hung notification daemon must not hold up a stop (the bus daemon releases the name on close).
             sd_bus_close_unref(bus)
         }
-        summary = try? hooks.summary()
+        // The reminders an earlier connection showed (before a reload or
+        // restart) are answered here, and withdrawn once their date is answered.
+        shown = hooks.onScreen().mapValues { ShownReminder(date: $0) }
+        keepsOnScreen = true
+        summary = nil
+        if let first = try? hooks.summary() { apply(first) }
         // The reminder's answers come to this connection whether or not it owns the name.
         watchNotifications(bus)
         ownName(bus)

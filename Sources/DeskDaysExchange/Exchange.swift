@@ -97,11 +97,14 @@ public struct ImportedFile: Sendable {
     public var signs: [ImportedSign] = []
 }
 
-/// An arrival or departure a time clock's row gives, with the row's line.
+/// An arrival or departure a time clock's row gives, with the row's line
+/// and the date it counts for: a row is one shift, so its departure
+/// belongs to its arrival's date whatever `day_starts_at` says.
 public struct ImportedSign: Sendable, Equatable {
     public var line: Int
     public var kind: CheckInEvent.Kind
     public var at: Date
+    public var date: LocalDate
 }
 
 /// An import file that cannot be used; nothing of it is written.
@@ -299,10 +302,20 @@ public enum Exchange {
             }
             let arrival = try instant(inColumn, after: nil)
             let departure = try instant(outColumn, after: arrival)
-            if let arrival { imported.signs.append(ImportedSign(line: line, kind: .arrival, at: arrival)) }
-            if let departure { imported.signs.append(ImportedSign(line: line, kind: .departure, at: departure)) }
+            let shift = arrival.map(policy.localDate(of:))
+            if let arrival, let shift { imported.signs.append(ImportedSign(line: line, kind: .arrival, at: arrival, date: shift)) }
+            if let departure {
+                imported.signs.append(ImportedSign(line: line, kind: .departure, at: departure, date: shift ?? policy.localDate(of: departure)))
+            }
             // Any other row is a record of its status (the status column's, or `--status`).
             if arrival != nil || departure != nil { continue }
+            // A time clock's row without times that says something ("Urlaub",
+            // "krank") but has no status column to say it in is named, never dropped.
+            if timed, statusColumn == nil, options.status == nil,
+               fields.indices.contains(where: { $0 != dateColumn && !fields[$0].trimmingCharacters(in: .whitespaces).isEmpty }) {
+                imported.skipped.append(ImportError(file: file, line: line, message: tr("a row without an arrival or departure time; skipped (a status it gives, such as Urlaub or krank, is read with --status-column COLUMN)")))
+                continue
+            }
             let status: AttendanceStatus
             if let statusColumn {
                 let name = statusColumn < fields.count ? fields[statusColumn].trimmingCharacters(in: .whitespaces) : ""

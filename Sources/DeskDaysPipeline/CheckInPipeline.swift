@@ -136,7 +136,34 @@ public actor CheckInPipeline {
     /// that says otherwise than the last import wins, even when an older
     /// import said the same.
     public func importRecords(_ records: [(LocalDate, AttendanceStatus, String?)]) throws -> Int {
-        guard let first = records.map(\.0).min(), let last = records.map(\.0).max() else { return 0 }
+        try importRows(signs: [], records: records).records
+    }
+
+    /// A time clock's file in one transaction, all or none: its signs
+    /// (source `import`, each row's departure on its arrival's date: one
+    /// shift, docs/policy.md "Time on site: time-clock rows") and its
+    /// records (as `importRecords`). Only what changes the database is
+    /// written, so a second import of the same file writes nothing; returns
+    /// how many signs and records were written.
+    public func importRows(signs: [LatestSign], records: [(LocalDate, AttendanceStatus, String?)]) throws -> (signs: Int, records: Int) {
+        let changing = try store.changingSigns(signs)
+        let added = try newImports(records)
+        let changes = changing.map { JournalChange.sign($0, rule: nil) }
+            + added.map { .record(date: $0.date, status: $0.status, origin: .import, note: $0.note, ifEmpty: false) }
+        if changes.isEmpty { return (0, 0) }
+        if journaled {
+            _ = try journal(changes)
+        } else {
+            try store.apply(changes, now: now().date)
+        }
+        logger.info("records imported", metadata: ["added": "\(added.count)", "skipped": "\(records.count - added.count)",
+                                                   "signs": "\(changing.count)"])
+        return (changing.count, added.count)
+    }
+
+    /// The imported records that change something (see `importRecords`).
+    private func newImports(_ records: [(LocalDate, AttendanceStatus, String?)]) throws -> [DayRecord] {
+        guard let first = records.map(\.0).min(), let last = records.map(\.0).max() else { return [] }
         struct Row: Equatable {
             var status: AttendanceStatus
             var note: String?
@@ -152,17 +179,10 @@ public actor CheckInPipeline {
             if wanted.updateValue(Row(status: status, note: note), forKey: date) == nil { dates.append(date) }
         }
         let recordedAt = now().date
-        let added = dates.compactMap { date -> DayRecord? in
+        return dates.compactMap { date -> DayRecord? in
             guard let row = wanted[date], row != stored[date] else { return nil }
             return DayRecord(date: date, status: row.status, origin: .import, note: row.note, recordedAt: recordedAt)
         }
-        if journaled {
-            _ = try journal(added.map { .record(date: $0.date, status: $0.status, origin: .import, note: $0.note, ifEmpty: false) })
-        } else {
-            try store.addRecords(added)
-        }
-        logger.info("records imported", metadata: ["added": "\(added.count)", "skipped": "\(records.count - added.count)"])
-        return added.count
     }
 
     /// Writes the end-of-day fallback for `date`, only when the date has no

@@ -60,6 +60,45 @@ extension AttendanceStore {
             == .sign(addedCheckIn: true)
     }
 
+    /// Stores `changes` in one transaction, all or none, in a database that
+    /// does not journal (a syncing one journals them: `journal`). A sign is
+    /// stamped with its own time, anything else with `now`; the rules are
+    /// `DayRows.apply`'s, as for a journal line.
+    @discardableResult
+    public func apply(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
+        try write { db in
+            try changes.map { change in
+                let time: Date = if case .sign(let sign, _) = change { sign.at } else { now }
+                return try Self.apply(db, change, time: HLC(wall: HLC.milliseconds(time), counter: 0))
+            }
+        }
+    }
+
+    /// Of `signs`, those that would change what is stored: an arrival
+    /// earlier than its (date, source)'s check-in, or a sign later than its
+    /// latest sign (or as late, of another kind). Importing a time clock's
+    /// file again writes nothing (not even journal lines).
+    public func changingSigns(_ signs: [LatestSign]) throws -> [LatestSign] {
+        guard let first = signs.map(\.date).min(), let last = signs.map(\.date).max() else { return [] }
+        struct Key: Hashable { var date: String, source: String }
+        let (arrivals, latest) = try read { db -> ([Key: String], [Key: (at: String, kind: String)]) in
+            var arrivals: [Key: String] = [:], latest: [Key: (at: String, kind: String)] = [:]
+            let bounds = Self.bounds(DateSpan(first, last))
+            for row in try Row.fetchAll(db, sql: "SELECT date, source, at FROM checkin WHERE date BETWEEN ? AND ?", arguments: bounds) {
+                arrivals[Key(date: row[0], source: row[1])] = row[2]
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT date, source, at, kind FROM sign WHERE date BETWEEN ? AND ?", arguments: bounds) {
+                latest[Key(date: row[0], source: row[1])] = (row[2], row[3])
+            }
+            return (arrivals, latest)
+        }
+        return signs.filter { sign in
+            let key = Key(date: sign.date.description, source: sign.source.rawValue), at = UTCTimestamp.string(from: sign.at)
+            guard let known = latest[key], known.at > at || (known.at == at && known.kind == sign.kind.rawValue) else { return true }
+            return sign.kind == .arrival && (arrivals[key].map { $0 > at } ?? true)
+        }
+    }
+
     // MARK: - Reading
 
     /// The sources whose arrival lasts until a departure (`Source.staysPresent`), as an SQL list.

@@ -20,8 +20,10 @@ public enum AtomicFile {
         let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = FilePath("\(folder)/.\(name).\(getpid()).tmp")
-        // A temporary left by a process that died (same pid reused) goes first.
+        // A temporary left by a process that died (killed mid-write) goes
+        // first: this one's (same pid reused), and any whose process is gone.
         _ = unlink(temporary.string)
+        removeStale(prefix: ".\(name).", in: folder)
         do {
             let descriptor = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                                      permissions: FilePermissions(rawValue: CModeT(mode)))
@@ -42,6 +44,21 @@ public enum AtomicFile {
         if durable, let directory = try? FileDescriptor.open(FilePath(folder), .readOnly, options: [.directory, .closeOnExec]) {
             _ = fsync(directory.rawValue)
             try? directory.close()
+        }
+    }
+
+    /// Removes `PREFIX<pid>.tmp` in `folder` whose process no longer runs.
+    static func removeStale(prefix: String, in folder: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard name.hasPrefix(prefix), name.hasSuffix(".tmp"),
+                  let pid = Int32(name.dropFirst(prefix.count).dropLast(4)), pid > 0,
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = unlink("\(folder)/\(name)")
         }
     }
 

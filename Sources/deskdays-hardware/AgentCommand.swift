@@ -42,6 +42,18 @@ extension AgentCommand {
         }
         let session = try Session(global)
         let store = try session.writeStore()
+        // One agent per database, whatever socket it serves: held until this process ends.
+        let lock: DatabaseLock
+        do {
+            lock = try DatabaseLock(databasePath: global.databasePath)
+        } catch .held(let folder, let holder?) {
+            throw CLIError(tr("another deskdays agent (process \(holder)) is already running on the database in \(folder); stop it first (systemctl --user stop deskdays)."))
+        } catch .held(let folder, nil) {
+            throw CLIError(tr("another deskdays agent is already running on the database in \(folder); stop it first (systemctl --user stop deskdays)."))
+        } catch .unreadable(let folder, let reason) {
+            throw CLIError(tr("cannot lock the database's folder \(folder) (\(reason)); check its permissions."))
+        }
+        defer { withExtendedLifetime(lock) {} }
         let logger = Logger(label: "deskdays.agent")
         if socket.socket == nil, let taken = AgentPaths.process.socketFolderTaken {
             printError("deskdays agent: " + tr("\(taken.folder) is not this user's own folder (another user made it); the control socket is \(taken.instead) instead, where every deskdays command looks too"))

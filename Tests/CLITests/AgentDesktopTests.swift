@@ -130,6 +130,42 @@ import Glibc
         #expect(await agent.stop() == 0)
     }
 
+    /// A reminder on screen outlives a reload of the configuration (SIGHUP,
+    /// as `enable` and `disable` do): its answer, given after the reload,
+    /// is recorded for its date; answered elsewhere after the reload (a
+    /// write by another process: a command, a merged sync line), it is withdrawn.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")), arguments: [true, false])
+    func aReminderOnScreenOutlivesAReload(answeredOnScreen: Bool) async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.reminderConfig)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "wait"], in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                        "DESKDAYS_NOW": "2026-11-18T10:29:58Z"])
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("reminder shown as a desktop notification (id 7)"), "\(agent.logText)")
+        kill(agent.pid, SIGHUP)
+        #expect(await agent.waitForLog("configuration reloaded"), "\(agent.logText)")
+        if answeredOnScreen {
+            // The server says the button was pressed (python-dbus broadcasts it, as dunst does).
+            let pressed = try await busctl(bus, ["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                                 "io.github.deskdays.Test", "Press", "us", "7", "office"])
+            #expect(pressed.status == 0, "\(pressed)")
+            #expect(await agent.waitForLog("manual office recorded for 2026-11-18 through the reminder"), "\(agent.logText)")
+        } else {
+            let other = try await cli.run(["checkin", "--date", "2026-11-18", "--status", "remote", "--socket", "/nonexistent/agent.sock"])
+            #expect(other.status == 0, "\(other.stderr)")
+            #expect(await eventually(#"server.records.contains { $0["closed"] as? Int == 7 }"#) {
+                server.records.contains { $0["closed"] as? Int == 7 }
+            }, "\(server.records) \(agent.logText)")
+            #expect(await agent.waitForLog("the reminder was withdrawn: today is answered"), "\(agent.logText)")
+        }
+        #expect(await agent.stop() == 0)
+        let days = try await cli.run(["days", "--from", "2026-11-18", "--to", "2026-11-18", "--today", "2026-11-19"])
+        #expect(days.stdout.contains(answeredOnScreen ? "office" : "remote"), "\(days.stdout)")
+    }
+
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func withoutActionsTheBodyNamesTheCommandAndDismissedRemindersCountAsIgnored() async throws {
         let cli = try CLIRunner()
@@ -565,7 +601,8 @@ final class BusStandIn {
 /// screen, `expire` does as dunst does with its default timeout: a
 /// notification whose `expire_timeout` is not 0 is closed with reason 1
 /// (expired; at once here: the timeout has passed), one with 0 stays.
-/// `CloseNotification` is recorded as `{"closed": id}`.
+/// `CloseNotification` is recorded as `{"closed": id}`; `Press(id, key)` on
+/// `io.github.deskdays.Test` invokes an action when the test says.
 enum NotificationServer {
     static let script = """
         capabilities = sys.argv[2].split(",")
@@ -608,6 +645,10 @@ enum NotificationServer {
             def CloseNotification(self, nid):
                 print(json.dumps({"closed": int(nid)}), flush=True)
                 self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(3))
+
+            @dbus.service.method("io.github.deskdays.Test", in_signature="us")
+            def Press(self, nid, key):
+                self.ActionInvoked(dbus.UInt32(nid), key)
 
             @dbus.service.method(INTERFACE, out_signature="as")
             def GetCapabilities(self):

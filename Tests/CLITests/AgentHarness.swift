@@ -23,7 +23,8 @@ final class AgentProcess {
     /// `DESKDAYS_NOW` until `advance(seconds:)` moves it (docs/testing.md "Timers").
     /// `socketByDefault`: no `--socket`, the agent finds its own (at `socket`).
     init(_ cli: CLIRunner, socket: String? = nil, socketByDefault: Bool = false, arguments: [String] = [],
-         environment: [String: String] = [:], launcher: [String] = [], manualClock: Bool = false) async throws {
+         environment: [String: String] = [:], launcher: [String] = [], manualClock: Bool = false,
+         binary: String = CLIRunner.binary) async throws {
         let socket = socket ?? cli.folder.appendingPathComponent("run/agent.sock").path
         self.socket = socket
         log = cli.folder.appendingPathComponent("agent-\(UUID().uuidString.prefix(8)).log")
@@ -46,9 +47,9 @@ final class AgentProcess {
         env["DESKDAYS_CLOCK"] = manualClock ? "manual" : nil
         for (key, value) in environment { env[key] = value }
         child = launcher.isEmpty
-            ? try await Child.start(CLIRunner.binary, agentArguments, environment: env,
+            ? try await Child.start(binary, agentArguments, environment: env,
                                     stdout: .file(log.path), stderr: .file(log.path))
-            : try await Child.start(launcher[0], Array(launcher.dropFirst()) + [CLIRunner.binary] + agentArguments,
+            : try await Child.start(launcher[0], Array(launcher.dropFirst()) + [binary] + agentArguments,
                                     environment: env, stdout: .file(log.path), stderr: .file(log.path))
         let child = child
         let answered = await eventually("the agent's socket \(socket)") {

@@ -92,6 +92,27 @@ import Glibc
         #expect(second.stderr.contains("already running"), "\(second.stderr)")
     }
 
+    /// One agent per database: a second one on another socket (a shell
+    /// without XDG_RUNTIME_DIR beside the unit) names the first's process and exits 1.
+    @Test func aSecondAgentOnTheSameDatabaseNamesTheFirstAndExits() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let agent = try await AgentProcess(cli)
+        defer { agent.kill9() }
+        let other = cli.folder.appendingPathComponent("other/agent.sock").path
+        let second = try await cli.run(["agent", "--socket", other], environment: ["DESKDAYS_NOW": AgentProcess.fixedNow])
+        #expect(second.status == 1, "\(second.stderr)")
+        let folder = (cli.database as NSString).deletingLastPathComponent
+        #expect(second.stderr.contains("another deskdays agent (process \(agent.pid)) is already running on the database in \(folder)"),
+                "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other), "the second agent served nothing")
+        // The lock goes with its process: once the first stops, the next starts.
+        #expect(await agent.stop() == 0)
+        let next = try await AgentProcess(cli, socket: other)
+        defer { next.kill9() }
+        #expect(await next.stop() == 0)
+    }
+
     // MARK: - Durability
 
     /// Kill -9 in the middle of a burst of socket check-ins, twenty times:

@@ -1,5 +1,8 @@
 import Foundation
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `deskdays` binary as a user would, in a scratch folder.
 struct CLIRunner {
@@ -38,7 +41,7 @@ struct CLIRunner {
     /// given; `launcher` goes in front (`ip netns exec NAME`).
     @discardableResult
     func run(_ arguments: [String], paths: Bool = true, environment: [String: String] = [:],
-             launcher: [String] = []) async throws -> Result {
+             launcher: [String] = [], binary: String = CLIRunner.binary) async throws -> Result {
         var args = arguments
         if paths { args += ["--config", config, "--database", database] }
         var env = ProcessInfo.processInfo.environment
@@ -54,9 +57,26 @@ struct CLIRunner {
         env["LANGUAGE"] = nil
         for (key, value) in environment { env[key] = value }
         let output = launcher.isEmpty
-            ? try await Program.run(CLIRunner.binary, args, environment: env)
-            : try await Program.run(launcher[0], Array(launcher.dropFirst()) + [CLIRunner.binary] + args, environment: env)
+            ? try await Program.run(binary, args, environment: env)
+            : try await Program.run(launcher[0], Array(launcher.dropFirst()) + [binary] + args, environment: env)
         return Result(status: output.status, stdout: output.stdout, stderr: output.stderr)
+    }
+
+    /// The three executables copied into `folder` (made 0755), for a test
+    /// that runs them as another user: a clone in a 0700 folder, or one
+    /// owned by someone else, is out of that user's reach. Returns the
+    /// copy of `deskdays` (its companions beside it, where it looks).
+    static func reachableCopy(in folder: String) throws -> String {
+        let source = (URL(fileURLWithPath: binary).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        chmod(folder, 0o755)
+        for name in ["deskdays", "deskdays-cli", "deskdays-hardware"] {
+            let target = folder + "/" + name
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target)
+            chmod(target, 0o755)
+        }
+        return folder + "/deskdays"
     }
 
     func writeConfig(_ text: String) throws {

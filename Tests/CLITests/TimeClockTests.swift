@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Time clocks (docs/cli.md `import`, "Time clocks"): a German export
 /// `Datum;Kommen;Gehen` gives time on site through `day_starts_at`, a
@@ -136,5 +137,58 @@ import Testing
         // The 9th: the employer has a short morning in, DeskDays a day short of min_hours.
         #expect(output["summary"] as? [String: Int] == ["agree": 4, "employer_only": 1, "ours_only": 0], "\(clocked.stdout)")
         #expect((output["days"] as? [[String: Any]])?.first?["date"] as? String == "2026-11-09")
+    }
+
+    /// A row is one shift (docs/policy.md "Time on site: time-clock rows"):
+    /// 22:00–06:00 gives 8 h and 18:00–07:00 13 h on the arrival's date
+    /// with `day_starts_at` at midnight. Rows without times are named
+    /// (FILE:LINE, and a count) until `--status-column` reads them; the same
+    /// file again changes nothing.
+    @Test func aShiftCountsForItsArrivalsDateAndRowsWithoutTimesAreNamed() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nmin_hours = 4\n")
+        let file = cli.folder.appendingPathComponent("schichten.csv")
+        try "Datum;Kommen;Gehen;Bemerkung\n09.11.2026;22:00;06:00;\n10.11.2026;18:00;07:00;\n12.11.2026;;;Urlaub\n13.11.2026;;;krank\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let times = try await cli.run(["import", file.path, "--in-column", "Kommen", "--out-column", "Gehen"], environment: Self.environment)
+        #expect(times.status == 0, "\(times.stderr)")
+        #expect(times.stdout.contains("times of 2 days"), "\(times.stdout)")
+        #expect(times.stderr.contains("schichten.csv:4: a row without an arrival or departure time")
+                && times.stderr.contains("schichten.csv:5:") && times.stderr.contains("2 rows of \(file.path) were skipped"), "\(times.stderr)")
+        var days = try await self.days(cli)
+        #expect(days["2026-11-09"]?["hours"] as? Double == 8 && days["2026-11-09"]?["status"] as? String == "office", "\(days)")
+        #expect(days["2026-11-09"]?["last_seen"] as? String == "06:00")
+        #expect(days["2026-11-10"]?["hours"] as? Double == 13 && days["2026-11-10"]?["status"] as? String == "office", "\(days)")
+        #expect(days["2026-11-11"]?["hours"] is NSNull, "no lone departure on the next date: \(days)")
+
+        let statuses = try await cli.run(["import", file.path, "--in-column", "Kommen", "--out-column", "Gehen",
+                                          "--status-column", "Bemerkung"], environment: Self.environment)
+        #expect(statuses.status == 0 && statuses.stderr.isEmpty, "\(statuses.stderr)")
+        #expect(statuses.stdout.contains("Imported 2 records"), "\(statuses.stdout)")
+        days = try await self.days(cli)
+        #expect(days["2026-11-12"]?["status"] as? String == "vacation" && days["2026-11-13"]?["status"] as? String == "sick", "\(days)")
+        let again = try await cli.run(["import", file.path, "--in-column", "Kommen", "--out-column", "Gehen",
+                                       "--status-column", "Bemerkung"], environment: Self.environment)
+        #expect(again.status == 0 && again.stdout.contains("Nothing changed"), "\(again.stdout)")
+    }
+
+    /// An import that fails while it writes leaves nothing of its file: one
+    /// transaction (the failure here a trigger that refuses the 10th's sign).
+    @Test(.enabled(if: toolExists("sqlite3"), "sqlite3 not installed: apt-get install sqlite3"))
+    func anImportThatFailsWritingLeavesNothing() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        #expect(try await cli.run(["checkin", "--date", "2026-11-02"], environment: Self.environment).status == 0)
+        let trigger = try await Program.run("/usr/bin/env", ["sqlite3", cli.database, """
+            CREATE TRIGGER interrupted BEFORE INSERT ON sign WHEN NEW.date = '2026-11-10' BEGIN SELECT RAISE(ABORT, 'interrupted'); END;
+            """])
+        try #require(trigger.status == 0, "\(trigger.stderr)")
+        let file = cli.folder.appendingPathComponent("zeit.csv")
+        try "Datum;Kommen;Gehen\n09.11.2026;08:00;17:00\n10.11.2026;08:00;17:00\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try await cli.run(["import", file.path, "--in-column", "Kommen", "--out-column", "Gehen"], environment: Self.environment)
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(try await days(cli)["2026-11-09"]?["hours"] is NSNull, "nothing of the file is written")
     }
 }

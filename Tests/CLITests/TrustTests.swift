@@ -95,12 +95,16 @@ struct TrustTests {
         }
         let plantedFD = try listen(at: planted + "/agent.sock")
         defer { close(plantedFD) }
-        // Everything of the test's user (nobody) is nobody's.
+        // Everything of the test's user (nobody) is nobody's, and nobody runs
+        // a copy of the executables: the checkout may be out of its reach
+        // (a clone in a 0700 folder, or owned by another user).
+        let binary = try CLIRunner.reachableCopy(in: cli.folder.path + "/bin")
         _ = try await Program.run("/bin/chown", ["-R", "\(Self.nobody):\(Self.nobody)", cli.folder.path])
         let asNobody = ["/usr/bin/setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"]
         let environment = ["XDG_RUNTIME_DIR": "", "XDG_STATE_HOME": "", "DESKDAYS_LOG": "info", "DESKDAYS_NOW": ""]
         let instead = cli.folder.path + "/.local/state/deskdays/agent.sock"
-        let agent = try await AgentProcess(cli, socket: instead, socketByDefault: true, environment: environment, launcher: asNobody)
+        let agent = try await AgentProcess(cli, socket: instead, socketByDefault: true, environment: environment, launcher: asNobody,
+                                           binary: binary)
         defer { agent.kill9() }
         #expect(agent.logText.contains("\(planted) is not this user's own folder (another user made it); the control socket is \(instead) instead"),
                 "\(agent.logText)")
@@ -108,7 +112,7 @@ struct TrustTests {
         // it answers: a loaded machine's starting agent can take the CLI's 2 s.)
         func answered(at socket: String) async -> Bool {
             await eventually("the agent at \(socket) to answer nobody's `status`") {
-                let status = try? await cli.run(["status", "--format", "json"], environment: environment, launcher: asNobody)
+                let status = try? await cli.run(["status", "--format", "json"], environment: environment, launcher: asNobody, binary: binary)
                 return status?.stderr.contains("answered by the agent at \(socket)") == true
             }
         }
@@ -118,7 +122,7 @@ struct TrustTests {
         // The folder is nobody's own now (0700), but root's socket is still in it: removed, and served on.
         #expect(chown(planted, Self.nobody, Self.nobody) == 0 && chmod(planted, 0o700) == 0)
         let own = try await AgentProcess(cli, socket: planted + "/agent.sock", socketByDefault: true, environment: environment,
-                                         launcher: asNobody)
+                                         launcher: asNobody, binary: binary)
         defer { own.kill9() }
         // (Root's socket answered at once: the agent's own is known by its log.)
         #expect(await own.waitForLog("control socket ready"), "\(own.logText)")

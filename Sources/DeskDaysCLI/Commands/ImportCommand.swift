@@ -56,7 +56,7 @@ struct ImportCommand: AsyncParsableCommand {
             inColumn: inColumn, outColumn: outColumn, policy: session.policy))
         // A time clock's rows are checked whole before anything is written: none lies ahead of now.
         for sign in imported.signs {
-            let date = session.policy.localDate(of: sign.at)
+            let date = sign.date
             guard date.isSupported else {
                 throw CLIError("\(file):\(sign.line): " + tr("a check-in on \(date) is \(LocalDate.unsupportedPhrase)"))
             }
@@ -70,6 +70,11 @@ struct ImportCommand: AsyncParsableCommand {
             let more = imported.skipped.count - Self.namedSkips
             printError("deskdays: " + trn("… and \(more) more row with an unknown status, skipped.",
                                           "… and \(more) more rows with an unknown status, skipped.", more))
+        }
+        if !imported.skipped.isEmpty {
+            let count = imported.skipped.count
+            printError("deskdays: " + trn("\(count) row of \(file) was skipped; nothing else of the file was left out.",
+                                          "\(count) rows of \(file) were skipped; nothing else of the file was left out.", count))
         }
         if !imported.entries.isEmpty {
             // A DeskDays JSON export: each date's entries written as they were.
@@ -95,18 +100,21 @@ struct ImportCommand: AsyncParsableCommand {
                       "Imported the entries of \(dates) dates from \(file) as they were exported (origins, check-ins and their times).", dates))
             return
         }
+        let signs = imported.signs.map { LatestSign(date: $0.date, source: .import, at: $0.at, kind: $0.kind) }
+        // A time clock's file, times and records, in one transaction: all or nothing.
+        let written = try await session.pipeline().importRows(signs: signs, records: imported.records.map { ($0.date, $0.status, $0.note) })
+        if written == (0, 0), !signs.isEmpty || !imported.records.isEmpty {
+            print(tr("Nothing changed: the database holds everything \(file) says already."))
+            return
+        }
         if !imported.signs.isEmpty {
             // A time clock's arrivals and departures: check-ins of source `import`, giving time on site.
-            let pipeline = try await session.pipeline()
-            for sign in imported.signs {
-                _ = try await pipeline.submit(CheckInEvent(source: .import, rule: nil, time: sign.at, kind: sign.kind), asked: session.now)
-            }
-            let days = Set(imported.signs.map { session.policy.localDate(of: $0.at) }).count
+            let days = Set(imported.signs.map(\.date)).count
             print(trn("Imported the arrival and departure times of \(days) day from \(file) (check-ins of source import).",
                       "Imported the arrival and departure times of \(days) days from \(file) (check-ins of source import).", days))
             if imported.records.isEmpty { return }
         }
-        let count = try await session.pipeline().importRecords(imported.records.map { ($0.date, $0.status, $0.note) })
+        let count = written.records
         // A manual record decides its date: say which imported dates it overrules, so nothing is lost silently.
         if let first = imported.records.map(\.date).min(), let last = imported.records.map(\.date).max() {
             let imported = Set(imported.records.map(\.date))

@@ -56,5 +56,13 @@ import Testing
         #expect(days.contains("office") && days.contains("sick"), "\(days)")
         let explain = try await b.run(["explain", "2026-11-17"], now: "2026-11-20T17:00:00Z")
         #expect(explain.status == 0 && explain.stdout.contains("sick"), "\(explain.stderr)")
+
+        // The agent (no crash loop under systemd): it names both files in its
+        // log, and is still running to stop cleanly.
+        let agent = try await AgentProcess(a.cli)
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("\(sparse) in the sync folder is larger than 64 MB"), "\(agent.logText)")
+        #expect(await agent.waitForLog("\(newlines) in the sync folder is larger than 64 MB"), "\(agent.logText)")
+        #expect(await agent.stop() == 0, "\(agent.logText)")
     }
 }

@@ -65,8 +65,9 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append(trn("This device: \(me.name) (\(me.id)), \(count) line in \(file)",
                                  "This device: \(me.name) (\(me.id)), \(count) lines in \(file)", count))
             }
-            // This clock behind a change it stamped itself (it ran ahead and was set back): said here, where it can be fixed.
-            if let me = devices.first(where: \.isSelf), let stamped = me.lastChange, stamped.timeIntervalSince(session.clock().date) > 3600 {
+            // This clock behind itself when it last wrote (it ran ahead and was set back): said here, where it can be
+            // fixed. Its own clock reading, not the clock time of the line, which follows the other devices' times.
+            if let me = devices.first(where: \.isSelf), let stamped = me.lastClock, stamped.timeIntervalSince(session.clock().date) > 3600 {
                 let hours = Int((stamped.timeIntervalSince(session.clock().date) / 3600).rounded())
                 problems.append(trn("this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)",
                                     "this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)", hours))

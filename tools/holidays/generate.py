@@ -13,7 +13,7 @@ days included (the library's default). Each holiday has the library's name
 in the country's own language and, when the library has one, its English
 name.
 
-The format (docs/cli.md "Holidays by region"), one record a line, fields
+The format (data/holidays/README.md), one record a line, fields
 separated by tabs:
   version V                 the library's version
   years FIRST LAST

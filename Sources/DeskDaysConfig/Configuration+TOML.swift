@@ -18,6 +18,8 @@ extension Configuration {
         policyTable["count_non_workdays"] = policy.countNonWorkdays
         policyTable["day_starts_at"] = policy.dayStartText
         if let starts = policy.starts { policyTable["starts"] = starts.description }
+        // The region's holidays are listed below with the others, as an .ics file's are.
+        if let holidaysRegion { policyTable["holidays_region"] = holidaysRegion }
         if policy.minHours == policy.minHours.rounded() {
             policyTable["min_hours"] = Int(policy.minHours)
         } else {

@@ -17,94 +17,77 @@ public struct RegionHoliday: Sendable, Equatable {
 /// The public holidays shipped with DeskDays (`[policy] holidays_region`,
 /// `deskdays holidays`): `data/holidays/holidays.tsv`, written by
 /// tools/holidays/generate.py from the `holidays` library at the version it
-/// names (its format is described there). Read as bytes: a region's
-/// holidays, every year, are its country's block, found with `memmem`, so
-/// a lookup reads the header and one block of the file's 1.2 MB.
+/// names (its format is described there). Opening reads the header and its
+/// index of country blocks; a region's holidays, every year, are read from
+/// its country's block alone (a few KB of the file's 1.2 MB).
 public struct HolidayData: Sendable {
     /// The `holidays` library's version the file came from.
     public let version: String
     public let years: ClosedRange<Int>
     /// Where it was read from.
     public let path: String
-    private let bytes: [UInt8]
+    /// Each country's block in the file, by its code.
+    private let index: [String: Range<Int>]
 
-    /// Reads the file at `path`; nil when it cannot be read or is not one.
+    /// Reads the header of the file at `path`; nil when it cannot be read or is not one.
     public init?(path: String) {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        self.init(bytes: [UInt8](data), path: path)
-    }
-
-    init?(bytes: [UInt8], path: String) {
-        self.bytes = bytes
-        self.path = path
-        var version: String?, years: ClosedRange<Int>?
-        var start = 0
-        // The header: the lines before the first country.
-        while start < bytes.count, bytes[start] != UInt8(ascii: "=") {
-            let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
-            let fields = Self.fields(bytes[start..<end])
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        // The header ends with the index line; it is a few KB.
+        var header: [UInt8] = []
+        var body: Int?
+        while body == nil, header.count < 1 << 20 {
+            guard let chunk = try? file.read(upToCount: 16_384), !chunk.isEmpty else { break }
+            header += chunk
+            var start = 0
+            while let end = header[start...].firstIndex(of: 10) {
+                if header[start...].starts(with: "index\t".utf8) { body = end + 1; break }
+                start = end + 1
+            }
+        }
+        guard let body else { return nil }
+        var version: String?, years: ClosedRange<Int>?, index: [String: Range<Int>] = [:]
+        for line in header[..<body].split(separator: 10) {
+            let fields = Self.fields(line)
             if fields.count == 2, fields[0] == "version" { version = fields[1] }
             if fields.count == 3, fields[0] == "years", let first = Int(fields[1]), let last = Int(fields[2]), first <= last {
                 years = first...last
             }
-            start = end + 1
+            if fields.count == 2, fields[0] == "index" {
+                for entry in fields[1].split(separator: " ") {
+                    let parts = entry.split(separator: ":")
+                    guard parts.count == 3, let offset = Int(parts[1]), let length = Int(parts[2]), offset >= 0, length >= 0 else { continue }
+                    index[String(parts[0])] = (body + offset)..<(body + offset + length)
+                }
+            }
         }
-        guard let version, let years, start < bytes.count else { return nil }
+        guard let version, let years, !index.isEmpty else { return nil }
         self.version = version
         self.years = years
+        self.path = path
+        self.index = index
     }
 
     private static func fields(_ line: ArraySlice<UInt8>) -> [String] {
         line.split(separator: 9, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The next country line at or after `from`: the index of its `=`
-    /// (`memchr`: the byte starts only country lines).
-    private func nextCountry(from: Int) -> Int? {
-        bytes.withUnsafeBytes { buffer in
-            var index = from
-            while index < buffer.count, let hit = memchr(buffer.baseAddress! + index, Int32(UInt8(ascii: "=")), buffer.count - index) {
-                let found = buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                if found == 0 || buffer[found - 1] == 10 { return found }
-                index = found + 1
-            }
-            return nil
-        }
-    }
-
-    /// A country's block: its subdivisions' codes and the range of its lines.
-    private func block(_ code: String) -> (subdivisions: [String], lines: Range<Int>)? {
-        // Two ASCII capitals, as the file writes every country.
-        guard code.utf8.count == 2, code.utf8.allSatisfy({ (65...90).contains($0) }) else { return nil }
-        let wanted = Array(code.utf8)
-        var from = 0
-        while let found = nextCountry(from: from) {
-            let after = found + 3
-            from = found + 1
-            guard after < bytes.count, bytes[found + 1] == wanted[0], bytes[found + 2] == wanted[1],
-                  bytes[after] == 9 || bytes[after] == 10 else { continue }
-            let end = bytes[after...].firstIndex(of: 10) ?? bytes.count
-            let subdivisions = bytes[after] == 9 ? Self.fields(bytes[(after + 1)..<end]) : []
-            let next = nextCountry(from: end) ?? bytes.count
-            return (subdivisions, min(end + 1, next)..<next)
-        }
-        return nil
-    }
-
-    /// Every country's code, in the file's order.
-    private var countryCodes: [String] {
-        var codes: [String] = [], from = 0
-        while let found = nextCountry(from: from) {
-            let end = bytes[(found + 1)...].firstIndex { $0 == 9 || $0 == 10 } ?? bytes.count
-            codes.append(String(decoding: bytes[(found + 1)..<end], as: UTF8.self))
-            from = end
-        }
-        return codes
+    /// A country's block: its subdivisions' codes and its lines (after the country's own).
+    private func block(_ code: String) -> (subdivisions: [String], lines: ArraySlice<UInt8>)? {
+        guard let range = index[code], let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard (try? file.seek(toOffset: UInt64(range.lowerBound))) != nil,
+              let data = try? file.read(upToCount: range.count), data.count == range.count else { return nil }
+        let bytes = [UInt8](data)
+        let end = bytes.firstIndex(of: 10) ?? bytes.count
+        let first = Self.fields(bytes[..<end])
+        guard first.first == "=" + code else { return nil }
+        return (Array(first.dropFirst()), bytes[min(end + 1, bytes.count)...])
     }
 
     /// The codes the data knows: every country, then each with its subdivisions ("DE", "DE-BY").
     public var regions: [String] {
-        countryCodes.flatMap { code in [code] + (block(code)?.subdivisions ?? []).map { code + "-" + $0 } }
+        index.keys.sorted().flatMap { code in [code] + (block(code)?.subdivisions ?? []).map { code + "-" + $0 } }
     }
 
     /// `text` as the data spells a region (upper case), if the data knows it.
@@ -138,10 +121,8 @@ public struct HolidayData: Sendable {
         var names: [RegionHoliday] = []
         var result: [LocalDate: RegionHoliday] = [:]
         var changes: [(year: Int, items: [ArraySlice<UInt8>])] = []
-        var start = country.lines.lowerBound
-        while start < country.lines.upperBound {
-            let end = bytes[start..<country.lines.upperBound].firstIndex(of: 10) ?? country.lines.upperBound
-            let fields = bytes[start..<end].split(separator: 9, omittingEmptySubsequences: false)
+        for line in country.lines.split(separator: 10) {
+            let fields = line.split(separator: 9, omittingEmptySubsequences: false)
             if fields.count == 3, fields[0].elementsEqual("n".utf8) {
                 let english = String(decoding: fields[2], as: UTF8.self)
                 names.append(RegionHoliday(name: String(decoding: fields[1], as: UTF8.self), englishName: english.isEmpty ? nil : english))
@@ -153,7 +134,6 @@ public struct HolidayData: Sendable {
                     changes.append((year, Array(items)))
                 }
             }
-            start = end + 1
         }
         for change in changes {
             for item in change.items { Self.apply(item, year: change.year, names: names, to: &result) }

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `deskdays holidays` and `[policy] holidays_region` (docs/cli.md
-/// "Holidays by region"): the shipped data as the library gives it, the
+/// `deskdays holidays` and `[policy] holidays_region`
+/// (data/holidays/README.md): the shipped data as the library gives it, the
 /// listing with the configuration's own holidays, `explain`'s source, and
 /// an unknown region.
 @Suite struct HolidaysTests {
@@ -131,6 +131,9 @@ import Testing
         #expect(epiphany.stdout.contains("is a holiday (DE-BY: Heilige Drei Könige, from the public holidays shipped with DeskDays)"), "\(epiphany.stdout)\(epiphany.stderr)")
         let team = try await cli.run(["explain", "2026-03-19"] + today)
         #expect(team.stdout.contains("is a holiday (Team day, from [[holidays]] in the configuration)"), "\(team.stdout)")
+        // `config show` names the region and lists its dates with the others.
+        let shown = try await cli.run(["config", "show"])
+        #expect(shown.stdout.contains("holidays_region = 'DE-BY'") && shown.stdout.contains("name = 'Fronleichnam'"), "\(shown.stdout)")
         let outing = try await cli.run(["explain", "2026-07-20"] + today)
         #expect(outing.stdout.contains("is a holiday (Betriebsausflug, from \(ics))"), "\(outing.stdout)")
     }

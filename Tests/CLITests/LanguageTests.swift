@@ -112,7 +112,7 @@ struct LanguageTests {
         let environment = ["LC_ALL": "", "LANG": "C.UTF-8", "LANGUAGE": Catalogs.pseudo, "DESKDAYS_LOCALEDIR": locale.path]
         var escaped: [String] = []
         for command in [[], ["status"], ["report"], ["checkin"], ["days"], ["explain"], ["calendar"], ["sync"],
-                        ["reconcile"], ["evidence"], ["doctor"], ["agent"], ["enroll", "nfc"]] {
+                        ["reconcile"], ["evidence"], ["doctor"], ["agent"], ["enroll", "nfc"], ["holidays"]] {
             let result = try await cli.run(command + ["--help"], paths: false, environment: environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             // Left: swift-argument-parser's own layout (USAGE, OPTIONS, -h), flag and option names.
@@ -133,7 +133,8 @@ struct LanguageTests {
         defer { cli.cleanup() }
         let commands = [["status", "--format", "json", "--today", Self.today], ["report", "--json", "--today", Self.today],
                         ["days", "--json", "--from", "2026-10-01", "--to", "2026-11-18", "--today", Self.today],
-                        ["reconcile", cli.folder.path + "/none.csv", "--json"]]
+                        ["reconcile", cli.folder.path + "/none.csv", "--json"],
+                        ["holidays", "--region", "DE-BY", "--year", "2026", "--json"]]
         var english: [String] = []
         for command in commands { english.append(try await cli.run(command).stdout) }
         for language in Catalogs.languages + [Catalogs.pseudo] {

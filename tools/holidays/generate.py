@@ -13,10 +13,13 @@ days included (the library's default). Each holiday has the library's name
 in the country's own language and, when the library has one, its English
 name.
 
-The format (docs/cli.md "Holidays by region"), one record a line, fields
+The format (data/holidays/README.md), one record a line, fields
 separated by tabs:
   version V                 the library's version
   years FIRST LAST
+  index CC:OFFSET:LENGTH ...  where each country's block is, in bytes from
+                            the line after this one (a lookup reads the
+                            header and one block)
   =CC SUB SUB ...           a country and its subdivisions' codes
   n LOCAL ENGLISH           the country's next name (numbered from 0 in each
                             country); ENGLISH is empty when the library has
@@ -68,12 +71,13 @@ def main(out):
     if holidays.__version__ != version:
         sys.exit(f"generate.py: holidays {holidays.__version__} is installed, {version} is pinned: `make holidays` installs it")
     supported = holidays.list_supported_countries()
-    lines = [
+    header = [
         "# DeskDays' public holidays by region: written by tools/holidays/generate.py from the",
         f"# holidays library (PyPI, MIT) {version}. Do not edit: `make holidays` regenerates it.",
         f"version\t{version}",
         f"years\t{YEARS[0]}\t{YEARS[-1]}",
     ]
+    blocks = []
     for code in sorted(c for c in supported if re.fullmatch(r"[A-Z]{2}", c)):
         cls = getattr(holidays, code)
         local_language = getattr(cls, "default_language", None)
@@ -111,13 +115,19 @@ def main(out):
                         items.append(f"+{day:%m%d}:{own[day]}")
                 if items:
                     body.append(f"{code}-{subdiv}\t{year}\t" + " ".join(items))
-        lines.append("=" + "\t".join([code] + subdivisions))
+        lines = ["=" + "\t".join([code] + subdivisions)]
         for local, translated in names:
             assert "\t" not in local + translated and "\n" not in local + translated
             lines.append(f"n\t{local}\t{translated}")
         lines.extend(body)
-    with open(out + ".new", "w", encoding="utf-8") as file:
-        file.write("\n".join(lines) + "\n")
+        blocks.append((code, ("\n".join(lines) + "\n").encode("utf-8")))
+    index, offset = [], 0
+    for code, block in blocks:
+        index.append(f"{code}:{offset}:{len(block)}")
+        offset += len(block)
+    header.append("index\t" + " ".join(index))
+    with open(out + ".new", "wb") as file:
+        file.write(("\n".join(header) + "\n").encode("utf-8") + b"".join(block for _, block in blocks))
     os.replace(out + ".new", out)
 
 

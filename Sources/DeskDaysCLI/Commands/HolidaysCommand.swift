@@ -6,7 +6,7 @@ import DeskDaysCore
 import DeskDaysReports
 
 /// `deskdays holidays`: the holidays in force in a year, with their names
-/// and sources (docs/cli.md "Holidays by region").
+/// and sources (data/holidays/README.md).
 struct HolidaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "holidays", abstract: tr("List the holidays in force in a year: the region's public holidays and your own."))

@@ -148,8 +148,10 @@ public actor CheckInPipeline {
     public func importRows(signs: [LatestSign], records: [(LocalDate, AttendanceStatus, String?)]) throws -> (signs: Int, records: Int) {
         let changing = try store.changingSigns(signs)
         let added = try newImports(records)
-        let changes = changing.map { JournalChange.sign($0, rule: nil) }
-            + added.map { .record(date: $0.date, status: $0.status, origin: .import, note: $0.note, ifEmpty: false) }
+        // By date (stable), so that each date is loaded and saved once.
+        let changes = (changing.map { JournalChange.sign($0, rule: nil) }
+            + added.map { .record(date: $0.date, status: $0.status, origin: .import, note: $0.note, ifEmpty: false) })
+            .enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
         if changes.isEmpty { return (0, 0) }
         if journaled {
             _ = try journal(changes)

@@ -67,10 +67,21 @@ extension AttendanceStore {
     @discardableResult
     public func apply(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
         try write { db in
-            try changes.map { change in
+            // Each date's run of changes loaded and saved once (as a merge does).
+            var day: DayRows?
+            var sequence = 0
+            var outcomes: [JournalOutcome] = []
+            outcomes.reserveCapacity(changes.count)
+            for change in changes {
+                if day?.date != change.date {
+                    try day?.save(db)
+                    day = try DayRows.load(db, change.date)
+                }
                 let time: Date = if case .sign(let sign, _) = change { sign.at } else { now }
-                return try Self.apply(db, change, time: HLC(wall: HLC.milliseconds(time), counter: 0))
+                outcomes.append(day!.apply(change, time: HLC(wall: HLC.milliseconds(time), counter: 0), sequence: &sequence))
             }
+            try day?.save(db)
+            return outcomes
         }
     }
 

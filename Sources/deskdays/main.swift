@@ -20,7 +20,7 @@ import Syscall
 
 /// What the agent is asked, and where.
 struct Ask {
-    /// `status` (with `format`, or `subscribe` with `follow`) or `report`.
+    /// `status` (with `format`, or `subscribe` with `follow`), `report` or `plan` (json).
     var command: ControlMessage.Command
     var format: String?
     var database: String
@@ -29,7 +29,7 @@ struct Ask {
 }
 
 /// Recognizes the few argument shapes the agent answers: `status --format
-/// json|waybar|i3blocks [--follow]` and `report --json`, with `--config`,
+/// json|waybar|i3blocks [--follow]`, `report --json` and `plan --json`, with `--config`,
 /// `--database` and `--socket` before or after, as `--name value` or
 /// `--name=value`. This is not a second argument parser: anything else at
 /// all (help, other options, a repeated option, the text format) returns
@@ -43,7 +43,7 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
     var rest = arguments[...]
     while let word = rest.popFirst() {
         switch word {
-        case "status" where command == nil, "report" where command == nil: command = word
+        case "status" where command == nil, "report" where command == nil, "plan" where command == nil: command = word
         case "--json" where !json: json = true
         case "--follow" where !follow: follow = true
         default:
@@ -74,10 +74,13 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
         kind = follow ? .subscribe : .status
     case "report" where json && !follow && format == nil:
         kind = .report
+    case "plan" where json && !follow && format == nil:
+        // Without --prefer/--avoid (those go to deskdays-cli): the agent adds its `[plan]`.
+        kind = .plan
     default:
         return nil
     }
-    return Ask(command: kind, format: format,
+    return Ask(command: kind, format: kind == .plan ? "json" : format,
                database: database.map(paths.expandTilde) ?? paths.database,
                config: config.map(paths.expandTilde) ?? paths.config,
                socket: socket.map(paths.expandTilde) ?? paths.socket)

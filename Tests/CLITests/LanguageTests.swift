@@ -60,6 +60,9 @@ struct LanguageTests {
             ["evidence", "--period", "current", "--out", folder + "/evidence.html", "--today", Self.today],
             ["report", "--html", folder + "/report.html", "--today", Self.today],
             ["chart", "weeks", "--out", folder + "/weeks.svg", "--today", Self.today],
+            ["plan", "--prefer", "tue,thu", "--avoid", "2026-11-20", "--today", Self.today],
+            ["plan", "--avoid", "2026-11-19..2026-12-31", "--today", Self.today],
+            ["plan", "--write", "--today", Self.today],
             ["backup", folder + "/backup.sqlite"],
             ["sync", "status"],
             ["sync", "forget", "nobody"],
@@ -70,6 +73,7 @@ struct LanguageTests {
             ["checkin", "--status", "beach"],
             ["explain", "yesterday"],
             ["report", "--period", "someday"],
+            ["plan", "--avoid", "someday"],
             ["import", folder + "/missing.csv"],
             ["config", "check", "--config", broken],
             ["status", "--config", folder + "/absent.toml"],
@@ -132,6 +136,7 @@ struct LanguageTests {
         let cli = try await seeded()
         defer { cli.cleanup() }
         let commands = [["status", "--format", "json", "--today", Self.today], ["report", "--json", "--today", Self.today],
+                        ["plan", "--json", "--today", Self.today],
                         ["days", "--json", "--from", "2026-10-01", "--to", "2026-11-18", "--today", Self.today],
                         ["reconcile", cli.folder.path + "/none.csv", "--json"],
                         ["holidays", "--region", "DE-BY", "--year", "2026", "--json"]]

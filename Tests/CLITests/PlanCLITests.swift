@@ -102,4 +102,23 @@ import Testing
         #expect(bad["ok"] as? Bool == false && bad["code"] as? String == "bad_request", "\(bad)")
         #expect(await agent.stop() == 0)
     }
+
+    /// On the system clock, `plan --json` is answered by the agent (the launcher asks it);
+    /// with --prefer the CLI asks it; either way the bytes are the CLI's own.
+    @Test func theLauncherAsksTheAgentForPlanJSON() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try await setUp(cli)
+        let agent = try await AgentProcess(cli, environment: ["DESKDAYS_NOW": ""])
+        defer { agent.kill9() }
+        #expect(try TestSocketClient(path: agent.socket).status() != nil)
+        let log = ["DESKDAYS_LOG": "info"]
+        for flags in [["--json"], ["--json", "--prefer", "wed"]] {
+            let asked = try await cli.run(["plan", "--socket", agent.socket] + flags, environment: log)
+            #expect(asked.status == 0 && asked.stderr.contains("answered by the agent"), "\(flags): \(asked.stderr)")
+            let computed = try await cli.run(["plan", "--socket", "/nonexistent/agent.sock"] + flags)
+            #expect(computed.stdout == asked.stdout, "\(flags): agent \(asked.stdout) vs CLI \(computed.stdout)")
+        }
+        #expect(await agent.stop() == 0)
+    }
 }

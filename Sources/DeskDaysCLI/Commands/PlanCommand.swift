@@ -40,16 +40,22 @@ struct PlanCommand: AsyncParsableCommand {
         if let prefer {
             switch PlanOptions.weekdays(prefer.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) {
             case .success(let days): options.prefer = days
-            case .failure(let problem): throw ValidationError("--prefer: " + problem.sentence + ".")
+            case .failure(let problem): throw Self.invalid("--prefer", problem)
             }
         }
         for text in avoid {
             switch PlanOptions.dates(text) {
             case .success(let span): options.avoid.append(span)
-            case .failure(let problem): throw ValidationError("--avoid: " + problem.sentence + ".")
+            case .failure(let problem): throw Self.invalid("--avoid", problem)
             }
         }
         return options
+    }
+
+    /// A flag's bad value, in one sentence that names the flag.
+    static func invalid(_ flag: String, _ problem: PlanInputError) -> ValidationError {
+        let sentence = problem.sentence
+        return ValidationError(tr("\(flag): \(sentence)."))
     }
 
     func validate() throws {

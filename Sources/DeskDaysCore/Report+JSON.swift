@@ -87,13 +87,13 @@ extension PolicyEngine {
                        presence: [LocalDate: DayPresence] = [:]) -> Report {
         let span = dataSpan(selector, today: today)
         let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,
-                                        short: shortDates(presence))
+                                        short: shortDates(presence), today: today)
         return report(selector, today: today, presence: presence, plans: Self.plans(resolved)) { resolved[$0]?.status }
     }
 
     /// The dates whose resolved status is a calendar's office plan.
     public static func plans(_ resolved: [LocalDate: ResolvedDay]) -> Set<LocalDate> {
-        Set(resolved.values.filter { $0.origin == .calendar && $0.status == .office }.map(\.date))
+        Set(resolved.values.filter { ($0.origin == .calendar || $0.plan != nil) && $0.status == .office }.map(\.date))
     }
 
     /// The dates whose automatic presence is shorter than `min_hours` (none when off).

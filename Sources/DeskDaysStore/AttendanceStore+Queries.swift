@@ -117,7 +117,7 @@ extension AttendanceStore {
             // Plain SQL rather than the query builder: reports call this on
             // every run, and the builder's generic set-up costs more than the query.
             let rows = try RecordRow.fetchAll(db, sql: """
-                SELECT id, date, status, origin, note, recordedAt FROM record
+                SELECT id, date, status, origin, note, recordedAt, plan FROM record
                 WHERE date BETWEEN ? AND ? ORDER BY date, id
                 """, arguments: Self.bounds(span))
             return try rows.map { row in

@@ -70,4 +70,26 @@ import Testing
         let bad = try await cli.run(["config", "check"])
         #expect(bad.status != 0 && bad.stderr.contains("starts must be a date written YYYY-MM-DD"), "\(bad.stderr)")
     }
+
+    /// Plans need you (docs/policy.md): an office day recorded for next
+    /// Thursday is no attendance on the day until an arrival confirms it.
+    @Test func aPlanCountsOnlyOnceConfirmed() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"week\"\n")
+        for date in ["2026-11-19", "2026-11-20"] {
+            #expect(try await cli.run(["checkin", "--date", date, "--status", "office", "--today", "2026-11-16"]).status == 0)
+        }
+        let before = try await Self.report(cli, "2026-11-18")
+        #expect(before["office"] as? Int == 0 && before["planned_office"] as? Int == 2, "\(before)")
+        // Thursday: the NFC tap confirms; Friday nobody came.
+        let tap = try await cli.run(["event", "--source", "nfc", "--rule", "hq", "--at", "2026-11-19T08:52:00Z", "--today", "2026-11-19"])
+        #expect(tap.status == 0, "\(tap.stderr)")
+        let after = try await Self.report(cli, "2026-11-23", ["--period", "previous"])
+        #expect(after["office"] as? Int == 1 && after["planned_office"] as? Int == 0 && after["unrecorded"] as? Int == 4, "\(after)")
+        // Vacation recorded in advance stands.
+        #expect(try await cli.run(["checkin", "--date", "2026-11-27", "--status", "vacation", "--today", "2026-11-16"]).status == 0)
+        let later = try await Self.report(cli, "2026-11-30", ["--period", "previous"])
+        #expect(later["excused"] as? Int == 1, "\(later)")
+    }
 }

@@ -87,6 +87,12 @@ import Testing
         #expect(tap.status == 0, "\(tap.stderr)")
         let after = try await Self.report(cli, "2026-11-23", ["--period", "previous"])
         #expect(after["office"] as? Int == 1 && after["planned_office"] as? Int == 0 && after["unrecorded"] as? Int == 4, "\(after)")
+        let confirmed = try await cli.run(["explain", "2026-11-19", "--today", "2026-11-23"])
+        // "planned on" is the day it was written, by this machine's clock (not --today).
+        #expect(confirmed.stdout.contains("— planned on ") && confirmed.stdout.contains("; confirmed by nfc at 08:52"), "\(confirmed.stdout)")
+        let missed = try await cli.run(["explain", "2026-11-20", "--today", "2026-11-23"])
+        #expect(missed.stdout.contains("; not confirmed") && missed.stdout.contains("Resolved: no status."),
+                "\(missed.stdout)")
         // Vacation recorded in advance stands.
         #expect(try await cli.run(["checkin", "--date", "2026-11-27", "--status", "vacation", "--today", "2026-11-16"]).status == 0)
         let later = try await Self.report(cli, "2026-11-30", ["--period", "previous"])

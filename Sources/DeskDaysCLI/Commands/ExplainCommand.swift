@@ -47,7 +47,7 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         // How it counts comes from the policy engine itself, the same call the report makes.
         let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today,
-                                                          plan: resolved.origin == .calendar)
+                                                          plan: resolved.origin == .calendar || resolved.plan != nil)
         let counts = Self.words(for: count, workday: workday, status: resolved.status, policy: policy)
         lines.append(tr("Counts: \(counts)."))
         lines.append(session.configuration.calendar == nil ? tr("Precedence: manual > automatic > imported > fallback.")
@@ -68,12 +68,29 @@ struct ExplainCommand: AsyncParsableCommand {
         // When it was written on its own device's clock, not the clock time that orders it.
         let writtenTimes = journal.isEmpty ? [:] : try store.writtenTimes(of: sorted)
         let deciding = Resolver.decidingRecord(resolved, records: records)
+        // The latest manual record, when it is a plan: whether an arrival confirmed it (docs/policy.md "Plans need you").
+        let lastManual = sorted.last { $0.origin == .manual }
+        func planWords(_ record: DayRecord) -> String {
+            guard let plan = record.plan else { return "" }
+            var words = plan == .planner ? tr("planned with `deskdays plan`") : tr("planned on \(policy.localDate(of: record.recordedAt))")
+            if record == lastManual {
+                if resolved.origin == .automatic, let first = checkIns.min(by: { $0.at < $1.at }) {
+                    let clock = policy.wallClock(of: first.at).minutes
+                    let at = Localization.figure(String(format: "%02d:%02d", clock / 60, clock % 60))
+                    words += "; " + (record.status == .office ? tr("confirmed by \(Words.source(first.source)) at \(at)")
+                                                              : tr("overruled by \(Words.source(first.source)) at \(at)"))
+                } else if record.status == .office {
+                    words += "; " + tr("not confirmed")
+                }
+            }
+            return " — " + words
+        }
         for record in sorted {
             // A note of a record the date's decision overruled is marked so, never taken for the date's.
             let note = record.note.map { " — \"\(Printable.escaped($0))\"" + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
             let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
-                         + tr("\(Words.status(record.status)) (written \(written))") + note
+                         + tr("\(Words.status(record.status)) (written \(written))") + planWords(record) + note
                          + from { $0.op == "record" && $0.status == record.status.rawValue && $0.origin == record.origin.rawValue
                                   && $0.hlc == HLC.milliseconds(record.recordedAt) })
         }

@@ -63,6 +63,7 @@ public struct Answers: Sendable {
                data.days[data.today].map({ $0.status == nil || $0.origin == .fallback }) ?? true {
                 output += tr("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.") + "\n"
             }
+            output += Render.missingLines(report, locale: locale)
             return output
         case .json:
             // One line: `status --follow --format json` prints one per change.

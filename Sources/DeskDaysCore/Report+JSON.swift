@@ -4,7 +4,7 @@ import Foundation
 /// every one always present, in the documented order.
 extension Report: Encodable {
     enum CodingKeys: String, CodingKey {
-        case today, period, target, workdays, excused, eligible, office, remote, unrecorded, elapsed
+        case today, period, target, workdays, excused, eligible, office, remote, unrecorded, elapsed, missing
         case pending, plannedOffice = "planned_office", required
         case requiredToDate = "required_to_date", remainingRequired = "remaining_required"
         case complianceToDate = "compliance_to_date", status
@@ -53,6 +53,7 @@ extension Report: Encodable {
         try c.encode(office, forKey: .office)
         try c.encode(remote, forKey: .remote)
         try c.encode(unrecorded, forKey: .unrecorded)
+        try c.encode(missing, forKey: .missing)
         try c.encode(elapsed, forKey: .elapsed)
         try c.encode(pending, forKey: .pending)
         try c.encode(plannedOffice, forKey: .plannedOffice)

@@ -98,4 +98,31 @@ import Testing
         let later = try await Self.report(cli, "2026-11-30", ["--period", "previous"])
         #expect(later["excused"] as? Int == 1, "\(later)")
     }
+
+    /// Catch-up: the period's past workdays with no record, three with the
+    /// command that settles each, then how many more; `days --missing` all.
+    @Test func whatToCatchUp() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"month\"\n")
+        // November 2026 seen on Wed 11 Nov: Mon 2 – Tue 10 are 7 past workdays; 2 recorded, 1 excused.
+        for (date, status) in [("2026-11-02", "office"), ("2026-11-03", "remote"), ("2026-11-04", "sick")] {
+            #expect(try await cli.run(["checkin", "--date", date, "--status", status, "--today", "2026-11-11"]).status == 0)
+        }
+        let status = try await cli.run(["status", "--today", "2026-11-11"])
+        #expect(status.stdout.contains("4 past workdays have no record:\n  2026-11-05: `deskdays checkin --date 2026-11-05` (or --status remote)\n"
+                                       + "  2026-11-06: `deskdays checkin --date 2026-11-06` (or --status remote)\n"
+                                       + "  2026-11-09: `deskdays checkin --date 2026-11-09` (or --status remote)\n"
+                                       + "  and 1 more (`deskdays days --missing`)"), "\(status.stdout)")
+        let json = try await cli.run(["status", "--format", "json", "--today", "2026-11-11"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["missing"] as? [String] == ["2026-11-05", "2026-11-06", "2026-11-09", "2026-11-10"], "\(json.stdout)")
+        let days = try await cli.run(["days", "--missing", "--json", "--today", "2026-11-11"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["date"] as? String } == ["2026-11-05", "2026-11-06", "2026-11-09", "2026-11-10"], "\(days.stdout)")
+        // Recorded: no longer listed.
+        #expect(try await cli.run(["checkin", "--date", "2026-11-05", "--status", "remote", "--today", "2026-11-11"]).status == 0)
+        let after = try await cli.run(["status", "--today", "2026-11-11"])
+        #expect(after.stdout.contains("3 past workdays have no record:") && !after.stdout.contains("and 1 more"), "\(after.stdout)")
+    }
 }

@@ -70,7 +70,10 @@ extension Agent {
     /// where the period stands, as one notification (logged too).
     func summarize(on date: LocalDate) async {
         do {
-            let body = try answer.weeklySummary()
+            guard let body = try answer.weeklySummary() else {
+                logger.notice("weekly summary not given: the week of \(configuration.policy.weekStart(of: date)) has no eligible workday")
+                return
+            }
             logger.notice("weekly summary for the week of \(configuration.policy.weekStart(of: date)): \(body)")
             await notifier.notify(title: tr("DeskDays: this week"), body: body)
         } catch {
@@ -138,14 +141,15 @@ extension Agent {
             if planned {
                 question = tr("You planned the office today — were you in?")
                 body = question + " " + tr("Check in with `deskdays checkin` (or --status remote).")
-                logger.notice("reminder for \(date): you planned the office today — were you in?")
+                logger.notice("reminder for \(date): You planned the office today — were you in? Check in with `deskdays checkin` (or --status remote).")
             } else if report.status == .impossible {
                 // Out of reach: say so, and what it means.
                 let needed = trn("\(count) more office day needed", "\(count) more office days needed", count)
                 let left = trn("\(report.pending) workday left", "\(report.pending) workdays left", report.pending)
                 question = tr("\(label) is out of reach: \(needed), \(left).") + " " + tr("Where are you working today?")
                 body = tr("\(label) is out of reach: \(needed), \(left).") + " " + tr("Check in with `deskdays checkin` (or --status remote).")
-                logger.notice("reminder for \(date): \(report.period.label) is out of reach: \(count) more office \(days) needed, \(report.pending) workdays left.")
+                let workdays = report.pending == 1 ? "workday" : "workdays"
+                logger.notice("reminder for \(date): \(report.period.label) is out of reach: \(count) more office \(days) needed, \(report.pending) \(workdays) left. Check in with `deskdays checkin` (or --status remote).")
             } else {
                 logger.notice("reminder for \(date): \(count) more office \(days) needed in \(report.period.label). Check in with `deskdays checkin` (or --status remote).")
             }

@@ -212,9 +212,19 @@ final class CurrentAnswer: Sendable {
     /// The weekly summary: this week's office days against the rule (the
     /// report's row for a weekly rule, else the week as streaks judge it)
     /// and the period's status line, in the user's language.
-    func weeklySummary() throws -> String {
+    /// nil for a week with no eligible workday (all holidays, vacation or
+    /// other excused days): nothing to sum up.
+    func weeklySummary() throws -> String? {
         let today = answers.policy.localDate(of: clock.now())
         let data = try answers.reportData(store: store, today: today)
+        let engine = PolicyEngine(policy: data.policy)
+        let eligible = answers.policy.week(containing: today).contains { date in
+            switch engine.classify(date, status: data.days[date]?.status, today: today) {
+            case .skipped, .excused: false
+            default: true
+            }
+        }
+        guard eligible else { return nil }
         let line = Render.statusLine(data.report, locale: answers.locale)
         if data.report.currentWeek != nil { return line }
         guard let week = data.chartWeeks().first(where: { $0.start <= today && today <= $0.start.adding(days: 6) }) else { return line }

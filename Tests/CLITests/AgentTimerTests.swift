@@ -95,7 +95,7 @@ import Testing
         #expect(try await cli.run(["checkin", "--date", "2026-11-18", "--today", "2026-11-16"]).status == 0)
         let planned = try await Self.agent(cli, at: "2026-11-18T10:29:57Z", waitingFor: "2026-11-18T10:30:00Z")
         try planned.advance(seconds: 5)
-        #expect(await planned.waitForLog("reminder for 2026-11-18: you planned the office today — were you in?"), "\(planned.logText)")
+        #expect(await planned.waitForLog("reminder for 2026-11-18: You planned the office today — were you in?"), "\(planned.logText)")
         #expect(await planned.stop() == 0)
         // 60 % of Q4 2026 (66 weekdays) is 40, none done (the plan was never confirmed); 14 workdays from Mon 14 Dec.
         let late = try await Self.agent(cli, at: "2026-12-14T10:29:57Z", waitingFor: "2026-12-14T10:30:00Z")
@@ -103,6 +103,27 @@ import Testing
         try late.advance(seconds: 5)
         #expect(await late.waitForLog("reminder for 2026-12-14: Q4 2026 is out of reach: 40 more office days needed, 14 workdays left."),
                 "\(late.logText)")
+    }
+
+    /// No weekly summary for a week of vacation ("This week: 0 of 0" on Christmas Day).
+    @Test func noWeeklySummaryForAWeekWithNoEligibleDay() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("""
+        [policy]
+        timezone = "UTC"
+        [checkin]
+        reminder_time = "off"
+        fallback_time = "off"
+        [reminders]
+        summary = "fri 16:00"
+        """)
+        #expect(try await cli.run(["checkin", "--from", "2026-11-16", "--to", "2026-11-20", "--status", "vacation", "--today", "2026-11-13"]).status == 0)
+        let agent = try await Self.agent(cli, at: "2026-11-20T15:59:57Z", waitingFor: "2026-11-20T16:00:00Z")
+        defer { agent.kill9() }
+        try agent.advance(seconds: 5)
+        #expect(await agent.waitForLog("weekly summary not given: the week of 2026-11-16 has no eligible workday"), "\(agent.logText)")
+        #expect(!agent.logText.contains("weekly summary for the week of"))
     }
 
     @Test func remindersStopAfterThreeDismissedInARow() async throws {

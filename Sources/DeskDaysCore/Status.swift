@@ -148,7 +148,7 @@ extension AttendanceStatus {
     }
 
     /// Levenshtein distance (insertions, deletions, substitutions).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1] + Array(repeating: 0, count: b.count)

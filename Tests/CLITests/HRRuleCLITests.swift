@@ -66,9 +66,12 @@ import Testing
                 "\(text.stdout)")
         let status = try await cli.run(["status", "--today", "2026-10-20"])
         #expect(status.stdout.contains("before the rule, which runs from 2026-11-18."), "\(status.stdout)\(status.stderr)")
-        try cli.writeConfig("[policy]\nstarts = \"2026-02-30\"\n")
+        try cli.writeConfig("[policy]\nstarts = \"2026-02-30\"\nmin_hour = 4\nday_starts_at = \"13:00\"\n")
         let bad = try await cli.run(["config", "check"])
         #expect(bad.status != 0 && bad.stderr.contains("starts must be a date written YYYY-MM-DD"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("unknown key \"min_hour\" in [policy]; did you mean \"min_hours\"?"), "\(bad.stderr)")
+        // The day-start range as it is enforced.
+        #expect(bad.stderr.contains("a night shift's day starts between \"00:00\" and \"11:59\""), "\(bad.stderr)")
     }
 
     /// Plans need you (docs/policy.md): an office day recorded for next

@@ -268,7 +268,7 @@ final class CurrentAnswer: Sendable {
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             let summary = DesktopSummary(report: fresh.data.report, todayStatus: fresh.data.days[today]?.status,
-                                         workday: answers.policy.isWorkday(today))
+                                         workday: answers.policy.isWorkday(today), holiday: answers.policy.holidays[today])
             return (fresh.status, fresh.report, summary, version)
         }
         let written: [StatusFormat: String]? = kept.withLock { kept in

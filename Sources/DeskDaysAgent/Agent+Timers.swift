@@ -70,7 +70,10 @@ extension Agent {
     /// where the period stands, as one notification (logged too).
     func summarize(on date: LocalDate) async {
         do {
-            let body = try answer.weeklySummary()
+            guard let body = try answer.weeklySummary() else {
+                logger.notice("weekly summary not given: the week of \(configuration.policy.weekStart(of: date)) has no eligible workday")
+                return
+            }
             logger.notice("weekly summary for the week of \(configuration.policy.weekStart(of: date)): \(body)")
             await notifier.notify(title: tr("DeskDays: this week"), body: body)
         } catch {
@@ -98,12 +101,16 @@ extension Agent {
         let streak = reminders.load()
         do {
             let span = DateSpan(date, date)
-            if try !store.records(in: span).isEmpty || !store.checkIns(in: span).isEmpty {
+            let records = try store.records(in: span), checkIns = try store.checkIns(in: span)
+            // An office plan not yet confirmed asks whether you were in (docs/policy.md "Plans need you").
+            let latestManual = records.filter { $0.origin == .manual }.max { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+            let planned = checkIns.isEmpty && latestManual?.plan != nil && latestManual?.status == .office
+            if !planned, !records.isEmpty || !checkIns.isEmpty {
                 logger.notice("reminder suppressed: \(date) already has a record")
                 return
             }
             let report = try answer.figures()
-            guard report.remainingRequired > 0 else {
+            guard planned || report.remainingRequired > 0 else {
                 logger.notice("reminder not needed: no more office days are required in \(report.period.label)")
                 return
             }
@@ -124,15 +131,29 @@ extension Agent {
             let count = report.remainingRequired
             // The period as the user's language names it ("Q4 2026", "November 2026", "Oktober 2026").
             let label = ReportLocale(environment: ProcessInfo.processInfo.environment).periodLabel(report.period)
-            let body = trn("\(count) more office day needed in \(label). Check in with `deskdays checkin` (or --status remote).",
+            var body = trn("\(count) more office day needed in \(label). Check in with `deskdays checkin` (or --status remote).",
                            "\(count) more office days needed in \(label). Check in with `deskdays checkin` (or --status remote).", count)
             // Logs are English whatever the user's language (the notification's own text is the user's).
             let days = count == 1 ? "day" : "days"
-            logger.notice("reminder for \(date): \(count) more office \(days) needed in \(report.period.label). Check in with `deskdays checkin` (or --status remote).")
-            reminders.update { $0.record(date) }
             // With the server's `actions`, the notification asks instead and its buttons answer.
-            let question = trn("\(count) more office day needed in \(label). Where are you working today?",
+            var question = trn("\(count) more office day needed in \(label). Where are you working today?",
                                "\(count) more office days needed in \(label). Where are you working today?", count)
+            if planned {
+                question = tr("You planned the office today — were you in?")
+                body = question + " " + tr("Check in with `deskdays checkin` (or --status remote).")
+                logger.notice("reminder for \(date): You planned the office today — were you in? Check in with `deskdays checkin` (or --status remote).")
+            } else if report.status == .impossible {
+                // Out of reach: say so, and what it means.
+                let needed = trn("\(count) more office day needed", "\(count) more office days needed", count)
+                let left = trn("\(report.pending) workday left", "\(report.pending) workdays left", report.pending)
+                question = tr("\(label) is out of reach: \(needed), \(left).") + " " + tr("Where are you working today?")
+                body = tr("\(label) is out of reach: \(needed), \(left).") + " " + tr("Check in with `deskdays checkin` (or --status remote).")
+                let workdays = report.pending == 1 ? "workday" : "workdays"
+                logger.notice("reminder for \(date): \(report.period.label) is out of reach: \(count) more office \(days) needed, \(report.pending) \(workdays) left. Check in with `deskdays checkin` (or --status remote).")
+            } else {
+                logger.notice("reminder for \(date): \(count) more office \(days) needed in \(report.period.label). Check in with `deskdays checkin` (or --status remote).")
+            }
+            reminders.update { $0.record(date) }
             await desktop.remind(DesktopBus.Reminder(date: date, title: tr("DeskDays: no check-in yet today"), plainBody: body,
                                                      answerBody: question))
 
@@ -144,7 +165,8 @@ extension Agent {
     /// The dates in `first...last` with a manual record or an automatic check-in (fallbacks and imports are not the user answering).
     func checkInDates(from first: LocalDate, to last: LocalDate) throws -> Set<LocalDate> {
         let span = DateSpan(min(first, last), last)
-        let manual = try store.records(in: span).filter { $0.origin == .manual }.map(\.date)
+        // A plan is no answer: only the day itself can confirm it.
+        let manual = try store.records(in: span).filter { $0.origin == .manual && $0.plan == nil }.map(\.date)
         return Set(manual + (try store.checkIns(in: span)).map(\.date))
     }
 

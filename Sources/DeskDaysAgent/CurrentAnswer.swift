@@ -228,9 +228,19 @@ final class CurrentAnswer: Sendable {
     /// The weekly summary: this week's office days against the rule (the
     /// report's row for a weekly rule, else the week as streaks judge it)
     /// and the period's status line, in the user's language.
-    func weeklySummary() throws -> String {
+    /// nil for a week with no eligible workday (all holidays, vacation or
+    /// other excused days): nothing to sum up.
+    func weeklySummary() throws -> String? {
         let today = answers.policy.localDate(of: clock.now())
         let data = try answers.reportData(store: store, today: today)
+        let engine = PolicyEngine(policy: data.policy)
+        let eligible = answers.policy.week(containing: today).contains { date in
+            switch engine.classify(date, status: data.days[date]?.status, today: today) {
+            case .skipped, .excused: false
+            default: true
+            }
+        }
+        guard eligible else { return nil }
         let line = Render.statusLine(data.report, locale: answers.locale)
         if data.report.currentWeek != nil { return line }
         guard let week = data.chartWeeks().first(where: { $0.start <= today && today <= $0.start.adding(days: 6) }) else { return line }
@@ -274,7 +284,7 @@ final class CurrentAnswer: Sendable {
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             let summary = DesktopSummary(report: fresh.data.report, todayStatus: fresh.data.days[today]?.status,
-                                         workday: answers.policy.isWorkday(today))
+                                         workday: answers.policy.isWorkday(today), holiday: answers.policy.holidays[today])
             return (fresh.status, fresh.report, summary, version)
         }
         let written: [StatusFormat: String]? = kept.withLock { kept in

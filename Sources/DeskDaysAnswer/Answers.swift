@@ -71,6 +71,7 @@ public struct Answers: Sendable {
                data.days[data.today].map({ $0.status == nil || $0.origin == .fallback }) ?? true {
                 output += tr("Check in with `deskdays checkin` (today, office) or `deskdays checkin --status remote`.") + "\n"
             }
+            output += Render.missingLines(report, locale: locale)
             return output
         case .json:
             // One line: `status --follow --format json` prints one per change.
@@ -146,7 +147,7 @@ public struct Answers: Sendable {
         let short = policy.minHours > 0
             ? DayPresence.shortDates(try store.daySigns(in: history), policy: policy, now: instant) : []
         let days = Resolver.resolve(detail, records: try records(in: detail, store: store, today: today),
-                                    checkIns: detailCheckIns, short: short)
+                                    checkIns: detailCheckIns, short: short, today: today)
         // The history's statuses, for the streaks (and a period reaching back).
         let read = { (span: DateSpan) throws -> DayStatuses in
             DayStatuses(span, orderedRecords: try store.statusHistory(in: span) + calendar.entries(in: span, today: today),
@@ -168,7 +169,8 @@ public struct Answers: Sendable {
             past = try read(history)
         }
         // The detail's dates resolved in full, the rest from the history (no dictionary look-up for them).
-        let status: (LocalDate) -> AttendanceStatus? = { detail.contains($0) ? days[$0]?.status ?? past[$0] : past[$0] }
+        // (A detail date resolved to nothing stays nothing: a past office plan never confirmed.)
+        let status: (LocalDate) -> AttendanceStatus? = { detail.contains($0) ? days[$0]?.status : past[$0] }
         let report = engine.report(selector, today: today, presence: presence, plans: PolicyEngine.plans(days),
                                    statusOf: status)
         let calculator = StreakCalculator(policy: policy, today: today)

@@ -110,7 +110,9 @@ public enum ConfigLoader {
     static func readPolicy(_ reader: inout TableReader, _ table: TOMLTable, _ policy: inout Policy,
                            _ calendars: inout [String], _ region: inout String?, _ sources: inout [LocalDate: HolidaySource],
                            _ baseDirectory: String, _ horizon: LocalDate?) {
-        reader.read(table, path: "policy") { reader, key, value, path in
+        reader.read(table, path: "policy", known: ["timezone", "workdays", "week_start", "period", "fiscal_year_start_month",
+                                                    "rolling_weeks", "count_non_workdays", "day_starts_at", "starts", "min_hours",
+                                                    "holidays_ics", "holidays_region", "target", "counts"]) { reader, key, value, path in
             switch key {
             case "timezone":
                 if let name = reader.string(value, path) {
@@ -186,7 +188,7 @@ public enum ConfigLoader {
     static func readTarget(_ reader: inout TableReader, _ table: TOMLTable, _ target: inout Target, workdays: Int) {
         var valuePath: String?
         var value: Double?
-        reader.read(table, path: "policy.target") { reader, key, node, path in
+        reader.read(table, path: "policy.target", known: ["kind", "value", "reduce", "round", "weeks", "best", "window"]) { reader, key, node, path in
             switch key {
             case "kind": reader.choice(node, path) { target.kind = $0 }
             case "value":

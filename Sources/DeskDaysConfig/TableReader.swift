@@ -20,12 +20,19 @@ struct TableReader {
     }
 
     /// Visits every key of `table`; `visit` returns false for a key it does not know.
-    mutating func read(_ table: TOMLTable, path: String,
+    /// `known`: the table's keys, to name the nearest of a misspelt one ("min_hour": "min_hours").
+    mutating func read(_ table: TOMLTable, path: String, known: [String] = [],
                        _ visit: (inout TableReader, String, TOMLValueConvertible, String) -> Bool) {
         for key in table.keys.sorted(by: { locator.line(of: join(path, $0)) < locator.line(of: join(path, $1)) }) {
             guard let value = table[key] else { continue }
             let keyPath = join(path, key)
             if !visit(&self, key, value, keyPath) {
+                let typed = Array(key)
+                if let nearest = known.map({ ($0, AttendanceStatus.editDistance(typed, Array($0))) }).min(by: { $0.1 < $1.1 }),
+                   nearest.1 <= 2 {
+                    problem(keyPath, tr("unknown key \"\(key)\" in [\(path)]; did you mean \"\(nearest.0)\"?"))
+                    continue
+                }
                 problem(keyPath, path.isEmpty ? tr("unknown key \"\(key)\"; check the spelling against the sample config")
                                        : tr("unknown key \"\(key)\" in [\(path)]; check the spelling against the sample config"))
             }

@@ -75,7 +75,9 @@ public struct PolicyEngine: Sendable {
                 report.office += 1
                 if !policy.isWorkday(date) { report.eligible += 1 } // counted non-workday
             case .remote: report.remote += 1
-            case .unrecorded: report.unrecorded += 1
+            case .unrecorded:
+                report.unrecorded += 1
+                report.missing.append(date)
             case .pending(let planned): if planned { report.plannedOffice += 1 }
             }
         }

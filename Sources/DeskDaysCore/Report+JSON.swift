@@ -4,7 +4,7 @@ import Foundation
 /// every one always present, in the documented order.
 extension Report: Encodable {
     enum CodingKeys: String, CodingKey {
-        case today, period, target, workdays, excused, eligible, office, remote, unrecorded, elapsed
+        case today, period, target, workdays, excused, eligible, office, remote, unrecorded, elapsed, missing
         case pending, plannedOffice = "planned_office", required
         case requiredToDate = "required_to_date", remainingRequired = "remaining_required"
         case complianceToDate = "compliance_to_date", status
@@ -53,6 +53,7 @@ extension Report: Encodable {
         try c.encode(office, forKey: .office)
         try c.encode(remote, forKey: .remote)
         try c.encode(unrecorded, forKey: .unrecorded)
+        try c.encode(missing, forKey: .missing)
         try c.encode(elapsed, forKey: .elapsed)
         try c.encode(pending, forKey: .pending)
         try c.encode(plannedOffice, forKey: .plannedOffice)
@@ -87,13 +88,13 @@ extension PolicyEngine {
                        presence: [LocalDate: DayPresence] = [:]) -> Report {
         let span = dataSpan(selector, today: today)
         let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,
-                                        short: shortDates(presence))
+                                        short: shortDates(presence), today: today)
         return report(selector, today: today, presence: presence, plans: Self.plans(resolved)) { resolved[$0]?.status }
     }
 
     /// The dates whose resolved status is a calendar's office plan.
     public static func plans(_ resolved: [LocalDate: ResolvedDay]) -> Set<LocalDate> {
-        Set(resolved.values.filter { $0.origin == .calendar && $0.status == .office }.map(\.date))
+        Set(resolved.values.filter { ($0.origin == .calendar || $0.plan != nil) && $0.status == .office }.map(\.date))
     }
 
     /// The dates whose automatic presence is shorter than `min_hours` (none when off).

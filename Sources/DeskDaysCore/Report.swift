@@ -29,6 +29,9 @@ public struct Report: Sendable, Equatable {
     public var elapsed = 0
     public var pending = 0
     public var plannedOffice = 0
+    /// The period's past workdays with no status (none recorded, or an
+    /// automatic day short of `min_hours`): what to catch up, in date order.
+    public var missing: [LocalDate] = []
 
     public var required = 0
     public var requiredToDate = 0

@@ -10,9 +10,20 @@ public struct DayRecord: Sendable, Hashable {
     public var note: String?
     /// When it was written (UTC); "latest" in docs/policy.md means the greatest of these, then of `id`.
     public var recordedAt: Date
+    /// A manual office or remote record written ahead is a plan (docs/policy.md
+    /// "Plans need you"): decided when written, stored and synced with it.
+    public var plan: Plan?
+
+    /// Why a manual record is a plan.
+    public enum Plan: String, Sendable, Hashable, CaseIterable {
+        /// Written for a date after the writing command's today (`checkin --date`).
+        case ahead
+        /// Written by `deskdays plan --write` (explain: "planned with `deskdays plan`").
+        case planner
+    }
 
     public init(id: Int64? = nil, date: LocalDate, status: AttendanceStatus, origin: Origin,
-                note: String? = nil, recordedAt: Date) {
+                note: String? = nil, recordedAt: Date, plan: Plan? = nil) {
         precondition(origin != .automatic, "automatic check-ins are AutomaticCheckIn values")
         self.id = id
         self.date = date
@@ -20,6 +31,14 @@ public struct DayRecord: Sendable, Hashable {
         self.origin = origin
         self.note = note
         self.recordedAt = recordedAt
+        self.plan = plan
+    }
+
+    /// The plan mark a manual record of `status` for `date` gets when written
+    /// on `today`: office and remote ahead of today are plans; travel and
+    /// the excused statuses stand (docs/policy.md "Plans need you").
+    public static func plan(for status: AttendanceStatus, on date: LocalDate, today: LocalDate) -> Plan? {
+        (status == .office || status == .remote) && date > today ? .ahead : nil
     }
 }
 
@@ -46,6 +65,8 @@ public struct ResolvedDay: Sendable, Hashable {
     /// Sources that support the date: automatic sources, plus manual /
     /// import / fallback for the records present, sorted.
     public var sources: [Source]
+    /// The status is a plan not (yet) confirmed by an arrival.
+    public var plan: DayRecord.Plan?
 
     public init(date: LocalDate, status: AttendanceStatus?, origin: Origin?, sources: [Source]) {
         self.date = date
@@ -78,8 +99,11 @@ public enum Resolver {
     /// Resolves one date from its records and automatic check-ins (others are ignored).
     /// `short`: its automatic presence is shorter than `min_hours`, so rule 2
     /// does not make it office (docs/policy.md "Time on site"); its sources are still listed.
+    /// `today`: a plan (docs/policy.md "Plans need you") gives way to an
+    /// arrival on its date, and an office plan whose date is before today
+    /// and was never confirmed resolves as if absent; nil: every plan stands.
     public static func resolve(_ date: LocalDate, records: [DayRecord], checkIns: [AutomaticCheckIn],
-                               short: Bool = false) -> ResolvedDay {
+                               short: Bool = false, today: LocalDate? = nil) -> ResolvedDay {
         let mine = records.filter { $0.date == date }
         let automatic = checkIns.filter { $0.date == date }
         var sources = Set(automatic.map(\.source))
@@ -87,10 +111,19 @@ public enum Resolver {
         let sorted = sources.sorted()
 
         func latest(_ origin: Origin) -> DayRecord? { Self.latest(origin, in: mine) }
+        let arrived = !automatic.isEmpty && !short
         if let manual = latest(.manual) {
-            return ResolvedDay(date: date, status: manual.status, origin: .manual, sources: sorted)
+            guard let plan = manual.plan, manual.status == .office || manual.status == .remote else {
+                return ResolvedDay(date: date, status: manual.status, origin: .manual, sources: sorted)
+            }
+            if !arrived, manual.status == .remote || today.map({ date >= $0 }) ?? true {
+                var day = ResolvedDay(date: date, status: manual.status, origin: .manual, sources: sorted)
+                day.plan = plan
+                return day
+            }
+            // Confirmed or overruled by an arrival (below), or an office plan never confirmed: as if absent.
         }
-        if !automatic.isEmpty, !short {
+        if arrived {
             return ResolvedDay(date: date, status: .office, origin: .automatic, sources: sorted)
         }
         if let imported = latest(.import) {
@@ -108,13 +141,13 @@ public enum Resolver {
     /// Resolves every date of `span` at once (grouping first, so it is linear);
     /// `short` holds the dates whose automatic presence is too short.
     public static func resolve(_ span: DateSpan, records: [DayRecord], checkIns: [AutomaticCheckIn],
-                               short: Set<LocalDate> = []) -> [LocalDate: ResolvedDay] {
+                               short: Set<LocalDate> = [], today: LocalDate? = nil) -> [LocalDate: ResolvedDay] {
         let recordsByDate = Dictionary(grouping: records.filter { span.contains($0.date) }, by: \.date)
         let checkInsByDate = Dictionary(grouping: checkIns.filter { span.contains($0.date) }, by: \.date)
         var result: [LocalDate: ResolvedDay] = [:]
         for date in Set(recordsByDate.keys).union(checkInsByDate.keys) {
             result[date] = resolve(date, records: recordsByDate[date] ?? [], checkIns: checkInsByDate[date] ?? [],
-                                   short: short.contains(date))
+                                   short: short.contains(date), today: today)
         }
         return result
     }

@@ -34,7 +34,9 @@ extension DesktopBus {
                           "\(summary.office) of \(summary.required) office days in \(summary.periodName); \(summary.remaining) more needed.",
                           summary.required)
                 + (summary.week.map { " " + Render.weekLine(office: $0.office, required: $0.required) } ?? "")
-                + " " + (summary.todayStatus.isEmpty ? tr("Today: no answer yet.") : tr("Today: \(Self.statusWord(summary.todayStatus))."))
+                // A holiday or an excused day is named, never "no answer yet" (docs/cli.md "Additions (fifth round)").
+                + " " + (!summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
+                    : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."))
         }
 
         /// A status as the tooltip names it, in the user's language (the D-Bus property keeps the name).

@@ -30,6 +30,8 @@ package struct DesktopSummary: Sendable, Equatable {
     /// Today's resolved status; "" while nothing is recorded.
     package var todayStatus: String
     package var workday: Bool
+    /// Today's holiday, by name ("" when today is none): the tray names it.
+    package var holiday: String
     /// A weekly rule's current week (office, required); nil for the other rules.
     package var week: Week?
     package struct Week: Sendable, Equatable {
@@ -37,7 +39,8 @@ package struct DesktopSummary: Sendable, Equatable {
         package var required: Int
     }
 
-    package init(report: Report, todayStatus: AttendanceStatus?, workday: Bool) {
+    package init(report: Report, todayStatus: AttendanceStatus?, workday: Bool, holiday: String? = nil) {
+        self.holiday = holiday ?? ""
         today = report.today
         period = report.period.label
         periodName = ReportLocale.process.periodLabel(report.period)

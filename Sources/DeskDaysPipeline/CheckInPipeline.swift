@@ -97,19 +97,35 @@ public actor CheckInPipeline {
     /// Records a manual status for each date, in one transaction.
     ///
     /// Earlier manual records of those dates are kept: the latest wins (docs/policy.md).
-    public func recordManual(dates: [LocalDate], status: AttendanceStatus, note: String?) throws {
+    /// `today`: the writing command's today (nil: this clock's), which
+    /// decides which records are plans (docs/policy.md "Plans need you");
+    /// `planner`: every date is an office plan of `deskdays plan --write`.
+    public func recordManual(dates: [LocalDate], status: AttendanceStatus, note: String?,
+                             today: LocalDate? = nil, planner: Bool = false) throws {
         if let wrong = dates.first(where: { !$0.isSupported }) {
             throw Refusal(description: tr("\(wrong) is \(LocalDate.unsupportedPhrase)"))
         }
+        // One reading of the clock: the record's time, and today when not given.
+        let reading = today == nil || !journaled ? now() : nil
+        let today = today ?? policy.localDate(of: reading!.date)
+        let plan = { (date: LocalDate) -> DayRecord.Plan? in
+            planner ? .planner : DayRecord.plan(for: status, on: date, today: today)
+        }
         if journaled {
-            _ = try journal(dates.map { .record(date: $0, status: status, origin: .manual, note: note, ifEmpty: false) })
+            _ = try journal(dates.map { .record(date: $0, status: status, origin: .manual, note: note, ifEmpty: false, plan: plan($0)) })
         } else {
-            let recordedAt = now().date
+            let recordedAt = reading!.date
             try store.addRecords(dates.map {
-                DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt)
+                DayRecord(date: $0, status: status, origin: .manual, note: note, recordedAt: recordedAt, plan: plan($0))
             })
         }
         logger.info("manual record", metadata: ["status": "\(status.rawValue)", "dates": "\(dates.count)"])
+    }
+
+    /// Records `dates` as office plans of `deskdays plan --write` (docs/policy.md
+    /// "Planning"): manual office records marked `DayRecord.Plan.planner`.
+    public func recordPlans(dates: [LocalDate], today: LocalDate) throws {
+        try recordManual(dates: dates, status: .office, note: nil, today: today, planner: true)
     }
 
     /// Removes the entries of `date` with one of `origins` (automatic

@@ -110,6 +110,24 @@ public enum Render {
         return lines.joined(separator: "\n")
     }
 
+    /// What to catch up (docs/cli.md "Additions (fifth round)"): the period's
+    /// past workdays with no status, at most three with the command that
+    /// settles each, then how many more; empty when none.
+    public static func missingLines(_ report: Report, locale: ReportLocale = .process) -> String {
+        let missing = report.missing, n = locale.number
+        guard !missing.isEmpty else { return "" }
+        var lines = [trn("\(n(missing.count)) past workday has no record:", "\(n(missing.count)) past workdays have no record:", missing.count)]
+        for date in missing.prefix(3) {
+            // The date as the command takes it, so the line reads the same whatever LC_TIME says.
+            lines.append("  " + tr("\(Localization.figure(date.description)): `deskdays checkin --date \(date)` (or --status remote)"))
+        }
+        if missing.count > 3 {
+            let more = missing.count - 3
+            lines.append("  " + trn("and \(n(more)) more (`deskdays days --missing`)", "and \(n(more)) more (`deskdays days --missing`)", more))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// `4`, `2.5`: a figure as the configuration writes it.
     public static func formatNumber(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

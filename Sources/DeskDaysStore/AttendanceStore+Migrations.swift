@@ -273,6 +273,16 @@ extension AttendanceStore {
                 PRAGMA user_version = 9;
                 """)
         }
+        // v10: plans (docs/policy.md "Plans need you"): a manual record
+        // written ahead, or by `deskdays plan --write`, is marked so, and the
+        // mark travels with its journal line. Rows from before are not plans.
+        migrator.registerMigration("v10") { db in
+            try db.execute(sql: """
+                ALTER TABLE record ADD COLUMN plan TEXT CHECK (plan IN ('ahead', 'planner'));
+                ALTER TABLE sync_op ADD COLUMN plan TEXT;
+                PRAGMA user_version = 10;
+                """)
+        }
         return migrator
     }()
 }

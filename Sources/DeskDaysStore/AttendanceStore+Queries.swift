@@ -167,7 +167,7 @@ extension AttendanceStore {
             // Plain SQL rather than the query builder: reports call this on
             // every run, and the builder's generic set-up costs more than the query.
             let rows = try RecordRow.fetchAll(db, sql: """
-                SELECT id, date, status, origin, note, recordedAt FROM record
+                SELECT id, date, status, origin, note, recordedAt, plan FROM record
                 WHERE date BETWEEN ? AND ? ORDER BY date, id
                 """, arguments: Self.bounds(span))
             return try rows.map { row in
@@ -199,9 +199,13 @@ extension AttendanceStore {
 
     private func statusEntries(_ db: Database, where filter: String, _ arguments: StatementArguments) throws -> [DayStatuses.Entry] {
         var entries: [DayStatuses.Entry] = []
+        // An office plan is no attendance in a history: confirmed, its
+        // check-in says office; never confirmed, the date is as if it were
+        // absent (docs/policy.md "Plans need you"; the dates a report shows
+        // are resolved in full by `Resolver`).
         try SQLiteStatement.forEachRow(db, """
             SELECT date, status, origin FROM record
-            WHERE \(filter) ORDER BY date, id
+            WHERE (\(filter)) AND NOT (plan IS NOT NULL AND status = 'office') ORDER BY date, id
             """, arguments: arguments) { text in
             // A date that is not a real one (2026-02-30) is damage, as is an unknown status.
             guard let date = LocalDate(utf8: text(0)),

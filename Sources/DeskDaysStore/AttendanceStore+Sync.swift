@@ -60,10 +60,10 @@ extension AttendanceStore {
             // times (a counter keeps equal times apart), so replaying gives
             // back exactly these rows. A fallback is kept unconditionally.
             var history: [(Date, Int, JournalChange)] = []
-            for row in try RecordRow.fetchAll(db, sql: "SELECT id, date, status, origin, note, recordedAt FROM record ORDER BY recordedAt, id") {
+            for row in try RecordRow.fetchAll(db, sql: "SELECT id, date, status, origin, note, recordedAt, plan FROM record ORDER BY recordedAt, id") {
                 guard let record = row.dayRecord else { continue }
                 history.append((record.recordedAt, 0, .record(date: record.date, status: record.status, origin: record.origin,
-                                                             note: record.note, ifEmpty: false)))
+                                                             note: record.note, ifEmpty: false, plan: record.plan)))
             }
             // A check-in with a latest sign is an arrival; one from before
             // signs were kept (schema v2) is a check-in alone, as it was.
@@ -210,7 +210,7 @@ extension AttendanceStore {
             var outcomes: [JournalOutcome] = []
             var written = 0
             for change in changes {
-                if case .record(let date, _, _, _, true) = change, try !Self.isEmpty(db, date) {
+                if case .record(let date, _, _, _, true, _) = change, try !Self.isEmpty(db, date) {
                     outcomes.append(.record(written: false))
                     continue
                 }
@@ -559,7 +559,7 @@ extension AttendanceStore {
     static let opColumns = """
         d.id, sync_op.seq, sync_op.wall, sync_op.counter, sync_op.date, sync_op.v, d.name, sync_op.op,
         sync_op.clock, sync_op.source, sync_op.rule, sync_op.at, sync_op.kind, sync_op.status, sync_op.origin, sync_op.note,
-        sync_op.ifEmpty, sync_op.origins, sync_op.entry
+        sync_op.ifEmpty, sync_op.origins, sync_op.entry, sync_op.plan
         """
 
     /// A kept line, back from its columns.
@@ -581,6 +581,7 @@ extension AttendanceStore {
         entry.ifEmpty = row[16]
         entry.origins = (row[17] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }
         entry.entry = row[18]
+        entry.plan = row[19]
         return entry
     }
 
@@ -590,12 +591,12 @@ extension AttendanceStore {
         let at = entry.at.map { text in UTCTimestamp.milliseconds(from: text)?.databaseValue ?? text.databaseValue } ?? .null
         try db.cachedStatement(sql: """
             INSERT INTO sync_op (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
-                                 note, ifEmpty, origins, entry)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 note, ifEmpty, origins, entry, plan)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (device, seq) DO NOTHING
             """).execute(arguments: [device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.op,
                                      entry.clock, entry.source, entry.rule, at, entry.kind, entry.status, entry.origin,
-                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry])
+                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry, entry.plan])
         return db.changesCount > 0
     }
 
@@ -653,8 +654,8 @@ extension AttendanceStore {
     static func keep(_ db: Database, _ entries: [JournalEntry], _ indexes: [Int], device: Int64) throws {
         try SQLiteStatement.insert(db, """
             INSERT OR FAIL INTO sync_op (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
-                                 note, ifEmpty, origins, entry)
-            """, width: 18, count: indexes.count) { statement, index, first in
+                                 note, ifEmpty, origins, entry, plan)
+            """, width: 19, count: indexes.count) { statement, index, first in
             let line = indexes[index]
             statement.bind(first, device)
             statement.bind(first + 1, entries[line].seq)
@@ -678,6 +679,7 @@ extension AttendanceStore {
             statement.bind(first + 15, entries[line].ifEmpty)
             statement.bind(first + 16, entries[line].origins?.joined(separator: ","))
             statement.bind(first + 17, entries[line].entry)
+            statement.bind(first + 18, entries[line].plan)
         }
     }
 

@@ -81,11 +81,11 @@ struct DayRows {
             let outcome = self.checkIn(checkIn.source, rule: checkIn.rule, at: UTCTimestamp.string(from: checkIn.at),
                                        sequence: &sequence)
             return .sign(addedCheckIn: outcome != .unchanged)
-        case .record(_, let status, let origin, let note, let ifEmpty):
+        case .record(_, let status, let origin, let note, let ifEmpty, let plan):
             // A fallback only on a date with no record and no check-in.
             if ifEmpty, !records.isEmpty || !checkIns.isEmpty { return .record(written: false) }
             records.append(RecordRowState(row: RecordRow(DayRecord(date: date, status: status, origin: origin, note: note,
-                                                                   recordedAt: time.date)),
+                                                                   recordedAt: time.date, plan: plan)),
                                           sequence: next(&sequence)))
             return .record(written: true)
         case .clear(_, let origins):
@@ -159,7 +159,7 @@ struct DayRows {
     static func load(_ db: Database, _ date: LocalDate) throws -> DayRows {
         var day = DayRows(date)
         day.records = try RecordRow.fetchAll(db.cachedStatement(sql: """
-            SELECT id, date, status, origin, note, recordedAt FROM record WHERE date = ? ORDER BY id
+            SELECT id, date, status, origin, note, recordedAt, plan FROM record WHERE date = ? ORDER BY id
             """), arguments: [day.text]).map { RecordRowState(row: $0, sequence: 0) }
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, source, rule, at FROM checkin WHERE date = ? ORDER BY id"),
                                     arguments: [day.text]) {
@@ -261,7 +261,7 @@ extension DayRows {
                 try db.notifyChanges(in: Table("sign"))
             }
             if !records.isEmpty {
-                try SQLiteStatement.insert(db, "INSERT OR FAIL INTO record (date, status, origin, note, recordedAt)", width: 5,
+                try SQLiteStatement.insert(db, "INSERT OR FAIL INTO record (date, status, origin, note, recordedAt, plan)", width: 6,
                                            count: records.count) { statement, index, first in
                     let row = records[index].row
                     statement.bind(first, row.date)
@@ -269,6 +269,7 @@ extension DayRows {
                     statement.bind(first + 2, row.origin)
                     statement.bind(first + 3, row.note)
                     statement.bind(first + 4, row.recordedAt)
+                    statement.bind(first + 5, row.plan)
                 }
                 try db.notifyChanges(in: Table("record"))
             }

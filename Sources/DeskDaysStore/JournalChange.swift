@@ -8,7 +8,9 @@ public enum JournalChange: Sendable, Equatable {
     case sign(LatestSign, rule: String?)
     /// A manual, imported or fallback record; `ifEmpty`: a fallback, written
     /// only when the date has no record and no check-in when it is replayed.
-    case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool)
+    /// `plan`: a manual record that is a plan (docs/policy.md "Plans need you").
+    case record(date: LocalDate, status: AttendanceStatus, origin: Origin, note: String?, ifEmpty: Bool,
+                plan: DayRecord.Plan? = nil)
     /// `deskdays clear`: the date's entries of these origins go, each leaving a removal.
     case clear(date: LocalDate, origins: Set<Origin>)
     /// A check-in from before time on site kept signs (history): the
@@ -21,7 +23,7 @@ public enum JournalChange: Sendable, Equatable {
         switch self {
         case .sign(let sign, _): sign.date
         case .checkIn(let checkIn): checkIn.date
-        case .record(let date, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
+        case .record(let date, _, _, _, _, _), .clear(let date, _), .removed(let date, _, _): date
         }
     }
 }

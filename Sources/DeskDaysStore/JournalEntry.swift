@@ -33,9 +33,12 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public var ifEmpty: Bool?
     public var origins: [String]?
     public var entry: String?
+    /// A record's plan mark (`ahead`, `planner`); absent: not a plan (every
+    /// line written before plans existed).
+    public var plan: String?
 
     enum CodingKeys: String, CodingKey {
-        case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry
+        case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry, plan
     }
 
     public var time: HLC { HLC(wall: hlc, counter: n) }
@@ -72,12 +75,13 @@ public struct JournalEntry: Codable, Sendable, Equatable {
             self.rule = rule
             at = UTCTimestamp.string(from: sign.at)
             kind = sign.kind.rawValue
-        case .record(_, let status, let origin, let note, let ifEmpty):
+        case .record(_, let status, let origin, let note, let ifEmpty, let plan):
             op = "record"
             self.status = status.rawValue
             self.origin = origin.rawValue
             self.note = note
             self.ifEmpty = ifEmpty ? true : nil
+            self.plan = plan?.rawValue
         case .checkIn(let checkIn):
             op = "checkin"
             source = checkIn.source.rawValue
@@ -193,7 +197,10 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         case "record":
             guard let status = status.flatMap(AttendanceStatus.init(rawValue:)),
                   let origin = origin.flatMap(Origin.init(rawValue:)), origin != .automatic else { return nil }
-            return .record(date: day, status: status, origin: origin, note: note, ifEmpty: ifEmpty ?? false)
+            // A plan is a manual office or remote record; any other mark is not ours.
+            let mark = plan.flatMap(DayRecord.Plan.init(rawValue:))
+            if plan != nil, mark == nil || origin != .manual || (status != .office && status != .remote) { return nil }
+            return .record(date: day, status: status, origin: origin, note: note, ifEmpty: ifEmpty ?? false, plan: mark)
         case "clear":
             let list = (origins ?? []).compactMap(Origin.init(rawValue:))
             guard !list.isEmpty, list.count == origins?.count else { return nil }
@@ -250,6 +257,7 @@ extension JournalEntry {
             case .entry: guard let value = reader.optionalString() else { return nil }; entry.entry = value; seen |= 65536
             case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value; seen |= 131072
             case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value; seen |= 262144
+            case .plan: guard let value = reader.optionalString() else { return nil }; entry.plan = value; seen |= 524288
             }
         } while reader.take(UInt8(ascii: ","))
         guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen & 255 == 255, seen.nonzeroBitCount == keys else { return nil }
@@ -379,6 +387,7 @@ private struct FlatJSON {
         case (4, UInt8(ascii: "d")): candidate = .date
         case (4, UInt8(ascii: "r")): candidate = .rule
         case (4, UInt8(ascii: "k")): candidate = .kind
+        case (4, UInt8(ascii: "p")): candidate = .plan
         case (5, UInt8(ascii: "c")): candidate = .clock
         case (5, UInt8(ascii: "e")): candidate = .entry
         case (6, UInt8(ascii: "d")): candidate = .device

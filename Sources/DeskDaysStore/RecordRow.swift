@@ -18,10 +18,12 @@ struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {
     var origin: String
     var note: String?
     var recordedAt: String
+    /// `DayRecord.Plan`'s raw value, or NULL (migration v10).
+    var plan: String?
 
     /// The columns in the order `init(row:)` reads them.
     static var databaseSelection: [any SQLSelectable] {
-        [Column(CodingKeys.id), Column(CodingKeys.date), Column(CodingKeys.status), Column(CodingKeys.origin), Column(CodingKeys.note), Column(CodingKeys.recordedAt)]
+        [Column(CodingKeys.id), Column(CodingKeys.date), Column(CodingKeys.status), Column(CodingKeys.origin), Column(CodingKeys.note), Column(CodingKeys.recordedAt), Column(CodingKeys.plan)]
     }
 
     /// Reads the columns by position: the Codable decoder is ten times
@@ -33,6 +35,7 @@ struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {
         origin = row[3]
         note = row[4]
         recordedAt = row[5]
+        plan = row[6]
     }
 
     init(_ record: DayRecord) {
@@ -42,6 +45,7 @@ struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {
         origin = record.origin.rawValue
         note = record.note
         recordedAt = UTCTimestamp.string(from: record.recordedAt)
+        plan = record.plan?.rawValue
     }
 
     /// The value, or nil when someone edited the row into something this build cannot read.
@@ -49,7 +53,9 @@ struct RecordRow: Codable, FetchableRecord, MutablePersistableRecord {
         guard let date = LocalDate(date), let status = AttendanceStatus(rawValue: status),
               let origin = Origin(rawValue: origin), origin != .automatic,
               let recordedAt = UTCTimestamp.date(from: recordedAt) else { return nil }
-        return DayRecord(id: id, date: date, status: status, origin: origin, note: note, recordedAt: recordedAt)
+        let mark = plan.flatMap(DayRecord.Plan.init(rawValue:))
+        if plan != nil, mark == nil { return nil }
+        return DayRecord(id: id, date: date, status: status, origin: origin, note: note, recordedAt: recordedAt, plan: mark)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -68,7 +68,8 @@ import Testing
         let first = try await Self.agent(cli, at: "2026-11-18T10:29:57Z", waitingFor: "2026-11-18T10:30:00Z")
         try first.advance(seconds: 5)
         #expect(await first.waitForLog("reminder for 2026-11-18:"), "\(first.logText)")
-        #expect(first.logText.contains("more office days needed in Q4 2026"))
+        // Nothing recorded in Q4 2026: 40 office days asked, 32 workdays left, so it says the quarter is out of reach.
+        #expect(first.logText.contains("Q4 2026 is out of reach: 40 more office days needed, 32 workdays left."), "\(first.logText)")
         #expect(await first.waitForLog("cannot show desktop notifications: no D-Bus session bus"))
         #expect(await first.stop() == 0)
         // Restarted the same day: at most one a day.
@@ -83,6 +84,46 @@ import Testing
         try next.advance(seconds: 5)
         #expect(await next.waitForLog("reminder suppressed: 2026-11-19 already has a record"), "\(next.logText)")
         #expect(!next.logText.contains("reminder for 2026-11-19"))
+    }
+
+    /// An office plan asks on its day (docs/policy.md "Plans need you"); a
+    /// period out of reach says so.
+    @Test func aPlanAsksAndAnOutOfReachPeriodSaysSo() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        #expect(try await cli.run(["checkin", "--date", "2026-11-18", "--today", "2026-11-16"]).status == 0)
+        let planned = try await Self.agent(cli, at: "2026-11-18T10:29:57Z", waitingFor: "2026-11-18T10:30:00Z")
+        try planned.advance(seconds: 5)
+        #expect(await planned.waitForLog("reminder for 2026-11-18: You planned the office today — were you in?"), "\(planned.logText)")
+        #expect(await planned.stop() == 0)
+        // 60 % of Q4 2026 (66 weekdays) is 40, none done (the plan was never confirmed); 14 workdays from Mon 14 Dec.
+        let late = try await Self.agent(cli, at: "2026-12-14T10:29:57Z", waitingFor: "2026-12-14T10:30:00Z")
+        defer { late.kill9() }
+        try late.advance(seconds: 5)
+        #expect(await late.waitForLog("reminder for 2026-12-14: Q4 2026 is out of reach: 40 more office days needed, 14 workdays left."),
+                "\(late.logText)")
+    }
+
+    /// No weekly summary for a week of vacation ("This week: 0 of 0" on Christmas Day).
+    @Test func noWeeklySummaryForAWeekWithNoEligibleDay() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("""
+        [policy]
+        timezone = "UTC"
+        [checkin]
+        reminder_time = "off"
+        fallback_time = "off"
+        [reminders]
+        summary = "fri 16:00"
+        """)
+        #expect(try await cli.run(["checkin", "--from", "2026-11-16", "--to", "2026-11-20", "--status", "vacation", "--today", "2026-11-13"]).status == 0)
+        let agent = try await Self.agent(cli, at: "2026-11-20T15:59:57Z", waitingFor: "2026-11-20T16:00:00Z")
+        defer { agent.kill9() }
+        try agent.advance(seconds: 5)
+        #expect(await agent.waitForLog("weekly summary not given: the week of 2026-11-16 has no eligible workday"), "\(agent.logText)")
+        #expect(!agent.logText.contains("weekly summary for the week of"))
     }
 
     @Test func remindersStopAfterThreeDismissedInARow() async throws {

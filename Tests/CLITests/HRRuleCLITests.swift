@@ -66,8 +66,66 @@ import Testing
                 "\(text.stdout)")
         let status = try await cli.run(["status", "--today", "2026-10-20"])
         #expect(status.stdout.contains("before the rule, which runs from 2026-11-18."), "\(status.stdout)\(status.stderr)")
-        try cli.writeConfig("[policy]\nstarts = \"2026-02-30\"\n")
+        try cli.writeConfig("[policy]\nstarts = \"2026-02-30\"\nmin_hour = 4\nday_starts_at = \"13:00\"\n")
         let bad = try await cli.run(["config", "check"])
         #expect(bad.status != 0 && bad.stderr.contains("starts must be a date written YYYY-MM-DD"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("unknown key \"min_hour\" in [policy]; did you mean \"min_hours\"?"), "\(bad.stderr)")
+        // The day-start range as it is enforced.
+        #expect(bad.stderr.contains("a night shift's day starts between \"00:00\" and \"11:59\""), "\(bad.stderr)")
+    }
+
+    /// Plans need you (docs/policy.md): an office day recorded for next
+    /// Thursday is no attendance on the day until an arrival confirms it.
+    @Test func aPlanCountsOnlyOnceConfirmed() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"week\"\n")
+        for date in ["2026-11-19", "2026-11-20"] {
+            #expect(try await cli.run(["checkin", "--date", date, "--status", "office", "--today", "2026-11-16"]).status == 0)
+        }
+        let before = try await Self.report(cli, "2026-11-18")
+        #expect(before["office"] as? Int == 0 && before["planned_office"] as? Int == 2, "\(before)")
+        // Thursday: the NFC tap confirms; Friday nobody came.
+        let tap = try await cli.run(["event", "--source", "nfc", "--rule", "hq", "--at", "2026-11-19T08:52:00Z", "--today", "2026-11-19"])
+        #expect(tap.status == 0, "\(tap.stderr)")
+        let after = try await Self.report(cli, "2026-11-23", ["--period", "previous"])
+        #expect(after["office"] as? Int == 1 && after["planned_office"] as? Int == 0 && after["unrecorded"] as? Int == 4, "\(after)")
+        let confirmed = try await cli.run(["explain", "2026-11-19", "--today", "2026-11-23"])
+        // "planned on" is the day it was written, by this machine's clock (not --today).
+        #expect(confirmed.stdout.contains("— planned on ") && confirmed.stdout.contains("; confirmed by nfc at 08:52"), "\(confirmed.stdout)")
+        let missed = try await cli.run(["explain", "2026-11-20", "--today", "2026-11-23"])
+        #expect(missed.stdout.contains("; not confirmed") && missed.stdout.contains("Resolved: no status."),
+                "\(missed.stdout)")
+        // Vacation recorded in advance stands.
+        #expect(try await cli.run(["checkin", "--date", "2026-11-27", "--status", "vacation", "--today", "2026-11-16"]).status == 0)
+        let later = try await Self.report(cli, "2026-11-30", ["--period", "previous"])
+        #expect(later["excused"] as? Int == 1, "\(later)")
+    }
+
+    /// Catch-up: the period's past workdays with no record, three with the
+    /// command that settles each, then how many more; `days --missing` all.
+    @Test func whatToCatchUp() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"month\"\n")
+        // November 2026 seen on Wed 11 Nov: Mon 2 – Tue 10 are 7 past workdays; 2 recorded, 1 excused.
+        for (date, status) in [("2026-11-02", "office"), ("2026-11-03", "remote"), ("2026-11-04", "sick")] {
+            #expect(try await cli.run(["checkin", "--date", date, "--status", status, "--today", "2026-11-11"]).status == 0)
+        }
+        let status = try await cli.run(["status", "--today", "2026-11-11"])
+        #expect(status.stdout.contains("4 past workdays have no record:\n  2026-11-05: `deskdays checkin --date 2026-11-05` (or --status remote)\n"
+                                       + "  2026-11-06: `deskdays checkin --date 2026-11-06` (or --status remote)\n"
+                                       + "  2026-11-09: `deskdays checkin --date 2026-11-09` (or --status remote)\n"
+                                       + "  and 1 more (`deskdays days --missing`)"), "\(status.stdout)")
+        let json = try await cli.run(["status", "--format", "json", "--today", "2026-11-11"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["missing"] as? [String] == ["2026-11-05", "2026-11-06", "2026-11-09", "2026-11-10"], "\(json.stdout)")
+        let days = try await cli.run(["days", "--missing", "--json", "--today", "2026-11-11"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["date"] as? String } == ["2026-11-05", "2026-11-06", "2026-11-09", "2026-11-10"], "\(days.stdout)")
+        // Recorded: no longer listed.
+        #expect(try await cli.run(["checkin", "--date", "2026-11-05", "--status", "remote", "--today", "2026-11-11"]).status == 0)
+        let after = try await cli.run(["status", "--today", "2026-11-11"])
+        #expect(after.stdout.contains("3 past workdays have no record:") && !after.stdout.contains("and 1 more"), "\(after.stdout)")
     }
 }

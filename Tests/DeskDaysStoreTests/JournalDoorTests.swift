@@ -93,6 +93,30 @@ import Testing
         #expect(unknown.problem(now: ClockTime(reading: Self.now))?.contains("does not know") == true)
     }
 
+    /// A record's plan mark travels in its line (docs/policy.md "Plans need
+    /// you"); a line without it (every earlier version's) is no plan, and a
+    /// mark no plan can have is refused at the door.
+    @Test func aPlanTravelsWithItsRecord() throws {
+        let record: (inout [String: String]) -> Void = {
+            for key in ["at", "kind", "rule", "source"] { $0[key] = nil }
+            $0["op"] = "\"record\""; $0["status"] = "\"office\""; $0["origin"] = "\"manual\""
+        }
+        let old = try #require(Self.line(record))
+        #expect(old.change == .record(date: day("2026-11-16"), status: .office, origin: .manual, note: nil, ifEmpty: false, plan: nil))
+        let planned = try #require(Self.line { record(&$0); $0["plan"] = "\"ahead\"" })
+        #expect(planned.problem(now: ClockTime(reading: Self.now)) == nil)
+        #expect(planned.change == .record(date: day("2026-11-16"), status: .office, origin: .manual, note: nil, ifEmpty: false, plan: .ahead))
+        // Written and read back: the same mark.
+        let change = JournalChange.record(date: day("2026-11-16"), status: .remote, origin: .manual, note: nil, ifEmpty: false, plan: .planner)
+        let line = JournalEntry(device: Self.device, name: "desk", seq: 1, time: HLC(wall: 1_794_816_000_000, counter: 0), clock: nil, change: change)
+        #expect(line.encoded().contains("\"plan\":\"planner\""))
+        #expect(JournalEntry.decode(ArraySlice(Array(line.encoded().utf8)))?.change == change)
+        for (key, value) in [("plan", "\"someday\""), ("status", "\"vacation\""), ("origin", "\"import\"")] {
+            let entry = try #require(Self.line { record(&$0); $0["plan"] = "\"ahead\""; $0[key] = value })
+            #expect(entry.problem(now: ClockTime(reading: Self.now))?.contains("does not know") == true, "\(key) \(value)")
+        }
+    }
+
     /// The clock's counter past its greatest value moves to the next
     /// millisecond rather than trapping, and stays ahead.
     @Test func theClockNeverTraps() {

@@ -26,12 +26,13 @@ import Testing
         #expect(device == ["number", "id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock",
                            "wall", "counter", "readState"])
         #expect(op == ["id", "device", "seq", "wall", "counter", "date", "v", "op", "clock", "source", "rule", "at", "kind",
-                       "status", "origin", "note", "ifEmpty", "origins", "entry"])
+                       "status", "origin", "note", "ifEmpty", "origins", "entry", "plan"])
         // Time on site keeps a source's latest sign: its kind and instant, no place, no identifier.
         #expect(sign == ["id", "date", "source", "at", "kind"])
         // A removal names what went in words made of a status or a source and a rule name.
         #expect(removal == ["id", "date", "origin", "entry", "removedAt"])
-        #expect(record == ["id", "date", "status", "origin", "note", "recordedAt"])
+        // A plan's mark says only why it is a plan (ahead, planner).
+        #expect(record == ["id", "date", "status", "origin", "note", "recordedAt", "plan"])
         #expect(checkin == ["id", "date", "source", "rule", "at"])
         #expect(migrations == ["identifier"])
     }

@@ -47,13 +47,13 @@ import Testing
         try store.enableSync(name: "laptop")
         _ = try store.journal([
             .sign(LatestSign(date: day("2026-05-04"), source: .wifi, at: instant("2026-05-04T08:00:00Z"), kind: .arrival), rule: "hq"),
-            .record(date: day("2026-05-05"), status: .remote, origin: .manual, note: "dentist", ifEmpty: false),
+            .record(date: day("2026-05-05"), status: .remote, origin: .manual, note: "dentist", ifEmpty: false, plan: .ahead),
             .clear(date: day("2026-05-04"), origins: [.automatic]),
         ], now: ClockTime(reading: instant("2026-05-04T09:00:00Z")))
         let lines = try store.ownLines(after: 0)
         #expect(lines.count == 3)
         let allowed: Set<String> = ["v", "device", "name", "seq", "hlc", "n", "clock", "op", "date", "source", "rule", "at",
-                                    "kind", "status", "origin", "note", "ifEmpty", "origins", "entry"]
+                                    "kind", "status", "origin", "note", "ifEmpty", "origins", "entry", "plan"]
         for line in lines {
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(Set(object.keys).isSubset(of: allowed), "\(line)")

@@ -110,7 +110,7 @@ struct CheckInCommand: AsyncParsableCommand {
         let id = AgentRoute.newRequestID()
         if try AgentRoute.send(.checkin(dates: dates, status: status, note: note), socket: socket, global: global, id: id) == nil {
             let pipeline = try session.pipeline()
-            _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: dates, status: status, note: note) }
+            _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: dates, status: status, note: note, today: session.today) }
         }
         try session.writeCalendar()
         if dates.count == 1, range == nil || kept.isEmpty {

@@ -22,10 +22,18 @@ struct DaysCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(tr("Print JSON (docs/cli.md).")))
     var json = false
 
+    @Flag(help: ArgumentHelp(tr("Only the past workdays with no record (or short of min_hours): what to catch up.")))
+    var missing = false
+
     func run() async throws {
         let session = try Session(global)
-        let (days, presence) = try DaysCommand.resolvedDaysWithPresence(session, from: from, to: to)
+        var (days, presence) = try DaysCommand.resolvedDaysWithPresence(session, from: from, to: to)
         let policy = session.policy
+        if missing {
+            // The engine's own "unrecorded", the report's `missing`.
+            let engine = PolicyEngine(policy: policy)
+            days = days.filter { engine.classify($0.date, status: $0.status, today: session.today) == .unrecorded }
+        }
         if json {
             // With sync, which devices' changes touched each date.
             var devices: [LocalDate: [String]]?

@@ -54,7 +54,7 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         // How it counts comes from the policy engine itself, the same call the report makes.
         let count = PolicyEngine(policy: policy).classify(day, status: resolved.status, today: session.today,
-                                                          plan: resolved.origin == .calendar)
+                                                          plan: resolved.origin == .calendar || resolved.plan != nil)
         let counts = Self.words(for: count, workday: workday, status: resolved.status, policy: policy)
         lines.append(tr("Counts: \(counts)."))
         lines.append(session.configuration.calendar == nil ? tr("Precedence: manual > automatic > imported > fallback.")
@@ -91,13 +91,31 @@ struct ExplainCommand: AsyncParsableCommand {
                 ? tr("(decides: written at the same clock time as \(name)'s; the greater device id wins)")
                 : tr("(decides: written at a later clock time than \(name)'s)"))
         }
+        // The latest manual record, when it is a plan: whether an arrival confirmed it (docs/policy.md "Plans need you").
+        let lastManual = sorted.last { $0.origin == .manual }
+        func planWords(_ record: DayRecord) -> String {
+            guard let plan = record.plan else { return "" }
+            var words = plan == .planner || record.note == PlanOrigin.note ? tr("planned with `deskdays plan`") : tr("planned on \(policy.localDate(of: record.recordedAt))")
+            if record == lastManual {
+                if resolved.origin == .automatic, let first = checkIns.min(by: { $0.at < $1.at }) {
+                    let clock = policy.wallClock(of: first.at).minutes
+                    let at = Localization.figure(String(format: "%02d:%02d", clock / 60, clock % 60))
+                    words += "; " + (record.status == .office ? tr("confirmed by \(Words.source(first.source)) at \(at)")
+                                                              : tr("overruled by \(Words.source(first.source)) at \(at)"))
+                } else if record.status == .office {
+                    words += "; " + tr("not confirmed")
+                }
+            }
+            return " — " + words
+        }
         for record in sorted {
             // A note of a record the date's decision overruled is marked so, never taken for the date's.
-            let note = record.note.map { ($0 == PlanOrigin.note ? " — " + tr("planned with `deskdays plan`") : " — \"\(Printable.escaped($0))\"")
+            let note = record.note.map { ($0 == PlanOrigin.note ? (record.plan != nil ? "" : " — " + tr("planned with `deskdays plan`"))
+                                        : " — \"\(Printable.escaped($0))\"")
                 + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
             let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
             lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
-                         + tr("\(Words.status(record.status)) (written \(written))") + note
+                         + tr("\(Words.status(record.status)) (written \(written))") + planWords(record) + note
                          + (recordLine(record).map { " " + tr("(from \(Printable.escaped($0.device)))") } ?? "")
                          + (record == deciding ? why : ""))
         }

@@ -85,7 +85,7 @@ struct ImportCommand: AsyncParsableCommand {
                 case .record:
                     guard let status = entry.status else { continue }
                     switch entry.origin {
-                    case .manual?: try await pipeline.recordManual(dates: [item.date], status: status, note: entry.note)
+                    case .manual?: try await pipeline.recordManual(dates: [item.date], status: status, note: entry.note, today: session.today)
                     case .fallback?: _ = try await pipeline.writeFallback(date: item.date, status: status)
                     default: _ = try await pipeline.importRecords([(item.date, status, entry.note)])
                     }

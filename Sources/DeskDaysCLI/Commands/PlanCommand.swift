@@ -89,7 +89,7 @@ struct PlanCommand: AsyncParsableCommand {
         let note = PlanOrigin.note
         if try AgentRoute.send(.checkin(dates: plan.new, status: .office, note: note), socket: socket, global: global, id: id) == nil {
             let pipeline = try session.pipeline()
-            _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: plan.new, status: .office, note: note) }
+            _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: plan.new, status: .office, note: note, today: session.today, planner: true) }
         }
         try session.writeCalendar()
         let count = plan.new.count

@@ -27,7 +27,7 @@ extension Session {
         let checkIns = try store.checkIns(in: span)
         let presence = try answers.presence(store: store, span: span, checkIns: checkIns, now: now.date)
         let resolved = Resolver.resolve(span, records: records, checkIns: checkIns,
-                                        short: engine.shortDates(presence))
+                                        short: engine.shortDates(presence), today: today)
         return SpanEvidence(records: records, checkIns: checkIns, presence: presence, resolved: resolved)
     }
 

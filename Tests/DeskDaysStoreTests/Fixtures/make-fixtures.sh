@@ -313,3 +313,18 @@ COMMIT;
 SQL
 chmod 0600 v9.sqlite
 echo "wrote $(pwd)/v9.sqlite"
+
+# v10: v9's rows; a record may be a plan (docs/policy.md "Plans need you"),
+# and a kept journal line carries its mark.
+rm -f v10.sqlite v10.sqlite-wal v10.sqlite-shm
+cp v9.sqlite v10.sqlite
+sqlite3 v10.sqlite <<'SQL'
+BEGIN;
+ALTER TABLE record ADD COLUMN plan TEXT CHECK (plan IN ('ahead', 'planner'));
+ALTER TABLE sync_op ADD COLUMN plan TEXT;
+PRAGMA user_version = 10;
+INSERT INTO grdb_migrations (identifier) VALUES ('v10');
+COMMIT;
+SQL
+chmod 0600 v10.sqlite
+echo "wrote $(pwd)/v10.sqlite"

@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/deskdays
 
-.PHONY: all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po
+.PHONY: ui all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po
 
 all: build
 
@@ -46,6 +46,13 @@ catalogs: deps-build
 po:
 	python3 po/extract.py
 	@for l in $(LANGUAGES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching po/$$l.po po/deskdays.pot; done
+
+# The window's GtkBuilder files, compiled into a C source SwiftPM builds (committed, so `swift build`
+# alone needs no extra step): run after editing Sources/DeskDaysWindow/ui; AppWindowTests checks it is current.
+UI_RESOURCES := Sources/DeskDaysWindowResources/resources.c
+ui:
+	glib-compile-resources --sourcedir Sources/DeskDaysWindow --generate-source --c-name deskdays_window \
+		--manual-register --target $(UI_RESOURCES) Sources/DeskDaysWindow/deskdays.gresource.xml
 
 # The main job: build, show where you stand, then run the agent in the
 # foreground with your configuration (Ctrl-C stops it). With no configuration

@@ -106,6 +106,7 @@ public final class Agent: Sendable {
         self.delivery = delivery
         reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
+        let commands = DesktopCommands(configPath: configPath, databasePath: store.path, socketPath: socketPath, clock: clock, logger: logger)
         desktop = DesktopBus(address: notifier.address, tray: configuration.desktop.tray, hooks: DesktopBus.Hooks(
             summary: { try answer.desktopSummary() },
             report: { answer.report($0) },
@@ -113,6 +114,7 @@ public final class Agent: Sendable {
                 try await delivery.record(dates: [date], status: status, note: note, door: " through \(via)")
             },
             today: { policy.localDate(of: clock.now()) },
+            openApp: { await DesktopOpener.openApp(environment: environment, logger: logger) },
             openReport: {
                 do {
                     await DesktopOpener.open(try answer.writeHTMLReport(), environment: environment, logger: logger)
@@ -124,7 +126,11 @@ public final class Agent: Sendable {
                 pause.pause(day)
                 logger.notice("reminders paused for \(day) from the tray menu")
             },
-            dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } }), notifier: notifier, logger: logger)
+            dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } },
+            command: { await commands.run($0) },
+            configure: { commands.configure($0, $1) }), notifier: notifier, logger: logger)
+        // The day's first automatic check-in is announced on the agent's own connection, which hears it activated.
+        notifier.attach { [weak desktop] title, body in await desktop?.announce(title: title, body: body) ?? false }
         if let socketPath {
             let handler = Handler(delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
                                   syncFolder: sync?.folder, configuration: configuration, clock: clock, logger: logger)

@@ -168,19 +168,19 @@ let package = Package(
         // MARK: - `deskdays doctor`: what each method's hardware and the system look like (read-only checks)
 
 
-        // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, over sd-bus
+        // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, through SystemBus alone
         .target(name: "DeskDaysDesktop", dependencies: [
             "DeviceThread", "Spawn", "AgentSocket", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // MARK: - The agent: adapters → pipeline, supervised
-        // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
+        // sd-bus through SystemBus for logind's PrepareForSleep, notifications and the GPS bus sources.
         .target(name: "DeskDaysAgent", dependencies: [
             "Files", "DeviceThread", "Spawn",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysSync", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSBus",
-            "CSystemd", "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
+            "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -49,7 +49,9 @@ final class AgentClient {
         let owner = proxy.flatMap { taken(g_dbus_proxy_get_name_owner($0)) }
         running = owner != nil
         availability(owner == nil)
-        changed()
+        // Gone: the banner says so, and nothing restarts it behind the user's back (reads do not
+        // activate it; the banner's button and the recording buttons do).
+        if owner != nil { changed() }
     }
 
     // MARK: Properties
@@ -71,8 +73,8 @@ final class AgentClient {
     // MARK: Methods
 
     /// Calls `method` with `parameters` (a floating GVariant tuple); `done` gets the reply's string.
-    /// Calls to a stopped agent start it again (D-Bus activation).
-    func call(_ method: String, _ parameters: OpaquePointer?, _ done: @escaping @MainActor (Answer) -> Void) {
+    /// With `start`, a call to a stopped agent starts it again (D-Bus activation).
+    func call(_ method: String, _ parameters: OpaquePointer?, start: Bool = true, _ done: @escaping @MainActor (Answer) -> Void) {
         guard let proxy else {
             if let parameters { g_variant_unref(g_variant_ref_sink(parameters)) }
             done(.failure(name: nil, message: ""))
@@ -90,6 +92,6 @@ final class AgentClient {
             self?.running = true
             done(.success(deskdays_variant_first_string(reply).map { String(cString: $0) } ?? ""))
         }
-        g_dbus_proxy_call(proxy, method, parameters, G_DBUS_CALL_FLAGS_NONE, 30_000, nil, callback, data)
+        g_dbus_proxy_call(proxy, method, parameters, start ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START, 30_000, nil, callback, data)
     }
 }

@@ -15,9 +15,6 @@ final class MainWindow {
 
     private(set) var report: Report?
     private(set) var rows: [DayRow] = []
-    /// Whether the agent has the methods of the fifth round (`Days`, `SetRange`, `Clear`, `Plan`).
-    private var hasDays = true
-    private var hasRange = true
     private var generation = 0
     /// The calendar's selection: one date, or a range once a second date is chosen.
     private var selection: (from: LocalDate, to: LocalDate)?
@@ -34,7 +31,7 @@ final class MainWindow {
         applyPalette()
         gtk_style_context_add_provider_for_display(gdk_display_get_default(), cast(raw(palette)), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
         onSignal1(raw(adw_style_manager_get_default()), "notify::dark") { [weak self] _ in self?.applyPalette() }
-        agent.changed = { [weak self] in self?.refresh() }
+        agent.changed = { [weak self] in self?.refresh(start: false) }
         agent.availability = { [weak self] missing in self?.showBanner(missing) }
     }
 
@@ -68,7 +65,6 @@ final class MainWindow {
         deskdays_set_accessible_label(object("refresh_button"), tr("Read again"))
         gtk_widget_set_tooltip_text(object("menu_button"), tr("Main menu"))
         deskdays_set_accessible_label(object("menu_button"), tr("Main menu"))
-        UI.setText(object("today_title"), tr("Reading your days…"))
 
         let menu = g_menu_new()
         g_menu_append(menu, tr("Preferences"), "app.preferences")
@@ -114,11 +110,12 @@ final class MainWindow {
 
     // MARK: - Reading
 
-    /// Reads the period's report and days again (after a change the agent announced, or when asked).
-    func refresh() {
+    /// Reads the period's report and days again (after a change the agent announced, or when asked:
+    /// then, with `start`, a stopped agent is started).
+    func refresh(start: Bool = true) {
         generation += 1
         let asked = generation
-        agent.call("Report", deskdays_variant_s("")) { [weak self] answer in
+        agent.call("Report", deskdays_variant_s(""), start: start) { [weak self] answer in
             guard let self, asked == self.generation else { return }
             switch answer {
             case .success(let json):
@@ -137,16 +134,15 @@ final class MainWindow {
     }
 
     private func readDays(_ report: Report, _ asked: Int) {
-        guard hasDays else { return showCalendar() }
         // The period and the week holding today (which may begin before it).
         let from = min(report.period.start, report.today.adding(days: -6)), to = max(report.period.end, report.today.adding(days: 6))
-        agent.call("Days", deskdays_variant_ss(from.description, to.description)) { [weak self] answer in
+        agent.call("Days", deskdays_variant_ss(from.description, to.description), start: false) { [weak self] answer in
             guard let self, asked == self.generation else { return }
             switch answer {
             case .success(let json):
                 self.rows = DayRow.rows(json) ?? []
-            case .failure(let name, let text):
-                if name == "org.freedesktop.DBus.Error.UnknownMethod" { self.hasDays = false } else { self.toast(text) }
+            case .failure(_, let text):
+                self.toast(text)
                 self.rows = []
             }
             self.showToday()
@@ -176,11 +172,10 @@ final class MainWindow {
     static func statusTitle(_ status: AttendanceStatus) -> String {
         switch status {
         case .office: tr("In the office")
-        case .travel: tr("Travelling for work")
         case .remote: tr("Remote")
         case .sick: tr("Sick")
         case .vacation: tr("Vacation")
-        case .leave: tr("On leave")
+        case .travel, .leave: status.word
         }
     }
 
@@ -233,10 +228,6 @@ final class MainWindow {
         let months = object("months")
         UI.clearFlow(months)
         dayButtons = [:]
-        guard hasDays else {
-            gtk_flow_box_append(cast(raw(months)), UI.label(tr("This agent does not list days yet: update DeskDays."), wrap: true))
-            return
-        }
         let byDate = Dictionary(rows.map { ($0.date, $0) }, uniquingKeysWith: { first, _ in first })
         let weekStart = report.weeks?.first?.start.weekday ?? .monday
         var month = report.period.start.firstOfMonth
@@ -331,10 +322,6 @@ final class MainWindow {
         let previous = rows.filter { $0.date >= selection.from && $0.date <= selection.to }
         self.selection = nil
         showSelection()
-        guard hasRange else {
-            guard selection.from == selection.to else { return toast(tr("This agent records one day at a time: update DeskDays.")) }
-            return record(selection.from, status)
-        }
         agent.call("SetRange", deskdays_variant_sssb(selection.from.description, selection.to.description, status.rawValue, 1)) {
             [weak self] answer in
             guard let self else { return }
@@ -342,13 +329,8 @@ final class MainWindow {
             case .success:
                 self.toast(tr("Recorded \(self.locale.date(selection.from)) to \(self.locale.date(selection.to)) as \(status.word)."),
                            undo: self.undo(selection.from, selection.to, previous))
-            case .failure(let name, let text):
-                if name == "org.freedesktop.DBus.Error.UnknownMethod" {
-                    self.hasRange = false
-                    self.toast(tr("This agent records one day at a time: update DeskDays."))
-                } else {
-                    self.toast(text)
-                }
+            case .failure(_, let text):
+                self.toast(text)
             }
         }
     }

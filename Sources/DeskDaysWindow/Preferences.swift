@@ -8,7 +8,7 @@ enum Preferences {
     /// The keys offered, as `config.toml` names them, with their titles.
     static func rows() -> [(group: String, key: String, title: String)] {
         [(tr("Reminders"), "checkin.reminder_time", tr("Reminder time (HH:MM)")),
-         (tr("Reminders"), "desktop.summary_time", tr("Weekly summary time (HH:MM)")),
+         (tr("Reminders"), "reminders.summary", tr("Weekly summary (a weekday and a time, or off)")),
          (tr("Folders"), "sync.folder", tr("Sync folder")),
          (tr("Folders"), "calendar.folder", tr("Calendar folder"))]
     }
@@ -38,7 +38,7 @@ enum Preferences {
                 let parameters: [OpaquePointer?] = [g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(text))]
                 parent.agent.call("Configure", g_variant_new_tuple(parameters, 2)) { answer in
                     switch answer {
-                    case .success(let said): preferences_toast(preferences, said.isEmpty ? tr("Saved.") : said)
+                    case .success(let said): preferences_toast(preferences, said)
                     case .failure(_, let text): preferences_toast(preferences, text)
                     }
                 }

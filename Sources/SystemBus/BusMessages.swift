@@ -22,12 +22,23 @@ public final class BusSubscription {
 /// A Swift closure handed to sd-bus as a callback's userdata, released by the slot's destroy callback.
 private final class CallbackBox {
     let body: (OpaquePointer) -> Void
-    init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
+    /// A match's confirmation (or refusal) by the bus.
+    let installed: ((OpaquePointer) -> Void)?
+    init(_ body: @escaping (OpaquePointer) -> Void, installed: ((OpaquePointer) -> Void)? = nil) {
+        self.body = body
+        self.installed = installed
+    }
 
     static let run: sd_bus_message_handler_t = { message, userdata, _ in
         guard let message, let userdata else { return 0 }
         Unmanaged<CallbackBox>.fromOpaque(userdata).takeUnretainedValue().body(message)
         return 0
+    }
+
+    static let install: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let message, let userdata else { return 0 }
+        Unmanaged<CallbackBox>.fromOpaque(userdata).takeUnretainedValue().installed?(message)
+        return 1
     }
 
     static let destroy: sd_bus_destroy_t = { userdata in
@@ -36,9 +47,9 @@ private final class CallbackBox {
 
     /// Registers `body` through `register` (an sd-bus call that makes a slot with the
     /// handler `run` and the userdata it is given); the slot, or the negative result.
-    static func slot(_ body: @escaping (OpaquePointer) -> Void,
+    static func slot(_ body: @escaping (OpaquePointer) -> Void, installed: ((OpaquePointer) -> Void)? = nil,
                      _ register: (UnsafeMutablePointer<OpaquePointer?>, UnsafeMutableRawPointer) -> Int32) -> Result<OpaquePointer, BusFailure> {
-        let box = Unmanaged.passRetained(CallbackBox(body)).toOpaque()
+        let box = Unmanaged.passRetained(CallbackBox(body, installed: installed)).toOpaque()
         var slot: OpaquePointer?
         let result = register(&slot, box)
         guard result >= 0, let slot else {
@@ -58,11 +69,15 @@ extension BusSupport {
 
     // MARK: Signals and asynchronous calls
 
-    /// Calls `body` with each signal that matches (nil: any); nil and why when sd-bus refuses the match.
+    /// Calls `body` with each signal that matches (nil: any), and `installed`
+    /// with the bus's answer to the match (a reply, or an error when it refused);
+    /// why not when sd-bus refuses the match itself.
     public static func matchSignal(_ bus: OpaquePointer, sender: String?, path: String?, interface: String?, member: String?,
+                                   installed: ((OpaquePointer) -> Void)? = nil,
                                    _ body: @escaping (OpaquePointer) -> Void) -> Result<BusSubscription, BusFailure> {
-        CallbackBox.slot(body) { slot, box in
-            sd_bus_match_signal_async(bus, slot, sender, path, interface, member, CallbackBox.run, nil, box)
+        CallbackBox.slot(body, installed: installed) { slot, box in
+            sd_bus_match_signal_async(bus, slot, sender, path, interface, member, CallbackBox.run,
+                                      installed == nil ? nil : CallbackBox.install, box)
         }.map(BusSubscription.init)
     }
 
@@ -116,9 +131,15 @@ extension BusSupport {
         sd_bus_request_name(bus, name, queue ? UInt64(SD_BUS_NAME_QUEUE) : 0)
     }
 
-    /// Closes and frees a connection made by `connect`, without flushing (a hung peer holds nothing up).
-    public static func close(_ bus: OpaquePointer) {
-        sd_bus_close_unref(bus)
+    /// Closes and frees a connection made by `connect`; without `flush`, a hung peer holds nothing up.
+    public static func close(_ bus: OpaquePointer, flush: Bool = false) {
+        if flush { sd_bus_flush_close_unref(bus) } else { sd_bus_close_unref(bus) }
+    }
+
+    /// A method error's message (nil when the reply is no error, or has no message).
+    public static func errorMessage(_ reply: OpaquePointer) -> String? {
+        guard sd_bus_message_is_method_error(reply, nil) != 0 else { return nil }
+        return sd_bus_message_get_error(reply)?.pointee.message.map { String(cString: $0) }
     }
 
     /// Lets go of a reply `call` returned.

@@ -33,6 +33,21 @@ def step(text):
 def finish(code=0):
     print(json.dumps(seen, ensure_ascii=False))
     sys.stdout.flush()
+    app.terminate()
+    app.wait(timeout=DEADLINE)
+    # The agent the bus started: stopped by its pid, as the bus reports it, and waited for.
+    try:
+        reply = subprocess.run(["gdbus", "call", "--address", env["DBUS_SESSION_BUS_ADDRESS"], "--dest", "org.freedesktop.DBus",
+                                "--object-path", "/org/freedesktop/DBus", "--method",
+                                "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.deskdays.DeskDays1"],
+                               capture_output=True, text=True, timeout=30).stdout
+        pid = int(reply.strip().strip("(),").split()[-1])
+        os.kill(pid, 15)
+        end = time.monotonic() + DEADLINE
+        while time.monotonic() < end and os.path.exists(f"/proc/{pid}") and "zombie" not in open(f"/proc/{pid}/status").read():
+            time.sleep(0.1)
+    except Exception as error:
+        print(f"the agent was not stopped: {error!r}", file=sys.stderr)
     for process in reversed(started):
         try:
             process.terminate()
@@ -196,7 +211,9 @@ def screenshot(name):
     if not shots:
         return
     path = f"{shots}-{name}.png"
-    subprocess.run(["import", "-window", "root", path], env=env, check=False, timeout=60)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    # The window alone (no window manager: it sits at the top left corner).
+    subprocess.run(["import", "-window", "root", "-crop", "860x720+0+0", "+repage", path], env=env, check=False, timeout=60)
     seen.setdefault("screenshots", []).append(path)
 
 
@@ -221,10 +238,18 @@ seen["period"] = wait("the period line", lambda: next((l for l in labels() if ":
                                                        and ("—" in l)), None))
 seen["labels"] = labels()
 seen["check_in_button"] = find("push button", lambda n: n == app_env.get("CHECK_IN", "Check in")) is not None
-frame = find("frame", lambda n: True)
-if frame is not None:
-    extents = frame.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-    seen["frame"] = [extents.x, extents.y, extents.width, extents.height]
+# Where the first and the last of today's buttons are (mirrored in a right-to-left language).
+check_in = find("push button", lambda n: n == app_env.get("CHECK_IN", "Check in"))
+if check_in is not None:
+    row = check_in.parent
+    first, last = row.getChildAtIndex(0), row.getChildAtIndex(row.childCount - 1)
+    seen["buttons_x"] = {"first": first.queryComponent().getExtents(pyatspi.WINDOW_COORDS).x,
+                         "last": last.queryComponent().getExtents(pyatspi.WINDOW_COORDS).x}
+# The window's background as drawn, below the cards (the style: light or dark).
+time.sleep(0.5)  # the first frames' transitions end before the pixel is read; not a wait for an outcome
+pixel = subprocess.run(["import", "-window", "root", "-crop", "1x1+430+680", "+repage", "txt:-"], env=env,
+                       capture_output=True, text=True, timeout=60).stdout
+seen["background"] = pixel.strip().splitlines()[-1] if pixel.strip() else ""
 screenshot("today")
 
 if app_env.get("SCENARIO", "full") == "full":

@@ -30,7 +30,9 @@ struct DesktopCommands: Sendable {
         guard let program = found else {
             return .refused(.init(name: "Failed", message: tr("deskdays-cli is not installed (looked for \(looked.joined(separator: " and "))); reinstall DeskDays with `make install`.")))
         }
-        var files = ["--database=\(databasePath)"] + (configPath.map { ["--config=\($0)"] } ?? [])
+        // A configuration not written yet (the first run) is the defaults, which a named file may not be.
+        let config = configPath.flatMap { FileManager.default.fileExists(atPath: $0) ? ["--config=\($0)"] : nil } ?? []
+        var files = ["--database=\(databasePath)"] + config
         // `days` only reads; the writes go to this agent when it listens.
         if arguments.first != "days", let socketPath { files.append("--socket=\(socketPath)") }
         // An agent on a set clock (DESKDAYS_NOW, the tests' manual clock) answers for its own now.

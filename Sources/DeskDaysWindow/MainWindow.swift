@@ -126,6 +126,7 @@ final class MainWindow {
                 self.showBanner(false)
                 self.report = report
                 self.showToday()
+                self.showInsights(report)
                 self.readDays(report, asked)
             case .failure(_, let text):
                 self.showBanner(true, text)
@@ -186,8 +187,9 @@ final class MainWindow {
         if let first = row.firstSeen, !sources.isEmpty {
             return tr("Since \(figures: first) — \(sources)")
         }
-        let origin = row.origin.flatMap(Origin.init(rawValue:))?.word ?? ""
-        return tr("Recorded by \(origin)")
+        // "manual record", "calendar record": the words `explain` uses.
+        guard let origin = row.origin.flatMap(Origin.init(rawValue:)) else { return locale.date(report.today) }
+        return tr("\(origin.word) record")
     }
 
     private func showWeekDays(_ report: Report) {
@@ -207,6 +209,29 @@ final class MainWindow {
             UI.append(cell, mark)
             UI.append(box, cell)
         }
+    }
+
+    // MARK: - Plan and Insights
+
+    /// Insights: `report`'s text (every figure of the period, week by week), as the command prints it.
+    /// Plan: what the period still needs, and the calendar where future days are marked.
+    private func showInsights(_ report: Report) {
+        let insights = object("insights_box")
+        UI.clear(insights)
+        UI.append(insights, UI.label(locale.periodLabel(report.period), classes: ["title-2"]))
+        let text = UI.label(Render.text(report, locale: locale), classes: ["card", "deskdays-card", "monospace"], wrap: true)
+        gtk_label_set_selectable(cast(raw(text)), 1)
+        UI.append(insights, text)
+        let plan = object("plan_box")
+        UI.clear(plan)
+        UI.append(plan, UI.label(locale.periodLabel(report.period), classes: ["title-2"]))
+        UI.append(plan, UI.label(Render.periodLine(report, locale: locale), wrap: true))
+        let open = UI.button(tr("Calendar"), classes: ["pill", "suggested-action"]) { [weak self] in
+            guard let self else { return }
+            adw_view_stack_set_visible_child_name(cast(raw(self.object("stack"))), "calendar")
+        }
+        gtk_widget_set_halign(open, GTK_ALIGN_CENTER)
+        UI.append(plan, open)
     }
 
     // MARK: - Calendar

@@ -95,7 +95,7 @@ import Testing
         defer { cli.cleanup() }
         let expected = try await status(cli)
         let shots = Self.screenshots.map { $0 + "/en" } ?? ""
-        let seen = try await session(cli, ["SCENARIO": "full", "PAGES": "Calendar,Today"], shots: shots)
+        let seen = try await session(cli, ["SCENARIO": "full", "PAGES": "Calendar,Insights"], shots: shots)
         // The status line is the period line, then the week figure: the same messages, the same figures.
         #expect(seen.week == "This week: 0 of 3 office days.", "\(seen)")
         // (The status line goes on with the streak, which the window does not show yet.)
@@ -144,6 +144,20 @@ import Testing
         let lightness = { (seen: Seen) in Self.brightness(seen.background ?? "") }
         #expect(lightness(light) > 200, "\(light.background ?? "")")
         #expect(lightness(dark) < 80, "\(dark.background ?? "")")
+    }
+
+    /// Sources/DeskDaysWindowResources/resources.c is what `make ui` makes of the .ui files now.
+    @Test(.enabled(if: toolExists("glib-compile-resources"), "glib-compile-resources not installed: apt-get install libglib2.0-dev-bin"))
+    func theCompiledLayoutsAreCurrent() async throws {
+        let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("deskdays-resources-\(UUID().uuidString).c")
+        defer { try? FileManager.default.removeItem(at: fresh) }
+        let window = Self.root.appendingPathComponent("Sources/DeskDaysWindow").path
+        let result = try await Program.run("/usr/bin/env", ["glib-compile-resources", "--sourcedir", window, "--generate-source",
+                                                            "--c-name", "deskdays_window", "--manual-register", "--target", fresh.path,
+                                                            window + "/deskdays.gresource.xml"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let committed = try String(contentsOf: Self.root.appendingPathComponent("Sources/DeskDaysWindowResources/resources.c"), encoding: .utf8)
+        #expect(try String(contentsOf: fresh, encoding: .utf8) == committed, "run `make ui` after editing Sources/DeskDaysWindow/ui")
     }
 
     /// The mean of an ImageMagick `txt:` pixel (`0,0: (64250,64250,64250)  #FAFA…`), on 0–255.

@@ -250,7 +250,6 @@ time.sleep(0.5)  # the first frames' transitions end before the pixel is read; n
 pixel = subprocess.run(["import", "-window", "root", "-crop", "1x1+430+680", "+repage", "txt:-"], env=env,
                        capture_output=True, text=True, timeout=60).stdout
 seen["background"] = pixel.strip().splitlines()[-1] if pixel.strip() else ""
-screenshot("today")
 
 if app_env.get("SCENARIO", "full") == "full":
     before = seen["week"]
@@ -265,6 +264,7 @@ if app_env.get("SCENARIO", "full") == "full":
                                                    and l != seen["after_check_in"]), None))
     seen["today_title"] = labels()[:3]
 
+screenshot("today")
 for title in app_env.get("PAGES", "").split(","):
     if title:
         page(title)

@@ -260,6 +260,7 @@ extension DesktopBus {
                 BusSupport.forEachStruct(message, "isvu") {
                     let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
                     let event = BusSupport.readString(message) ?? ""
+                    BusSupport.skip(message, "vu")
                     if properties(of: id) == nil { unknown.append(id) } else if event == "clicked" { perform(id) }
                 }
                 return max(0, BusSupport.reply(to: message) { reply in

@@ -178,18 +178,22 @@ extension BusSupport {
         return values
     }
 
-    /// Reads an array of structures `a(CONTENTS)`, calling `body` inside each
-    /// (it reads what it needs; the rest is skipped); false when the next argument is not one.
+    /// Reads an array of structures `a(CONTENTS)`, calling `body` inside each,
+    /// which reads (or `skip`s) all of it; false when the next argument is not one.
     @discardableResult
     public static func forEachStruct(_ message: OpaquePointer, _ contents: String, _ body: () -> Void) -> Bool {
         guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "(\(contents))") > 0 else { return false }
         while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "r")), contents) > 0 {
             body()
-            // What `body` left unread.
-            while sd_bus_message_skip(message, nil) > 0 {}
             sd_bus_message_exit_container(message)
         }
         sd_bus_message_exit_container(message)
         return true
+    }
+
+    /// Skips the next arguments of the complete types `types` (`vu`).
+    @discardableResult
+    public static func skip(_ message: OpaquePointer, _ types: String) -> Int32 {
+        sd_bus_message_skip(message, types)
     }
 }

@@ -485,6 +485,10 @@ import Glibc
         let unknown = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                       "99", "clicked", "<0>", "0"])
         #expect(unknown.status != 0 && unknown.stderr.contains("InvalidArgs"), "\(unknown)")
+        // EventGroup: each (id, event, data, time) read in turn; the unknown ids come back.
+        let group = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.EventGroup",
+                                          "[(4, 'clicked', <'x'>, uint32 7), (99, 'clicked', <0>, uint32 8), (98, 'hovered', <0>, uint32 9)]"])
+        #expect(group.status == 0 && group.stdout == "([99, 98],)\n", "\(group)")
 
         let doctor = try await cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(doctor.stdout.contains("ok      the desktop has a tray (a StatusNotifierWatcher)"), "\(doctor.stdout)")

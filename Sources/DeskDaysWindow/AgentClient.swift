@@ -37,7 +37,9 @@ final class AgentClient {
                 return
             }
             self.proxy = proxy
-            onSignal2(raw(proxy), "g-properties-changed") { [weak self] in self?.changed() }
+            onSignal2(raw(proxy), "g-properties-changed") { [weak self] in
+                if self?.running == true { self?.changed() }
+            }
             onSignal1(raw(proxy), "notify::g-name-owner") { [weak self] _ in self?.ownerChanged() }
             self.ownerChanged()
         }

@@ -129,7 +129,8 @@ final class MainWindow {
                 self.showInsights(report)
                 self.readDays(report, asked)
             case .failure(_, let text):
-                self.showBanner(true, text)
+                // A stopped agent is the banner's own sentence; anything else adds the bus's.
+                self.showBanner(true, self.agent.running ? text : nil)
             }
         }
     }
@@ -397,10 +398,9 @@ final class MainWindow {
     // MARK: - Banner and toasts
 
     private func showBanner(_ shown: Bool, _ reason: String? = nil) {
-        if shown {
-            let text = tr("The DeskDays agent is not running, so nothing can be read or recorded.")
-            UI.setText(object("banner_label"), reason.map { $0.isEmpty ? text : text + " " + $0 } ?? text)
-        }
+        let text = tr("The DeskDays agent is not running, so nothing can be read or recorded.")
+        // Hidden, it says nothing (a screen reader reaches a revealer's child either way).
+        UI.setText(object("banner_label"), !shown ? "" : reason.map { $0.isEmpty ? text : text + " " + $0 } ?? text)
         gtk_revealer_set_reveal_child(cast(raw(object("banner"))), shown ? 1 : 0)
     }
 

@@ -49,6 +49,9 @@ import Testing
         var buttons_x: [String: Int]?
         var background: String?
         var screenshots: [String]?
+        var banner: String?
+        var restarted: Bool?
+        var week_after_restart: String?
     }
 
     /// Runs one session; `environment` is the app's (language, style) and the script's switches.
@@ -144,6 +147,18 @@ import Testing
         let lightness = { (seen: Seen) in Self.brightness(seen.background ?? "") }
         #expect(lightness(light) > 200, "\(light.background ?? "")")
         #expect(lightness(dark) < 80, "\(dark.background ?? "")")
+    }
+
+    /// The agent stops: the window says so in its banner instead of failing, reads nothing that would
+    /// start it again, and the banner's button starts it (D-Bus activation) and brings the figures back.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func aStoppedAgentIsABannerAndItsButtonStartsItAgain() async throws {
+        let cli = try prepared()
+        defer { cli.cleanup() }
+        let seen = try await session(cli, ["SCENARIO": "restart"], shots: "")
+        #expect(seen.banner == "The DeskDays agent is not running, so nothing can be read or recorded.", "\(seen)")
+        #expect(seen.restarted == true, "a new agent answers")
+        #expect(seen.week_after_restart == "This week: 0 of 3 office days.")
     }
 
     /// Sources/DeskDaysWindowResources/resources.c is what `make ui` makes of the .ui files now.

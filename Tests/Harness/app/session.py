@@ -30,6 +30,14 @@ def step(text):
     seen["steps"].append(text)
 
 
+def agent_pid():
+    reply = subprocess.run(["gdbus", "call", "--address", env["DBUS_SESSION_BUS_ADDRESS"], "--dest", "org.freedesktop.DBus",
+                            "--object-path", "/org/freedesktop/DBus", "--method",
+                            "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.deskdays.DeskDays1"],
+                           capture_output=True, text=True, timeout=30).stdout
+    return int(reply.strip().strip("(),").split()[-1])
+
+
 def finish(code=0):
     print(json.dumps(seen, ensure_ascii=False))
     sys.stdout.flush()
@@ -37,11 +45,7 @@ def finish(code=0):
     app.wait(timeout=DEADLINE)
     # The agent the bus started: stopped by its pid, as the bus reports it, and waited for.
     try:
-        reply = subprocess.run(["gdbus", "call", "--address", env["DBUS_SESSION_BUS_ADDRESS"], "--dest", "org.freedesktop.DBus",
-                                "--object-path", "/org/freedesktop/DBus", "--method",
-                                "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.deskdays.DeskDays1"],
-                               capture_output=True, text=True, timeout=30).stdout
-        pid = int(reply.strip().strip("(),").split()[-1])
+        pid = agent_pid()
         os.kill(pid, 15)
         end = time.monotonic() + DEADLINE
         while time.monotonic() < end and os.path.exists(f"/proc/{pid}") and "zombie" not in open(f"/proc/{pid}/status").read():
@@ -263,6 +267,21 @@ if app_env.get("SCENARIO", "full") == "full":
                                      lambda: next((l for l in labels() if l.startswith(week_prefix)
                                                    and l != seen["after_check_in"]), None))
     seen["today_title"] = labels()[:3]
+
+if app_env.get("SCENARIO") == "restart":
+    # The agent stops: the banner says so; its button starts the agent again (D-Bus activation) and the figures return.
+    banner_text = app_env.get("BANNER", "The DeskDays agent is not running")
+    pid = agent_pid()
+    os.kill(pid, 15)
+    showing = lambda: next((node for node in walk(application()) if node.getRoleName() == "label"
+                            and (node.name or "").startswith(banner_text)), None)
+    seen["banner"] = wait("the banner saying the agent stopped", showing).name
+    screenshot("banner")
+    press(app_env.get("START", "Start the agent"))
+    wait("the banner to go once the agent is back", lambda: showing() is None)
+    seen["restarted"] = agent_pid() != pid
+    seen["week_after_restart"] = wait("the week figure after the restart",
+                                      lambda: next((l for l in labels() if l.startswith(week_prefix)), None))
 
 screenshot("today")
 for title in app_env.get("PAGES", "").split(","):

@@ -98,7 +98,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "GPSBus", dependencies: [
-            "DeviceThread", "SystemBus", "CSystemd", "DeskDaysDoctor",
+            "DeviceThread", "SystemBus", "DeskDaysDoctor",
             "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
             "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),

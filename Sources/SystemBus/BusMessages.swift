@@ -72,20 +72,25 @@ extension BusSupport {
     /// Calls `body` with each signal that matches (nil: any), and `installed`
     /// with the bus's answer to the match (a reply, or an error when it refused);
     /// why not when sd-bus refuses the match itself.
+    /// `synchronous`: the match is in place when this returns (a round trip to the bus).
     public static func matchSignal(_ bus: OpaquePointer, sender: String?, path: String?, interface: String?, member: String?,
-                                   installed: ((OpaquePointer) -> Void)? = nil,
+                                   synchronous: Bool = false, installed: ((OpaquePointer) -> Void)? = nil,
                                    _ body: @escaping (OpaquePointer) -> Void) -> Result<BusSubscription, BusFailure> {
         CallbackBox.slot(body, installed: installed) { slot, box in
-            sd_bus_match_signal_async(bus, slot, sender, path, interface, member, CallbackBox.run,
-                                      installed == nil ? nil : CallbackBox.install, box)
+            synchronous
+                ? sd_bus_match_signal(bus, slot, sender, path, interface, member, CallbackBox.run, box)
+                : sd_bus_match_signal_async(bus, slot, sender, path, interface, member, CallbackBox.run,
+                                            installed == nil ? nil : CallbackBox.install, box)
         }.map(BusSubscription.init)
     }
 
     /// Calls `body` with each message matching the match rule `rule` (`arg0=` and the like).
-    public static func addMatch(_ bus: OpaquePointer, rule: String,
+    public static func addMatch(_ bus: OpaquePointer, rule: String, synchronous: Bool = false,
                                 _ body: @escaping (OpaquePointer) -> Void) -> Result<BusSubscription, BusFailure> {
-        CallbackBox.slot(body) { slot, box in sd_bus_add_match_async(bus, slot, rule, CallbackBox.run, nil, box) }
-            .map(BusSubscription.init)
+        CallbackBox.slot(body) { slot, box in
+            synchronous ? sd_bus_add_match(bus, slot, rule, CallbackBox.run, box)
+                        : sd_bus_add_match_async(bus, slot, rule, CallbackBox.run, nil, box)
+        }.map(BusSubscription.init)
     }
 
     /// Calls a method without waiting: `then` gets the reply or the error
@@ -189,6 +194,48 @@ extension BusSupport {
         }
         sd_bus_message_exit_container(message)
         return true
+    }
+
+    /// Reads an array of dictionary entries `a{CONTENTS}`, calling `body` inside
+    /// each, which reads (or `skip`s) all of it; false when the next argument is not one.
+    @discardableResult
+    public static func forEachEntry(_ message: OpaquePointer, _ contents: String, _ body: () -> Void) -> Bool {
+        guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "{\(contents)}") > 0 else { return false }
+        while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), contents) > 0 {
+            body()
+            sd_bus_message_exit_container(message)
+        }
+        sd_bus_message_exit_container(message)
+        return true
+    }
+
+    /// Reads a variant holding `contents` with `read`; a variant holding anything else is skipped (nil).
+    public static func variant<T>(_ message: OpaquePointer, _ contents: String, _ read: (OpaquePointer) -> T?) -> T? {
+        var type: CChar = 0
+        var inside: UnsafePointer<CChar>?
+        guard sd_bus_message_peek_type(message, &type, &inside) > 0, type == CChar(UInt8(ascii: "v")),
+              let inside, String(cString: inside) == contents else {
+            sd_bus_message_skip(message, "v")
+            return nil
+        }
+        guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), contents) > 0 else { return nil }
+        defer { sd_bus_message_exit_container(message) }
+        return read(message)
+    }
+
+    /// The unique name of the connection that sent `message`.
+    public static func sender(_ message: OpaquePointer) -> String? {
+        sd_bus_message_get_sender(message).map { String(cString: $0) }
+    }
+
+    /// The object path `message` is about (a signal's emitter, a call's object).
+    public static func path(_ message: OpaquePointer) -> String? {
+        sd_bus_message_get_path(message).map { String(cString: $0) }
+    }
+
+    /// Whether `message`'s arguments have the signature `signature`.
+    public static func hasSignature(_ message: OpaquePointer, _ signature: String) -> Bool {
+        sd_bus_message_has_signature(message, signature) != 0
     }
 
     /// Skips the next arguments of the complete types `types` (`vu`).

@@ -31,6 +31,10 @@ static inline void deskdays_set_accessible_label(GtkWidget *widget, const char *
 static inline void deskdays_set_accessible_description(GtkWidget *widget, const char *text) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
+// A string property (g_object_set is variadic).
+static inline void deskdays_set_string(gpointer object, const char *property, const char *value) {
+    g_object_set(object, property, value, NULL);
+}
 // One accelerator for an action (gtk_application_set_accels_for_action takes a NULL-terminated array).
 static inline void deskdays_set_accel(GtkApplication *app, const char *action, const char *accel) {
     const char *accels[] = { accel, NULL };

@@ -56,7 +56,7 @@ public final class DeskDaysApp {
             g_application_quit(cast(raw(self.application)))
         }
         for (action, accel) in [("win.check-in", "<Control>Return"), ("win.refresh", "<Control>r"), ("app.preferences", "<Control>comma"),
-                                ("app.quit", "<Control>q"), ("win.page-1", "<Alt>1"), ("win.page-2", "<Alt>2"),
+                                ("app.quit", "<Control>q"), ("win.show-help-overlay", "<Control>question"), ("win.page-1", "<Alt>1"), ("win.page-2", "<Alt>2"),
                                 ("win.page-3", "<Alt>3"), ("win.page-4", "<Alt>4")] {
             deskdays_set_accel(app, action, accel)
         }

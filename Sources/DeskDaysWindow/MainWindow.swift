@@ -27,6 +27,7 @@ final class MainWindow {
         gtk_window_set_application(cast(raw(window)), cast(raw(application)))
         setTexts(application)
         addActions()
+        setShortcuts()
         buildLegend()
         applyPalette()
         gtk_style_context_add_provider_for_display(gdk_display_get_default(), cast(raw(palette)), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
@@ -82,6 +83,20 @@ final class MainWindow {
     }
 
     // MARK: - Actions and shortcuts
+
+    /// The shortcuts window (ui/help-overlay.ui), titled from the catalogs; opened by Ctrl+? or the main menu.
+    private func setShortcuts() {
+        let help = gtk_builder_new_from_resource("/io/github/deskdays/DeskDays/ui/help-overlay.ui")
+        defer { g_object_unref(raw(help)) }
+        let pages = [tr("Today"), tr("Calendar"), tr("Plan"), tr("Insights")].joined(separator: ", ")
+        for (id, title) in [("shortcuts_group", "DeskDays"), ("shortcut_checkin", tr("Check in")), ("shortcut_pages", pages),
+                            ("shortcut_refresh", tr("Read again")), ("shortcut_preferences", tr("Preferences")),
+                            ("shortcut_help", tr("Keyboard Shortcuts"))] {
+            deskdays_set_string(raw(gtk_builder_get_object(help, id)), "title", title)
+        }
+        let overlay = gtk_builder_get_object(help, "help_overlay")
+        gtk_application_window_set_help_overlay(cast(raw(window)), cast(raw(overlay)))
+    }
 
     private func addActions() {
         addAction("check-in") { [weak self] _ in self?.record(nil, .office) }

@@ -7,7 +7,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/deskdays
 
-.PHONY: all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po holidays holidays-lib
+.PHONY: ui all build run test test-suites test-twice deps-build deps-test fuzz bench clean catalogs po holidays holidays-lib
 
 all: build
 
@@ -62,6 +62,13 @@ catalogs: deps-build
 po:
 	python3 po/extract.py
 	@for l in $(LANGUAGES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching po/$$l.po po/deskdays.pot; done
+
+# The window's GtkBuilder files, compiled into a C source SwiftPM builds (committed, so `swift build`
+# alone needs no extra step): run after editing Sources/DeskDaysWindow/ui; AppWindowTests checks it is current.
+UI_RESOURCES := Sources/DeskDaysWindowResources/resources.c
+ui:
+	glib-compile-resources --sourcedir Sources/DeskDaysWindow --generate-source --c-name deskdays_window \
+		--manual-register --target $(UI_RESOURCES) Sources/DeskDaysWindow/deskdays.gresource.xml
 
 # The main job: build, show where you stand, then run the agent in the
 # foreground with your configuration (Ctrl-C stops it). With no configuration
@@ -145,9 +152,12 @@ install: deps-build catalogs
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays-cli
 	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays-hardware
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(INSTALL_BUILD_FLAGS) $(INSTALL_LINK_FLAGS) --product deskdays-app
 	install -Dm755 $(INSTALL_BIN) $(BINDIR)/deskdays
 	install -Dm755 $(INSTALL_BIN)-cli $(LIBEXECDIR)/deskdays/deskdays-cli
 	install -Dm755 $(INSTALL_BIN)-hardware $(LIBEXECDIR)/deskdays/deskdays-hardware
+	install -Dm755 $(INSTALL_BIN)-app $(BINDIR)/deskdays-app
+	$(MAKE) --no-print-directory install-desktop
 	install -d -m700 $(HOME)/.local/share/deskdays
 	install -d $(UNITDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' config/deskdays.service > $(UNITDIR)/deskdays.service
@@ -179,13 +189,30 @@ install: deps-build catalogs
 	@systemctl --user daemon-reload 2>/dev/null || true
 	@echo "Installed. Start the agent at login: systemctl --user enable --now deskdays"
 
+# The app's desktop files (data/): the desktop entry (its Exec lines with BINDIR's
+# programs, so a BINDIR outside PATH still starts them), the AppStream metainfo,
+# the icons, and the D-Bus interface's introspection XML (config/).
+APP_ID := io.github.deskdays.DeskDays
+.PHONY: install-desktop
+install-desktop:
+	install -d $(DATADIR)/applications
+	sed -e 's|^Exec=deskdays|Exec=$(BINDIR)/deskdays|' data/$(APP_ID).desktop > $(DATADIR)/applications/$(APP_ID).desktop
+	chmod 644 $(DATADIR)/applications/$(APP_ID).desktop
+	install -Dm644 data/$(APP_ID).metainfo.xml $(DATADIR)/metainfo/$(APP_ID).metainfo.xml
+	install -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg $(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg
+	install -Dm644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg $(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg
+	install -Dm644 config/io.github.deskdays.DeskDays1.xml $(DATADIR)/dbus-1/interfaces/io.github.deskdays.DeskDays1.xml
+
 uninstall:
 	@systemctl --user disable --now deskdays 2>/dev/null || true
 	rm -f $(BINDIR)/deskdays $(UNITDIR)/deskdays.service
 	rm -rf $(LIBEXECDIR)/deskdays
 	rm -f $(DATADIR)/bash-completion/completions/deskdays $(DATADIR)/zsh/site-functions/_deskdays \
 		$(DATADIR)/fish/vendor_completions.d/deskdays.fish $(DATADIR)/man/man1/deskdays.1 \
-		$(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service
+		$(DATADIR)/dbus-1/services/io.github.deskdays.DeskDays1.service $(BINDIR)/deskdays-app \
+		$(DATADIR)/applications/$(APP_ID).desktop $(DATADIR)/metainfo/$(APP_ID).metainfo.xml \
+		$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg $(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg \
+		$(DATADIR)/dbus-1/interfaces/io.github.deskdays.DeskDays1.xml
 	rm -rf $(DATADIR)/doc/deskdays
 	@# Only the file: $(DATADIR)/deskdays is also where your database is (the default PREFIX).
 	rm -f $(DATADIR)/deskdays/holidays.tsv

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "deskdays", targets: ["deskdays"]),
         .executable(name: "deskdays-cli", targets: ["deskdays-cli"]),
         .executable(name: "deskdays-hardware", targets: ["deskdays-hardware"]),
+        .executable(name: "deskdays-app", targets: ["deskdays-app"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -97,7 +98,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "GPSBus", dependencies: [
-            "DeviceThread", "SystemBus", "CSystemd", "DeskDaysDoctor",
+            "DeviceThread", "SystemBus", "DeskDaysDoctor",
             "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
             "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -167,19 +168,19 @@ let package = Package(
         // MARK: - `deskdays doctor`: what each method's hardware and the system look like (read-only checks)
 
 
-        // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, over sd-bus
+        // MARK: - The desktop: reminders (notifications), the D-Bus interface and the tray icon, through SystemBus alone
         .target(name: "DeskDaysDesktop", dependencies: [
-            "DeviceThread", "Spawn", "CSystemd", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysControl",
+            "DeviceThread", "Spawn", "AgentSocket", "SystemBus", "DeskDaysCore", "DeskDaysReports", "DeskDaysControl",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // MARK: - The agent: adapters → pipeline, supervised
-        // sd-bus (SystemBus) for logind's PrepareForSleep, notifications and the GPS bus sources; nothing else links libsystemd.
+        // sd-bus through SystemBus for logind's PrepareForSleep, notifications and the GPS bus sources.
         .target(name: "DeskDaysAgent", dependencies: [
             "Files", "DeviceThread", "Spawn",
             "AgentSocket", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysSync", "DeskDaysPipeline", "DeskDaysAnswer",
             "DeskDaysReports", "GPSBus",
-            "CSystemd", "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
+            "SystemBus", "DeskDaysCalendar", "DeskDaysDesktop",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -238,6 +239,15 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+
+        // MARK: - The app's window (io.github.deskdays.DeskDays): GTK 4 and libadwaita 1.2 in this module alone,
+        // a client of the agent's D-Bus interface through GIO; layouts in .ui files compiled by `make ui`
+        .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
+        .target(name: "DeskDaysWindowResources", dependencies: ["CAdwaita"]),
+        .target(name: "DeskDaysWindow", dependencies: [
+            "CAdwaita", "DeskDaysWindowResources", "Localization", "DeskDaysCore", "DeskDaysReports",
+        ], exclude: ["ui", "deskdays.gresource.xml"]),
+        .executableTarget(name: "deskdays-app", dependencies: ["DeskDaysWindow"]),
 
         // MARK: - Tests
         // Helpers every test target may use (waiting for child processes reliably).

@@ -109,6 +109,7 @@ public final class Agent: Sendable {
         self.delivery = delivery
         reminders = ReminderState(databasePath: store.path, logger: logger)
         let policy = configuration.policy, pause = reminderPause
+        let commands = DesktopCommands(configPath: configPath, databasePath: store.path, socketPath: socketPath, clock: clock, logger: logger)
         desktop = DesktopBus(address: notifier.address, tray: configuration.desktop.tray, hooks: DesktopBus.Hooks(
             summary: { try answer.desktopSummary() },
             report: { answer.report($0) },
@@ -116,6 +117,7 @@ public final class Agent: Sendable {
                 try await delivery.record(dates: [date], status: status, note: note, door: " through \(via)")
             },
             today: { policy.localDate(of: clock.now()) },
+            openApp: { await DesktopOpener.openApp(environment: environment, logger: logger) },
             openReport: {
                 do {
                     await DesktopOpener.open(try answer.writeHTMLReport(), environment: environment, logger: logger)
@@ -129,7 +131,11 @@ public final class Agent: Sendable {
             },
             dismissed: { [reminders] day in reminders.update { $0.dismiss(day) } },
             onScreen: { [reminders] in Dictionary(reminders.load().onScreen.map { ($0.id, $0.date) }, uniquingKeysWith: { $1 }) },
-            keepOnScreen: { [reminders] shown in reminders.update { $0.setOnScreen(shown) } }), notifier: notifier, logger: logger)
+            keepOnScreen: { [reminders] shown in reminders.update { $0.setOnScreen(shown) } },
+            command: { await commands.run($0) },
+            configure: { commands.configure($0, $1) }), notifier: notifier, logger: logger)
+        // The day's first automatic check-in is announced on the agent's own connection, which hears it activated.
+        notifier.attach { [weak desktop] title, body in await desktop?.announce(title: title, body: body) ?? false }
         if let socketPath {
             let handler = Handler(delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
                                   syncFolder: sync?.folder, configuration: configuration, clock: clock, logger: logger)

@@ -2,7 +2,6 @@ import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import Foundation
 import Logging
@@ -114,32 +113,27 @@ final class SleepWatcher: Sendable {
         case .success(let started): bus = started
         case .failure(let failure): return .noBus(failure.reason)
         }
-        defer { sd_bus_flush_close_unref(bus) }
+        defer { BusSupport.close(bus, flush: true) }
         connected()
         context.matchAnswer.withLock { $0 = nil }
-        // Asynchronous, so a silent bus cannot hold up a stop; the answer comes to the second callback.
-        var slot: OpaquePointer?
-        let result = sd_bus_match_signal_async(bus, &slot, Self.sender, Self.objectPath, Self.interface, Self.member, { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            var value: Int32 = 0
-            // The signature is checked here: anything but one boolean is ignored.
-            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &value) > 0 else { return 0 }
-            Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().onChange(value != 0)
-            return 0
-        }, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            let context = Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue()
-            if sd_bus_message_is_method_error(reply, nil) != 0 {
-                let reason = sd_bus_message_get_error(reply)?.pointee.message.map { String(cString: $0) }
-                context.matchAnswer.withLock { $0 = reason ?? "no reason given" }
+        // Asynchronous, so a silent bus cannot hold up a stop; the answer comes to `installed`.
+        let subscription = BusSupport.matchSignal(bus, sender: Self.sender, path: Self.objectPath, interface: Self.interface,
+                                                  member: Self.member, installed: { reply in
+            if BusSupport.errorName(reply) != nil {
+                context.matchAnswer.withLock { $0 = BusSupport.errorMessage(reply) ?? "no reason given" }
             } else {
                 context.logger.info("watching suspend and resume (logind's PrepareForSleep on the system bus)")
                 context.matchAnswer.withLock { $0 = "" }
             }
-            return 1
-        }, Unmanaged.passUnretained(context).toOpaque())
-        guard result >= 0 else { return .lost("cannot ask for PrepareForSleep: " + BusSupport.describe(result)) }
-        defer { sd_bus_slot_unref(slot) }
+        }) { message in
+            // The signature is checked here: anything but one boolean is ignored.
+            if let value = BusSupport.read(message, "b", as: Int32.self, zero: 0) { context.onChange(value != 0) }
+        }
+        guard case .success(let match) = subscription else {
+            if case .failure(let failure) = subscription { return .lost("cannot ask for PrepareForSleep: " + failure.reason) }
+            return .lost("cannot ask for PrepareForSleep")
+        }
+        defer { withExtendedLifetime(match) {} }
         var refusal: String?
         let end = BusSupport.dispatch(bus, stop: stop.descriptor) {
             refusal = context.matchAnswer.withLock { $0 }.flatMap { $0.isEmpty ? nil : $0 }

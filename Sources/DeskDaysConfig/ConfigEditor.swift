@@ -2,6 +2,7 @@ import Files
 import Localization
 import DeskDaysCore
 import Foundation
+import TOMLKit
 
 /// Edits the user's config file without disturbing what they wrote:
 /// `enroll` appends a new TOML block and never rewrites existing lines, so
@@ -184,14 +185,26 @@ public enum ConfigEditor {
         change(&expected)
         if expected == original { return false }
         let text = FileManager.default.fileExists(atPath: path) ? ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "") : ""
-        let word = Array((value ? "true" : "false").utf8)
         let manual = ManualEditNeeded(instruction: tr("set \(key) = \(value ? "true" : "false") under [\(table)]"))
-        guard let layout = TOMLLayout(text) else { throw manual }
+        guard let result = setting(value ? "true" : "false", key: key, inTable: [table], in: text) else { throw manual }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let (parsed, problems) = ConfigLoader.parse(result, file: path, baseDirectory: base)
+        guard problems.isEmpty, parsed == expected else { throw manual }
+        try replaceContents(of: path, with: result)
+        return true
+    }
+
+    /// `text` with `key = literal` in `[table]`, changing only that spot: the
+    /// value of an existing `key = …` line, else a line right after the
+    /// header, else a new `[table]` block; nil when its layout is not one this edit follows.
+    private static func setting(_ literal: String, key: String, inTable table: [String], in text: String) -> String? {
+        guard let layout = TOMLLayout(text) else { return nil }
         let bytes = layout.bytes
+        let word = Array(literal.utf8)
         let newline = Array((bytes.firstRange(of: [13, 10]) != nil ? "\r\n" : "\n").utf8)
         let line = Array("\(key) = ".utf8) + word + newline
         var edited: [UInt8]
-        if let lines = layout.table([table]) {
+        if let lines = layout.table(table) {
             if let entry = lines.first(where: { if case .keyValue(key: [key], value: _) = $0.statement { return true } else { return false } }),
                case .keyValue(_, let range) = entry.statement {
                 edited = bytes
@@ -207,14 +220,87 @@ public enum ConfigEditor {
             edited = bytes
             if let last = edited.last, last != UInt8(ascii: "\n") { edited += newline }
             if !edited.isEmpty { edited += newline }
-            edited += Array("[\(table)]".utf8) + newline + line
+            edited += Array("[\(table.joined(separator: "."))]".utf8) + newline + line
         }
-        let result = String(decoding: edited, as: UTF8.self)
+        return String(decoding: edited, as: UTF8.self)
+    }
+
+    // MARK: - Setting any key (the D-Bus interface's `Configure`)
+
+    /// A value `set` writes: what a configuration key holds.
+    public enum Value: Sendable, Equatable {
+        case string(String)
+        case bool(Bool)
+        case integer(Int64)
+        case double(Double)
+        case strings([String])
+
+        /// As TOML writes it.
+        public var literal: String {
+            switch self {
+            case .string(let text): quoted(text)
+            case .bool(let flag): flag ? "true" : "false"
+            case .integer(let number): String(number)
+            case .double(let number): number.isNaN ? "nan" : number.isInfinite ? (number < 0 ? "-inf" : "inf") : "\(number)"
+            case .strings(let texts): "[" + texts.map(quoted).joined(separator: ", ") + "]"
+            }
+        }
+
+        /// As the TOML tree's JSON holds it.
+        var json: Any {
+            switch self {
+            case .string(let text): text
+            case .bool(let flag): flag
+            case .integer(let number): number
+            case .double(let number): number
+            case .strings(let texts): texts
+            }
+        }
+    }
+
+    /// Sets `key` (dotted: `checkin.reminder_time`, `policy.target.value`) to
+    /// `value` in the file at `path`, changing only that spot as `setFlag`
+    /// does. The edited text must mean the old file with that one value set,
+    /// and pass every check `config check` makes, or nothing is written: a
+    /// problem throws `ConfigError` (the key unknown, the value refused), an
+    /// edit this layout does not allow `ManualEditNeeded`. Returns false when
+    /// the file says so already (it is not touched).
+    public static func set(_ value: Value, key dotted: String, file path: String) throws -> Bool {
+        let parts = dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let bare = { (part: String) in !part.isEmpty && part.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        guard parts.count >= 2, parts.count <= 4, parts.allSatisfy(bare) else {
+            throw ConfigError(problems: [ConfigProblem(file: path, line: 1,
+                message: tr("\"\(dotted.prefix(60))\" is not a configuration key; write it as section.key (e.g. checkin.reminder_time)"))])
+        }
+        let (table, key) = (Array(parts.dropLast()), parts.last!)
+        var text = ""
+        if FileManager.default.fileExists(atPath: path) {
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw ConfigError(problems: [ConfigProblem(file: path, line: 1, message: tr("cannot read the file (\(ConfigLoader.reason(error)))"))])
+            }
+        }
         let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let (parsed, problems) = ConfigLoader.parse(result, file: path, baseDirectory: base)
-        guard problems.isEmpty, parsed == expected else { throw manual }
+        let (_, before) = ConfigLoader.parse(text, file: path, baseDirectory: base)
+        guard before.isEmpty else { throw ConfigError(problems: before) }
+        let manual = ManualEditNeeded(instruction: tr("set \(key) = \(value.literal) under [\(table.joined(separator: "."))]"))
+        guard let old = tree(text) else { throw manual }
+        var expected = old
+        expected.set(value.json, at: parts)
+        if NSDictionary(dictionary: expected).isEqual(to: old) { return false }
+        guard let result = setting(value.literal, key: key, inTable: table, in: text),
+              let edited = tree(result), NSDictionary(dictionary: edited).isEqual(to: expected) else { throw manual }
+        let (_, problems) = ConfigLoader.parse(result, file: path, baseDirectory: base)
+        guard problems.isEmpty else { throw ConfigError(problems: problems) }
         try replaceContents(of: path, with: result)
         return true
+    }
+
+    /// The TOML text as JSON values (a value type to change and compare).
+    private static func tree(_ text: String) -> [String: Any]? {
+        guard let table = try? TOMLTable(string: text),
+              let object = try? JSONSerialization.jsonObject(with: Data(table.convert(to: .json).utf8)) else { return nil }
+        return object as? [String: Any]
     }
 
     // MARK: - Writing
@@ -322,5 +408,16 @@ public enum ConfigEditor {
             }
         }
         return out + "\""
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// Sets the value at a dotted path, making the tables on the way.
+    fileprivate mutating func set(_ value: Any, at path: [String]) {
+        guard let first = path.first else { return }
+        if path.count == 1 { self[first] = value; return }
+        var inner = self[first] as? [String: Any] ?? [:]
+        inner.set(value, at: Array(path.dropFirst()))
+        self[first] = inner
     }
 }

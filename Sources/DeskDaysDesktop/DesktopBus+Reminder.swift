@@ -3,7 +3,6 @@ import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import DeskDaysReports
 import Foundation
@@ -13,36 +12,12 @@ import SystemBus
 
 /// The reminder as a notification whose actions answer it (see `DesktopBus`).
 extension DesktopBus {
-    /// A reply callback's closure, kept alive until the reply (or the timeout) comes.
-    package final class ReplyBox {
-        let body: (OpaquePointer) -> Void
-        init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
-    }
-
-    /// Calls a method without waiting; `then` gets the reply or the error (sd-bus's timeout included).
+    /// Calls a method of the notification server or the tray's watcher without waiting (`BusSupport.callAsync`).
     package func callAsync(_ bus: OpaquePointer, destination: String, path: String, interface: String, member: String,
                            autoStart: Bool = true, build: (OpaquePointer) -> Int32 = { _ in 0 },
                            then: @escaping (OpaquePointer) -> Void) -> String? {
-        var created: OpaquePointer?
-        var result = sd_bus_message_new_method_call(bus, &created, destination, path, interface, member)
-        guard result >= 0, let message = created else { return BusSupport.describe(result) }
-        defer { sd_bus_message_unref(message) }
-        if !autoStart { result = sd_bus_message_set_auto_start(message, 0) }
-        if result >= 0 { result = build(message) }
-        guard result >= 0 else { return BusSupport.describe(result) }
-        let box = Unmanaged.passRetained(ReplyBox(then)).toOpaque()
-        // A floating slot: the bus keeps the call until its reply or timeout; closing the bus drops it.
-        result = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
-            guard let userdata else { return 0 }
-            let box = Unmanaged<ReplyBox>.fromOpaque(userdata).takeRetainedValue()
-            if let reply { box.body(reply) }
-            return 1
-        }, box, DesktopNotifier.timeoutSeconds * 1_000_000)
-        guard result >= 0 else {
-            Unmanaged<ReplyBox>.fromOpaque(box).release()
-            return BusSupport.describe(result)
-        }
-        return nil
+        BusSupport.callAsync(bus, destination: destination, path: path, interface: interface, member: member, autoStart: autoStart,
+                             timeoutMicroseconds: DesktopNotifier.timeoutSeconds * 1_000_000, build: build, then: then)
     }
 
     /// Asks the server for its capabilities, then shows the reminder: with
@@ -52,12 +27,7 @@ extension DesktopBus {
         guard let bus else { return }
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "GetCapabilities") { [self] reply in
-            var capabilities: [String] = []
-            if sd_bus_message_is_method_error(reply, nil) == 0,
-               sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
-                while let capability = BusSupport.readString(reply) { capabilities.append(capability) }
-                sd_bus_message_exit_container(reply)
-            }
+            let capabilities = BusSupport.errorName(reply) == nil ? BusSupport.readStrings(reply) ?? [] : []
             notify(reminder, actions: capabilities.contains("actions"))
         }
         if let failure { notifier.complain("the desktop notification could not be shown (\(failure))") }
@@ -65,7 +35,8 @@ extension DesktopBus {
 
     private func notify(_ reminder: Reminder, actions: Bool) {
         guard let bus else { return }
-        let pairs = actions ? Self.answers.flatMap { [$0.key, $0.label] } : []
+        // "default": the server's activation of the notification itself (a click on it) opens the window.
+        let pairs = actions ? Self.answers.flatMap { [$0.key, $0.label] } + ["default", tr("Open DeskDays")] : []
         let body = actions ? reminder.answerBody : reminder.plainBody
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "Notify", build: { message in
@@ -74,8 +45,8 @@ extension DesktopBus {
             DesktopNotifier.appendNotify(to: message, title: reminder.title, body: body, actions: pairs,
                                          expires: pairs.isEmpty ? -1 : 0)
         }) { [self] reply in
-            if sd_bus_message_is_method_error(reply, nil) != 0 {
-                notifier.complain("the desktop notification could not be shown (\(BusSupport.errorText(reply)))")
+            if let failure = BusSupport.failure(of: reply) {
+                notifier.complain("the desktop notification could not be shown (\(failure))")
                 return
             }
             guard let id = BusSupport.read(reply, "u", as: UInt32.self, zero: 0) else {
@@ -91,32 +62,66 @@ extension DesktopBus {
 
     /// Follows `ActionInvoked` and `NotificationClosed` from the notification server.
     package func watchNotifications(_ bus: OpaquePointer) {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        var slot: OpaquePointer?
-        if sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.notifications,
-                                     "ActionInvoked", { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            let desktop = Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue()
-            if let id = BusSupport.read(message, "u", as: UInt32.self, zero: 0), let key = BusSupport.readString(message) {
-                desktop.actionInvoked(id: id, key: key)
+        let signals: [(String, (OpaquePointer) -> Void)] = [
+            ("ActionInvoked", { [unowned self] message in
+                if let id = BusSupport.read(message, "u", as: UInt32.self, zero: 0), let key = BusSupport.readString(message) {
+                    actionInvoked(id: id, key: key)
+                }
+            }),
+            ("NotificationClosed", { [unowned self] message in
+                if let id = BusSupport.read(message, "u", as: UInt32.self, zero: 0),
+                   let reason = BusSupport.read(message, "u", as: UInt32.self, zero: 0) {
+                    notificationClosed(id: id, reason: reason)
+                }
+            }),
+        ]
+        for (member, body) in signals {
+            if case .success(let subscription) = BusSupport.matchSignal(bus, sender: Self.notifications, path: Self.notificationsPath,
+                                                                        interface: Self.notifications, member: member, body) {
+                subscriptions.append(subscription)
             }
-            return 0
-        }, nil, me) >= 0, let slot { slots.append(slot) }
-        slot = nil
-        if sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.notifications,
-                                     "NotificationClosed", { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            let desktop = Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue()
-            if let id = BusSupport.read(message, "u", as: UInt32.self, zero: 0),
-               let reason = BusSupport.read(message, "u", as: UInt32.self, zero: 0) {
-                desktop.notificationClosed(id: id, reason: reason)
-            }
-            return 0
-        }, nil, me) >= 0, let slot { slots.append(slot) }
+        }
     }
 
-    /// An answer from the reminder: recorded once, through the pipeline, then confirmed in its place.
+    /// A quiet notification with the default action (activating it opens the window); `done` runs once.
+    package func announce(title: String, body: String, done: @escaping @Sendable (Bool) -> Void) {
+        guard let bus else { return done(false) }
+        announcementNumber += 1
+        let number = announcementNumber
+        pendingAnnouncements[number] = done
+        let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
+                                interface: Self.notifications, member: "Notify", build: { message in
+            DesktopNotifier.appendNotify(to: message, title: title, body: body, actions: ["default", tr("Open DeskDays")], quiet: true)
+        }) { [self] reply in
+            defer { pendingAnnouncements.removeValue(forKey: number)?(true) }
+            guard let id = BusSupport.failure(of: reply) == nil ? BusSupport.read(reply, "u", as: UInt32.self, zero: 0) : nil else {
+                return notifier.complain("the desktop notification could not be shown (\(BusSupport.failure(of: reply) ?? "no id"))")
+            }
+            announced.insert(id)
+            logger.info("confirmation shown as a desktop notification (id \(id))")
+        }
+        if let failure {
+            pendingAnnouncements.removeValue(forKey: number)?(true)
+            notifier.complain("the desktop notification could not be shown (\(failure))")
+        }
+    }
+
+    /// An answer from the reminder: recorded once, through the pipeline, then
+    /// confirmed in its place; the default action (the notification itself
+    /// activated) of a reminder or an announcement opens the window.
     package func actionInvoked(id: UInt32, key: String) {
+        if key == "default" {
+            // Once per notification (a server may repeat itself); a reminder opened so is not "ignored".
+            if shown[id]?.opened == false {
+                shown[id]?.opened = true
+            } else if announced.remove(id) == nil {
+                return
+            }
+            logger.info("notification \(id) activated: opening the window")
+            let hooks = self.hooks
+            Task { await hooks.openApp() }
+            return
+        }
         guard var reminder = shown[id], !reminder.answered,
               let answer = Self.answers.first(where: { $0.key == key }) else { return }
         reminder.answered = true
@@ -142,8 +147,8 @@ extension DesktopBus {
                                 interface: Self.notifications, member: "Notify", build: { message in
             DesktopNotifier.appendNotify(to: message, title: tr("DeskDays: recorded"), body: tr("\(label) on \(shownDate)."), replaces: id)
         }) { [self] reply in
-            if sd_bus_message_is_method_error(reply, nil) != 0 {
-                logger.info("the confirmation could not be shown (\(BusSupport.errorText(reply)))")
+            if let failure = BusSupport.failure(of: reply) {
+                logger.info("the confirmation could not be shown (\(failure))")
             } else {
                 logger.info("the reminder for \(date) was replaced by its confirmation")
             }
@@ -157,7 +162,7 @@ extension DesktopBus {
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath, interface: Self.notifications,
                                 member: "CloseNotification", autoStart: false,
                                 build: { BusSupport.append($0, "u", id) }) { [self] reply in
-            if sd_bus_message_is_method_error(reply, nil) == 0 { logger.info("the reminder was withdrawn: today is answered") }
+            if BusSupport.errorName(reply) == nil { logger.info("the reminder was withdrawn: today is answered") }
         }
         if let failure { logger.debug("cannot withdraw the reminder (\(failure))") }
     }
@@ -165,7 +170,11 @@ extension DesktopBus {
     /// Closed without an answer: dismissed by the user (reason 2), it counts
     /// as ignored (`ReminderStreak`); expired or closed by the server, it does not.
     package func notificationClosed(id: UInt32, reason: UInt32) {
+        announced.remove(id)
         guard let reminder = shown.removeValue(forKey: id), !reminder.answered else { return }
+        if reminder.opened {
+            return logger.info("the reminder for \(reminder.date) closed after opening the window; not counted as ignored")
+        }
         guard reason == 2 else {
             let how = [1: "expired", 3: "closed by the notification server"][reason] ?? "closed (reason \(reason))"
             return logger.notice("the reminder for \(reminder.date) \(how) without an answer; not counted as ignored")

@@ -3,12 +3,12 @@ import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import DeskDaysReports
 import Foundation
 import Logging
 import Spawn
+import AgentSocket
 import Synchronization
 import SystemBus
 
@@ -54,32 +54,26 @@ extension DesktopBus {
             menu = nil
             return
         }
-        var slot: OpaquePointer?
         let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
             + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.watcher)'"
-        if sd_bus_add_match_async(bus, &slot, rule, { message, userdata, _ in
-            guard let message, let userdata, let name = BusSupport.readString(message),
-                  BusSupport.readString(message) != nil, let owner = BusSupport.readString(message) else { return 0 }
-            let desktop = Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue()
-            if name == DesktopBus.watcher {
-                if owner.isEmpty { desktop.logger.debug("the StatusNotifierWatcher left the session bus") } else { desktop.registerTray() }
-            }
-            return 0
-        }, nil, Unmanaged.passUnretained(self).toOpaque()) >= 0, let slot { slots.append(slot) }
+        if case .success(let subscription) = BusSupport.addMatch(bus, rule: rule, { [unowned self] message in
+            guard let name = BusSupport.readString(message), BusSupport.readString(message) != nil,
+                  let owner = BusSupport.readString(message), name == Self.watcher else { return }
+            if owner.isEmpty { logger.debug("the StatusNotifierWatcher left the session bus") } else { registerTray() }
+        }) {
+            subscriptions.append(subscription)
+        }
         registerTray()
     }
 
     /// `RegisterStatusNotifierItem` with our unique name (the item is at /StatusNotifierItem); no watcher is logged at debug only.
     package func registerTray() {
         guard let bus, item != nil else { return }
-        var unique: UnsafePointer<CChar>?
-        guard sd_bus_get_unique_name(bus, &unique) >= 0, let unique else { return }
-        let service = String(cString: unique)
+        guard let service = BusSupport.uniqueName(bus) else { return }
         let failure = callAsync(bus, destination: Self.watcher, path: Self.watcherPath, interface: Self.watcher,
                                 member: "RegisterStatusNotifierItem", autoStart: false,
                                 build: { BusSupport.append($0, string: service) }) { [self] reply in
-            if sd_bus_message_is_method_error(reply, nil) != 0 {
-                let name = sd_bus_message_get_error(reply)?.pointee.name.map { String(cString: $0) } ?? ""
+            if let name = BusSupport.errorName(reply) {
                 if name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
                     logger.debug("no StatusNotifierWatcher on the session bus; no tray icon until one comes")
                 } else {
@@ -129,11 +123,12 @@ extension DesktopBus {
             },
             .property("ItemIsMenu", signature: "b", emitsChange: false) { BusSupport.append($0, "b", Int32(0)) },
             .property("Menu", signature: "o", emitsChange: false) { reply in
-                Self.menuPath.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "o")), $0) }
+                BusSupport.append(reply, string: Self.menuPath, as: "o")
             },
             .method("ContextMenu", input: "ii", output: "", names: ["x", "y"], ignore),
+            // A click on the icon opens the window.
             .method("Activate", input: "ii", output: "", names: ["x", "y"]) { [unowned self] message, _ in
-                perform(MenuItem.openReport.rawValue)
+                perform(MenuItem.openApp.rawValue)
                 return max(0, BusSupport.reply(to: message))
             },
             .method("SecondaryActivate", input: "ii", output: "", names: ["x", "y"], ignore),
@@ -151,10 +146,13 @@ extension DesktopBus {
 
     /// The menu's items; their ids are the dbusmenu ids (0 is the root).
     package enum MenuItem: Int32, CaseIterable {
+        // "Open DeskDays" first in the menu; ids stay as they were.
+        case openApp = 6
         case checkIn = 1, remoteToday, openReport, separator, pause
 
         var label: String {
             switch self {
+            case .openApp: tr("Open DeskDays")
             case .checkIn: tr("Check in now")
             case .remoteToday: tr("Remote today")
             case .openReport: tr("Open report")
@@ -227,11 +225,7 @@ extension DesktopBus {
             },
             .method("GetGroupProperties", input: "aias", output: "a(ia{sv})",
                     names: ["ids", "propertyNames", "properties"]) { [unowned self] message, _ in
-                var ids: [Int32] = []
-                if sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "i") > 0 {
-                    while let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) { ids.append(id) }
-                    sd_bus_message_exit_container(message)
-                }
+                var ids = BusSupport.readArray(message, "i", as: Int32.self, zero: 0) ?? []
                 if ids.isEmpty { ids = [0] + MenuItem.allCases.map(\.rawValue) }
                 let known = ids.filter { properties(of: $0) != nil }
                 return max(0, BusSupport.reply(to: message) { reply in
@@ -265,15 +259,11 @@ extension DesktopBus {
             },
             .method("EventGroup", input: "a(isvu)", output: "ai", names: ["events", "idErrors"]) { [unowned self] message, _ in
                 var unknown: [Int32] = []
-                if sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "(isvu)") > 0 {
-                    while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "r")), "isvu") > 0 {
-                        let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
-                        let event = BusSupport.readString(message) ?? ""
-                        sd_bus_message_skip(message, "vu")
-                        sd_bus_message_exit_container(message)
-                        if properties(of: id) == nil { unknown.append(id) } else if event == "clicked" { perform(id) }
-                    }
-                    sd_bus_message_exit_container(message)
+                BusSupport.forEachStruct(message, "isvu") {
+                    let id = BusSupport.read(message, "i", as: Int32.self, zero: 0) ?? -1
+                    let event = BusSupport.readString(message) ?? ""
+                    BusSupport.skip(message, "vu")
+                    if properties(of: id) == nil { unknown.append(id) } else if event == "clicked" { perform(id) }
                 }
                 return max(0, BusSupport.reply(to: message) { reply in
                     BusSupport.container(reply, "a", "i") { BusSupport.steps(unknown.map { id in { BusSupport.append(reply, "i", id) } }) }
@@ -307,6 +297,8 @@ extension DesktopBus {
                     logger.error("could not record \(status.rawValue) from the tray menu: \(error)")
                 }
             }
+        case .openApp:
+            Task { await hooks.openApp() }
         case .openReport:
             Task { await hooks.openReport() }
         case .pause:
@@ -340,6 +332,33 @@ package final class ReminderPause: Sendable {
     package func pause(_ date: LocalDate) { day.withLock { $0 = date } }
 
     package func isPaused(_ date: LocalDate) -> Bool { day.withLock { $0 == date } }
+}
+
+extension DesktopOpener {
+    /// The window's executable, as the desktop entry names it.
+    package static let app = "deskdays-app"
+
+    /// Opens the window (`deskdays-app`; a second start presents the window
+    /// already open): the one on PATH (installed, as the desktop entry's
+    /// `Exec` finds it), else the one beside this executable (a build
+    /// folder), in a unit of its own under systemd as `open` does.
+    package static func openApp(environment: [String: String], logger: Logger) async {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(app)" }
+        let beside = Companion.candidates(app, besides: Companion.ownPath())
+        guard let program = (path + beside).first(where: { access($0, X_OK) == 0 }) else {
+            return logger.warning("cannot open the window: \(app) is not installed; install the deskdays package")
+        }
+        let underSystemd = !(environment["INVOCATION_ID"] ?? "").isEmpty
+        let arguments = (underSystemd ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + [program]
+        logger.info("opening the window with \(arguments[0])")
+        do {
+            // Awaited in a task of its own: under systemd until the unit started, else while the window is open.
+            let result = try await Program.run(arguments[0], Array(arguments.dropFirst()), stdout: .discard, stderr: .discard, newSession: true)
+            if result.status != 0 { logger.info("\(arguments[0]) ended with status \(result.status) opening the window") }
+        } catch {
+            logger.warning("cannot open the window: \(arguments[0]) could not be started (\(error))")
+        }
+    }
 }
 
 /// Opens a file with the desktop's default application: `xdg-open FILE`.

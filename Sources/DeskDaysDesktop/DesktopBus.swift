@@ -3,7 +3,6 @@ import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysControl
 import DeskDaysCore
 import DeskDaysReports
@@ -52,6 +51,34 @@ package struct DesktopSummary: Sendable, Equatable {
         self.todayStatus = todayStatus?.rawValue ?? ""
         self.workday = workday
         week = report.currentWeek.map { Week(office: $0.office, required: $0.required) }
+    }
+}
+
+/// What a command run for a D-Bus method ended with.
+package enum CommandOutcome: Sendable, Equatable {
+    /// Its standard output.
+    case printed(String)
+    case refused(Refusal)
+
+    /// A D-Bus error: its name under `DesktopBus.errorPrefix` and one sentence in the user's language.
+    package struct Refusal: Error, Sendable, Equatable {
+        /// `InvalidInput` (exit status 1: a date, a status, a range, a key or a value), `Refused` (2: the
+        /// database refused, nothing was touched) or `Failed` (anything else).
+        package var name: String
+        package var message: String
+
+        package init(name: String, message: String) {
+            self.name = name
+            self.message = message
+        }
+
+        /// The error a command's exit status names, with its message (stderr without the `deskdays: ` prefix).
+        package init(status: Int32, stderr: String) {
+            name = status == 1 ? "InvalidInput" : status == 2 ? "Refused" : "Failed"
+            var text = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasPrefix("deskdays: ") { text.removeFirst("deskdays: ".count) }
+            message = text.isEmpty ? tr("The command ended with status \(status).") : text
+        }
     }
 }
 
@@ -112,6 +139,8 @@ public final class DesktopBus: @unchecked Sendable {
         var today: @Sendable () -> LocalDate
         /// Writes the HTML report and opens it (logs what happened).
         var openReport: @Sendable () async -> Void
+        /// Opens the window (`DesktopOpener.openApp`).
+        var openApp: @Sendable () async -> Void
         /// No reminder today.
         var pauseReminders: @Sendable (LocalDate) -> Void
         /// The user closed a date's reminder without answering (it counts as ignored).
@@ -121,19 +150,30 @@ public final class DesktopBus: @unchecked Sendable {
         /// reload or restart makes a new one).
         var onScreen: @Sendable () -> [UInt32: LocalDate]
         var keepOnScreen: @Sendable ([UInt32: LocalDate]) -> Void
+        /// Runs a `deskdays` command (`days`, `checkin`, `clear`) for this agent's
+        /// files and today: the one path, with the CLI's checks and messages.
+        var command: @Sendable (_ arguments: [String]) async -> CommandOutcome
+        /// Sets a configuration key through the configuration editor: what changed, in words, or why not.
+        var configure: @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>
 
         package init(summary: @escaping @Sendable () throws -> DesktopSummary,
                      report: @escaping @Sendable (PeriodSelector) -> Result<String, ControlProtocol.Failure>,
                      record: @escaping @Sendable (_ date: LocalDate, _ status: AttendanceStatus, _ note: String?, _ via: String) async throws -> Void,
-                     today: @escaping @Sendable () -> LocalDate, openReport: @escaping @Sendable () async -> Void,
+                     today: @escaping @Sendable () -> LocalDate, openApp: @escaping @Sendable () async -> Void,
+                     openReport: @escaping @Sendable () async -> Void,
                      pauseReminders: @escaping @Sendable (LocalDate) -> Void, dismissed: @escaping @Sendable (LocalDate) -> Void,
                      onScreen: @escaping @Sendable () -> [UInt32: LocalDate] = { [:] },
-                     keepOnScreen: @escaping @Sendable ([UInt32: LocalDate]) -> Void = { _ in }) {
+                     keepOnScreen: @escaping @Sendable ([UInt32: LocalDate]) -> Void = { _ in },
+                     command: @escaping @Sendable (_ arguments: [String]) async -> CommandOutcome,
+                     configure: @escaping @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>) {
+            self.command = command
+            self.configure = configure
             self.summary = summary
             self.report = report
             self.record = record
             self.today = today
             self.openReport = openReport
+            self.openApp = openApp
             self.pauseReminders = pauseReminders
             self.dismissed = dismissed
             self.onScreen = onScreen
@@ -161,6 +201,10 @@ public final class DesktopBus: @unchecked Sendable {
     package enum Command: Sendable {
         case run(@Sendable (DesktopBus) -> Void)
         case remind(Reminder)
+        /// A quiet notification (the day's first automatic check-in) that opens
+        /// the window when activated; `done(true)` once the server answered (or the
+        /// connection went), `done(false)` when it was never sent.
+        case announce(title: String, body: String, done: @Sendable (Bool) -> Void)
     }
 
     /// What other threads share with the bus thread.
@@ -184,7 +228,7 @@ public final class DesktopBus: @unchecked Sendable {
     package var main: BusObject?
     package var item: BusObject?
     package var menu: BusObject?
-    package var slots: [OpaquePointer] = []
+    package var subscriptions: [BusSubscription] = []
     package var summary: DesktopSummary?
     /// The reminders on screen, by notification id; the unanswered ones are
     /// kept through `hooks.keepOnScreen` whenever they change.
@@ -196,6 +240,11 @@ public final class DesktopBus: @unchecked Sendable {
     }
     /// Whether `shown` is this connection's to keep (not while a connection ends and forgets it).
     package var keepsOnScreen = false
+    /// The announcements on screen (activating one opens the window).
+    package var announced: Set<UInt32> = []
+    /// The announcements sent and not answered yet, by a number of their own: each `done` runs once.
+    package var pendingAnnouncements: [Int: @Sendable (Bool) -> Void] = [:]
+    package var announcementNumber = 0
     package var menuRevision: UInt32 = 1
     package var pausedOn: LocalDate?
     /// Whether this connection owns `name` (else it is queued behind another agent).
@@ -204,6 +253,8 @@ public final class DesktopBus: @unchecked Sendable {
     package struct ShownReminder {
         var date: LocalDate
         var answered = false
+        /// Activated (clicked): the window was opened for it.
+        var opened = false
     }
 
     package init(address: String?, tray: Bool, hooks: Hooks, notifier: DesktopNotifier, logger: Logger) {
@@ -223,6 +274,21 @@ public final class DesktopBus: @unchecked Sendable {
         if !post(.remind(reminder)) {
             await notifier.notify(title: reminder.title, body: reminder.plainBody)
         }
+    }
+
+    /// Shows a quiet notification on this connection, which hears it activated
+    /// (it opens the window); returns once the server answered. False when
+    /// there is no connection to show it on (the caller shows it another way).
+    package func announce(title: String, body: String) async -> Bool {
+        let shown = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = Mutex<CheckedContinuation<Bool, Never>?>(continuation)
+            let done: @Sendable (Bool) -> Void = { shown in once.withLock { pending in
+                defer { pending = nil }
+                return pending
+            }?.resume(returning: shown) }
+            if !post(.announce(title: title, body: body, done: done)) { done(false) }
+        }
+        return shown
     }
 
     /// Whether a connection takes work (else there is nothing to announce to).
@@ -271,9 +337,13 @@ public final class DesktopBus: @unchecked Sendable {
             return shared.queue
         }
         guard !stopped else { return }
-        for case .remind(let reminder) in left {
-            let notifier = self.notifier
-            Task { await notifier.notify(title: reminder.title, body: reminder.plainBody) }
+        let notifier = self.notifier
+        for command in left {
+            switch command {
+            case .remind(let reminder): Task { await notifier.notify(title: reminder.title, body: reminder.plainBody) }
+            case let .announce(_, _, done): done(false)
+            case .run: break
+            }
         }
     }
 
@@ -321,14 +391,17 @@ public final class DesktopBus: @unchecked Sendable {
             main = nil
             item = nil
             menu = nil
-            slots.forEach { sd_bus_slot_unref($0) }
-            slots = []
+            subscriptions = []
             keepsOnScreen = false
             shown = [:]
+            announced = []
+            // No answer comes on a closed connection.
+            pendingAnnouncements.values.forEach { $0(true) }
+            pendingAnnouncements = [:]
             ownsName = false
             self.bus = nil
             // No flush: a hung notification daemon must not hold up a stop (the bus daemon releases the name on close).
-            sd_bus_close_unref(bus)
+            BusSupport.close(bus)
         }
         // The reminders an earlier connection showed (before a reload or
         // restart) are answered here, and withdrawn once their date is answered.
@@ -351,6 +424,7 @@ public final class DesktopBus: @unchecked Sendable {
                 switch command {
                 case .run(let body): body(self)
                 case .remind(let reminder): showReminder(reminder)
+                case let .announce(title, body, done): announce(title: title, body: body, done: done)
                 }
             }
         }
@@ -371,14 +445,12 @@ public final class DesktopBus: @unchecked Sendable {
             logger.warning("\(error.reason); no D-Bus interface")
             return
         }
-        var slot: OpaquePointer?
-        if sd_bus_match_signal_async(bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                     "NameAcquired", { message, userdata, _ in
-            guard let message, let userdata, BusSupport.readString(message) == DesktopBus.name else { return 0 }
-            Unmanaged<DesktopBus>.fromOpaque(userdata).takeUnretainedValue().nameAcquired()
-            return 0
-        }, nil, Unmanaged.passUnretained(self).toOpaque()) >= 0, let slot { slots.append(slot) }
-        let result = sd_bus_request_name(bus, Self.name, UInt64(SD_BUS_NAME_QUEUE))
+        if case .success(let subscription) = BusSupport.matchSignal(
+            bus, sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameAcquired",
+            { [unowned self] message in if BusSupport.readString(message) == Self.name { nameAcquired() } }) {
+            subscriptions.append(subscription)
+        }
+        let result = BusSupport.requestName(bus, Self.name, queue: true)
         if result > 0 {
             nameAcquired()
         } else if result == 0 {
@@ -473,10 +545,10 @@ public final class DesktopBus: @unchecked Sendable {
             // A weekly rule's current week: (office, required); (0, 0) for the other rules.
             .property("Week", signature: "(uu)", emitsChange: true) { [unowned self] reply in
                 let week = summary?.week
-                _ = sd_bus_message_open_container(reply, Int8(UInt8(ascii: "r")), "uu")
-                _ = BusSupport.append(reply, "u", UInt32(clamping: week?.office ?? 0))
-                _ = BusSupport.append(reply, "u", UInt32(clamping: week?.required ?? 0))
-                return sd_bus_message_close_container(reply)
+                return BusSupport.container(reply, "r", "uu") {
+                    BusSupport.steps([{ BusSupport.append(reply, "u", UInt32(clamping: week?.office ?? 0)) },
+                                      { BusSupport.append(reply, "u", UInt32(clamping: week?.required ?? 0)) }])
+                }
             },
             .method("CheckIn", input: "sss", output: "", names: ["date", "status", "note"]) { [unowned self] message, error in
                 checkIn(message, error)
@@ -484,18 +556,38 @@ public final class DesktopBus: @unchecked Sendable {
             .method("Report", input: "s", output: "s", names: ["period", "json"]) { [unowned self] message, error in
                 report(message, error)
             },
+            // What the window needs (docs/cli.md, "The D-Bus interface"): the CLI's commands, their checks and output.
+            .method("Days", input: "ss", output: "s", names: ["from", "to", "json"]) { [unowned self] message, error in
+                let (from, to) = (BusSupport.readString(message) ?? "", BusSupport.readString(message) ?? "")
+                return run(message, error, ["days", "--json", "--from=\(from)", "--to=\(to)"])
+            },
+            .method("SetRange", input: "sssb", output: "s", names: ["from", "to", "status", "overwrite", "json"]) { [unowned self] message, error in
+                let (from, to, status) = (BusSupport.readString(message) ?? "", BusSupport.readString(message) ?? "",
+                                          BusSupport.readString(message) ?? "")
+                let overwrite = (BusSupport.read(message, "b", as: Int32.self, zero: 0) ?? 0) != 0
+                return run(message, error, ["checkin", "--json", "--from=\(from)", "--to=\(to)", "--status=\(status)"]
+                                          + (overwrite ? ["--overwrite"] : []))
+            },
+            .method("Clear", input: "ss", output: "s", names: ["from", "to", "text"]) { [unowned self] message, error in
+                let (from, to) = (BusSupport.readString(message) ?? "", BusSupport.readString(message) ?? "")
+                return run(message, error, ["clear", "--from=\(from)", "--to=\(to)"])
+            },
+            .method("Configure", input: "sv", output: "s", names: ["key", "value", "text"]) { [unowned self] message, error in
+                let key = BusSupport.readString(message) ?? ""
+                guard let value = BusSupport.readVariant(message) else {
+                    return BusSupport.fail(error, name: Self.errorPrefix + "InvalidInput",
+                                           message: tr("A value must be a string, a number, true or false, or a list of strings."))
+                }
+                switch hooks.configure(key, value) {
+                case .success(let text): return max(0, BusSupport.reply(to: message) { BusSupport.append($0, string: text) })
+                case .failure(let refusal): return BusSupport.fail(error, name: Self.errorPrefix + refusal.name, message: refusal.message)
+                }
+            },
         ]
     }
 
-    /// An sd-bus message kept for a later reply.
-    // @unchecked: a C pointer; the message is referenced (sd_bus_message_ref)
-    // while kept and replied to and released on the bus thread only.
-    package struct PendingCall: @unchecked Sendable {
-        let message: OpaquePointer
-    }
-
     /// `CheckIn(date, status, note)`: checked here, recorded through the pipeline, answered once committed.
-    private func checkIn(_ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    private func checkIn(_ message: OpaquePointer, _ error: BusErrorReply) -> Int32 {
         let dateText = BusSupport.readString(message) ?? "", statusText = BusSupport.readString(message) ?? ""
         let note = BusSupport.readString(message) ?? ""
         guard let date = LocalDate(dateText) else {
@@ -513,8 +605,7 @@ public final class DesktopBus: @unchecked Sendable {
         guard note.utf8.count <= 1000 else {
             return BusSupport.fail(error, name: Self.errorPrefix + "InvalidNote", message: "the note is longer than 1000 bytes; shorten it")
         }
-        sd_bus_message_ref(message)
-        let call = PendingCall(message: message), hooks = self.hooks
+        let call = PendingCall(message), hooks = self.hooks
         Task {
             var failure: String?
             do {
@@ -525,19 +616,39 @@ public final class DesktopBus: @unchecked Sendable {
             let outcome = failure
             let posted = post(.run { _ in
                 if let failure = outcome {
-                    BusSupport.replyError(to: call.message, name: Self.errorPrefix + "Failed", message: failure)
+                    call.fail(name: Self.errorPrefix + "Failed", message: failure)
                 } else {
-                    BusSupport.reply(to: call.message)
+                    call.reply()
                 }
-                sd_bus_message_unref(call.message)
             })
             if !posted { logger.info("the bus went away before CheckIn could be answered") }
         }
         return 1
     }
 
+    /// Runs a command for a method and replies with what it printed, or with
+    /// its sentence as the error its exit status names (`CommandOutcome`).
+    private func run(_ message: OpaquePointer, _ error: BusErrorReply, _ arguments: [String]) -> Int32 {
+        // D-Bus strings may be as long as a message; a command line may not.
+        guard arguments.allSatisfy({ $0.utf8.count <= 1000 }) else {
+            return BusSupport.fail(error, name: Self.errorPrefix + "InvalidInput", message: tr("An argument is longer than 1000 bytes; shorten it."))
+        }
+        let call = PendingCall(message), hooks = self.hooks
+        Task {
+            let outcome = await hooks.command(arguments)
+            let posted = post(.run { _ in
+                switch outcome {
+                case .printed(let text): call.reply { BusSupport.append($0, string: text) }
+                case .refused(let refusal): call.fail(name: Self.errorPrefix + refusal.name, message: refusal.message)
+                }
+            })
+            if !posted { logger.info("the bus went away before \(arguments[0]) could be answered") }
+        }
+        return 1
+    }
+
     /// `Report(period)`: `report --json --period P`'s bytes ("" is the current period).
-    private func report(_ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    private func report(_ message: OpaquePointer, _ error: BusErrorReply) -> Int32 {
         let text = BusSupport.readString(message) ?? ""
         guard let selector = text.isEmpty ? .current : PeriodSelector(text) else {
             return BusSupport.fail(error, name: Self.errorPrefix + "InvalidPeriod",
@@ -564,12 +675,12 @@ extension DesktopBus {
     public static func doctorFindings(environment: [String: String] = ProcessInfo.processInfo.environment) -> [DoctorFinding] {
         guard let address = DesktopNotifier.sessionAddress(environment: environment), BusSupport.isUnixOnly(address),
               case .success(let bus) = BusSupport.connect(address) else { return [] }
-        defer { sd_bus_close_unref(bus) }
+        defer { BusSupport.close(bus) }
         func owned(_ name: String) -> Bool {
             guard case .success(let reply) = BusSupport.call(bus, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                              interface: "org.freedesktop.DBus", member: "NameHasOwner",
                                                              build: { BusSupport.append($0, string: name) }) else { return false }
-            defer { sd_bus_message_unref(reply) }
+            defer { BusSupport.release(reply) }
             return (BusSupport.read(reply, "b", as: Int32.self, zero: 0) ?? 0) != 0
         }
         var findings: [DoctorFinding] = []
@@ -580,12 +691,8 @@ extension DesktopBus {
         if owned(notifications),
            case .success(let reply) = BusSupport.call(bus, destination: notifications, path: notificationsPath,
                                                       interface: notifications, member: "GetCapabilities") {
-            defer { sd_bus_message_unref(reply) }
-            var capabilities: [String] = []
-            if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
-                while let capability = BusSupport.readString(reply) { capabilities.append(capability) }
-                sd_bus_message_exit_container(reply)
-            }
+            defer { BusSupport.release(reply) }
+            let capabilities = BusSupport.readStrings(reply) ?? []
             findings.append(capabilities.contains("actions")
                 ? DoctorFinding(.ok, tr("the notification server takes actions: the reminder can be answered from it"))
                 : DoctorFinding(.note, tr("the notification server shows no buttons (no `actions` capability): the reminder names the command instead")))

@@ -4,7 +4,6 @@ import DeviceThread
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import Foundation
 import Logging
@@ -77,9 +76,20 @@ public final class DesktopNotifier: Sendable {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
+    /// Where a quiet notification goes first: the agent's session-bus
+    /// connection (`DesktopBus.announce`), which hears its activation; false when it has none.
+    private let route = Mutex<(@Sendable (_ title: String, _ body: String) async -> Bool)?>(nil)
+
+    /// Sends quiet notifications through `show` from now on, while it takes them.
+    package func attach(_ show: @escaping @Sendable (_ title: String, _ body: String) async -> Bool) {
+        route.withLock { $0 = show }
+    }
+
     /// Shows a notification; failures are logged (the first one as a warning), never thrown.
-    /// `quiet`: no sound (the hint `suppress-sound`), for a confirmation.
+    /// `quiet`: no sound (the hint `suppress-sound`), for a confirmation, which
+    /// goes through the attached connection (it opens the window when activated).
     public func notify(title: String, body: String, quiet: Bool = false) async {
+        if quiet, let show = route.withLock({ $0 }), await show(title, body) { return }
         guard let address else {
             complain("cannot show desktop notifications: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)")
             return
@@ -130,11 +140,6 @@ public final class DesktopNotifier: Sendable {
         }
     }
 
-    /// What the reply callback fills in (only ever touched on the calling thread, inside `sd_bus_process`).
-    private final class Reply {
-        var outcome: Outcome?
-    }
-
     /// Connects, sends `Notify`, dispatches until the reply, the deadline or a stop, and closes.
     private static func send(address: String, title: String, body: String, quiet: Bool, stop: StopSignal) -> Outcome {
         // sd-bus times the call out itself; this bounds the connection and authentication too.
@@ -145,51 +150,25 @@ public final class DesktopNotifier: Sendable {
         case .failure(let failure): return .noBus(failure.reason)
         }
         // No flush on close: once the reply is in, everything was sent, and a flush could wait on a hung bus.
-        defer { sd_bus_close_unref(bus) }
-
-        var built: OpaquePointer?
-        var result = sd_bus_message_new_method_call(bus, &built, destination, objectPath, interface, "Notify")
-        guard result >= 0, let message = built else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
-        defer { sd_bus_message_unref(message) }
-        result = appendNotify(to: message, title: title, body: body, quiet: quiet)
-        guard result >= 0 else { return .failed("cannot build the call: " + BusSupport.describe(result)) }
-
-        let reply = Reply()
-        var slot: OpaquePointer?
-        result = sd_bus_call_async(bus, &slot, message, { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            let reply = Unmanaged<Reply>.fromOpaque(userdata).takeUnretainedValue()
-            if sd_bus_message_is_method_error(message, nil) != 0 {
-                let error = sd_bus_message_get_error(message)?.pointee
-                let name = error?.name.map { String(cString: $0) } ?? "an error"
-                let text = error?.message.map { String(cString: $0) }
-                reply.outcome = .failed(text.map { "\(name): \($0)" } ?? name)
+        defer { BusSupport.close(bus) }
+        // Filled in by the reply callback, which runs on this thread inside the dispatch.
+        var outcome: Outcome?
+        let failure = BusSupport.callAsync(bus, destination: destination, path: objectPath, interface: interface, member: "Notify",
+                                           timeoutMicroseconds: timeoutSeconds * 1_000_000,
+                                           build: { appendNotify(to: $0, title: title, body: body, quiet: quiet) }) { reply in
+            if let failure = BusSupport.failure(of: reply) {
+                outcome = .failed(failure)
             } else {
-                var id: UInt32 = 0
-                reply.outcome = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &id) > 0
-                    ? .shown(id) : .failed("the notification daemon's answer was not an id")
+                outcome = BusSupport.read(reply, "u", as: UInt32.self, zero: 0).map(Outcome.shown)
+                    ?? .failed("the notification daemon's answer was not an id")
             }
-            return 1
-        }, Unmanaged.passUnretained(reply).toOpaque(), timeoutSeconds * 1_000_000)
-        guard result >= 0 else { return .noBus(BusSupport.describe(result)) }
-        defer { sd_bus_slot_unref(slot) }
-
-        while true {
-            let processed = sd_bus_process(bus, nil)
-            if let outcome = reply.outcome { return outcome }
-            if processed < 0 { return .noBus(BusSupport.describe(processed)) }
-            if processed > 0 { continue }
-            let fd = sd_bus_get_fd(bus), events = sd_bus_get_events(bus)
-            guard fd >= 0, events >= 0 else { return .noBus(BusSupport.describe(min(fd, events))) }
-            var busDeadline: UInt64 = .max
-            _ = sd_bus_get_timeout(bus, &busDeadline)
-            if BusSupport.monotonicMicroseconds() >= deadline { return .failed("no answer within \(timeoutSeconds + 1) s") }
-            var fds = [pollfd(fd: fd, events: Int16(events), revents: 0),
-                       pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
-            if case .failure(let error) = Syscall.poll(&fds, timeout: BusSupport.pollTimeout(until: min(busDeadline, deadline))) {
-                return .noBus(error.description)
-            }
-            if fds[1].revents != 0 { return .stopped }
+        }
+        if let failure { return .noBus(failure) }
+        switch BusSupport.dispatch(bus, stop: stop.descriptor, deadline: deadline, done: { outcome != nil }) {
+        case .done: return outcome ?? .failed("no answer")
+        case .stopped: return .stopped
+        case .timedOut: return .failed("no answer within \(timeoutSeconds + 1) s")
+        case .lost(let reason): return .noBus(reason)
         }
     }
 
@@ -198,36 +177,20 @@ public final class DesktopNotifier: Sendable {
     /// `expires` (-1: the server's default; 0: never, for a question with answers).
     package static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
                              replaces: UInt32 = 0, expires: Int32 = -1, quiet: Bool = false) -> Int32 {
-        func string(_ value: String) -> Int32 {
-            value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        func string(_ value: String) -> Int32 { BusSupport.append(message, string: value) }
+        /// One `{sv}` hint.
+        func hint<T>(_ name: String, _ type: Character, _ value: T) -> Int32 {
+            BusSupport.container(message, "e", "sv") {
+                BusSupport.steps([{ string(name) }, { BusSupport.container(message, "v", String(type)) { BusSupport.append(message, type, value) } }])
+            }
         }
-        func basic<T>(_ type: Character, _ value: T) -> Int32 {
-            withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(type.asciiValue!), $0) }
-        }
-        func open(_ type: Character, _ contents: String) -> Int32 {
-            sd_bus_message_open_container(message, CChar(type.asciiValue!), contents)
-        }
-        let steps: [() -> Int32] = [
-            { string("DeskDays") }, { basic("u", replaces) }, { string(icon) }, { string(title) }, { string(body) },
-            { open("a", "s") },
-        ] + actions.map { action in { string(action) } } + [
-            { sd_bus_message_close_container(message) },
-            { open("a", "{sv}") },
-            { open("e", "sv") }, { string("urgency") },
-            { open("v", "y") }, { basic("y", UInt8(1)) }, { sd_bus_message_close_container(message) },
-            { sd_bus_message_close_container(message) },
-        ] + (quiet ? [
-            { open("e", "sv") }, { string("suppress-sound") },
-            { open("v", "b") }, { basic("b", Int32(1)) }, { sd_bus_message_close_container(message) },
-            { sd_bus_message_close_container(message) },
-        ] : []) + [
-            { sd_bus_message_close_container(message) },
-            { basic("i", expires) },
-        ]
-        for step in steps {
-            let result = step()
-            if result < 0 { return result }
-        }
-        return 0
+        return BusSupport.steps([
+            { string("DeskDays") }, { BusSupport.append(message, "u", replaces) }, { string(icon) }, { string(title) }, { string(body) },
+            { BusSupport.container(message, "a", "s") { BusSupport.steps(actions.map { action in { string(action) } }) } },
+            { BusSupport.container(message, "a", "{sv}") {
+                BusSupport.steps([{ hint("urgency", "y", UInt8(1)) }] + (quiet ? [{ hint("suppress-sound", "b", Int32(1)) }] : []))
+            } },
+            { BusSupport.append(message, "i", expires) },
+        ])
     }
 }

@@ -21,7 +21,7 @@ public enum Render {
     }
 
     /// Where the user stands in the period, and what is needed.
-    static func periodLine(_ report: Report, locale: ReportLocale) -> String {
+    public static func periodLine(_ report: Report, locale: ReportLocale = .process) -> String {
         let label = locale.periodLabel(report.period), standing = report.standingWords, n = locale.number
         if let starts = report.ruleStarts {
             return tr("\(label): before the rule, which runs from \(locale.day(starts)).")

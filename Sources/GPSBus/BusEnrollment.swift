@@ -1,5 +1,4 @@
 import Localization
-import CSystemd
 import DeskDaysCore
 import DeskDaysConfig
 import SystemBus
@@ -44,7 +43,7 @@ public enum BusEnrollment {
         case .success(let connected): bus = connected
         case .failure(let failure): throw Refusal(sentence: tr("cannot reach the system bus (\(failure.reason)); ModemManager's fixes come over it."))
         }
-        defer { sd_bus_flush_close_unref(bus) }
+        defer { BusSupport.close(bus, flush: true) }
         guard ModemManagerBus.isRunning(bus) else {
             throw Refusal(sentence: tr("ModemManager is not running: start it (`sudo systemctl start ModemManager`), or use --source serial or gpsd."))
         }

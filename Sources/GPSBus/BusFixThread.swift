@@ -1,4 +1,3 @@
-import CSystemd
 import DeskDaysCore
 import DeviceThread
 import Foundation
@@ -49,7 +48,7 @@ enum BusFixThread {
                         }
                         yield(event)
                     }
-                    sd_bus_flush_close_unref(bus)
+                    BusSupport.close(bus, flush: true)
                     if connected {
                         connected = false
                         yield(.disconnected)

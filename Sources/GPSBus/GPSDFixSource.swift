@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import Foundation
 import GPSAdapter
@@ -51,14 +50,14 @@ public struct GPSDFixSource: FixSource {
         let logger = self.logger, announce = self.announce
         return BusFixThread.events(name: "gpsd", address: address, backoff: backoff, logger: logger) { bus, stop, report in
             let context = Context(logger: logger, bus: bus)
-            var slot: OpaquePointer?
-            let result = sd_bus_match_signal(bus, &slot, nil, Self.objectPath, Self.interface, Self.member, { message, userdata, _ in
-                guard let message, let userdata else { return 0 }
-                Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().received(message)
-                return 0
-            }, Unmanaged.passUnretained(context).toOpaque())
-            guard result >= 0 else { return .lost("cannot ask for gpsd's fix signal: " + BusSupport.describe(result)) }
-            defer { sd_bus_slot_unref(slot) }
+            let match = BusSupport.matchSignal(bus, sender: nil, path: Self.objectPath, interface: Self.interface, member: Self.member,
+                                               synchronous: true) { context.received($0) }
+            let subscription: BusSubscription
+            switch match {
+            case .success(let made): subscription = made
+            case .failure(let failure): return .lost("cannot ask for gpsd's fix signal: " + failure.reason)
+            }
+            defer { withExtendedLifetime(subscription) {} }
             if announce { logger.info("GPS source gpsd: following gpsd's fix signal on the system bus") }
             report(.connected)
             return withoutActuallyEscaping(report) { report in
@@ -86,7 +85,7 @@ public struct GPSDFixSource: FixSource {
         }
 
         func received(_ message: OpaquePointer) {
-            guard let sender = sd_bus_message_get_sender(message).map({ String(cString: $0) }) else { return }
+            guard let sender = BusSupport.sender(message) else { return }
             if senders[sender] == nil {
                 let uid = GPSDFixSource.unixUser(of: sender, on: bus)
                 let trusted = uid.map(GPSDFixSource.isTrusted) ?? false
@@ -104,7 +103,7 @@ public struct GPSDFixSource: FixSource {
 
     /// The `fix` signal as a `Fix`; nil when the signature is not gpsd's or the time is unknown.
     static func fix(from message: OpaquePointer) -> Fix? {
-        guard sd_bus_message_has_signature(message, signature) != 0 else { return nil }
+        guard BusSupport.hasSignature(message, signature) else { return nil }
         var doubles = [Double](repeating: .nan, count: 13)
         var mode: Int32 = 0
         guard let time = BusSupport.read(message, "d", as: Double.self, zero: .nan),
@@ -129,7 +128,7 @@ public struct GPSDFixSource: FixSource {
             BusSupport.append($0, string: name)
         }
         guard case .success(let reply) = answer else { return nil }
-        defer { sd_bus_message_unref(reply) }
+        defer { BusSupport.release(reply) }
         return BusSupport.read(reply, "u", as: UInt32.self, zero: 0)
     }
 

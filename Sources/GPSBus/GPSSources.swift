@@ -2,7 +2,6 @@
 import Localization
 import Glibc
 #endif
-import CSystemd
 import DeskDaysConfig
 import DeskDaysCore
 import DeviceThread
@@ -93,7 +92,7 @@ public struct GPSSourceProbe: Sendable {
             probe.busProblem = failure.reason
             return probe
         }
-        defer { sd_bus_flush_close_unref(bus) }
+        defer { BusSupport.close(bus, flush: true) }
         probe.gpsdOnBus = gpsdConnections(bus, proc: proc) > 0
         probe.modemManagerRunning = ModemManagerBus.isRunning(bus)
         if probe.modemManagerRunning, case .success(let modems) = ModemManagerBus.modems(bus) {
@@ -108,12 +107,8 @@ public struct GPSSourceProbe: Sendable {
         let answer = BusSupport.call(bus, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus", member: "ListNames")
         guard case .success(let reply) = answer else { return 0 }
-        defer { sd_bus_message_unref(reply) }
-        var names: [String] = []
-        if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "s") > 0 {
-            while let name = BusSupport.readString(reply) { names.append(name) }
-            sd_bus_message_exit_container(reply)
-        }
+        defer { BusSupport.release(reply) }
+        let names = BusSupport.readStrings(reply) ?? []
         var count = 0
         for name in names where name.hasPrefix(":") {
             let pidAnswer = BusSupport.call(bus, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
@@ -122,7 +117,7 @@ public struct GPSSourceProbe: Sendable {
             }
             guard case .success(let pidReply) = pidAnswer else { continue }
             let pid = BusSupport.read(pidReply, "u", as: UInt32.self, zero: 0)
-            sd_bus_message_unref(pidReply)
+            BusSupport.release(pidReply)
             guard let pid, let comm = try? String(contentsOfFile: "\(proc)/\(pid)/comm", encoding: .utf8) else { continue }
             if comm.trimmingCharacters(in: .whitespacesAndNewlines) == "gpsd" { count += 1 }
         }
@@ -132,18 +127,14 @@ public struct GPSSourceProbe: Sendable {
     /// Waits up to `seconds` for one gpsd `fix` signal with a position (for `doctor`); false when none came.
     public static func gpsdSendsFixes(address: String, seconds: Double) -> Bool {
         guard BusSupport.isUnixOnly(address), case .success(let bus) = BusSupport.connect(address) else { return false }
-        defer { sd_bus_flush_close_unref(bus) }
+        defer { BusSupport.close(bus, flush: true) }
         final class Seen { var position = false }
         let seen = Seen()
-        var slot: OpaquePointer?
-        guard sd_bus_match_signal(bus, &slot, nil, GPSDFixSource.objectPath, GPSDFixSource.interface, GPSDFixSource.member, { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            if GPSDFixSource.fix(from: message)?.hasPosition == true {
-                Unmanaged<Seen>.fromOpaque(userdata).takeUnretainedValue().position = true
-            }
-            return 0
-        }, Unmanaged.passUnretained(seen).toOpaque()) >= 0 else { return false }
-        defer { sd_bus_slot_unref(slot) }
+        guard case .success(let subscription) = BusSupport.matchSignal(
+            bus, sender: nil, path: GPSDFixSource.objectPath, interface: GPSDFixSource.interface, member: GPSDFixSource.member,
+            synchronous: true, { message in if GPSDFixSource.fix(from: message)?.hasPosition == true { seen.position = true } }
+        ) else { return false }
+        defer { withExtendedLifetime(subscription) {} }
         var never: [Int32] = [-1, -1]
         guard pipe(&never) == 0 else { return false }
         defer { close(never[0]); close(never[1]) }

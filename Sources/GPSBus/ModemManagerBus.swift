@@ -2,7 +2,6 @@
 import Localization
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import NMEA
 import SystemBus
@@ -65,7 +64,7 @@ public enum ModemManagerBus {
             BusSupport.append($0, string: service)
         }
         guard case .success(let reply) = answer else { return false }
-        defer { sd_bus_message_unref(reply) }
+        defer { BusSupport.release(reply) }
         return (BusSupport.read(reply, "b", as: Int32.self, zero: 0) ?? 0) != 0
     }
 
@@ -78,77 +77,54 @@ public enum ModemManagerBus {
         case .success(let message): reply = message
         case .failure(let failure): return .failure(failure)
         }
-        defer { sd_bus_message_unref(reply) }
+        defer { BusSupport.release(reply) }
         var modems: [Modem] = []
-        guard sd_bus_message_enter_container(reply, a, "{oa{sa{sv}}}") > 0 else {
-            return .failure(BusFailure(reason: tr("GetManagedObjects answered with another signature")))
-        }
-        while sd_bus_message_enter_container(reply, e, "oa{sa{sv}}") > 0 {
-            guard let path = BusSupport.readString(reply, "o"),
-                  sd_bus_message_enter_container(reply, a, "{sa{sv}}") > 0 else { break }
-            while sd_bus_message_enter_container(reply, e, "sa{sv}") > 0 {
-                let name = BusSupport.readString(reply)
-                if name == locationInterface {
+        let read = BusSupport.forEachEntry(reply, "oa{sa{sv}}") {
+            guard let path = BusSupport.readString(reply, "o") else { return }
+            BusSupport.forEachEntry(reply, "sa{sv}") {
+                if BusSupport.readString(reply) == locationInterface {
                     var modem = Modem(path: path)
                     readProperties(reply, into: &modem)
                     modems.append(modem)
                 } else {
-                    sd_bus_message_skip(reply, "a{sv}")
+                    BusSupport.skip(reply, "a{sv}")
                 }
-                sd_bus_message_exit_container(reply)
             }
-            sd_bus_message_exit_container(reply)
-            sd_bus_message_exit_container(reply)
         }
+        guard read else { return .failure(BusFailure(reason: tr("GetManagedObjects answered with another signature"))) }
         return .success(modems.sorted { $0.path < $1.path })
     }
 
     /// Reads an `a{sv}` of Location properties (GetManagedObjects, PropertiesChanged) into `modem`.
     static func readProperties(_ message: OpaquePointer, into modem: inout Modem) {
-        guard sd_bus_message_enter_container(message, a, "{sv}") > 0 else { return }
-        while sd_bus_message_enter_container(message, e, "sv") > 0 {
+        BusSupport.forEachEntry(message, "sv") {
             switch BusSupport.readString(message) {
             case "Capabilities": if let value = variant(message, "u", { BusSupport.read($0, "u", as: UInt32.self, zero: 0) }) { modem.capabilities = value }
             case "Enabled": if let value = variant(message, "u", { BusSupport.read($0, "u", as: UInt32.self, zero: 0) }) { modem.enabled = value }
             case "SignalsLocation": if let value = variant(message, "b", { BusSupport.read($0, "b", as: Int32.self, zero: 0) }) { modem.signalsLocation = value != 0 }
             case "Location": if let value = variant(message, "a{uv}", readLocation) { modem.nmea = value }
-            default: sd_bus_message_skip(message, "v")
+            default: BusSupport.skip(message, "v")
             }
-            sd_bus_message_exit_container(message)
         }
-        sd_bus_message_exit_container(message)
     }
 
     /// Reads an `a{uv}` Location dictionary; returns its NMEA traces (source 4), if any.
     static func readLocation(_ message: OpaquePointer) -> String? {
-        guard sd_bus_message_enter_container(message, a, "{uv}") > 0 else { return nil }
         var nmea: String?
-        while sd_bus_message_enter_container(message, e, "uv") > 0 {
+        let read = BusSupport.forEachEntry(message, "uv") {
             let source = BusSupport.read(message, "u", as: UInt32.self, zero: 0)
             if source == gpsNMEA, let text = variant(message, "s", { BusSupport.readString($0) }) {
                 nmea = text
-            } else {
-                sd_bus_message_skip(message, "v")
+            } else if source != gpsNMEA {
+                BusSupport.skip(message, "v")
             }
-            sd_bus_message_exit_container(message)
         }
-        sd_bus_message_exit_container(message)
-        return nmea
+        return read ? nmea : nil
     }
 
     /// Reads a variant holding `contents` with `read`; a variant holding anything else is skipped.
     static func variant<T>(_ message: OpaquePointer, _ contents: String, _ read: (OpaquePointer) -> T?) -> T? {
-        var type: CChar = 0
-        var inside: UnsafePointer<CChar>?
-        guard sd_bus_message_peek_type(message, &type, &inside) > 0, type == v,
-              let inside, String(cString: inside) == contents else {
-            sd_bus_message_skip(message, "v")
-            return nil
-        }
-        guard sd_bus_message_enter_container(message, v, contents) > 0 else { return nil }
-        let value = read(message)
-        sd_bus_message_exit_container(message)
-        return value
+        BusSupport.variant(message, contents, read)
     }
 
     /// The newest fix in a `Location` NMEA string (ModemManager keeps the
@@ -171,12 +147,11 @@ public enum ModemManagerBus {
         }
         switch answer {
         case .success(let reply):
-            sd_bus_message_unref(reply)
+            BusSupport.release(reply)
             return nil
         case .failure(let failure):
             return failure
         }
     }
 
-    private static let a = CChar(UInt8(ascii: "a")), e = CChar(UInt8(ascii: "e")), v = CChar(UInt8(ascii: "v"))
 }

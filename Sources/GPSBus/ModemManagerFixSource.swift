@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
 import DeskDaysCore
 import Foundation
 import GPSAdapter
@@ -43,32 +42,26 @@ public struct ModemManagerFixSource: FixSource {
         return BusFixThread.events(name: "ModemManager", address: address, backoff: backoff, logger: logger) { bus, stop, report in
             withoutActuallyEscaping(report) { report in
                 let context = Context(logger: logger, report: { report($0) })
-                let userdata = Unmanaged.passUnretained(context).toOpaque()
-                var slots: [OpaquePointer?] = [nil, nil, nil, nil]
-                defer { for slot in slots { sd_bus_slot_unref(slot) } }
                 let service = ModemManagerBus.service
-                var result = sd_bus_match_signal(bus, &slots[0], service, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged", { message, userdata, _ in
-                    guard let message, let userdata else { return 0 }
-                    Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
-                    return 0
-                }, userdata)
-                let rescan: sd_bus_message_handler_t = { _, userdata, _ in
-                    guard let userdata else { return 0 }
-                    Unmanaged<Context>.fromOpaque(userdata).takeUnretainedValue().needsScan = true
-                    return 0
+                let rescan: (OpaquePointer) -> Void = { _ in context.needsScan = true }
+                let matches = [
+                    BusSupport.matchSignal(bus, sender: service, path: nil, interface: "org.freedesktop.DBus.Properties",
+                                           member: "PropertiesChanged", synchronous: true) { context.propertiesChanged($0) },
+                    BusSupport.matchSignal(bus, sender: service, path: ModemManagerBus.rootPath, interface: "org.freedesktop.DBus.ObjectManager",
+                                           member: "InterfacesAdded", synchronous: true, rescan),
+                    BusSupport.matchSignal(bus, sender: service, path: ModemManagerBus.rootPath, interface: "org.freedesktop.DBus.ObjectManager",
+                                           member: "InterfacesRemoved", synchronous: true, rescan),
+                    BusSupport.addMatch(bus, rule: "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                                        + "member='NameOwnerChanged',arg0='\(service)'", synchronous: true, rescan),
+                ]
+                var subscriptions: [BusSubscription] = []
+                for match in matches {
+                    switch match {
+                    case .success(let subscription): subscriptions.append(subscription)
+                    case .failure(let failure): return .lost("cannot ask for ModemManager's signals: " + failure.reason)
+                    }
                 }
-                if result >= 0 {
-                    result = sd_bus_match_signal(bus, &slots[1], service, ModemManagerBus.rootPath,
-                                                 "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", rescan, userdata)
-                }
-                if result >= 0 {
-                    result = sd_bus_match_signal(bus, &slots[2], service, ModemManagerBus.rootPath,
-                                                 "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved", rescan, userdata)
-                }
-                if result >= 0 {
-                    result = sd_bus_add_match(bus, &slots[3], "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'", rescan, userdata)
-                }
-                guard result >= 0 else { return .lost("cannot ask for ModemManager's signals: " + BusSupport.describe(result)) }
+                defer { withExtendedLifetime(subscriptions) {} }
                 report(.connected)
                 while true {
                     if context.needsScan {
@@ -140,7 +133,7 @@ public struct ModemManagerFixSource: FixSource {
         }
 
         func propertiesChanged(_ message: OpaquePointer) {
-            guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }),
+            guard let path = BusSupport.path(message),
                   BusSupport.readString(message) == ModemManagerBus.locationInterface else { return }
             var modem = modems[path] ?? ModemManagerBus.Modem(path: path)
             let before = modem.isUsable

@@ -19,9 +19,9 @@ import Syscall
 /// happen there too.
 public final class BusObject {
     /// Handles one call: reads the arguments from `message`, replies (now or
-    /// later, after `sd_bus_message_ref`) and returns a non-negative value; or
-    /// returns `sd_bus_error_set(error, …)`'s negative value, which sd-bus sends as the error reply.
-    public typealias Method = (_ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32
+    /// later, through `PendingCall`) and returns a non-negative value; or
+    /// returns `BusSupport.fail(error, …)`'s negative value, which sd-bus sends as the error reply.
+    public typealias Method = (_ message: OpaquePointer, _ error: BusErrorReply) -> Int32
     /// Appends a property's value (of its signature) to `reply`.
     public typealias Getter = (_ reply: OpaquePointer) -> Int32
 
@@ -130,7 +130,7 @@ public final class BusObject {
         guard let message, let userdata, let member = sd_bus_message_get_member(message) else { return -EINVAL }
         let object = Unmanaged<BusObject>.fromOpaque(userdata).takeUnretainedValue()
         guard let method = object.methods[String(cString: member)] else { return -EINVAL }
-        return method(message, error)
+        return method(message, BusErrorReply(pointer: error))
     }
 
     private static let propertyGetter: sd_bus_property_get_t = { _, _, _, property, reply, userdata, _ in
@@ -142,11 +142,6 @@ public final class BusObject {
 }
 
 extension BusSupport {
-    /// Sets a named D-Bus error (`io.github.….Error.InvalidDate`, …) for a method handler to return.
-    public static func fail(_ error: UnsafeMutablePointer<sd_bus_error>?, name: String, message: String) -> Int32 {
-        sd_bus_error_set(error, name, message)
-    }
-
     /// Replies to `call` with no value, or with what `build` appends.
     @discardableResult
     public static func reply(to call: OpaquePointer, build: (OpaquePointer) -> Int32 = { _ in 0 }) -> Int32 {
@@ -207,5 +202,31 @@ extension BusSupport {
             if fds[1].revents != 0 { return .stopped }
             if fds[2].revents != 0 { onWake() }
         }
+    }
+}
+
+/// A method call kept for a later reply (the answer comes after an `await`):
+/// referenced while kept, answered once, on the bus's thread.
+// @unchecked: a C pointer, referenced (sd_bus_message_ref) while kept and
+// replied to and released on the bus thread only.
+public struct PendingCall: @unchecked Sendable {
+    private let message: OpaquePointer
+
+    /// Keeps `call` (a method handler's message) for a later reply.
+    public init(_ call: OpaquePointer) {
+        sd_bus_message_ref(call)
+        message = call
+    }
+
+    /// Replies with what `build` appends, and lets the call go.
+    public func reply(build: (OpaquePointer) -> Int32 = { _ in 0 }) {
+        BusSupport.reply(to: message, build: build)
+        sd_bus_message_unref(message)
+    }
+
+    /// Replies with the error `name` and `text`, and lets the call go.
+    public func fail(name: String, message text: String) {
+        BusSupport.replyError(to: message, name: name, message: text)
+        sd_bus_message_unref(message)
     }
 }

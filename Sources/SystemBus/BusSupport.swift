@@ -180,3 +180,52 @@ extension BusSupport {
     }
 }
 
+
+/// A value a client sends in a variant (`v`) that DeskDays takes: the
+/// types a configuration key can hold.
+public enum BusValue: Sendable, Equatable {
+    case string(String)
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case strings([String])
+}
+
+extension BusSupport {
+    /// Reads a variant holding a string, a boolean, an integer (any width),
+    /// a double or a list of strings; nil for any other type.
+    public static func readVariant(_ message: OpaquePointer) -> BusValue? {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        guard sd_bus_message_peek_type(message, &type, &contents) > 0, type == CChar(UInt8(ascii: "v")),
+              let contents, sd_bus_message_enter_container(message, type, contents) > 0 else { return nil }
+        defer { sd_bus_message_exit_container(message) }
+        let signature = String(cString: contents)
+        switch signature {
+        case "s": return readString(message).map(BusValue.string)
+        case "b": return read(message, "b", as: Int32.self, zero: 0).map { .bool($0 != 0) }
+        case "d": return read(message, "d", as: Double.self, zero: 0).map(BusValue.double)
+        case "y": return read(message, "y", as: UInt8.self, zero: 0).map { .integer(Int64($0)) }
+        case "n": return read(message, "n", as: Int16.self, zero: 0).map { .integer(Int64($0)) }
+        case "q": return read(message, "q", as: UInt16.self, zero: 0).map { .integer(Int64($0)) }
+        case "i": return read(message, "i", as: Int32.self, zero: 0).map { .integer(Int64($0)) }
+        case "u": return read(message, "u", as: UInt32.self, zero: 0).map { .integer(Int64($0)) }
+        case "x": return read(message, "x", as: Int64.self, zero: 0).map(BusValue.integer)
+        case "t": return read(message, "t", as: UInt64.self, zero: 0).flatMap { Int64(exactly: $0) }.map(BusValue.integer)
+        case "as":
+            guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "s") > 0 else { return nil }
+            defer { sd_bus_message_exit_container(message) }
+            var strings: [String] = []
+            while let string = readString(message) { strings.append(string) }
+            return .strings(strings)
+        default: return nil
+        }
+    }
+}
+
+extension BusSupport {
+    /// A method reply's error as one phrase (`errorText`), nil when it is a return.
+    public static func failure(of reply: OpaquePointer) -> String? {
+        sd_bus_message_is_method_error(reply, nil) != 0 ? errorText(reply) : nil
+    }
+}

@@ -51,7 +51,7 @@ import Glibc
         let notifies = server.records.filter { $0["closed"] == nil }
         try #require(notifies.count == 2, "the reminder and its confirmation: \(notifies)")
         let reminder = notifies[0], confirmation = notifies[1]
-        #expect(reminder["actions"] as? [String] == ["office", "In the office", "remote", "Remote", "off", "Day off"])
+        #expect(reminder["actions"] as? [String] == ["office", "In the office", "remote", "Remote", "off", "Day off", "default", "Open DeskDays"])
         #expect((reminder["body"] as? String)?.hasSuffix("Where are you working today?") == true, "\(reminder)")
         #expect(reminder["replaces"] as? Int == 0)
         #expect(confirmation["replaces"] as? Int == 7, "the confirmation replaces the reminder")
@@ -93,7 +93,8 @@ import Glibc
         let notifies = server.records.filter { $0["closed"] == nil }
         try #require(notifies.count == 2, "the reminder and its confirmation: \(notifies)")
         let reminder = notifies[0], confirmation = notifies[1]
-        #expect(reminder["actions"] as? [String] == ["office", "⟦In the office⟧", "remote", "⟦Remote⟧", "off", "⟦Day off⟧"], "\(reminder)")
+        #expect(reminder["actions"] as? [String] == ["office", "⟦In the office⟧", "remote", "⟦Remote⟧", "off", "⟦Day off⟧",
+                                                     "default", "⟦Open DeskDays⟧"], "\(reminder)")
         #expect(reminder["summary"] as? String == "⟦DeskDays: no check-in yet today⟧", "\(reminder)")
         let body = try #require(reminder["body"] as? String)
         #expect(body.hasSuffix("Where are you working today?⟧"), "\(body)")
@@ -106,6 +107,40 @@ import Glibc
             (try? await busctl(bus, ["get-property", Self.name, Self.path, Self.name, "TodayStatus"]).stdout) == "s \"remote\"\n"
         })
         #expect(await agent.stop() == 0)
+    }
+
+    /// A click on the reminder itself (the server's `default` action) opens
+    /// the window, once however often the server repeats it; the reminder
+    /// then closed is not counted as ignored, and nothing is recorded.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func activatingTheReminderOpensTheWindow() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.reminderConfig)
+        let tools = cli.folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let window = cli.folder.appendingPathComponent("window.txt").path
+        try "#!/bin/sh\necho started >> \(window)\n".write(to: tools.appendingPathComponent("deskdays-app"), atomically: true, encoding: .utf8)
+        chmod(tools.appendingPathComponent("deskdays-app").path, 0o755)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body,actions", "answer:default"],
+                                          in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T10:29:57Z", "INVOCATION_ID": "",
+            "PATH": tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        ])
+        defer { agent.kill9() }
+        #expect(await agent.waitForLog("notification 7 activated: opening the window"), "\(agent.logText)")
+        #expect(await agent.waitForLog("the reminder for 2026-11-18 closed after opening the window; not counted as ignored"), "\(agent.logText)")
+        #expect(await eventually("the window started") { ((try? String(contentsOfFile: window, encoding: .utf8)) ?? "") == "started\n" },
+                "\(agent.logText)")
+        #expect(agent.logText.components(separatedBy: "activated: opening the window").count == 2, "once: \(agent.logText)")
+        #expect(!agent.logText.contains("counts as ignored"), "\(agent.logText)")
+        #expect(server.records.filter { $0["closed"] == nil }.count == 1, "no confirmation: nothing was answered")
+        #expect(await agent.stop() == 0)
+        let days = try await cli.run(["days", "--json", "--from", "2026-11-18", "--to", "2026-11-18"])
+        let row = (try? JSONSerialization.jsonObject(with: Data(days.stdout.utf8)) as? [[String: Any]])?.first
+        #expect(row != nil && (row?["status"] == nil || row?["status"] is NSNull), "\(days.stdout)")
     }
 
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
@@ -420,6 +455,10 @@ import Glibc
         let opened = cli.folder.appendingPathComponent("opened.txt").path
         try "#!/bin/sh\necho \"$@\" > \(opened)\n".write(to: tools.appendingPathComponent("xdg-open"), atomically: true, encoding: .utf8)
         chmod(tools.appendingPathComponent("xdg-open").path, 0o755)
+        // The window's stand-in: says it was started.
+        let window = cli.folder.appendingPathComponent("window.txt").path
+        try "#!/bin/sh\necho started >> \(window)\n".write(to: tools.appendingPathComponent("deskdays-app"), atomically: true, encoding: .utf8)
+        chmod(tools.appendingPathComponent("deskdays-app").path, 0o755)
 
         let watcher = try await BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
         let agent = try await AgentProcess(cli, environment: [
@@ -442,7 +481,7 @@ import Glibc
         #expect((tooltip[3] as? String)?.contains("This week: 0 of 3 office days.") == true, "\(tooltip)")
         let layout = try #require(registration["layout"] as? [Any])
         let labels = ((layout[2] as? [Any]) ?? []).compactMap { (($0 as? [Any])?[1] as? [String: Any])?["label"] as? String }
-        #expect(labels == ["Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")
+        #expect(labels == ["Open DeskDays", "Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")
 
         func click(_ id: Int) async throws {
             let reply = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
@@ -465,6 +504,15 @@ import Glibc
         let page = (agent.socket as NSString).deletingLastPathComponent + "/report.html"
         #expect(await eventually("the report's page named in \(opened)") { ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "") == page + "\n" }, "\(agent.logText)")
         #expect(((try? String(contentsOfFile: page, encoding: .utf8)) ?? "").contains("<html"))
+        // "Open DeskDays", and a click on the icon itself: the window (the one on PATH, as the desktop entry's Exec finds it).
+        try await click(6)
+        #expect(await eventually("the window started once") { ((try? String(contentsOfFile: window, encoding: .utf8)) ?? "") == "started\n" },
+                "\(agent.logText)")
+        let activate = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/StatusNotifierItem",
+                                             "--method", "org.kde.StatusNotifierItem.Activate", "0", "0"])
+        #expect(activate.status == 0, "\(activate)")
+        #expect(await eventually("the window started twice") { ((try? String(contentsOfFile: window, encoding: .utf8)) ?? "") == "started\nstarted\n" },
+                "\(agent.logText)")
         // The answer changed the icon's state: no longer asking for attention.
         let status = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/StatusNotifierItem",
                                      "--method", "org.freedesktop.DBus.Properties.Get", "org.kde.StatusNotifierItem", "Status"])
@@ -473,6 +521,10 @@ import Glibc
         let unknown = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                       "99", "clicked", "<0>", "0"])
         #expect(unknown.status != 0 && unknown.stderr.contains("InvalidArgs"), "\(unknown)")
+        // EventGroup: each (id, event, data, time) read in turn; the unknown ids come back.
+        let group = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.EventGroup",
+                                          "[(4, 'clicked', <'x'>, uint32 7), (99, 'clicked', <0>, uint32 8), (98, 'hovered', <0>, uint32 9)]"])
+        #expect(group.status == 0 && group.stdout == "([99, 98],)\n", "\(group)")
 
         let doctor = try await cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(doctor.stdout.contains("ok      the desktop has a tray (a StatusNotifierWatcher)"), "\(doctor.stdout)")

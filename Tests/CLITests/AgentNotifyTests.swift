@@ -83,7 +83,9 @@ import Glibc
         let call = try #require(calls.first)
         #expect(call["body"] as? String == "In the office — nfc \"desk\" at 08:52. This week: 1 of 3 office days.", "\(call)")
         #expect((call["hints"] as? [String: Any])?["suppress-sound"] as? Bool == true, "\(call)")
-        #expect(call["expire"] as? Int == -1 && (call["actions"] as? [Any])?.isEmpty == true)
+        // Activating it (a click on it) opens the window: it comes from the agent's own connection, which hears that.
+        #expect(call["expire"] as? Int == -1 && call["actions"] as? [String] == ["default", "Open DeskDays"], "\(call)")
+        #expect(agent.logText.contains("confirmation shown as a desktop notification"), "\(agent.logText)")
     }
 
     /// `[reminders] summary`: on Friday at 16:00 one notification with this

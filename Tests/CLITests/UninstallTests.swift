@@ -23,7 +23,13 @@ import TestSupport
                          ".local/share/fish/vendor_completions.d/deskdays.fish", ".local/share/man/man1/deskdays.1",
                          ".local/share/doc/deskdays/config.toml.sample", ".local/share/locale/de/LC_MESSAGES/deskdays.mo",
                          ".local/share/deskdays/holidays.tsv",
-                         "udev/70-deskdays-gps.rules"]
+                         "udev/70-deskdays-gps.rules",
+                         // The app (`make install-desktop`).
+                         ".local/bin/deskdays-app", ".local/share/applications/io.github.deskdays.DeskDays.desktop",
+                         ".local/share/metainfo/io.github.deskdays.DeskDays.metainfo.xml",
+                         ".local/share/icons/hicolor/scalable/apps/io.github.deskdays.DeskDays.svg",
+                         ".local/share/icons/hicolor/symbolic/apps/io.github.deskdays.DeskDays-symbolic.svg",
+                         ".local/share/dbus-1/interfaces/io.github.deskdays.DeskDays1.xml"]
         let kept = [".local/share/deskdays/deskdays.sqlite", ".config/deskdays/config.toml",
                     ".local/share/locale/de/LC_MESSAGES/other.mo", ".config/systemd/user/other.service", "udev/99-other.rules"]
         for path in installed + kept {

@@ -56,6 +56,9 @@ struct CheckInCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp(tr("Check in with the office QR code: opens the [qr] camera for up to 30 s.")))
     var qr = false
 
+    @Flag(help: ArgumentHelp(tr("Print JSON (docs/cli.md).")))
+    var json = false
+
     func validate() throws {
         if qr, date != nil || from != nil || to != nil || note != nil || status != .office {
             throw ValidationError(tr("--qr records an automatic office check-in for now; drop --date, --from, --to, --status and --note."))
@@ -77,6 +80,7 @@ struct CheckInCommand: AsyncParsableCommand {
         var dates: [LocalDate]
         var kept: [(String, Int)] = []
         var range: (first: LocalDate, last: LocalDate)?
+        var keptDates: [LocalDate] = []
         if let from, let to {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
             range = (first, last)
@@ -94,7 +98,11 @@ struct CheckInCommand: AsyncParsableCommand {
             if !overwrite {
                 let held = try Self.recorded(DateSpan(first, last), session)
                 kept = Self.keptCounts(dates.compactMap { held[$0] })
+                keptDates = dates.filter { held[$0] != nil }
                 dates = dates.filter { held[$0] == nil }
+                if dates.isEmpty, json {
+                    return print(try Render.json(Recorded(status: status, from: first, to: last, recorded: [], kept: keptDates)))
+                }
                 if dates.isEmpty {
                     let count = kept.reduce(0) { $0 + $1.1 }
                     print(trn("Nothing recorded: the \(count) workday from \(first) to \(last) already has a record (\(Self.describe(kept))); --overwrite replaces it.",
@@ -113,6 +121,10 @@ struct CheckInCommand: AsyncParsableCommand {
             _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: dates, status: status, note: note, today: session.today) }
         }
         try session.writeCalendar()
+        if json {
+            return print(try Render.json(Recorded(status: status, from: range?.first ?? dates[0], to: range?.last ?? dates[0],
+                                                  recorded: dates, kept: keptDates)))
+        }
         if dates.count == 1, range == nil || kept.isEmpty {
             print(tr("Recorded \(Words.status(status)) for \(dates[0])."))
             let policy = session.policy
@@ -131,6 +143,16 @@ struct CheckInCommand: AsyncParsableCommand {
                       "Kept \(count) dates that already have a record: \(Self.describe(kept)); --overwrite replaces them.", count))
         }
         print(Render.statusLine(try session.report()))
+    }
+
+    /// `checkin --json`: the dates recorded and, for a range without
+    /// `--overwrite`, the workdays kept because they hold a record already.
+    struct Recorded: Encodable {
+        var status: AttendanceStatus
+        var from: LocalDate
+        var to: LocalDate
+        var recorded: [LocalDate]
+        var kept: [LocalDate]
     }
 
     /// What decides each date of `span` that has a record: a manual record,

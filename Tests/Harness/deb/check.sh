@@ -68,7 +68,11 @@ for f in /usr/bin/deskdays /usr/libexec/deskdays/deskdays-cli /usr/libexec/deskd
          /usr/share/man/man1/deskdays.1.gz /usr/share/bash-completion/completions/deskdays \
          /usr/share/zsh/vendor-completions/_deskdays /usr/share/fish/vendor_completions.d/deskdays.fish \
          /usr/share/locale/de/LC_MESSAGES/deskdays.mo /usr/share/doc/deskdays/config.toml.sample /usr/share/doc/deskdays/copyright \
-         /usr/share/deskdays/holidays.tsv; do
+         /usr/share/deskdays/holidays.tsv \
+         /usr/bin/deskdays-app /usr/share/applications/io.github.deskdays.DeskDays.desktop \
+         /usr/share/metainfo/io.github.deskdays.DeskDays.metainfo.xml /usr/share/icons/hicolor/scalable/apps/io.github.deskdays.DeskDays.svg \
+         /usr/share/icons/hicolor/symbolic/apps/io.github.deskdays.DeskDays-symbolic.svg \
+         /usr/share/dbus-1/interfaces/io.github.deskdays.DeskDays1.xml; do
     grep -qx "$f" <<<"$files" && [ -e "$root$f" ] || fail "$f is not installed"
 done
 grep -q '^ExecStart=/usr/libexec/deskdays/deskdays-hardware agent$' "$root/usr/lib/systemd/user/deskdays.service" || fail "the unit's ExecStart"
@@ -76,7 +80,7 @@ grep -q '^ExecStart=/usr/libexec/deskdays/deskdays-hardware agent$' "$root/usr/l
 [ ! -e "$root/etc/systemd/user/default.target.wants/deskdays.service" ] || fail "the package enabled the unit"
 
 say "ldd: every library found, none from a Swift toolchain"
-for b in /usr/bin/deskdays /usr/libexec/deskdays/deskdays-cli /usr/libexec/deskdays/deskdays-hardware; do
+for b in /usr/bin/deskdays /usr/libexec/deskdays/deskdays-cli /usr/libexec/deskdays/deskdays-hardware /usr/bin/deskdays-app; do
     out=$(in_root ldd "$b" 2>&1 || true)
     if grep -q 'not a dynamic executable\|statically linked' <<<"$out"; then echo "  $b: static"; continue; fi
     ! grep -q 'not found' <<<"$out" || fail "$b: $(grep 'not found' <<<"$out" | paste -sd,)"

@@ -1,0 +1,291 @@
+#!/usr/bin/python3
+"""The app as a user opens it, driven by its accessible names (AppWindowTests).
+
+A private X server (Xvfb) and a private session bus whose service folder points D-Bus
+activation at the built agent and at Debian's at-spi bus launcher; the app is started with
+its desktop entry's Exec line, so nothing starts the agent by hand. The script then reads and
+presses what a screen reader would (pyatspi), records with the real `deskdays`, takes
+screenshots, and prints one JSON object of what it saw. Every wait has a guard bound
+(DEADLINE), never a measurement.
+
+usage: session.py FOLDER BIN_DIR DESKTOP_ENTRY SERVICE_FILE SHOTS_PREFIX [KEY=VALUE…]
+  FOLDER holds xdg-config/deskdays/config.toml; KEY=VALUE is the app's environment
+  (LANGUAGE, LANG, ADW_DEBUG_COLOR_SCHEME, DESKDAYS_LOCALEDIR); SHOTS_PREFIX "" takes none.
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+DEADLINE = 60.0
+
+folder, bin_dir, desktop, service, shots = sys.argv[1:6]
+app_env = dict(arg.split("=", 1) for arg in sys.argv[6:])
+seen = {"steps": []}
+
+
+def step(text):
+    seen["steps"].append(text)
+
+
+def agent_pid():
+    reply = subprocess.run(["gdbus", "call", "--address", env["DBUS_SESSION_BUS_ADDRESS"], "--dest", "org.freedesktop.DBus",
+                            "--object-path", "/org/freedesktop/DBus", "--method",
+                            "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.deskdays.DeskDays1"],
+                           capture_output=True, text=True, timeout=30).stdout
+    return int(reply.strip().strip("(),").split()[-1])
+
+
+def finish(code=0):
+    print(json.dumps(seen, ensure_ascii=False))
+    sys.stdout.flush()
+    app.terminate()
+    app.wait(timeout=DEADLINE)
+    # The agent the bus started: stopped by its pid, as the bus reports it, and waited for.
+    try:
+        pid = agent_pid()
+        os.kill(pid, 15)
+        end = time.monotonic() + DEADLINE
+        while time.monotonic() < end and os.path.exists(f"/proc/{pid}") and "zombie" not in open(f"/proc/{pid}/status").read():
+            time.sleep(0.1)
+    except Exception as error:
+        print(f"the agent was not stopped: {error!r}", file=sys.stderr)
+    for process in reversed(started):
+        try:
+            process.terminate()
+            process.wait(timeout=10)
+        except Exception:
+            process.kill()
+    sys.exit(code)
+
+
+started = []
+env = dict(os.environ)
+for key in ("LC_ALL", "LANGUAGE", "LANG", "DESKDAYS_NOW"):
+    env.pop(key, None)
+env.update({
+    "HOME": folder, "XDG_CONFIG_HOME": folder + "/xdg-config", "XDG_DATA_HOME": folder + "/xdg-data",
+    "XDG_CACHE_HOME": folder + "/xdg-cache", "XDG_RUNTIME_DIR": folder + "/run", "TZ": "UTC",
+    "LC_ALL": "C", "DESKDAYS_NOW": app_env.pop("DESKDAYS_NOW", "2026-11-18T09:30:00Z"),
+    "PATH": bin_dir + ":" + os.environ.get("PATH", "/usr/bin:/bin"), "NO_AT_BRIDGE": "0", "GTK_A11Y": "atspi",
+    "GSETTINGS_BACKEND": "memory", "GDK_BACKEND": "x11",
+})
+os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+
+# The X server: -displayfd picks a free display and writes its number.
+read_fd, write_fd = os.pipe()
+xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1100x860x24", "-nolisten", "tcp"],
+                        pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
+started.append(xvfb)
+os.close(write_fd)
+display = os.read(read_fd, 32).decode().strip()
+env["DISPLAY"] = ":" + display
+
+# The session bus: the agent's service file with Exec= at the built agent (as `make install` points it at the
+# installed one), and the system's services (org.a11y.Bus, the accessibility bus).
+services = folder + "/services"
+os.makedirs(services, exist_ok=True)
+lines = []
+for line in open(service).read().splitlines():
+    if line.startswith("Exec="):
+        line = "Exec=" + bin_dir + "/deskdays-hardware agent"
+    if line.startswith("SystemdService="):
+        continue
+    lines.append(line)
+open(services + "/io.github.deskdays.DeskDays1.service", "w").write("\n".join(lines) + "\n")
+conf = folder + "/session.conf"
+open(conf, "w").write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path={folder}/run/bus</listen>
+  <servicedir>{services}</servicedir>
+  <servicedir>/usr/share/dbus-1/services</servicedir>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_type="method_call"/>
+    <allow send_type="signal"/>
+    <allow send_type="method_return"/>
+    <allow send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="signal"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="error"/>
+  </policy>
+</busconfig>
+""")
+bus = subprocess.Popen(["dbus-daemon", "--config-file=" + conf, "--nofork", "--print-address"], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+started.append(bus)
+env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
+os.environ.update({k: env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "HOME")})
+
+# The app, from the desktop entry's Exec line (field codes dropped), in the asked language and scheme.
+exec_line = next(line[5:] for line in open(desktop).read().splitlines() if line.startswith("Exec="))
+argv = [word for word in shlex.split(exec_line) if not word.startswith("%")]
+app_environment = dict(env)
+app_environment.update(app_env)
+if "LANGUAGE" in app_env:
+    app_environment.pop("LC_ALL", None)
+app_log = open(folder + "/app.log", "w")
+app = subprocess.Popen(argv, env=app_environment, stdout=app_log, stderr=subprocess.STDOUT)
+started.append(app)
+step("started " + " ".join(argv))
+
+import pyatspi  # noqa: E402  (after the buses are in the environment)
+
+
+def walk(node, depth=0):
+    if node is None or depth > 60:
+        return
+    yield node
+    try:
+        count = node.childCount
+    except Exception:
+        return
+    for index in range(count):
+        try:
+            child = node.getChildAtIndex(index)
+        except Exception:
+            continue
+        yield from walk(child, depth + 1)
+
+
+def application():
+    desktop_node = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop_node.childCount):
+        node = desktop_node.getChildAtIndex(index)
+        if node is not None and node.name in ("deskdays-app", "DeskDays"):
+            return node
+    return None
+
+
+def wait(what, probe):
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        try:
+            value = probe()
+        except Exception:
+            value = None
+        if value:
+            return value
+        if app.poll() is not None:
+            seen["error"] = f"the app ended ({app.returncode}) while waiting for {what}"
+            finish(1)
+        time.sleep(0.1)
+    seen["error"] = "waited in vain for " + what
+    finish(1)
+
+
+def find(role, predicate):
+    root = application()
+    for node in walk(root):
+        try:
+            if node.getRoleName() == role and predicate(node.name or ""):
+                return node
+        except Exception:
+            continue
+    return None
+
+
+def labels():
+    return [node.name for node in walk(application()) if node.getRoleName() == "label" and node.name]
+
+
+def press(name):
+    button = wait(f"a button named {name!r}", lambda: find("push button", lambda n: n == name))
+    action = button.queryAction()
+    for index in range(action.nActions):
+        if action.getName(index) in ("click", "activate", "press"):
+            action.doAction(index)
+            return
+    action.doAction(0)
+
+
+def cli(*arguments):
+    result = subprocess.run([bin_dir + "/deskdays", *arguments], env=env, capture_output=True, text=True, timeout=120)
+    return result.stdout + result.stderr
+
+
+def screenshot(name):
+    if not shots:
+        return
+    path = f"{shots}-{name}.png"
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    # The window alone (no window manager: it sits at the top left corner).
+    subprocess.run(["import", "-window", "root", "-crop", "860x720+0+0", "+repage", path], env=env, check=False, timeout=60)
+    seen.setdefault("screenshots", []).append(path)
+
+
+def page(title):
+    """Shows a page by its tab in the header bar's view switcher (role "page tab", named by the page's title)."""
+    tab = wait(f"the page tab {title!r}", lambda: find("page tab", lambda n: n == title))
+    try:
+        action = tab.queryAction()
+        action.doAction(0)
+    except NotImplementedError:
+        tab.parent.querySelection().selectChild(tab.getIndexInParent())
+    wait(f"the page {title!r} shown", lambda: tab.getState().contains(pyatspi.STATE_SELECTED)
+         or tab.getState().contains(pyatspi.STATE_CHECKED))
+    time.sleep(0.5)  # the page's transition (250 ms) ends before the screenshot; not a wait for an outcome
+
+
+wait("the app on the accessibility bus", application)
+week_prefix = app_env.get("WEEK_PREFIX", "This week:")
+seen["week"] = wait("the week figure", lambda: next((l for l in labels() if l.startswith(week_prefix)), None))
+seen["period"] = wait("the period line", lambda: next((l for l in labels() if ":" in l and l != seen["week"]
+                                                       and any(c.isdigit() or "\u0660" <= c <= "\u0669" for c in l)
+                                                       and ("—" in l)), None))
+seen["labels"] = labels()
+seen["check_in_button"] = find("push button", lambda n: n == app_env.get("CHECK_IN", "Check in")) is not None
+# Where the first and the last of today's buttons are (mirrored in a right-to-left language).
+check_in = find("push button", lambda n: n == app_env.get("CHECK_IN", "Check in"))
+if check_in is not None:
+    row = check_in.parent
+    first, last = row.getChildAtIndex(0), row.getChildAtIndex(row.childCount - 1)
+    seen["buttons_x"] = {"first": first.queryComponent().getExtents(pyatspi.WINDOW_COORDS).x,
+                         "last": last.queryComponent().getExtents(pyatspi.WINDOW_COORDS).x}
+# The window's background as drawn, below the cards (the style: light or dark).
+time.sleep(0.5)  # the first frames' transitions end before the pixel is read; not a wait for an outcome
+pixel = subprocess.run(["import", "-window", "root", "-crop", "1x1+430+680", "+repage", "txt:-"], env=env,
+                       capture_output=True, text=True, timeout=60).stdout
+seen["background"] = pixel.strip().splitlines()[-1] if pixel.strip() else ""
+
+if app_env.get("SCENARIO", "full") == "full":
+    before = seen["week"]
+    press(app_env.get("CHECK_IN", "Check in"))
+    seen["after_check_in"] = wait("the week figure to change after Check in",
+                                  lambda: next((l for l in labels() if l.startswith(week_prefix) and l != before), None))
+    seen["days_after_check_in"] = cli("days", "--json", "--from", "2026-11-18", "--to", "2026-11-18")
+    # Another process's write, on a date of this week: the figure follows.
+    seen["other_write"] = cli("checkin", "--date", "2026-11-16", "--status", "office")
+    seen["after_other_write"] = wait("the week figure to follow another process's write",
+                                     lambda: next((l for l in labels() if l.startswith(week_prefix)
+                                                   and l != seen["after_check_in"]), None))
+    seen["today_title"] = labels()[:3]
+
+if app_env.get("SCENARIO") == "restart":
+    # The agent stops: the banner says so; its button starts the agent again (D-Bus activation) and the figures return.
+    banner_text = app_env.get("BANNER", "The DeskDays agent is not running")
+    pid = agent_pid()
+    os.kill(pid, 15)
+    showing = lambda: next((node for node in walk(application()) if node.getRoleName() == "label"
+                            and (node.name or "").startswith(banner_text)), None)
+    seen["banner"] = wait("the banner saying the agent stopped", showing).name
+    screenshot("banner")
+    press(app_env.get("START", "Start the agent"))
+    wait("the banner to go once the agent is back", lambda: showing() is None)
+    seen["restarted"] = agent_pid() != pid
+    seen["week_after_restart"] = wait("the week figure after the restart",
+                                      lambda: next((l for l in labels() if l.startswith(week_prefix)), None))
+
+screenshot("today")
+for title in app_env.get("PAGES", "").split(","):
+    if title:
+        page(title)
+        screenshot(title.lower())
+finish(0)

@@ -57,7 +57,12 @@ extension Answers {
     public func planOutput(_ options: PlanOptions, json: Bool, store: AttendanceStore, today: LocalDate,
                            now: Date? = nil) throws -> String {
         let plan = try self.plan(options, store: store, today: today, now: now)
-        return json ? try Render.json(PlanJSON(plan: plan)) + "\n" : planText(plan, options: options)
+        return json ? try planJSON(plan) : planText(plan, options: options)
+    }
+
+    /// The line `plan --json` prints.
+    public func planJSON(_ plan: Plan) throws -> String {
+        try Render.json(PlanJSON(plan: plan)) + "\n"
     }
 
     /// One line for the plan, one per week with plan days and what shaped them, then the total.

@@ -572,6 +572,12 @@ public final class DesktopBus: @unchecked Sendable {
                 let (from, to) = (BusSupport.readString(message) ?? "", BusSupport.readString(message) ?? "")
                 return run(message, error, ["clear", "--from=\(from)", "--to=\(to)"])
             },
+            .method("Plan", input: "asas", output: "s", names: ["prefer", "avoid", "json"]) { [unowned self] message, error in
+                run(message, error, ["plan", "--json"] + Self.planFlags(message))
+            },
+            .method("WritePlan", input: "asas", output: "s", names: ["prefer", "avoid", "json"]) { [unowned self] message, error in
+                run(message, error, ["plan", "--write", "--json"] + Self.planFlags(message))
+            },
             .method("Configure", input: "sv", output: "s", names: ["key", "value", "text"]) { [unowned self] message, error in
                 let key = BusSupport.readString(message) ?? ""
                 guard let value = BusSupport.readVariant(message) else {
@@ -628,6 +634,12 @@ public final class DesktopBus: @unchecked Sendable {
 
     /// Runs a command for a method and replies with what it printed, or with
     /// its sentence as the error its exit status names (`CommandOutcome`).
+    /// `Plan`/`WritePlan`'s two string arrays as `plan`'s flags (checked by the command, as typed ones are).
+    private static func planFlags(_ message: OpaquePointer) -> [String] {
+        let prefer = BusSupport.readStrings(message) ?? [], avoid = BusSupport.readStrings(message) ?? []
+        return (prefer.isEmpty ? [] : ["--prefer=" + prefer.joined(separator: ",")]) + avoid.map { "--avoid=" + $0 }
+    }
+
     private func run(_ message: OpaquePointer, _ error: BusErrorReply, _ arguments: [String]) -> Int32 {
         // D-Bus strings may be as long as a message; a command line may not.
         guard arguments.allSatisfy({ $0.utf8.count <= 1000 }) else {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What the window asks of the agent's D-Bus interface (docs/cli.md, "The
-/// D-Bus interface"): `Days`, `SetRange`, `Clear` and `Configure`, called
+/// D-Bus interface"): `Days`, `SetRange`, `Clear`, `Plan`, `WritePlan` and `Configure`, called
 /// with gdbus and busctl on a private bus, good and bad input, the database
 /// read back through the CLI; and the installed introspection XML, which
 /// must be what the live object says.
@@ -75,6 +75,21 @@ extension AgentDesktopTests {
         #expect(cleared.status == 0 && cleared.stdout.contains("from 1 of the dates 2026-03-03 to 2026-03-04"), "\(cleared)")
         days = try await statuses(cli, "2026-03-02", "2026-03-04")
         #expect(days == ["2026-03-02": "vacation", "2026-03-03": "", "2026-03-04": ""], "\(days)")
+
+        // Plan and WritePlan: `plan --json [--write]` with the two lists as flags; the plannedDays days are office plans.
+        let (planned, planReply) = try await jsonReply(bus, ["Plan", "asas", "2", "tue", "thu", "0"])
+        let plan = try #require(try? JSONSerialization.jsonObject(with: Data(planned.utf8)) as? [String: Any], "\(planReply)")
+        #expect(plan["reachable"] is Bool && plan["days"] is [String], "\(plan)")
+        let (wrote, wroteReply) = try await jsonReply(bus, ["WritePlan", "asas", "2", "tue", "thu", "0"])
+        let plannedDays = try #require((try? JSONSerialization.jsonObject(with: Data(wrote.utf8)) as? [String: Any])?["new"] as? [String],
+                                   "\(wroteReply)")
+        #expect(plannedDays == plan["new"] as? [String], "\(wrote)")
+        if let first = plannedDays.first, let last = plannedDays.last {
+            let planDays = try await statuses(cli, first, last)
+            #expect(plannedDays.allSatisfy { planDays[$0] == "office" }, "\(planDays)")
+        }
+        let refusedPlan = try await busctl(bus, ["call", Self.name, Self.path, Self.name, "Plan", "asas", "1", "funday", "0"])
+        #expect(refusedPlan.status != 0 && refusedPlan.stderr.contains("funday"), "\(refusedPlan)")
 
         // Bad input: the CLI's own sentence under a named error; nothing recorded, and the agent carries on.
         let long = String(repeating: "9", count: 2000)

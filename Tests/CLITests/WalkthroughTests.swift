@@ -25,7 +25,7 @@ import Testing
         #expect(try await explain("2026-11-22").contains("Counts: not at all: it is not a workday (set count_non_workdays = true"))
         #expect(try await explain("2026-11-21").contains("Counts: not at all: it is not a workday."))
         let holiday = try await explain("2026-11-11")
-        #expect(holiday.contains("is a holiday (Armistice)") && holiday.contains("Counts: not at all"), "\(holiday)")
+        #expect(holiday.contains("is a holiday (Armistice, from [[holidays]] in the configuration)") && holiday.contains("Counts: not at all"), "\(holiday)")
         // A past workday without a record is unrecorded; a future one is still to come.
         #expect(try await explain("2026-11-20").contains("Counts: unrecorded"))
         #expect(try await explain("2026-11-30").contains("Counts: not yet: still to come"))

@@ -60,9 +60,6 @@ struct PlanCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try flagOptions()
-        if write, json {
-            throw ValidationError(tr("--write prints what it recorded; drop --json."))
-        }
     }
 
     func run() async throws {
@@ -79,9 +76,10 @@ struct PlanCommand: AsyncParsableCommand {
                                                       today: session.today, now: session.now.date))
         }
         let plan = try answers.plan(options, store: try session.readStore(), today: session.today, now: session.now.date)
-        writeOutput(answers.planText(plan, options: options))
+        // `--write --json`: the plan as it was before writing, its `new` the days written (D-Bus `WritePlan`).
+        writeOutput(json ? try answers.planJSON(plan) : answers.planText(plan, options: options))
         guard !plan.new.isEmpty else {
-            print(tr("Nothing to record: no new day."))
+            if !json { print(tr("Nothing to record: no new day.")) }
             return
         }
         // As `checkin --date D` writes each day: through the agent when it runs.
@@ -92,6 +90,7 @@ struct PlanCommand: AsyncParsableCommand {
             _ = try await AgentRoute.direct(id) { try await pipeline.recordManual(dates: plan.new, status: .office, note: note, today: session.today, planner: true) }
         }
         try session.writeCalendar()
+        guard !json else { return }
         let count = plan.new.count
         let days = plan.new.map { session.reportLocale.day($0) }.joined(separator: ", ")
         print(trn("Recorded \(count) office plan: \(days).", "Recorded \(count) office plans: \(days).", count))

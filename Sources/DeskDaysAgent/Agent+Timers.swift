@@ -75,7 +75,7 @@ extension Agent {
                 return
             }
             logger.notice("weekly summary for the week of \(configuration.policy.weekStart(of: date)): \(body)")
-            await notifier.notify(title: tr("DeskDays: this week"), body: body)
+            await notifier.notify(.summary, title: tr("DeskDays: this week"), body: body)
         } catch {
             logger.error("could not compute the weekly summary: \(error)")
         }

@@ -31,6 +31,6 @@ struct Confirmation: Sendable {
         if let week = (try? answer.desktopSummary())?.week {
             body += " " + Render.weekLine(office: week.office, required: week.required)
         }
-        await notifier.notify(title: "DeskDays", body: body, quiet: true)
+        await notifier.notify(.recorded, title: "DeskDays", body: body, quiet: true)
     }
 }

@@ -42,7 +42,7 @@ extension DesktopBus {
                                 interface: Self.notifications, member: "Notify", build: { message in
             // Answers on it: it stays until answered or dismissed (expire_timeout 0), so a
             // server's default timeout (dunst: 10 s) neither hides the question nor counts it as ignored.
-            DesktopNotifier.appendNotify(to: message, title: reminder.title, body: body, actions: pairs,
+            DesktopNotifier.appendNotify(to: message, icon: .question, title: reminder.title, body: body, actions: pairs,
                                          expires: pairs.isEmpty ? -1 : 0)
         }) { [self] reply in
             if let failure = BusSupport.failure(of: reply) {
@@ -91,7 +91,7 @@ extension DesktopBus {
         pendingAnnouncements[number] = done
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "Notify", build: { message in
-            DesktopNotifier.appendNotify(to: message, title: title, body: body, actions: ["default", tr("Open DeskDays")], quiet: true)
+            DesktopNotifier.appendNotify(to: message, icon: .recorded, title: title, body: body, actions: ["default", tr("Open DeskDays")], quiet: true)
         }) { [self] reply in
             defer { pendingAnnouncements.removeValue(forKey: number)?(true) }
             guard let id = BusSupport.failure(of: reply) == nil ? BusSupport.read(reply, "u", as: UInt32.self, zero: 0) : nil else {
@@ -145,7 +145,7 @@ extension DesktopBus {
 
         let failure = callAsync(bus, destination: Self.notifications, path: Self.notificationsPath,
                                 interface: Self.notifications, member: "Notify", build: { message in
-            DesktopNotifier.appendNotify(to: message, title: tr("DeskDays: recorded"), body: tr("\(label) on \(shownDate)."), replaces: id)
+            DesktopNotifier.appendNotify(to: message, icon: .recorded, title: tr("DeskDays: recorded"), body: tr("\(label) on \(shownDate)."), replaces: id)
         }) { [self] reply in
             if let failure = BusSupport.failure(of: reply) {
                 logger.info("the confirmation could not be shown (\(failure))")

@@ -272,7 +272,7 @@ public final class DesktopBus: @unchecked Sendable {
     /// server takes actions), or through `DesktopNotifier` when there is no bus.
     package func remind(_ reminder: Reminder) async {
         if !post(.remind(reminder)) {
-            await notifier.notify(title: reminder.title, body: reminder.plainBody)
+            await notifier.notify(.question, title: reminder.title, body: reminder.plainBody)
         }
     }
 
@@ -340,7 +340,7 @@ public final class DesktopBus: @unchecked Sendable {
         let notifier = self.notifier
         for command in left {
             switch command {
-            case .remind(let reminder): Task { await notifier.notify(title: reminder.title, body: reminder.plainBody) }
+            case .remind(let reminder): Task { await notifier.notify(.question, title: reminder.title, body: reminder.plainBody) }
             case let .announce(_, _, done): done(false)
             case .run: break
             }

@@ -31,8 +31,13 @@ public final class DesktopNotifier: Sendable {
     package static let destination = "org.freedesktop.Notifications"
     package static let objectPath = "/org/freedesktop/Notifications"
     package static let interface = "org.freedesktop.Notifications"
-    /// From the freedesktop icon naming specification, so every theme has one.
-    package static let icon = "appointment-soon"
+    /// What a notification's icon says, from the freedesktop icon naming
+    /// specification (every theme has them): the alarm only for a question
+    /// awaiting an answer, a check mark for something recorded, a calendar
+    /// for the weekly summary.
+    public enum Icon: String, Sendable {
+        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar"
+    }
     package static let timeoutSeconds: UInt64 = 5
 
     /// The session bus address, nil when there is none.
@@ -88,7 +93,7 @@ public final class DesktopNotifier: Sendable {
     /// Shows a notification; failures are logged (the first one as a warning), never thrown.
     /// `quiet`: no sound (the hint `suppress-sound`), for a confirmation, which
     /// goes through the attached connection (it opens the window when activated).
-    public func notify(title: String, body: String, quiet: Bool = false) async {
+    public func notify(_ icon: Icon, title: String, body: String, quiet: Bool = false) async {
         if quiet, let show = route.withLock({ $0 }), await show(title, body) { return }
         guard let address else {
             complain("cannot show desktop notifications: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset)")
@@ -98,7 +103,7 @@ public final class DesktopNotifier: Sendable {
             complain("cannot show desktop notifications: the session bus address is not a unix socket")
             return
         }
-        switch await Self.call(address: address, title: title, body: body, quiet: quiet) {
+        switch await Self.call(address: address, icon: icon, title: title, body: body, quiet: quiet) {
         case .shown(let id):
             logger.info("\(quiet ? "confirmation" : "reminder") shown as a desktop notification (id \(id))")
         case .noBus(let reason):
@@ -132,16 +137,16 @@ public final class DesktopNotifier: Sendable {
     }
 
     /// One `Notify` on a connection of its own, on a thread of its own; cancellation ends it at once.
-    package static func call(address: String, title: String, body: String, quiet: Bool = false) async -> Outcome {
+    package static func call(address: String, icon: Icon, title: String, body: String, quiet: Bool = false) async -> Outcome {
         let stop = StopSignal()
         guard stop.descriptor >= 0 else { return .failed("cannot create a pipe: \(String(cString: strerror(errno)))") }
         return await DeviceStream.run(name: "deskdays-notify", stop: stop) { stop in
-            send(address: address, title: title, body: body, quiet: quiet, stop: stop)
+            send(address: address, icon: icon, title: title, body: body, quiet: quiet, stop: stop)
         }
     }
 
     /// Connects, sends `Notify`, dispatches until the reply, the deadline or a stop, and closes.
-    private static func send(address: String, title: String, body: String, quiet: Bool, stop: StopSignal) -> Outcome {
+    private static func send(address: String, icon: Icon, title: String, body: String, quiet: Bool, stop: StopSignal) -> Outcome {
         // sd-bus times the call out itself; this bounds the connection and authentication too.
         let deadline = BusSupport.monotonicMicroseconds() + (timeoutSeconds + 1) * 1_000_000
         let bus: OpaquePointer
@@ -155,7 +160,7 @@ public final class DesktopNotifier: Sendable {
         var outcome: Outcome?
         let failure = BusSupport.callAsync(bus, destination: destination, path: objectPath, interface: interface, member: "Notify",
                                            timeoutMicroseconds: timeoutSeconds * 1_000_000,
-                                           build: { appendNotify(to: $0, title: title, body: body, quiet: quiet) }) { reply in
+                                           build: { appendNotify(to: $0, icon: icon, title: title, body: body, quiet: quiet) }) { reply in
             if let failure = BusSupport.failure(of: reply) {
                 outcome = .failed(failure)
             } else {
@@ -175,7 +180,7 @@ public final class DesktopNotifier: Sendable {
     /// The arguments, signature `susssasa{sv}i`: app name, `replaces` (0: a new one), icon, summary, body,
     /// `actions` (key, label, key, label…), the hint urgency 1 (normal), and
     /// `expires` (-1: the server's default; 0: never, for a question with answers).
-    package static func appendNotify(to message: OpaquePointer, title: String, body: String, actions: [String] = [],
+    package static func appendNotify(to message: OpaquePointer, icon: Icon, title: String, body: String, actions: [String] = [],
                              replaces: UInt32 = 0, expires: Int32 = -1, quiet: Bool = false) -> Int32 {
         func string(_ value: String) -> Int32 { BusSupport.append(message, string: value) }
         /// One `{sv}` hint.
@@ -185,7 +190,7 @@ public final class DesktopNotifier: Sendable {
             }
         }
         return BusSupport.steps([
-            { string("DeskDays") }, { BusSupport.append(message, "u", replaces) }, { string(icon) }, { string(title) }, { string(body) },
+            { string("DeskDays") }, { BusSupport.append(message, "u", replaces) }, { string(icon.rawValue) }, { string(title) }, { string(body) },
             { BusSupport.container(message, "a", "s") { BusSupport.steps(actions.map { action in { string(action) } }) } },
             { BusSupport.container(message, "a", "{sv}") {
                 BusSupport.steps([{ hint("urgency", "y", UInt8(1)) }] + (quiet ? [{ hint("suppress-sound", "b", Int32(1)) }] : []))

@@ -41,6 +41,7 @@ import Glibc
         #expect(call["app"] as? String == "DeskDays")
         #expect(call["replaces"] as? Int == 0)
         #expect(call["summary"] as? String == "DeskDays: no check-in yet today")
+        #expect(call["icon"] as? String == "appointment-soon", "a question awaiting an answer: the alarm")
         let body = try #require(call["body"] as? String)
         // Nothing recorded by mid-November: the quarter is out of reach, and the reminder says so.
         #expect(body.range(of: #"^Q4 2026 is out of reach: [0-9]+ more office days? needed, [0-9]+ workdays? left\. "#,
@@ -83,6 +84,7 @@ import Glibc
         let call = try #require(calls.first)
         #expect(call["body"] as? String == "In the office — nfc \"desk\" at 08:52. This week: 1 of 3 office days.", "\(call)")
         #expect((call["hints"] as? [String: Any])?["suppress-sound"] as? Bool == true, "\(call)")
+        #expect(call["icon"] as? String == "emblem-default", "a recorded check-in shows a check mark, not an alarm")
         // Activating it (a click on it) opens the window: it comes from the agent's own connection, which hears that.
         #expect(call["expire"] as? Int == -1 && call["actions"] as? [String] == ["default", "Open DeskDays"], "\(call)")
         #expect(agent.logText.contains("confirmation shown as a desktop notification"), "\(agent.logText)")
@@ -117,6 +119,7 @@ import Glibc
         let call = try #require(daemon.calls.first)
         #expect(daemon.calls.count == 1)
         #expect(call["summary"] as? String == "DeskDays: this week")
+        #expect(call["icon"] as? String == "x-office-calendar", "the summary is no alarm")
         let body = try #require(call["body"] as? String)
         #expect(body.contains("This week: 1 of 3 office days.") && body.hasPrefix("Q4 2026"), "\(body)")
         #expect(agent.logText.contains("weekly summary for the week of 2026-11-16: \(body)"), "\(agent.logText)")

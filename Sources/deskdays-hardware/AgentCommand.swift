@@ -113,11 +113,11 @@ extension AgentCommand {
         No check-in method is enabled, so the agent only serves manual check-ins \
         (`deskdays checkin`), the reminder and the fallback.
         Methods and how to enable one (in \(configPath)):
-          nfc   a USB NFC reader and a tag on your desk: `deskdays enroll nfc`, then [nfc] enabled = true
-          gps   a serial/USB GPS receiver: `deskdays enroll gps`, then [gps] enabled = true and its device
-          qr    a webcam and a printed code: `deskdays enroll qr`, then [qr] enabled = true
-          wifi  the office network: `deskdays enroll wifi`, then [wifi] enabled = true
-          wired the network you dock on at the office: `deskdays enroll wired`, then [wired] enabled = true
+          nfc   a USB NFC reader and a tag on your desk: `deskdays enroll nfc`, then `deskdays enable nfc`
+          gps   a serial/USB GPS receiver: `deskdays enroll gps`, then `deskdays enable gps` and its device
+          qr    a webcam and a printed code: `deskdays enroll qr`, then `deskdays enable qr`
+          wifi  the office network: `deskdays enroll wifi`, then `deskdays enable wifi`
+          wired the network you dock on at the office: `deskdays enroll wired`, then `deskdays enable wired`
         `deskdays doctor` says which of them this build and this machine support, and what is missing.
         """)
     }

@@ -48,12 +48,14 @@ import Testing
         var message = ""
         await eventually("the agent's start-up message in \(errors)") {
             message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            return message.contains("no adapter enabled")
+            return message.contains("no adapter enabled") && message.contains("`deskdays doctor`")
         }
         agent.signal(SIGTERM)
         #expect(await agent.wait(seconds: 60) == 0)
         #expect(!agent.terminatedBySignal)
         #expect(message.contains("no adapter enabled"))
+        // The hints name the commands the README names, not keys to edit by hand.
+        #expect(message.contains("`deskdays enroll nfc`, then `deskdays enable nfc`") && !message.contains("enabled = true"), "\(message)")
     }
 }
 

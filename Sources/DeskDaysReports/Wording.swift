@@ -41,22 +41,25 @@ extension Report.Status {
 
 extension Target {
     /// The target in words, with its figure written as `value` (the caller
-    /// formats it, for its locale). `cap`/`pro-rata` are configuration
-    /// values and stay as the user writes them. `period`: what a weekly
+    /// formats it, for its locale). `cap`/`pro-rata` are said in words,
+    /// never as the configuration's values. `period`: what a weekly
     /// rule with `round = "period"` is averaged over.
     public func words(value: String, over period: PeriodKind) -> String {
+        let week = reduce == .cap ? tr("at most the week's workdays") : tr("reduced for holidays and leave")
         switch kind {
         case .percent: return tr("\(value) % of eligible workdays")
         case .daysPerWeek where round == .period:
             switch period {
-            case .week: return tr("\(value) office days a week (\(reduce.rawValue))")
-            case .month: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the month")
-            case .quarter: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the quarter")
-            case .year: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the year")
-            case .rolling: return tr("\(value) office days a week (\(reduce.rawValue)), averaged over the rolling weeks")
+            case .week: return tr("\(value) office days a week (\(week))")
+            case .month: return tr("\(value) office days a week (\(week)), averaged over the month")
+            case .quarter: return tr("\(value) office days a week (\(week)), averaged over the quarter")
+            case .year: return tr("\(value) office days a week (\(week)), averaged over the year")
+            case .rolling: return tr("\(value) office days a week (\(week)), averaged over the rolling weeks")
             }
-        case .daysPerWeek: return tr("\(value) office days a week (\(reduce.rawValue))")
-        case .daysPerPeriod: return tr("\(value) office days in the period (\(reduce.rawValue))")
+        case .daysPerWeek: return tr("\(value) office days a week (\(week))")
+        case .daysPerPeriod:
+            let fewer = reduce == .cap ? tr("at most the period's workdays") : week
+            return tr("\(value) office days in the period (\(fewer))")
         case .compliantWeeks:
             return trn("\(weeks) week with \(value) office days each", "\(weeks) weeks with \(value) office days each", weeks)
         case .bestWeeks:

@@ -242,6 +242,7 @@ final class CurrentAnswer: Sendable {
         }
         guard eligible else { return nil }
         let line = Render.statusLine(data.report, locale: answers.locale)
+            + (data.nextPlanLine(after: today, locale: answers.locale).map { " " + $0 } ?? "")
         if data.report.currentWeek != nil { return line }
         guard let week = data.chartWeeks().first(where: { $0.start <= today && today <= $0.start.adding(days: 6) }) else { return line }
         return Render.weekLine(office: week.office, required: week.required, locale: answers.locale) + " " + line
@@ -284,7 +285,8 @@ final class CurrentAnswer: Sendable {
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             let summary = DesktopSummary(report: fresh.data.report, todayStatus: fresh.data.days[today]?.status,
-                                         workday: answers.policy.isWorkday(today), holiday: answers.policy.holidays[today])
+                                         workday: answers.policy.isWorkday(today), holiday: answers.policy.holidays[today],
+                                         nextPlan: fresh.data.nextPlanLine(after: today, locale: answers.locale))
             return (fresh.status, fresh.report, summary, version)
         }
         let written: [StatusFormat: String]? = kept.withLock { kept in

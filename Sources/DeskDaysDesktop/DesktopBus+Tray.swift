@@ -37,6 +37,7 @@ extension DesktopBus {
                 // A holiday or an excused day is named, never "no answer yet" (docs/cli.md "Additions (fifth round)").
                 + " " + (!summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
                     : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."))
+                + (summary.nextPlan.isEmpty ? "" : " " + summary.nextPlan)
         }
 
         /// A status as the tooltip names it, in the user's language (the D-Bus property keeps the name).

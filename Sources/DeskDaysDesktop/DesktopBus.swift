@@ -31,6 +31,8 @@ package struct DesktopSummary: Sendable, Equatable {
     package var workday: Bool
     /// Today's holiday, by name ("" when today is none): the tray names it.
     package var holiday: String
+    /// "Next planned office day: …" ("" when none is planned): the tooltip ends with it.
+    package var nextPlan: String
     /// A weekly rule's current week (office, required); nil for the other rules.
     package var week: Week?
     package struct Week: Sendable, Equatable {
@@ -38,8 +40,9 @@ package struct DesktopSummary: Sendable, Equatable {
         package var required: Int
     }
 
-    package init(report: Report, todayStatus: AttendanceStatus?, workday: Bool, holiday: String? = nil) {
+    package init(report: Report, todayStatus: AttendanceStatus?, workday: Bool, holiday: String? = nil, nextPlan: String? = nil) {
         self.holiday = holiday ?? ""
+        self.nextPlan = nextPlan ?? ""
         today = report.today
         period = report.period.label
         periodName = ReportLocale.process.periodLabel(report.period)

@@ -23,6 +23,17 @@ public struct ReportData: Sendable {
         self.presence = presence
     }
 
+    /// The first date after `today` that holds an office plan (a manual plan
+    /// or a calendar office event): the tray and the weekly summary name it.
+    public func nextPlannedOffice(after today: LocalDate) -> LocalDate? {
+        days.values.lazy.filter { $0.date > today && $0.status == .office }.map(\.date).min()
+    }
+
+    /// "Next planned office day: Thu 10 Dec." (nil: none planned).
+    public func nextPlanLine(after today: LocalDate, locale: ReportLocale) -> String? {
+        nextPlannedOffice(after: today).map { tr("Next planned office day: \(locale.day($0)).") }
+    }
+
     /// "08:52–17:40, 8.8 h" for a date with time on site, shown beside a
     /// day only when `min_hours` is set (so that nothing else changes).
     public func hoursText(_ date: LocalDate) -> String? {

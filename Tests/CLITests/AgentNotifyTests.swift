@@ -109,6 +109,8 @@ import Glibc
         summary = "fri 16:00"
         """)
         #expect(try await cli.run(["checkin", "--date", "2026-11-18", "--socket", "/nonexistent/agent.sock"]).status == 0)
+        // Next Tuesday planned on Friday: the summary names it.
+        #expect(try await cli.run(["checkin", "--date", "2026-11-24", "--today", "2026-11-20", "--socket", "/nonexistent/agent.sock"]).status == 0)
         let bus = try await PrivateSystemBus(in: cli.folder)
         let daemon = try await FakeNotificationDaemon(address: bus.address, in: cli.folder)
         let agent = try await AgentProcess(cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address,
@@ -122,6 +124,7 @@ import Glibc
         #expect(call["icon"] as? String == "x-office-calendar", "the summary is no alarm")
         let body = try #require(call["body"] as? String)
         #expect(body.contains("This week: 1 of 3 office days.") && body.hasPrefix("Q4 2026"), "\(body)")
+        #expect(body.hasSuffix(" Next planned office day: 2026-11-24."), "\(body)")
         #expect(agent.logText.contains("weekly summary for the week of 2026-11-16: \(body)"), "\(agent.logText)")
     }
 

@@ -62,6 +62,7 @@ extension Agent {
             let drift = clock.now().timeIntervalSince(wallBefore) - (clock.elapsed() - steadyBefore).seconds
             if abs(drift) > Self.jumpThreshold {
                 logger.notice("the wall clock moved by \(Int(drift.rounded())) s (clock change or suspend); timers recomputed")
+                if drift < 0 { await correctClockNow() }
             }
         }
     }

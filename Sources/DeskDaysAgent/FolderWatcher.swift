@@ -7,6 +7,7 @@ import DeskDaysStore
 import DeskDaysSync
 import DeviceThread
 import Foundation
+import Localization
 import Synchronization
 import Logging
 #if canImport(Glibc)
@@ -132,6 +133,27 @@ final class FolderWatcher: Sendable {
 }
 
 extension Agent {
+    /// Tells the user at once that this device's clock ran ahead and what
+    /// was done about it (`Synchronizer.correctClock`).
+    func tellClockCorrected(_ correction: AttendanceStore.ClockCorrection) async {
+        let sentence = Synchronizer.sentence(correction)
+        logger.warning("sync: \(sentence)")
+        await notifier.notify(.warning, title: tr("DeskDays: this device's clock"),
+                              body: sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
+    }
+
+    /// After this clock went back (found by the timers), its lines written
+    /// ahead are stamped again now, not at the next change.
+    func correctClockNow() async {
+        guard let sync else { return }
+        do {
+            try sync.publish()
+            if let correction = sync.takeCorrection() { await tellClockCorrected(correction) }
+        } catch {
+            logger.warning("sync: \(error)")
+        }
+    }
+
     /// Publishes this device's journal, merges the folder, then merges again
     /// within moments of each change to another device's file, until
     /// cancelled. A merge commits through the agent's own store, so the
@@ -159,6 +181,7 @@ extension Agent {
             do {
                 let report = try sync.merge()
                 if let until = report.heldUntil { nextHeld.yield(until) }
+                if let correction = report.corrected { Task { await self.tellClockCorrected(correction) } }
                 if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
                 // Each problem once per run, not on every change.
                 for warning in report.problems where warned.insert(warning) { logger.warning("sync: \(Printable.escaped(warning))") }

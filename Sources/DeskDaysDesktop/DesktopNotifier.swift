@@ -36,7 +36,7 @@ public final class DesktopNotifier: Sendable {
     /// awaiting an answer, a check mark for something recorded, a calendar
     /// for the weekly summary.
     public enum Icon: String, Sendable {
-        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar"
+        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar", warning = "dialog-warning"
     }
     package static let timeoutSeconds: UInt64 = 5
 

@@ -283,6 +283,19 @@ extension AttendanceStore {
                 PRAGMA user_version = 10;
                 """)
         }
+        // v11: a device whose clock ran ahead stamps its lines again once it
+        // is right (docs/design.md "Sync"): a line may stand for an earlier
+        // one of its device, which is then kept and never applied; each of
+        // this device's lines keeps the latest clock time it had seen of
+        // the others when it was written (`known`, never journaled).
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: """
+                ALTER TABLE sync_op ADD COLUMN replaces INTEGER;
+                ALTER TABLE sync_op ADD COLUMN known INTEGER;
+                CREATE INDEX sync_op_replaces ON sync_op (device, replaces) WHERE replaces IS NOT NULL;
+                PRAGMA user_version = 11;
+                """)
+        }
         return migrator
     }()
 }

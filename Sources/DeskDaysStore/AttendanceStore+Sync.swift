@@ -207,6 +207,9 @@ extension AttendanceStore {
             let number: Int64 = me[0], id: String = me[1], name: String = me[2]
             var seq: Int64 = me[3]
             var latest = try Self.latestTime(db)
+            // What it had seen of the others: where `correctClock` puts a
+            // line written on a clock that ran ahead.
+            let known = try Int64.fetchOne(db, sql: "SELECT MAX(wall) FROM sync_device WHERE self = 0")
             var outcomes: [JournalOutcome] = []
             var written = 0
             for change in changes {
@@ -228,6 +231,7 @@ extension AttendanceStore {
                                         device: number) else {
                     throw StoreError.corrupt(path: path, detail: tr("journal line \(seq) of this device is already held"))
                 }
+                try db.execute(sql: "UPDATE sync_op SET known = ? WHERE device = ? AND seq = ?", arguments: [known ?? 0, number, seq])
                 outcomes.append(try Self.apply(db, change, time: time))
             }
             if written > 0, let latest {
@@ -238,6 +242,107 @@ extension AttendanceStore {
                                      latest.wall, latest.counter, number])
             }
             return outcomes
+        }
+    }
+
+    /// The seqs of device `id`'s lines that another of its lines stands for
+    /// (`JournalEntry.replaces`); none for an unknown device.
+    public func replacedSeqs(of id: String) throws -> Set<Int64> {
+        try read { db in
+            guard let number = try Int64.fetchOne(db, sql: "SELECT number FROM sync_device WHERE id = ?", arguments: [id]) else { return [] }
+            return try Self.replacedSeqs(db, device: number, entries: [])
+        }
+    }
+
+    /// What `correctClock` did.
+    public struct ClockCorrection: Sendable, Equatable {
+        /// How many of this device's lines were stamped again.
+        public var lines: Int
+        /// How far this device's clock had run ahead (at least).
+        public var ahead: TimeInterval
+    }
+
+    /// A step back of this machine's clock smaller than this is no
+    /// correction (NTP slews and small steps).
+    public static let clockStepTolerance: TimeInterval = 600
+
+    /// When this machine's clock has gone back past the clock of this
+    /// device's newest line (it ran ahead, and was set right since), each of
+    /// its lines written on the clock that ran ahead (its `clock` after
+    /// `now`) is stamped again, moved back by that much: a new line of
+    /// the same change that stands for it (`JournalEntry.replaces`), which
+    /// every device applies alike, instead of it. This device's clock floor
+    /// goes back with them, so its next changes carry right times and no
+    /// device holds them. Nil when the clock did not go back.
+    public func correctClock(now: ClockTime) throws -> ClockCorrection? {
+        guard try clockWentBack(now: now) else { return nil }
+        return try write { db in
+            guard let me = try Row.fetchOne(db, sql: "SELECT number, id, name, lastSeq, lastClock FROM sync_device WHERE self = 1"),
+                  let text = me[4] as String?, let last = UTCTimestamp.date(from: text),
+                  last.timeIntervalSince(now.date) > Self.clockStepTolerance else { return nil }
+            let number: Int64 = me[0], id: String = me[1], name: String = me[2]
+            var seq: Int64 = me[3]
+            let ahead = last.timeIntervalSince(now.date)
+            let shift = Int64((ahead * 1000).rounded())
+            let replaced = try Self.replacedSeqs(db, device: number, entries: [])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Self.opColumns), sync_op.known FROM sync_op JOIN sync_device d ON d.number = sync_op.device
+                WHERE sync_op.device = ? AND sync_op.replaces IS NULL ORDER BY sync_op.seq
+                """, arguments: [number])
+            // Its own latest line written on a right clock, as it goes.
+            var previous: HLC?, dates = Set<String>()
+            for row in rows {
+                let line = Self.entry(row), known: Int64? = row[21]
+                guard let clock = line.clock.flatMap(UTCTimestamp.date(from:)), clock > now.date else {
+                    if !replaced.contains(line.seq) { previous = max(previous ?? line.time, line.time) }
+                    continue
+                }
+                guard !replaced.contains(line.seq), let change = line.change else { continue }
+                // Right after what this device had seen when it wrote the
+                // line (its own lines and the others' latest), never later
+                // than its clock's error allows: it rules what it knew of,
+                // and no decision made after it on a right clock.
+                var time = HLC(wall: line.hlc &- shift, counter: line.n)
+                let others = known.flatMap { $0 > 0 ? HLC(wall: $0, counter: 0) : nil }
+                if known != nil, let seen = [previous, others].compactMap({ $0 }).max() {
+                    time = min(time, HLC.next(after: seen, physical: seen.wall))
+                }
+                if let previous, time <= previous { time = HLC.next(after: previous, physical: time.wall) }
+                previous = time
+                guard case (let next, false) = seq.addingReportingOverflow(1) else {
+                    throw StoreError.corrupt(path: path, detail: tr("this device's journal has no sequence number left"))
+                }
+                seq = next
+                try Self.insertOp(db, JournalEntry(device: id, name: name, seq: seq, time: time, clock: now.date, change: change,
+                                              replaces: line.seq), device: number)
+                dates.insert(line.date)
+            }
+            for date in dates.sorted() { try Self.replay(db, date: date) }
+            try db.execute(sql: "UPDATE sync_device SET lastSeq = ?, lines = lines + ?, lastClock = ? WHERE number = ?",
+                           arguments: [seq, dates.isEmpty ? 0 : Int(seq - (me[3] as Int64)), UTCTimestamp.string(from: now.date), number])
+            try Self.resetClock(db, device: number)
+            return ClockCorrection(lines: Int(seq - (me[3] as Int64)), ahead: ahead)
+        }
+    }
+
+    /// Whether this machine's clock is more than `clockStepTolerance`
+    /// before the clock of this device's newest line (`correctClock`'s case).
+    public func clockWentBack(now: ClockTime) throws -> Bool {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT lastClock FROM sync_device WHERE self = 1"),
+                  let last = UTCTimestamp.date(from: text) else { return false }
+            return last.timeIntervalSince(now.date) > Self.clockStepTolerance
+        }
+    }
+
+    /// Each device's lines that stand for earlier ones (`correctClock`), by
+    /// device name: how many, and the newest one's clock (when it was set right).
+    public func clockCorrections() throws -> [(name: String, isSelf: Bool, lines: Int, at: Date?)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.name, d.self, COUNT(*), MAX(o.clock) FROM sync_op o JOIN sync_device d ON d.number = o.device
+                WHERE o.replaces IS NOT NULL GROUP BY d.number ORDER BY d.self DESC, d.name
+                """).map { row in (row[0], row[1], row[2], (row[3] as String?).flatMap(UTCTimestamp.date(from:))) }
         }
     }
 
@@ -410,6 +515,7 @@ extension AttendanceStore {
         let forgotten: Bool = known?[1] ?? false, isSelf: Bool = known?[2] ?? false
         var added: [Int] = []
         var lastSeq: Int64 = 0
+        var ignored = Set<Int64>()
         if !forgotten {
             // What each date held before this merge: its latest line,
             // or nothing at all (neither a line nor a row).
@@ -434,6 +540,14 @@ extension AttendanceStore {
                     added = entries.indices.filter { entries[$0].device == device && seen.insert(entries[$0].seq).inserted }
                 }
                 lastSeq = added.lazy.map { entries[$0].seq }.max() ?? 0
+            }
+            // A line stamped again and the line it stands for (`correctClock`)
+            // are kept; their dates are replayed, which applies the first alone.
+            let replaced = try Self.replacedSeqs(db, device: number, entries: entries)
+            var restamped: [Int] = []
+            if !replaced.isEmpty {
+                restamped = added.filter { entries[$0].replaces != nil || replaced.contains(entries[$0].seq) }
+                added.removeAll { entries[$0].replaces != nil || replaced.contains(entries[$0].seq) }
             }
             // What the new lines do is worked out in memory, for many lines
             // on another core while SQLite keeps them here (a ten-year
@@ -462,14 +576,19 @@ extension AttendanceStore {
             }
             try day?.save(db)
             try plan.rows.write(db)
-            for date in plan.replay.sorted() { try Self.replay(db, date: date) }
+            if !restamped.isEmpty { try keep(db, entries, restamped, device: number) }
+            for date in plan.replay.union(restamped.map { entries[$0].date }).sorted() { try Self.replay(db, date: date) }
+            added += restamped
+            // Its clock's floor leaves out every line another stands for.
+            if restamped.contains(where: { entries[$0].replaces != nil }) { try Self.resetClock(db, device: number) }
+            ignored = replaced
         }
         // The device's latest line names it and dates its last change; its
         // greatest time is a floor for this device's next one. Its own
         // clock is its newest line's (the greatest seq): the skew `sync
         // status` reports is the device's now, not the worst it ever had.
-        if let last = entries.last(where: { $0.device == device }), !isSelf {
-            let latest = entries.map(\.time).max()!
+        if let last = entries.last(where: { $0.device == device }), !isSelf,
+           let latest = entries.lazy.filter({ !ignored.contains($0.seq) }).map(\.time).max() {
             let newest = entries.lazy.filter { $0.device == device }.max { $0.seq < $1.seq }!
             try db.execute(sql: """
                 UPDATE sync_device SET name = ?,
@@ -506,13 +625,16 @@ extension AttendanceStore {
     }
 
     /// The device names behind a date's entries: for each of its journal
-    /// lines in clock order, the device name and the change.
+    /// lines in clock order (but those another stands for: `correctClock`),
+    /// the device name and the change.
     public func journalLines(on date: LocalDate) throws -> [(device: String, entry: JournalEntry)] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            let lines: [(device: String, entry: JournalEntry)] = try Row.fetchAll(db, sql: """
                 SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
                 WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
                 """, arguments: [date.description]).map { row in (row[6], Self.entry(row)) }
+            let replaced = Set(lines.compactMap { line in line.entry.replaces.map { "\(line.entry.device) \($0)" } })
+            return lines.filter { !replaced.contains("\($0.entry.device) \($0.entry.seq)") }
         }
     }
 
@@ -559,7 +681,7 @@ extension AttendanceStore {
     static let opColumns = """
         d.id, sync_op.seq, sync_op.wall, sync_op.counter, sync_op.date, sync_op.v, d.name, sync_op.op,
         sync_op.clock, sync_op.source, sync_op.rule, sync_op.at, sync_op.kind, sync_op.status, sync_op.origin, sync_op.note,
-        sync_op.ifEmpty, sync_op.origins, sync_op.entry, sync_op.plan
+        sync_op.ifEmpty, sync_op.origins, sync_op.entry, sync_op.plan, sync_op.replaces
         """
 
     /// A kept line, back from its columns.
@@ -582,6 +704,7 @@ extension AttendanceStore {
         entry.origins = (row[17] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) }
         entry.entry = row[18]
         entry.plan = row[19]
+        entry.replaces = row[20]
         return entry
     }
 
@@ -591,12 +714,13 @@ extension AttendanceStore {
         let at = entry.at.map { text in UTCTimestamp.milliseconds(from: text)?.databaseValue ?? text.databaseValue } ?? .null
         try db.cachedStatement(sql: """
             INSERT INTO sync_op (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
-                                 note, ifEmpty, origins, entry, plan)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 note, ifEmpty, origins, entry, plan, replaces)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (device, seq) DO NOTHING
             """).execute(arguments: [device, entry.seq, entry.hlc, entry.n, entry.date, entry.v, entry.op,
                                      entry.clock, entry.source, entry.rule, at, entry.kind, entry.status, entry.origin,
-                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry, entry.plan])
+                                     entry.note, entry.ifEmpty, entry.origins?.joined(separator: ","), entry.entry, entry.plan,
+                                     entry.replaces])
         return db.changesCount > 0
     }
 
@@ -654,8 +778,8 @@ extension AttendanceStore {
     static func keep(_ db: Database, _ entries: [JournalEntry], _ indexes: [Int], device: Int64) throws {
         try SQLiteStatement.insert(db, """
             INSERT OR FAIL INTO sync_op (device, seq, wall, counter, date, v, op, clock, source, rule, at, kind, status, origin,
-                                 note, ifEmpty, origins, entry, plan)
-            """, width: 19, count: indexes.count) { statement, index, first in
+                                 note, ifEmpty, origins, entry, plan, replaces)
+            """, width: 20, count: indexes.count) { statement, index, first in
             let line = indexes[index]
             statement.bind(first, device)
             statement.bind(first + 1, entries[line].seq)
@@ -680,7 +804,30 @@ extension AttendanceStore {
             statement.bind(first + 16, entries[line].origins?.joined(separator: ","))
             statement.bind(first + 17, entries[line].entry)
             statement.bind(first + 18, entries[line].plan)
+            statement.bind(first + 19, entries[line].replaces)
         }
+    }
+
+    /// The seqs of device number `device`'s lines that another of its lines
+    /// stands for (`JournalEntry.replaces`), held here or among `entries`.
+    static func replacedSeqs(_ db: Database, device: Int64, entries: [JournalEntry]) throws -> Set<Int64> {
+        var seqs = Set(try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT replaces FROM sync_op WHERE device = ? AND replaces IS NOT NULL
+            """), arguments: [device]))
+        for entry in entries { if let replaces = entry.replaces { seqs.insert(replaces) } }
+        return seqs
+    }
+
+    /// Sets device number `device`'s clock floor to its greatest line that
+    /// no other line stands for (`JournalEntry.replaces`).
+    static func resetClock(_ db: Database, device: Int64) throws {
+        let latest = try Row.fetchOne(db, sql: """
+            SELECT wall, counter FROM sync_op WHERE device = ?1
+                AND seq NOT IN (SELECT replaces FROM sync_op WHERE device = ?1 AND replaces IS NOT NULL)
+            ORDER BY wall DESC, counter DESC LIMIT 1
+            """, arguments: [device])
+        try db.execute(sql: "UPDATE sync_device SET wall = ?, counter = ? WHERE number = ?",
+                       arguments: [latest?[0] ?? Int64(0), latest?[1] ?? Int64(0), device])
     }
 
     /// The greatest clock time of any line merged or written (each
@@ -709,8 +856,10 @@ extension AttendanceStore {
         guard let day = LocalDate(date) else { return }
         var rebuilt = DayRows(day)
         var sequence = 0
-        for row in rows {
-            let entry = entry(row)
+        let entries = rows.map(entry)
+        // A line stamped again (`correctClock`) stands for the earlier one.
+        let replaced = Set(entries.compactMap { entry in entry.replaces.map { "\(entry.device) \($0)" } })
+        for entry in entries where replaced.isEmpty || !replaced.contains("\(entry.device) \(entry.seq)") {
             guard let change = entry.change, change.date == day else { continue }
             _ = rebuilt.apply(change, time: entry.time, sequence: &sequence)
         }

@@ -18,7 +18,7 @@ import Synchronization
 /// on (date, source).
 public final class AttendanceStore: Sendable {
     /// The schema version this build writes: the number of migrations, and `PRAGMA user_version`.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     /// The database file, or `:memory:`.
     public let path: String

@@ -36,9 +36,15 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// A record's plan mark (`ahead`, `planner`); absent: not a plan (every
     /// line written before plans existed).
     public var plan: String?
+    /// The seq of an earlier line of the same device that this one stands
+    /// for: the same change, stamped again after that device's clock was
+    /// found to have run ahead (docs/design.md "Sync", `correctClock`).
+    /// The earlier line is kept and never applied.
+    public var replaces: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry, plan
+        case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry, plan,
+             replaces
     }
 
     public var time: HLC { HLC(wall: hlc, counter: n) }
@@ -59,8 +65,9 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(JournalEntry.self, from: data)
     }
 
-    public init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange) {
+    public init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange, replaces: Int64? = nil) {
         v = Self.version
+        self.replaces = replaces
         self.device = device
         self.name = name
         self.seq = seq
@@ -107,6 +114,9 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         if let problem = Validation.countProblem(seq, from: 1) { return tr("its seq \(seq): \(problem)") }
         if let problem = Validation.countProblem(n, from: 0) { return tr("its clock counter (n) \(n): \(problem)") }
         if let problem = Validation.timeProblem(milliseconds: hlc, now: now) { return tr("its clock time (hlc) \(hlc): \(problem)") }
+        if let replaces, Validation.countProblem(replaces, from: 1) != nil || replaces >= seq {
+            return tr("it replaces line \(replaces), which is not an earlier line of its device")
+        }
         if let clock {
             guard let time = UTCTimestamp.date(from: clock) else { return tr("its clock is not a time") }
             if let problem = Validation.timeProblem(time, now: now) { return tr("its clock \(clock): \(problem)") }
@@ -258,6 +268,7 @@ extension JournalEntry {
             case .ifEmpty: guard let value = reader.optionalBool() else { return nil }; entry.ifEmpty = value; seen |= 131072
             case .origins: guard let value = reader.optionalStrings() else { return nil }; entry.origins = value; seen |= 262144
             case .plan: guard let value = reader.optionalString() else { return nil }; entry.plan = value; seen |= 524288
+            case .replaces: guard let value = reader.optionalInteger() else { return nil }; entry.replaces = value; seen |= 1048576
             }
         } while reader.take(UInt8(ascii: ","))
         guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen & 255 == 255, seen.nonzeroBitCount == keys else { return nil }
@@ -372,7 +383,7 @@ private struct FlatJSON {
         index += 1
         guard count > 0 else { return nil }
         // The one key it can be, by its length and first letters; then
-        // every byte compared (a loop over all nineteen costs a fifth of
+        // every byte compared (a loop over all of them costs a fifth of
         // decoding a line).
         let first = bytes[start], second = count > 1 ? bytes[start + 1] : 0
         let candidate: JournalEntry.CodingKeys?
@@ -395,6 +406,7 @@ private struct FlatJSON {
         case (6, UInt8(ascii: "o")): candidate = .origin
         case (7, UInt8(ascii: "i")): candidate = .ifEmpty
         case (7, UInt8(ascii: "o")): candidate = .origins
+        case (8, UInt8(ascii: "r")): candidate = .replaces
         default: candidate = nil
         }
         guard let candidate else { return nil }
@@ -403,6 +415,11 @@ private struct FlatJSON {
             name.count == count && memcmp(name.baseAddress!, bytes.baseAddress! + start, count) == 0
         }
         return same ? candidate : nil
+    }
+
+    mutating func optionalInteger() -> Int64?? {
+        if literal("null") { return .some(nil) }
+        return integer().map { .some($0) }
     }
 
     mutating func optionalString() -> String?? {

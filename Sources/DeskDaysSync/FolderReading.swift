@@ -119,13 +119,14 @@ extension Synchronizer {
     /// batch at a time (`read`): `body` gets each batch's reading and
     /// returns false to stop. Nil when the file cannot be read; a warning
     /// when it is too large.
-    static func eachReading(_ path: String, device id: String, now: ClockTime, _ body: (Reading) throws -> Bool) rethrows -> String?? {
+    static func eachReading(_ path: String, device id: String, now: ClockTime, replaced: Set<Int64> = [],
+                            _ body: (Reading) throws -> Bool) rethrows -> String?? {
         guard case .file(let fd) = openFile(path) else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         if let problem = sizeProblem((path as NSString).lastPathComponent, size: Int64(info.st_size)) { return .some(problem) }
-        try eachLines(fd, from: 0, to: Int64(info.st_size)) { lines in try body(read(lines, device: id, now: now)) }
+        try eachLines(fd, from: 0, to: Int64(info.st_size)) { lines in try body(read(lines, device: id, now: now, replaced: replaced)) }
         return .some(nil)
     }
 }

@@ -43,6 +43,8 @@ public final class Synchronizer: Sendable {
     private let wholeReadings = Mutex<[String: Reading.Refused]>([:])
     /// What the next merge report says once (`MergeReport.notes`).
     private let notes = Mutex<[String]>([])
+    /// What the next merge report says of a clock correction (`correctClock`).
+    private let corrected = Mutex<AttendanceStore.ClockCorrection?>(nil)
 
     /// Makes `store` a syncing device (its history journaled once). The
     /// folder is only touched by `publish` and `merge`, so a folder out of
@@ -124,6 +126,28 @@ public final class Synchronizer: Sendable {
         }
     }
 
+    /// Stamps again this device's lines written while its clock ran ahead,
+    /// once the clock has gone back (`AttendanceStore.correctClock`); the
+    /// next merge report says so.
+    func correctClock() throws {
+        guard let correction = try store.correctClock(now: now()) else { return }
+        corrected.withLock { $0 = correction }
+        notes.withLock { $0.append(Self.sentence(correction)) }
+    }
+
+    /// The correction not yet reported (a merge report takes it too).
+    public func takeCorrection() -> AttendanceStore.ClockCorrection? {
+        corrected.withLock { corrected in defer { corrected = nil }; return corrected }
+    }
+
+    /// What a clock correction did, in one sentence (lower case, no full stop).
+    public static func sentence(_ correction: AttendanceStore.ClockCorrection) -> String {
+        let hours = max(1, Int((correction.ahead / 3600).rounded()))
+        return trn("this device's clock was \(hours) h ahead until it was set right: \(correction.lines) change written on that clock was stamped again with the time it was made, so it rules no later decision on any device; let the clock be set automatically (`timedatectl set-ntp true`)",
+                   "this device's clock was \(hours) h ahead until it was set right: \(correction.lines) changes written on that clock were stamped again with the times they were made, so they rule no later decision on any device; let the clock be set automatically (`timedatectl set-ntp true`)",
+                   correction.lines)
+    }
+
     /// Whether the file at `path` ends in an incomplete line (being
     /// written, or torn): its last byte alone is read.
     public static func endsInIncompleteLine(_ path: String) -> Bool {
@@ -177,6 +201,7 @@ public final class Synchronizer: Sendable {
     /// restored backup, a copy) make it go on as a new device first (`continueIfCopied`).
     public func publish() throws {
         try ensureFolder()
+        try correctClock()
         let path = ownFile
         let fd: Int32
         switch Self.openFile(path, O_RDWR | O_CREAT | O_APPEND) {
@@ -297,6 +322,9 @@ public final class Synchronizer: Sendable {
         public var held: [String] = []
         /// When the first held line becomes acceptable: a merge then applies it.
         public var heldUntil: Date?
+        /// This device's clock went back, and its lines written ahead were
+        /// stamped again (`correctClock`), since the last report.
+        public var corrected: AttendanceStore.ClockCorrection?
 
         /// Every sentence, for a command's or the agent's warnings.
         public var problems: [String] { notes + warnings + skipped + held }
@@ -306,6 +334,8 @@ public final class Synchronizer: Sendable {
     /// last pass, or the whole file when it shrank or was replaced.
     public func merge() throws -> MergeReport {
         var report = MergeReport()
+        // A clock set right since the last change is found out by the next merge too.
+        if try store.clockWentBack(now: now()) { try publish() }
         let scan = try scan()
         let known = Dictionary(try store.syncDevices().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, path) in scan.journals {
@@ -331,6 +361,7 @@ public final class Synchronizer: Sendable {
             }
             var start = known[id]?.mergedBytes ?? 0
             var fork = Self.fork(of: known[id])
+            let replaced = try store.replacedSeqs(of: id)
             // Shrunk, or replaced (the line before where we stopped is no
             // longer the line merged): read it again from the start.
             if start > 0, try size < start || lineBeforeChanged(fd, before: start, device: id, fork: fork) {
@@ -340,7 +371,7 @@ public final class Synchronizer: Sendable {
             // A batch at a time (`eachLines`): each batch merged before the next is read.
             var refused = Reading.Refused(), newer = false, heldAt: Int64?, seqs = Set<Int64>(), mergedTo = start
             let complete = try Self.eachLines(fd, from: start, to: size) { lines in
-                let reading = Self.read(lines, device: id, now: now())
+                let reading = Self.read(lines, device: id, now: now(), replaced: replaced)
                 if reading.newer { newer = true; return false }
                 refused.add(reading.refused)
                 // A held line is read again at every merge until its time comes:
@@ -409,6 +440,7 @@ public final class Synchronizer: Sendable {
         try mergeInbox(&report)
         // Said once, with what this merge found (a restore) among them.
         report.notes = notes.withLock { notes in defer { notes = [] }; return notes } + report.notes
+        report.corrected = takeCorrection()
         return report
     }
 
@@ -550,7 +582,8 @@ public final class Synchronizer: Sendable {
             let file = (path as NSString).lastPathComponent
             if let whole = wholeReadings.withLock({ $0[path] }) { return (file, whole) }
             var refused = Reading.Refused(), newer = false
-            let read = Self.eachReading(path, device: id, now: now()) { reading in
+            let replaced = (try? store.replacedSeqs(of: id)) ?? []
+            let read = Self.eachReading(path, device: id, now: now(), replaced: replaced) { reading in
                 newer = newer || reading.newer
                 refused.add(reading.refused)
                 return !newer
@@ -604,9 +637,13 @@ public final class Synchronizer: Sendable {
     /// line, one too long, one of another device, and one refused are
     /// skipped, with why; one that this clock will accept later
     /// (`JournalEntry.heldUntil`) is held.
-    static func read(_ lines: [FileLine], device id: String, now: ClockTime) -> Reading {
+    static func read(_ lines: [FileLine], device id: String, now: ClockTime, replaced: Set<Int64> = []) -> Reading {
         let (entries, failed, refused) = decode(lines, device: id, now: now)
         var reading = Reading()
+        // A line another stands for (its device's clock ran ahead: `correctClock`)
+        // is kept without effect, whatever its time: it is not held.
+        var replaced = replaced
+        for entry in entries where entry.device == id { if let seq = entry.replaces { replaced.insert(seq) } }
         var skipped = Set(failed)
         for index in failed {
             if lines[index].tooLong {
@@ -619,7 +656,9 @@ public final class Synchronizer: Sendable {
         for (index, reason) in refused {
             if entries[index].v > JournalEntry.version { reading.newer = true }
             skipped.insert(index)
-            if entries[index].device == id, let until = entries[index].heldUntil(now: now) {
+            if entries[index].device == id, replaced.contains(entries[index].seq), entries[index].heldUntil(now: now) != nil {
+                skipped.remove(index)
+            } else if entries[index].device == id, let until = entries[index].heldUntil(now: now) {
                 reading.refused.held.append((lines[index].index, until, reason))
                 reading.refused.earliest = min(reading.refused.earliest ?? until, until)
                 reading.heldAt = min(reading.heldAt ?? lines[index].offset, lines[index].offset)

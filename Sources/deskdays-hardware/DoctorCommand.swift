@@ -77,7 +77,7 @@ extension DoctorCommand {
                     Doctor.Finding(.ok, needsMigration
                                    ? tr("the database passes SQLite's quick_check (schema v\(version), updated on the next write)")
                                    : tr("the database passes SQLite's quick_check (schema v\(version))")),
-                ])
+                ] + clockFindings(path))
             }
         } catch let error as StoreError {
             return Doctor.Section(name: tr("database"), summary: path, findings: [
@@ -88,6 +88,28 @@ extension DoctorCommand {
                 Doctor.Finding(.problem, tr("the database could not be checked: \(error)"), fix: tr("check the path and its permissions")),
             ])
         }
+    }
+
+    /// A clock that ran ahead: this device's (found out when it went back,
+    /// its lines stamped again: `correctClock`) or another's.
+    func clockFindings(_ path: String) -> [Doctor.Finding] {
+        guard let store = try? AttendanceStore(readingFrom: path) else { return [] }
+        var findings: [Doctor.Finding] = []
+        if (try? store.clockWentBack(now: .now())) == true {
+            findings.append(Doctor.Finding(.warning, tr("this machine's clock is behind the latest change this device wrote: it ran ahead and was set back"),
+                                           fix: tr("`deskdays sync status` stamps those changes again; let the clock be set automatically (`timedatectl set-ntp true`)")))
+        }
+        for correction in (try? store.clockCorrections()) ?? [] {
+            let (count, time) = (correction.lines, correction.at.map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "-")
+            findings.append(correction.isSelf
+                ? Doctor.Finding(.warning, trn("this device's clock ran ahead until \(time): \(count) change written on it was stamped again",
+                                               "this device's clock ran ahead until \(time): \(count) changes written on it were stamped again", count),
+                                 fix: tr("let the clock be set automatically (`timedatectl set-ntp true`)"))
+                : Doctor.Finding(.note, trn("\(correction.name)'s clock ran ahead until \(time): \(count) change written on it was stamped again",
+                                            "\(correction.name)'s clock ran ahead until \(time): \(count) changes written on it were stamped again", count),
+                                 fix: tr("on \(correction.name), let the clock be set automatically (`timedatectl set-ntp true`)")))
+        }
+        return findings
     }
 
     /// Whether the agent runs, and whether it can show reminders.

@@ -48,7 +48,11 @@ import Testing
 
         /// This device's id, from its journal file's name.
         func id(in folder: String) async throws -> String {
-            let status = try await ok(["sync", "status"])
+            try Self.id(inStatus: try await ok(["sync", "status"]))
+        }
+
+        /// This device's id, as `sync status` names it.
+        static func id(inStatus status: String) throws -> String {
             let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("This device:") })
             let open = try #require(line.firstIndex(of: "("))
             return String(line[line.index(after: open)...].prefix(32))

@@ -39,16 +39,45 @@ import Glibc
         #expect(sick.contains("(from phone) (decides: written at the same clock time as laptop's; the greater device id wins)"), "\(tie)")
     }
 
-    /// A clock that ran three days ahead and was set back: the device is told.
-    @Test func theDeviceWhoseClockWentBackIsTold() async throws {
+    /// A clock that ran three days ahead and was set back (libfaketime holds
+    /// each command's machine clock): its office line is held on the desk,
+    /// which decides remote after it; once the laptop's clock is right, its
+    /// line is stamped again, the laptop is told, both show the desk's later
+    /// decision, `explain` and `doctor` say why, and the laptop's next
+    /// decision wins on both within one merge.
+    @Test func aClockThatRanAheadIsCorrectedAndTheDeviceIsTold() async throws {
         let folder = try SyncDevicesTests.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let a = try Device("laptop", folder: folder)
-        defer { a.cli.cleanup() }
+        let a = try Device("laptop", folder: folder), b = try Device("desk", folder: folder)
+        defer { [a, b].forEach { $0.cli.cleanup() } }
+        _ = try await b.ok(["checkin", "--date", "2026-11-18", "--status", "office"], now: "2026-11-19T08:00:00Z")
         _ = try await a.ok(["checkin", "--date", "2026-11-20", "--status", "office"], now: "2026-11-23T09:00:00Z")
-        let status = try await a.ok(["sync", "status"], now: "2026-11-20T09:00:00Z")
-        #expect(status.contains("this device's clock is 72 h behind the latest change it wrote (2026-11-23T09:00:00"), "\(status)")
-        #expect(!(try await a.ok(["sync", "status"], now: "2026-11-23T10:00:00Z")).contains("behind the latest change"))
+        let held = try await b.ok(["sync", "status"], now: "2026-11-20T10:00:00Z")
+        #expect(held.contains("Held until this device's clock reaches them:"), "\(held)")
+        _ = try await b.ok(["checkin", "--date", "2026-11-20", "--status", "remote"], now: "2026-11-20T10:00:00Z")
+        func status(_ device: Device, at now: String) async throws -> String {
+            try await device.ok(["days", "--from", "2026-11-20", "--to", "2026-11-20"], now: now)
+        }
+        #expect(try await status(a, at: "2026-11-23T11:00:00Z").contains("office"))
+
+        // The laptop's clock is right again: told, and the desk's later decision stands on both.
+        let told = try await a.ok(["sync", "status"], now: "2026-11-20T12:00:00Z")
+        #expect(told.contains("Note: this device's clock was 69 h ahead until it was set right: 1 change written on that clock was stamped again"), "\(told)")
+        #expect(told.contains("This device's clock ran ahead until"), "\(told)")
+        #expect(!(try await a.ok(["sync", "status"], now: "2026-11-20T12:01:00Z")).contains("Note: this device's clock was"))
+        let desk = try await b.ok(["sync", "status"], now: "2026-11-20T12:05:00Z")
+        #expect(!desk.contains("Held until"), "\(desk)")
+        #expect(desk.contains("its clock ran ahead until"), "\(desk)")
+        for device in [a, b] { #expect(try await status(device, at: "2026-11-20T12:10:00Z").contains("remote")) }
+        let why = try await a.ok(["explain", "2026-11-20"], now: "2026-11-20T12:10:00Z")
+        #expect(why.contains("(decides: written at a later clock time than laptop's)"), "\(why)")
+        let doctor = try await a.run(["doctor"], now: "2026-11-20T12:10:00Z")
+        #expect(doctor.stdout.contains("this device's clock ran ahead until"), "\(doctor.stdout)")
+
+        // A decision on the laptop now, on a right clock: not held, and it wins on both.
+        _ = try await a.ok(["checkin", "--date", "2026-11-20", "--status", "office"], now: "2026-11-20T13:00:00Z")
+        for device in [a, b] { #expect(try await status(device, at: "2026-11-20T13:01:00Z").contains("office")) }
+        #expect(!(try await b.ok(["sync", "status"], now: "2026-11-20T13:02:00Z")).contains("Held until"))
     }
 
     @Test func configCheckIsNotOKOverARefusedSyncFolder() async throws {

@@ -49,7 +49,8 @@ import Glibc
         _ = try await Self.ok(b, ["checkin", "--date", "2026-11-17", "--status", "remote"], ["DESKDAYS_NOW": anHourAhead])
         _ = try await Self.ok(b, ["checkin", "--date", "2026-11-18", "--status", "sick"], ["DESKDAYS_TODAY": "2027-01-15"])
         let ended = Int64(Date().timeIntervalSince1970 * 1000)
-        let idB = try await b.id(in: folder)
+        // On this machine's clock, as every command here (a faked one would have gone back).
+        let idB = try Device.id(inStatus: try await Self.ok(b, ["sync", "status"]))
         let clocks = try Self.clocks(folder + "/deskdays-\(idB).jsonl")
         #expect(clocks.count == 4 && clocks.allSatisfy { (started - 1000...ended + 1000).contains($0) },
                 "journal clocks \(clocks) not within this machine's clock \(started)...\(ended)")

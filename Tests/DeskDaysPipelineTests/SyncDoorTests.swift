@@ -141,8 +141,9 @@ import Glibc
     }
 
     /// Its own lines stamped more than a day after a later "now" (the clock
-    /// set back, or `DESKDAYS_NOW`) are still its own: publishing again
-    /// appends nothing, and the next line follows them.
+    /// set back) are still its own: publishing stamps each again once, as
+    /// a line that stands for it (`correctClock`), publishing again appends
+    /// nothing, and the next line follows them.
     @Test func itsOwnLinesFromAheadOfNowStayItsOwn() async throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -154,11 +155,16 @@ import Glibc
         let back = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
         try back.publish()
         try back.publish()
-        #expect(try SyncFolderTests().lines(back.ownFile).count == 2 + 1)
+        #expect(try SyncFolderTests().lines(back.ownFile).count == 4 + 1)
         let later = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: back)
         try await later.recordManual(dates: [day("2026-11-18")], status: .remote, note: nil)
-        let seqs = try SyncFolderTests().lines(back.ownFile).dropLast().map { JournalEntry.decode(Data($0.utf8))?.seq }
-        #expect(seqs == [1, 2, 3], "\(seqs)")
+        let lines = try SyncFolderTests().lines(back.ownFile).dropLast().compactMap { JournalEntry.decode(Data($0.utf8)) }
+        #expect(lines.map(\.seq) == [1, 2, 3, 4, 5])
+        #expect(lines.map(\.replaces) == [nil, nil, 1, 2, nil])
+        // Stamped back by the clock's error, and the next line after them.
+        #expect(lines[2].hlc <= lines[0].hlc - 3 * 86_400_000 + 1 && lines[4].time > lines[3].time)
+        #expect(lines[2...].allSatisfy { $0.problem(now: ClockTime(reading: Self.now)) == nil })
+        #expect(try store.records(in: nil).map(\.status) == [.office, .office, .remote])
     }
 
     /// Runs `work` on a thread of its own; if it has not returned within

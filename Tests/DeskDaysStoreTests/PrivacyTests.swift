@@ -26,7 +26,7 @@ import Testing
         #expect(device == ["number", "id", "name", "self", "forgotten", "mergedBytes", "lines", "lastSeq", "lastChange", "lastClock",
                            "wall", "counter", "readState"])
         #expect(op == ["id", "device", "seq", "wall", "counter", "date", "v", "op", "clock", "source", "rule", "at", "kind",
-                       "status", "origin", "note", "ifEmpty", "origins", "entry", "plan"])
+                       "status", "origin", "note", "ifEmpty", "origins", "entry", "plan", "replaces", "known"])
         // Time on site keeps a source's latest sign: its kind and instant, no place, no identifier.
         #expect(sign == ["id", "date", "source", "at", "kind"])
         // A removal names what went in words made of a status or a source and a rule name.

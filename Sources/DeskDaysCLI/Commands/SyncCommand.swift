@@ -65,12 +65,12 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append(trn("This device: \(me.name) (\(me.id)), \(count) line in \(file)",
                                  "This device: \(me.name) (\(me.id)), \(count) lines in \(file)", count))
             }
-            // This clock behind itself when it last wrote (it ran ahead and was set back): said here, where it can be
-            // fixed. Its own clock reading, not the clock time of the line, which follows the other devices' times.
-            if let me = devices.first(where: \.isSelf), let stamped = me.lastClock, stamped.timeIntervalSince(session.clock().date) > 3600 {
-                let hours = Int((stamped.timeIntervalSince(session.clock().date) / 3600).rounded())
-                problems.append(trn("this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)",
-                                    "this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)", hours))
+            // A clock that ran ahead, set right since: its lines were stamped again (`correctClock`).
+            let corrections = Dictionary(try sync.store.clockCorrections().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            if let me = devices.first(where: \.isSelf), let correction = corrections[me.name], correction.isSelf {
+                let (count, time) = (correction.lines, correction.at.map(formatRFC3339) ?? "-")
+                lines.append(trn("This device's clock ran ahead until \(time): \(count) change written on it was stamped again with the time it was made",
+                                 "This device's clock ran ahead until \(time): \(count) changes written on it were stamped again with the times they were made", count))
             }
             let others = devices.filter { !$0.isSelf }
             lines.append(others.isEmpty ? tr("Devices seen: none yet") : tr("Devices seen:"))
@@ -82,6 +82,11 @@ struct SyncCommand: AsyncParsableCommand {
                 } ?? trn("no change yet, \(count) line merged", "no change yet, \(count) lines merged", count)
                 if device.forgotten { state = tr("forgotten (its journal is ignored)") }
                 if let first = device.firstClock { state = tr("first appeared \(formatRFC3339(first))") + "; " + state }
+                if let correction = corrections[device.name], !correction.isSelf {
+                    let (count, time) = (correction.lines, correction.at.map(formatRFC3339) ?? "-")
+                    state += "; " + trn("its clock ran ahead until \(time): \(count) change stamped again",
+                                        "its clock ran ahead until \(time): \(count) changes stamped again", count)
+                }
                 if let fork = Synchronizer.fork(of: device) {
                     state += "; " + tr("restored from a backup: its lines from line \(fork.seq) on continue as \(fork.branch.prefix(8))")
                 }

@@ -328,3 +328,20 @@ COMMIT;
 SQL
 chmod 0600 v10.sqlite
 echo "wrote $(pwd)/v10.sqlite"
+
+# v11: v10's rows; a line may stand for an earlier one of its device
+# stamped on a clock that ran ahead, and this device's lines keep what it
+# had seen of the others (docs/design.md "Sync").
+rm -f v11.sqlite v11.sqlite-wal v11.sqlite-shm
+cp v10.sqlite v11.sqlite
+sqlite3 v11.sqlite <<'SQL'
+BEGIN;
+ALTER TABLE sync_op ADD COLUMN replaces INTEGER;
+ALTER TABLE sync_op ADD COLUMN known INTEGER;
+CREATE INDEX sync_op_replaces ON sync_op (device, replaces) WHERE replaces IS NOT NULL;
+PRAGMA user_version = 11;
+INSERT INTO grdb_migrations (identifier) VALUES ('v11');
+COMMIT;
+SQL
+chmod 0600 v11.sqlite
+echo "wrote $(pwd)/v11.sqlite"

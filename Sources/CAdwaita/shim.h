@@ -17,6 +17,22 @@ static inline GVariant *deskdays_variant_s(const char *a) { return g_variant_new
 static inline GVariant *deskdays_variant_sssb(const char *a, const char *b, const char *c, gboolean d) {
     return g_variant_new("(sssb)", a, b, c, d);
 }
+// "(asas)" from two lists of lines ("" is an empty list): Plan's and WritePlan's prefer and avoid.
+static inline GVariant *deskdays_variant_asas_lines(const char *a, const char *b) {
+    gchar **first = a[0] ? g_strsplit(a, "\n", -1) : g_new0(gchar *, 1);
+    gchar **second = b[0] ? g_strsplit(b, "\n", -1) : g_new0(gchar *, 1);
+    GVariant *tuple = g_variant_new("(^as^as)", first, second);
+    g_strfreev(first);
+    g_strfreev(second);
+    return tuple;
+}
+// A texture of an image's bytes (PNG, or SVG through gdk-pixbuf's loader), or NULL.
+static inline GdkTexture *deskdays_texture_from_bytes(const char *bytes, gsize length) {
+    GBytes *data = g_bytes_new(bytes, length);
+    GdkTexture *texture = gdk_texture_new_from_bytes(data, NULL);
+    g_bytes_unref(data);
+    return texture;
+}
 // A reply's first string ("(s)"), or NULL.
 static inline const char *deskdays_variant_first_string(GVariant *tuple) {
     if (tuple == NULL || !g_variant_is_of_type(tuple, G_VARIANT_TYPE("(s)"))) return NULL;

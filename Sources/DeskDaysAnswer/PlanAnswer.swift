@@ -70,19 +70,8 @@ extension Answers {
         let period = locale.periodLabel(plan.report.period)
         var lines: [String] = []
         let count = plan.new.count
-        if plan.report.status == .met {
-            lines.append(tr("\(period): the target is met; no new office day is needed."))
-        } else if !plan.reachable {
-            let short = plan.short
-            lines.append(plan.byWeeks
-                ? trn("\(period): out of reach; even with every usable day the period ends \(short) compliant week short.",
-                      "\(period): out of reach; even with every usable day the period ends \(short) compliant weeks short.", short)
-                : trn("\(period): out of reach; even with every usable day the period ends \(short) office day short.",
-                      "\(period): out of reach; even with every usable day the period ends \(short) office days short.", short))
-        } else {
-            lines.append(trn("\(period): \(count) new office day makes the period end met.",
-                             "\(period): \(count) new office days make the period end met.", count))
-        }
+        lines.append(Render.planSummary(period: period, met: plan.report.status == .met, reachable: plan.reachable, short: plan.short,
+                                        new: count, byWeeks: plan.byWeeks))
         let existing = Set(plan.existing)
         let weeks = Dictionary(grouping: plan.days) { policy.weekStart(of: $0) }
         for start in weeks.keys.sorted() {

@@ -581,6 +581,9 @@ public final class DesktopBus: @unchecked Sendable {
             .method("WritePlan", input: "asas", output: "s", names: ["prefer", "avoid", "json"]) { [unowned self] message, error in
                 run(message, error, ["plan", "--write", "--json"] + Self.planFlags(message))
             },
+            .method("Chart", input: "s", output: "s", names: ["kind", "svg"]) { [unowned self] message, error in
+                run(message, error, ["chart", BusSupport.readString(message) ?? "", "--out", "-"])
+            },
             .method("Configure", input: "sv", output: "s", names: ["key", "value", "text"]) { [unowned self] message, error in
                 let key = BusSupport.readString(message) ?? ""
                 guard let value = BusSupport.readVariant(message) else {

@@ -175,6 +175,24 @@ public enum Render {
     }
 }
 
+extension Render {
+    /// The plan's first line (`deskdays plan`, the window's Plan page): met,
+    /// out of reach by `short` (office days, or weeks with `byWeeks`), or
+    /// how many `new` office days make the period end met.
+    public static func planSummary(period: String, met: Bool, reachable: Bool, short: Int, new count: Int, byWeeks: Bool) -> String {
+        if met { return tr("\(period): the target is met; no new office day is needed.") }
+        if !reachable {
+            return byWeeks
+                ? trn("\(period): out of reach; even with every usable day the period ends \(short) compliant week short.",
+                      "\(period): out of reach; even with every usable day the period ends \(short) compliant weeks short.", short)
+                : trn("\(period): out of reach; even with every usable day the period ends \(short) office day short.",
+                      "\(period): out of reach; even with every usable day the period ends \(short) office days short.", short)
+        }
+        return trn("\(period): \(count) new office day makes the period end met.",
+                   "\(period): \(count) new office days make the period end met.", count)
+    }
+}
+
 /// One line about streaks for `report` and `status`.
 public func streakLine(_ streaks: Streaks, locale: ReportLocale) -> String {
     let current = locale.number(streaks.current), longest = locale.number(streaks.longest)

@@ -1,6 +1,7 @@
 import CAdwaita
 import DeskDaysCore
 import DeskDaysReports
+import Foundation
 import Localization
 
 /// The main window (ui/window.ui): Today, Calendar, Plan and Insights in an AdwViewStack, the
@@ -15,10 +16,12 @@ final class MainWindow {
 
     private(set) var report: Report?
     private(set) var rows: [DayRow] = []
+    private var streaks: Streaks?
     private var generation = 0
     /// The calendar's selection: one date, or a range once a second date is chosen.
     private var selection: (from: LocalDate, to: LocalDate)?
     private var dayButtons: [LocalDate: Widget] = [:]
+    private lazy var plan = PlanPage(window: self, box: object("plan_box"))
 
     init(application: UnsafeMutablePointer<AdwApplication>, agent: AgentClient) {
         self.agent = agent
@@ -140,6 +143,7 @@ final class MainWindow {
                 }
                 self.showBanner(false)
                 self.report = report
+                self.streaks = Self.streaks(json)
                 self.showToday()
                 self.showInsights(report)
                 self.readDays(report, asked)
@@ -164,6 +168,7 @@ final class MainWindow {
             }
             self.showToday()
             self.showCalendar()
+            self.plan.refresh()
         }
     }
 
@@ -181,8 +186,15 @@ final class MainWindow {
         if let week { UI.setText(weekLabel, Render.weekLine(office: week.office, required: week.required, locale: locale)) }
         UI.setText(object("period_label"), Render.periodLine(report, locale: locale))
         showWeekDays(report)
-        UI.setText(object("streak_label"), "")
-        gtk_widget_set_visible(object("streak_label"), 0)
+        UI.setText(object("streak_label"), streaks.map { streakLine($0, locale: locale) } ?? "")
+        gtk_widget_set_visible(object("streak_label"), streaks == nil ? 0 : 1)
+    }
+
+    /// The report JSON's streak keys (`streak_weeks`, `longest_streak_weeks`), when it has them.
+    static func streaks(_ json: String) -> Streaks? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let current = object["streak_weeks"] as? Int, let longest = object["longest_streak_weeks"] as? Int else { return nil }
+        return Streaks(current: current, longest: longest)
     }
 
     /// "In the office", "Remote" …: today's status as a title.
@@ -230,24 +242,57 @@ final class MainWindow {
     // MARK: - Plan and Insights
 
     /// Insights: `report`'s text (every figure of the period, week by week), as the command prints it.
-    /// Plan: what the period still needs, and the calendar where future days are marked.
+    /// The charts are the reports' own (`deskdays chart`, through the agent's `Chart`), each named by
+    /// its SVG's title and described by its description for a screen reader.
     private func showInsights(_ report: Report) {
         let insights = object("insights_box")
         UI.clear(insights)
         UI.append(insights, UI.label(locale.periodLabel(report.period), classes: ["title-2"]))
+        if let streaks { UI.append(insights, UI.label(streakLine(streaks, locale: locale), wrap: true)) }
+        for kind in ["weeks", "burndown"] {
+            let slot = UI.box(vertical: true, spacing: 0)
+            UI.append(insights, slot)
+            let asked = generation
+            agent.call("Chart", deskdays_variant_s(kind), start: false) { [weak self] answer in
+                // A later read cleared the page, and this slot with it.
+                guard asked == self?.generation, case .success(let svg) = answer, let texture = deskdays_texture_from_bytes(svg, gsize(svg.utf8.count)) else { return }
+                let picture: Widget = gtk_picture_new_for_paintable(cast(raw(texture)))
+                g_object_unref(raw(texture))
+                gtk_picture_set_can_shrink(cast(raw(picture)), 1)
+                // A vertical box gives a picture its minimum height: the chart's own, at the page's width (760).
+                let height = Int(Self.attribute("height", of: svg)) ?? 360, width = Int(Self.attribute("width", of: svg)) ?? 800
+                gtk_widget_set_size_request(picture, -1, Int32(760 * height / max(width, 1)))
+                gtk_widget_add_css_class(picture, "card")
+                deskdays_set_accessible_label(picture, Self.element("title", of: svg))
+                deskdays_set_accessible_description(picture, Self.element("desc", of: svg))
+                UI.append(slot, picture)
+            }
+        }
         let text = UI.label(Render.text(report, locale: locale), classes: ["card", "deskdays-card", "monospace"], wrap: true)
         gtk_label_set_selectable(cast(raw(text)), 1)
         UI.append(insights, text)
-        let plan = object("plan_box")
-        UI.clear(plan)
-        UI.append(plan, UI.label(locale.periodLabel(report.period), classes: ["title-2"]))
-        UI.append(plan, UI.label(Render.periodLine(report, locale: locale), wrap: true))
-        let open = UI.button(tr("Calendar"), classes: ["pill", "suggested-action"]) { [weak self] in
-            guard let self else { return }
-            adw_view_stack_set_visible_child_name(cast(raw(self.object("stack"))), "calendar")
-        }
-        gtk_widget_set_halign(open, GTK_ALIGN_CENTER)
-        UI.append(plan, open)
+    }
+
+    /// The text of an SVG's first `<title>` or `<desc>` (the chart's own words, XML-escaped there).
+    static func element(_ name: String, of svg: String) -> String {
+        guard let tag = svg.range(of: "<\(name)"), let open = svg.range(of: ">", range: tag.upperBound..<svg.endIndex),
+              let close = svg.range(of: "</\(name)>", range: open.upperBound..<svg.endIndex) else { return "" }
+        return String(svg[open.upperBound..<close.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// An attribute of an SVG's root element (`width="800"`).
+    static func attribute(_ name: String, of svg: String) -> String {
+        guard let start = svg.range(of: " \(name)=\""), let end = svg.range(of: "\"", range: start.upperBound..<svg.endIndex) else { return "" }
+        return String(svg[start.upperBound..<end.lowerBound])
+    }
+
+    /// The weekdays that are workdays in the period shown (not weekend in its days), Monday first.
+    func workdays() -> [Weekday] {
+        let off = Set(rows.filter { $0.kind(today: report?.today ?? $0.date) == .weekend }.map(\.date.weekday))
+        let on = Set(rows.map(\.date.weekday)).subtracting(off)
+        return on.isEmpty ? [.monday, .tuesday, .wednesday, .thursday, .friday] : on.sorted()
     }
 
     // MARK: - Calendar

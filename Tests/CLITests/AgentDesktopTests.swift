@@ -182,6 +182,11 @@ import Glibc
         #expect(await agent.waitForLog("reminder shown as a desktop notification (id 7)"), "\(agent.logText)")
         kill(agent.pid, SIGHUP)
         #expect(await agent.waitForLog("configuration reloaded"), "\(agent.logText)")
+        // The new agent's connection follows the notification server's signals before it serves or queues for the name.
+        #expect(await agent.waitForLog("the reloaded agent on the session bus") { log in
+            log.components(separatedBy: "serving io.github.deskdays.DeskDays1 on the session bus").count
+                + log.components(separatedBy: "another DeskDays agent owns").count - 2 >= 2
+        }, "\(agent.logText)")
         if answeredOnScreen {
             // The server says the button was pressed (python-dbus broadcasts it, as dunst does).
             let pressed = try await busctl(bus, ["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",

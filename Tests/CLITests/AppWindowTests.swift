@@ -52,6 +52,14 @@ import Testing
         var banner: String?
         var restarted: Bool?
         var week_after_restart: String?
+        var plan_days: [String]?
+        var toggles: [String]?
+        var toggle_roles: [String]?
+        var after_avoid: [String]?
+        var avoided_line: String?
+        var added: String?
+        var plan_after: String?
+        var charts: [String]?
     }
 
     /// Runs one session; `environment` is the app's (language, style) and the script's switches.
@@ -108,6 +116,29 @@ import Testing
         let days = try #require(seen.days_after_check_in)
         #expect(days.contains("\"status\" : \"office\"") && days.contains("\"origin\" : \"manual\""), "\(days)")
         #expect(seen.after_other_write == "This week: 2 of 3 office days.")
+    }
+
+    /// The Plan page shows the planner's days (`deskdays plan`), a day avoided leaves the plan,
+    /// "Add to my plans" writes the rest as plans (the CLI's plan then has nothing new), and
+    /// Insights shows the reports' two charts, named by their own titles.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func thePlanPageWritesThePlannersDaysAndInsightsShowTheCharts() async throws {
+        let cli = try prepared()
+        defer { cli.cleanup() }
+        let seen = try await session(cli, ["SCENARIO": "plan"], shots: Self.screenshots.map { $0 + "/en" } ?? "")
+        let days = try #require(seen.plan_days)
+        #expect(!days.isEmpty && days.allSatisfy { $0.hasPrefix("Avoid ") }, "\(seen)")
+        #expect(seen.toggles == ["Mon", "Tue", "Wed", "Thu", "Fri"], "\(seen.toggle_roles ?? [])")
+        let avoided = try #require(days.first).dropFirst("Avoid ".count)
+        #expect(seen.after_avoid.map { !$0.contains("Avoid \(avoided)") } == true, "\(seen)")
+        #expect(seen.avoided_line == "Not planned: \(avoided)", "\(seen)")
+        #expect(seen.added?.hasPrefix("Added ") == true && seen.added?.hasSuffix(" office days to your plans.") == true, "\(seen)")
+        // Written as plans: the planner (which does not avoid that day) finds all but the avoided one recorded.
+        let plan = try #require(seen.plan_after)
+        let new = try #require((try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [String: Any])?["new"] as? [String], "\(plan)")
+        #expect(new.count == 1, "\(plan)")
+        let charts = try #require(seen.charts)
+        #expect(charts.contains { $0.hasPrefix("Office days per week — ") } && charts.contains { $0.hasPrefix("Office days — ") }, "\(charts)")
     }
 
     @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))

@@ -24,7 +24,7 @@ struct ChartCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp(tr("burndown or weeks.")))
     var kind: Kind
 
-    @Option(help: ArgumentHelp(tr("The file to write (e.g. burndown.svg).")))
+    @Option(help: ArgumentHelp(tr("The file to write (e.g. burndown.svg); - writes the SVG to standard output.")))
     var out: String
 
     @Option(help: ArgumentHelp(tr("svg or png (default: png when --out ends in .png, else svg). PNG needs rsvg-convert.")))
@@ -52,6 +52,11 @@ struct ChartCommand: AsyncParsableCommand {
         switch kind {
         case .burndown: svg = BurndownChart(data: data, locale: session.reportLocale).svg()
         case .weeks: svg = WeeksChart(data: data, locale: session.reportLocale).svg()
+        }
+        if out == "-" {
+            guard converter == nil else { throw CLIError(tr("--out - writes SVG only; give a file name ending in .png for PNG.")) }
+            print(svg, terminator: "")
+            return
         }
         if let converter {
             try await ChartCommand.convert(svg: svg, to: expandTilde(out), with: converter)

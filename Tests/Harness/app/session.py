@@ -283,6 +283,29 @@ if app_env.get("SCENARIO") == "restart":
     seen["week_after_restart"] = wait("the week figure after the restart",
                                       lambda: next((l for l in labels() if l.startswith(week_prefix)), None))
 
+if app_env.get("SCENARIO") == "plan":
+    # The Plan page: the planner's days by accessible name, a preferred weekday, Avoid, then
+    # "Add to my plans"; the database then holds them as plans. Insights: the reports' charts.
+    page("Plan")
+    add = wait("the button 'Add to my plans'", lambda: find("push button", lambda n: n == "Add to my plans"))
+    plan_rows = lambda: sorted(n.name for n in walk(application()) if n.getRoleName() == "push button" and (n.name or "").startswith("Avoid "))
+    seen["plan_days"] = wait("the plan's days", plan_rows)
+    weekdays = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+    seen["toggles"] = [n.name for n in walk(application()) if n.getRoleName() in ("toggle button", "push button") and n.name in weekdays]
+    seen["toggle_roles"] = sorted({n.getRoleName() + ":" + (n.name or "") for n in walk(application()) if "toggle" in n.getRoleName() or (n.name or "").startswith(("Mo", "Tu"))})
+    first = seen["plan_days"][0]
+    press(first)
+    seen["after_avoid"] = wait("the plan without the avoided day", lambda: (lambda rows: rows if rows and first not in rows else None)(plan_rows()))
+    seen["avoided_line"] = wait("the line naming the avoided day", lambda: next((l for l in labels() if l.startswith("Not planned:")), None))
+    screenshot("plan")
+    press("Add to my plans")
+    seen["added"] = wait("the toast saying what was added", lambda: next((l for l in labels() if l.startswith("Added ")), None))
+    seen["plan_after"] = cli("plan", "--json")
+    page("Insights")
+    charts = lambda: sorted(n.name for n in walk(application()) if n.getRoleName() in ("image", "picture", "graphic") and n.name)
+    seen["charts"] = wait("the two charts", lambda: (lambda names: names if len(names) >= 2 else None)(charts()))
+    screenshot("insights")
+
 screenshot("today")
 for title in app_env.get("PAGES", "").split(","):
     if title:

@@ -33,8 +33,8 @@ struct DesktopCommands: Sendable {
         // A configuration not written yet (the first run) is the defaults, which a named file may not be.
         let config = configPath.flatMap { FileManager.default.fileExists(atPath: $0) ? ["--config=\($0)"] : nil } ?? []
         var files = ["--database=\(databasePath)"] + config
-        // `days` and `chart` only read; the writes go to this agent when it listens.
-        if !["days", "chart"].contains(arguments.first ?? ""), let socketPath { files.append("--socket=\(socketPath)") }
+        // `days`, `chart` and `config show` only read; the writes go to this agent when it listens.
+        if !["days", "chart", "config"].contains(arguments.first ?? ""), let socketPath { files.append("--socket=\(socketPath)") }
         // An agent on a set clock (DESKDAYS_NOW, the tests' manual clock) answers for its own now.
         let overrides: [String: String?] = clock.isSystemClock ? [:]
             : ["DESKDAYS_NOW": clock.now().formatted(.iso8601), "DESKDAYS_CLOCK": nil, "DESKDAYS_TODAY": nil]

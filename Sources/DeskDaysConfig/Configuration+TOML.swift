@@ -6,7 +6,12 @@ extension Configuration {
     /// The effective configuration, defaults filled in, as TOML (`config show`).
     /// Holidays read from an iCalendar file are listed too, so the user sees
     /// exactly which dates are out of the arithmetic.
-    public func tomlText() -> String {
+    public func tomlText() -> String { table().convert(to: .toml) + "\n" }
+
+    /// The same as JSON (`config show --json`; the window's Preferences read it).
+    public func jsonText() -> String { table().convert(to: .json) + "\n" }
+
+    private func table() -> TOMLTable {
         let root = TOMLTable()
         let policyTable = TOMLTable()
         policyTable["timezone"] = policy.timeZone.identifier
@@ -92,6 +97,6 @@ extension Configuration {
             calendarTable["write"] = calendar.write
             root["calendar"] = calendarTable
         }
-        return root.convert(to: .toml) + "\n"
+        return root
     }
 }

@@ -584,6 +584,9 @@ public final class DesktopBus: @unchecked Sendable {
             .method("Chart", input: "s", output: "s", names: ["kind", "svg"]) { [unowned self] message, error in
                 run(message, error, ["chart", BusSupport.readString(message) ?? "", "--out", "-"])
             },
+            .method("Settings", input: "", output: "s", names: ["json"]) { [unowned self] message, error in
+                run(message, error, ["config", "show", "--json"])
+            },
             .method("Configure", input: "sv", output: "s", names: ["key", "value", "text"]) { [unowned self] message, error in
                 let key = BusSupport.readString(message) ?? ""
                 guard let value = BusSupport.readVariant(message) else {

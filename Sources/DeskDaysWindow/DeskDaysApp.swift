@@ -82,7 +82,8 @@ public final class DeskDaysApp {
 
     private func addAction(_ name: String, _ body: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)
-        onSignal(raw(action), "activate", body)
+        // "activate" carries the action's parameter (NULL here) before the handler's data.
+        onSignal1(raw(action), "activate") { _ in body() }
         g_action_map_add_action(cast(raw(application)), cast(raw(action)))
         g_object_unref(raw(action))
     }

@@ -1,56 +1,187 @@
 import CAdwaita
+import DeskDaysCore
+import Foundation
 import Localization
 
-/// Preferences (from the main menu): each row writes one configuration key through the agent's
-/// `Configure` (the configuration editor that keeps every comment); a refusal is its one sentence in a toast.
+/// Preferences (from the main menu): the rule as `deskdays setup` asks it, each check-in method
+/// on or off, the reminders and the folders. It reads the effective configuration through the
+/// agent's `Settings` (`config show --json`) and writes each key through `Configure` (the
+/// configuration editor, which keeps every comment and refuses what `config check` would); an
+/// answer or a refusal is its one sentence in a toast.
 @MainActor
-enum Preferences {
-    /// The keys offered, as `config.toml` names them, with their titles.
-    static func rows() -> [(group: String, key: String, title: String)] {
-        [(tr("Reminders"), "checkin.reminder_time", tr("Reminder time (HH:MM)")),
-         (tr("Reminders"), "reminders.summary", tr("Weekly summary (a weekday and a time, or off)")),
-         (tr("Folders"), "sync.folder", tr("Sync folder")),
-         (tr("Folders"), "calendar.folder", tr("Calendar folder"))]
-    }
+final class Preferences {
+    private unowned let parent: MainWindow
+    private let window: Widget
+    private var preferences: UnsafeMutablePointer<AdwPreferencesWindow> { cast(raw(window)) }
+    /// The configuration as the agent read it (`config show --json`).
+    private var settings: [String: Any] = [:]
+
+    /// A key's kind of value, as `Configure` must receive it.
+    enum Kind { case text, integer, number }
 
     static func show(parent: MainWindow) {
-        let window: Widget = adw_preferences_window_new()
-        let preferences: UnsafeMutablePointer<AdwPreferencesWindow> = cast(raw(window))
-        gtk_window_set_transient_for(cast(raw(window)), cast(raw(parent.window)))
-        gtk_window_set_modal(cast(raw(window)), 1)
-        let page: UnsafeMutablePointer<AdwPreferencesPage> = cast(raw(adw_preferences_page_new()))
-        var groups: [String: UnsafeMutablePointer<AdwPreferencesGroup>] = [:]
-        var order: [String] = []
-        for row in rows() {
-            if groups[row.group] == nil {
-                let group: UnsafeMutablePointer<AdwPreferencesGroup> = cast(raw(adw_preferences_group_new()))
-                adw_preferences_group_set_title(group, row.group)
-                groups[row.group] = group
-                order.append(row.group)
+        let shown = Preferences(parent: parent)
+        parent.agent.call("Settings", nil, start: true) { answer in
+            if case .success(let json) = answer,
+               let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+                shown.settings = object
             }
-            let entry: Widget = adw_entry_row_new()
-            adw_preferences_row_set_title(cast(raw(entry)), row.title)
-            adw_entry_row_set_show_apply_button(cast(raw(entry)), 1)
-            let key = row.key
-            onSignal(raw(entry), "apply") { [weak parent] in
-                guard let parent else { return }
-                let text = String(cString: gtk_editable_get_text(cast(raw(entry))))
-                let parameters: [OpaquePointer?] = [g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(text))]
-                parent.agent.call("Configure", g_variant_new_tuple(parameters, 2)) { answer in
-                    switch answer {
-                    case .success(let said): preferences_toast(preferences, said)
-                    case .failure(_, let text): preferences_toast(preferences, text)
-                    }
-                }
-            }
-            adw_preferences_group_add(groups[row.group], cast(raw(entry)))
+            shown.build()
+            gtk_window_present(cast(raw(shown.window)))
         }
-        for name in order { adw_preferences_page_add(page, groups[name]) }
-        adw_preferences_window_add(preferences, page)
-        gtk_window_present(cast(raw(window)))
     }
 
-    private static func preferences_toast(_ window: UnsafeMutablePointer<AdwPreferencesWindow>, _ text: String) {
-        adw_preferences_window_add_toast(window, adw_toast_new(text))
+    private init(parent: MainWindow) {
+        self.parent = parent
+        window = adw_preferences_window_new()
+        gtk_window_set_transient_for(cast(raw(window)), cast(raw(parent.window)))
+        gtk_window_set_modal(cast(raw(window)), 1)
+        // Kept alive by its window: released when the window is.
+        let retained = Unmanaged.passRetained(self)
+        onSignal(raw(window), "destroy") { retained.release() }
+    }
+
+    /// The value at `key` ("policy.target.kind") in the settings read.
+    private func value(_ key: String) -> Any? {
+        var node: Any? = settings
+        for part in key.split(separator: ".") { node = (node as? [String: Any])?[String(part)] }
+        return node
+    }
+
+    private func text(_ key: String) -> String {
+        switch value(key) {
+        case let text as String: text
+        case let number as NSNumber: number.stringValue
+        default: ""
+        }
+    }
+
+    // MARK: - Pages
+
+    private func build() {
+        let page: UnsafeMutablePointer<AdwPreferencesPage> = cast(raw(adw_preferences_page_new()))
+        let rule = group(tr("Your employer's rule"), on: page)
+        combo(rule, tr("How does your employer count office days?"), key: "policy.target.kind", options: [
+            ("percent", tr("a share of workdays (such as 60 %)")),
+            ("days_per_week", tr("days a week (such as 3)")),
+            ("days_per_period", tr("days in a month, quarter or year (such as 36 a quarter)")),
+            ("compliant_weeks", tr("weeks with enough office days (such as 8 weeks of 2 days a quarter)")),
+        ])
+        entry(rule, tr("How many (a number, or a percent)"), key: "policy.target.value", kind: .number)
+        combo(rule, tr("Over which period?"), key: "policy.period", options: [
+            ("week", tr("a week")), ("month", tr("a month")), ("quarter", tr("a quarter")), ("year", tr("a year")),
+        ])
+        toggle(rule, tr("Holidays, leave and sick days reduce the days you owe"), key: "policy.target.reduce",
+               on: "pro-rata", off: "cap")
+        entry(rule, tr("The rule starts (YYYY-MM-DD, empty: always)"), key: "policy.starts", kind: .text)
+        entry(rule, tr("Public holidays of (a region such as DE-BY; `deskdays holidays` lists them)"), key: "policy.holidays_region",
+              kind: .text)
+        entry(rule, tr("Minimum hours on site for an office day (0: any arrival)"), key: "policy.min_hours", kind: .number)
+
+        let methods = group(tr("How DeskDays sees you arrive"), on: page)
+        for (name, title) in [("nfc", tr("NFC tag on your desk reader")), ("qr", tr("QR code in front of the camera")),
+                              ("wifi", tr("The office Wi-Fi")), ("gps", tr("GPS at the office")),
+                              ("wired", tr("Docked at the office (its gateway)"))] {
+            let row = toggle(methods, title, key: "\(name).enabled", on: true, off: false)
+            adw_action_row_set_subtitle(cast(raw(row)), tr("Learn its rule first: `deskdays enroll \(name)`"))
+        }
+
+        let reminders = group(tr("Reminders"), on: page)
+        entry(reminders, tr("Reminder time (HH:MM)"), key: "checkin.reminder_time", kind: .text)
+        entry(reminders, tr("Weekly summary (a weekday and a time, or off)"), key: "reminders.summary", kind: .text)
+        let folders = group(tr("Folders"), on: page)
+        entry(folders, tr("Sync folder"), key: "sync.folder", kind: .text)
+        entry(folders, tr("Calendar folder"), key: "calendar.folder", kind: .text)
+        adw_preferences_window_add(preferences, page)
+    }
+
+    private func group(_ title: String, on page: UnsafeMutablePointer<AdwPreferencesPage>) -> UnsafeMutablePointer<AdwPreferencesGroup> {
+        let group: UnsafeMutablePointer<AdwPreferencesGroup> = cast(raw(adw_preferences_group_new()))
+        adw_preferences_group_set_title(group, title)
+        adw_preferences_page_add(page, group)
+        return group
+    }
+
+    // MARK: - Rows
+
+    /// A text row, written when applied (Enter or its apply button).
+    private func entry(_ group: UnsafeMutablePointer<AdwPreferencesGroup>, _ title: String, key: String, kind: Kind) {
+        let entry: Widget = adw_entry_row_new()
+        adw_preferences_row_set_title(cast(raw(entry)), title)
+        adw_entry_row_set_show_apply_button(cast(raw(entry)), 1)
+        gtk_editable_set_text(cast(raw(entry)), text(key))
+        onSignal(raw(entry), "apply") { [weak self] in
+            let typed = String(cString: gtk_editable_get_text(cast(raw(entry)))).trimmingCharacters(in: .whitespaces)
+            let value: OpaquePointer? = switch kind {
+            case .integer: Int(typed).map { g_variant_new_int64($0) } ?? g_variant_new_string(typed)
+            case .number: Int(typed).map { g_variant_new_int64($0) } ?? Double(typed).map { g_variant_new_double($0) }
+                ?? g_variant_new_string(typed)
+            case .text: g_variant_new_string(typed)
+            }
+            self?.configure(key, value)
+        }
+        adw_preferences_group_add(group, cast(raw(entry)))
+    }
+
+    /// A choice among `options` (the configuration's value, the words shown).
+    private func combo(_ group: UnsafeMutablePointer<AdwPreferencesGroup>, _ title: String, key: String,
+                       options: [(value: String, words: String)]) {
+        let row: Widget = adw_combo_row_new()
+        adw_preferences_row_set_title(cast(raw(row)), title)
+        let list = gtk_string_list_new(nil)
+        for option in options { gtk_string_list_append(list, option.words) }
+        adw_combo_row_set_model(cast(raw(row)), cast(raw(list)))
+        g_object_unref(raw(list))
+        let current = text(key)
+        if let index = options.firstIndex(where: { $0.value == current }) { adw_combo_row_set_selected(cast(raw(row)), UInt32(index)) }
+        onSignal1(raw(row), "notify::selected") { [weak self] _ in
+            let index = Int(adw_combo_row_get_selected(cast(raw(row))))
+            guard index < options.count, options[index].value != self?.text(key) else { return }
+            self?.configure(key, g_variant_new_string(options[index].value))
+        }
+        adw_preferences_group_add(group, cast(raw(row)))
+    }
+
+    /// An on/off row (libadwaita 1.2 has no AdwSwitchRow: a GtkSwitch as its suffix) writing `on` or `off`.
+    @discardableResult
+    private func toggle(_ group: UnsafeMutablePointer<AdwPreferencesGroup>, _ title: String, key: String, on: Any, off: Any) -> Widget {
+        let row: Widget = adw_action_row_new()
+        adw_preferences_row_set_title(cast(raw(row)), title)
+        let toggle: Widget = gtk_switch_new()
+        gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
+        let current = value(key)
+        let isOn = (current as? Bool) ?? ((current as? String).map { $0 == on as? String } ?? false)
+        gtk_switch_set_active(cast(raw(toggle)), isOn ? 1 : 0)
+        // Named by its row (the row's activatable widget is labelled by its title).
+        adw_action_row_add_suffix(cast(raw(row)), toggle)
+        adw_action_row_set_activatable_widget(cast(raw(row)), toggle)
+        onSignal1(raw(toggle), "notify::active") { [weak self] _ in
+            let active = gtk_switch_get_active(cast(raw(toggle))) != 0
+            let chosen = active ? on : off
+            let variant: OpaquePointer? = switch chosen {
+            case let flag as Bool: g_variant_new_boolean(flag ? 1 : 0)
+            default: g_variant_new_string("\(chosen)")
+            }
+            self?.configure(key, variant)
+        }
+        adw_preferences_group_add(group, cast(raw(row)))
+        return row
+    }
+
+    /// Writes `key` through the agent; its sentence (done, or why not) in a toast.
+    private func configure(_ key: String, _ value: OpaquePointer?) {
+        let parameters: [OpaquePointer?] = [g_variant_new_string(key), g_variant_new_variant(value)]
+        parent.agent.call("Configure", g_variant_new_tuple(parameters, 2)) { [weak self] answer in
+            guard let self else { return }
+            switch answer {
+            case .success(let said): adw_preferences_window_add_toast(self.preferences, adw_toast_new(said))
+            case .failure(_, let text): adw_preferences_window_add_toast(self.preferences, adw_toast_new(text))
+            }
+            // What is now in force, for the rows that compare with it.
+            self.parent.agent.call("Settings", nil, start: false) { [weak self] answer in
+                if case .success(let json) = answer,
+                   let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] { self?.settings = object }
+            }
+        }
     }
 }

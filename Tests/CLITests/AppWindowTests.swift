@@ -60,6 +60,11 @@ import Testing
         var added: String?
         var plan_after: String?
         var charts: [String]?
+        var switch_role: String?
+        var rows: [String]?
+        var config_after: String?
+        var toast: String?
+        var steps: [String]?
     }
 
     /// Runs one session; `environment` is the app's (language, style) and the script's switches.
@@ -139,6 +144,22 @@ import Testing
         #expect(new.count == 1, "\(plan)")
         let charts = try #require(seen.charts)
         #expect(charts.contains { $0.hasPrefix("Office days per week — ") } && charts.contains { $0.hasPrefix("Office days — ") }, "\(charts)")
+    }
+
+    /// Preferences show the rule as setup asks it and a switch per check-in method, each named by
+    /// its label; turning on pro rata writes `reduce = "pro-rata"` through the agent, comments kept.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func preferencesWriteTheRuleThroughTheAgentKeepingComments() async throws {
+        let cli = try prepared()
+        defer { cli.cleanup() }
+        let file = cli.folder.appendingPathComponent("xdg-config/deskdays/config.toml")
+        try ("# HR's rule, from the handbook\n" + Self.config).write(to: file, atomically: true, encoding: .utf8)
+        let seen = try await session(cli, ["SCENARIO": "preferences"], shots: Self.screenshots.map { $0 + "/en" } ?? "")
+        let rows = try #require(seen.rows)
+        #expect(["The office Wi-Fi", "NFC tag on your desk reader", "Docked at the office (its gateway)"].allSatisfy(rows.contains), "\(rows)")
+        let config = try #require(seen.config_after)
+        #expect(config.contains("reduce = \"pro-rata\"") && config.hasPrefix("# HR's rule, from the handbook\n"), "\(config)")
+        #expect(seen.toast?.contains("pro-rata") == true, "\(seen)")
     }
 
     @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))

@@ -43,9 +43,13 @@ struct ConfigCommand: AsyncParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
+        @Flag(help: ArgumentHelp(tr("Print it as JSON (the same tables and keys).")))
+        var json = false
+
         func run() async throws {
             let session = try Session(global)
             let path = global.configPath
+            if json { return print(session.configuration.jsonText(), terminator: "") }
             print("# " + (FileManager.default.fileExists(atPath: path) ? tr("Effective configuration from \(path)")
                                                                          : tr("Effective configuration from \(path) (missing: defaults)")))
             print(session.configuration.tomlText(), terminator: "")

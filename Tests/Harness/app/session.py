@@ -306,6 +306,25 @@ if app_env.get("SCENARIO") == "plan":
     seen["charts"] = wait("the two charts", lambda: (lambda names: names if len(names) >= 2 else None)(charts()))
     screenshot("insights")
 
+if app_env.get("SCENARIO") == "preferences":
+    # Preferences, opened through the application's exported action (as the main menu does): the
+    # rule's pro-rata switch, turned on by its accessible name, reaches config.toml with its comment kept.
+    opened = subprocess.run(["gdbus", "call", "--address", env["DBUS_SESSION_BUS_ADDRESS"], "--dest", "io.github.deskdays.DeskDays",
+                             "--object-path", "/io/github/deskdays/DeskDays", "--method", "org.gtk.Actions.Activate",
+                             "preferences", "[]", "{}"], env=env, capture_output=True, text=True, timeout=60)
+    step(f"preferences action: {opened.returncode} {opened.stdout.strip()} {opened.stderr.strip()}")
+    name = "Holidays, leave and sick days reduce the days you owe"
+    switch = wait(f"a switch named {name!r}", lambda: next((n for n in walk(application())
+                                                           if n.name == name and n.getRoleName() in ("switch", "toggle button", "check box")), None))
+    seen["switch_role"] = switch.getRoleName()
+    seen["rows"] = sorted({n.name for n in walk(application()) if n.getRoleName() in ("switch", "toggle button", "check box") and n.name})
+    action = switch.queryAction()
+    action.doAction(0)
+    config_path = os.path.join(folder, "xdg-config/deskdays/config.toml")
+    seen["config_after"] = wait("config.toml to say pro-rata", lambda: (lambda text: text if "pro-rata" in text else None)(open(config_path).read()))
+    seen["toast"] = wait("the toast saying what was set", lambda: next((l for l in labels() if l.startswith("Set policy.target.reduce")), None))
+    screenshot("preferences")
+
 screenshot("today")
 for title in app_env.get("PAGES", "").split(","):
     if title:

@@ -30,9 +30,10 @@ extension DesktopBus {
             case .onTrack, .notStarted: icon = "x-office-calendar"
             }
             title = "DeskDays: " + summary.status.words
-            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName); \(summary.remaining) more needed.",
-                          "\(summary.office) of \(summary.required) office days in \(summary.periodName); \(summary.remaining) more needed.",
-                          summary.required)
+            // Two sentences, each with the plural of its own count (Arabic's noun after "يلزم" agrees with the days still needed).
+            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName).",
+                          "\(summary.office) of \(summary.required) office days in \(summary.periodName).", summary.required)
+                + " " + trn("\(summary.remaining) more office day needed.", "\(summary.remaining) more office days needed.", summary.remaining)
                 + (summary.week.map { " " + Render.weekLine(office: $0.office, required: $0.required) } ?? "")
                 // A holiday or an excused day is named, never "no answer yet" (docs/cli.md "Additions (fifth round)").
                 + " " + (!summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")

@@ -117,11 +117,32 @@ public struct ReportLocale: Sendable {
         case .weekOf(let start): return tr("Week of \(day(start))")
         case .month(let date): return monthTitle(date)
         case .quarter(let quarter, let year, let fiscal):
-            return fiscal ? tr("Q\(plain(quarter)) FY\(plain(Self.fiscalYearNumber(year)))") : tr("Q\(plain(quarter)) \(plain(year))")
+            return fiscal ? Self.fiscalQuarter(quarter, plain(Self.fiscalYearNumber(year))) : Self.quarter(quarter, plain(year))
         case .year(let year, let fiscal): return fiscal ? tr("FY\(plain(Self.fiscalYearNumber(year)))") : plain(year)
         case .rolling(let weeks, let end):
             return trn("\(number(weeks)) week to \(day(end))", "\(number(weeks)) weeks to \(day(end))", weeks)
         case nil: return period.label
+        }
+    }
+
+    /// "Q4 2026": a message per quarter, so a language names it in words
+    /// ("الربع الرابع ٢٠٢٦") or in its own order ("2026年第4四半期").
+    static func quarter(_ quarter: Int, _ year: String) -> String {
+        switch quarter {
+        case 1: return tr("Q1 \(figures: year)")
+        case 2: return tr("Q2 \(figures: year)")
+        case 3: return tr("Q3 \(figures: year)")
+        default: return tr("Q4 \(figures: year)")
+        }
+    }
+
+    /// "Q4 FY2027", as `quarter`.
+    static func fiscalQuarter(_ quarter: Int, _ year: String) -> String {
+        switch quarter {
+        case 1: return tr("Q1 FY\(figures: year)")
+        case 2: return tr("Q2 FY\(figures: year)")
+        case 3: return tr("Q3 FY\(figures: year)")
+        default: return tr("Q4 FY\(figures: year)")
         }
     }
 

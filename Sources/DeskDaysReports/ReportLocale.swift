@@ -248,6 +248,13 @@ public struct ReportLocale: Sendable {
     /// Whether figures are written in the digits 0–9.
     public var latinDigits: Bool { plain(0) == "0" }
 
+    /// Items as the messages' language lists them ("a, b et c", "a、b、c",
+    /// "أ و ب"): ICU's list patterns, through Foundation's list format. No
+    /// list of things a person reads is joined with an English ", ".
+    public func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.formatted(.list(type: .and).locale(Locale(identifier: messageLanguage)))
+    }
+
     /// An integer in the locale's digits without grouping (a year, a quarter).
     public func plain(_ value: Int) -> String { Localization.figure(formatters.with { $0.digits.string(from: NSNumber(value: value)) } ?? String(value)) }
 

@@ -31,14 +31,16 @@ extension DesktopBus {
             }
             title = "DeskDays: " + summary.status.words
             // Two sentences, each with the plural of its own count (Arabic's noun after "يلزم" agrees with the days still needed).
-            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName).",
-                          "\(summary.office) of \(summary.required) office days in \(summary.periodName).", summary.required)
-                + " " + trn("\(summary.remaining) more office day needed.", "\(summary.remaining) more office days needed.", summary.remaining)
-                + (summary.week.map { " " + Render.weekLine(office: $0.office, required: $0.required) } ?? "")
+            tooltip = Localization.sentences([
+                trn("\(summary.office) of \(summary.required) office day in \(summary.periodName).",
+                    "\(summary.office) of \(summary.required) office days in \(summary.periodName).", summary.required),
+                trn("\(summary.remaining) more office day needed.", "\(summary.remaining) more office days needed.", summary.remaining),
+                summary.week.map { Render.weekLine(office: $0.office, required: $0.required) } ?? "",
                 // A holiday or an excused day is named, never "no answer yet" (docs/cli.md "Additions (fifth round)").
-                + " " + (!summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
-                    : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."))
-                + (summary.nextPlan.isEmpty ? "" : " " + summary.nextPlan)
+                !summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
+                    : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."),
+                summary.nextPlan,
+            ])
         }
 
         /// A status as the tooltip names it, in the user's language (the D-Bus property keeps the name).

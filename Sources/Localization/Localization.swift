@@ -272,6 +272,18 @@ public enum Localization {
 }
 
 extension Localization {
+    /// Sentences one after another: a space between two, none after a
+    /// full-width stop ("。", "！", "？"), which holds its own space in
+    /// Chinese and Japanese. Empty parts are left out.
+    public static func sentences(_ parts: [String]) -> String {
+        var text = ""
+        for part in parts where !part.isEmpty {
+            if let last = text.last, !"。！？".contains(last) { text += " " }
+            text += part
+        }
+        return text
+    }
+
     /// How many terminal columns `text` takes: East Asian wide and
     /// full-width characters take two, combining marks none (what wcwidth(3)
     /// says, without needing an LC_CTYPE locale). Tables and the calendar pad by it.

@@ -105,8 +105,8 @@ struct CheckInCommand: AsyncParsableCommand {
                 }
                 if dates.isEmpty {
                     let count = kept.reduce(0) { $0 + $1.1 }
-                    print(trn("Nothing recorded: the \(count) workday from \(first) to \(last) already has a record (\(Self.describe(kept, session.reportLocale))); --overwrite replaces it.",
-                              "Nothing recorded: all \(count) workdays from \(first) to \(last) already have a record (\(Self.describe(kept, session.reportLocale))); --overwrite replaces them.", count))
+                    print(trn("Nothing recorded: the \(count) workday from \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) already has a record (\(Self.describe(kept, session.reportLocale))); --overwrite replaces it.",
+                              "Nothing recorded: all \(count) workdays from \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) already have a record (\(Self.describe(kept, session.reportLocale))); --overwrite replaces them.", count))
                     print(Render.statusLine(try session.report()))
                     return
                 }
@@ -133,7 +133,8 @@ struct CheckInCommand: AsyncParsableCommand {
                 print(tr("Note: \(dates[0]) does not count: \(reason)."))
             }
         } else {
-            let (count, first, last) = (dates.count, range?.first ?? dates.first!, range?.last ?? dates.last!)
+            // The range in the reader's date format (ISO under C), both ends included.
+            let (count, first, last) = (dates.count, session.reportLocale.day(range?.first ?? dates.first!), session.reportLocale.day(range?.last ?? dates.last!))
             print(trn("Recorded \(Words.status(status)) for \(count) workday, \(first) to \(last).",
                       "Recorded \(Words.status(status)) for \(count) workdays, \(first) to \(last).", count))
         }

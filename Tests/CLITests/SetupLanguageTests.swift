@@ -52,6 +52,8 @@ struct SetupLanguageTests {
         #expect(await terminal.waitFor("config.toml.bak"), "\(terminal.screen)")
         await terminal.type("y")
         #expect(await terminal.waitFor("番号 [1]"), "\(terminal.screen)")
+        // A full-width question mark in Japanese.
+        #expect(terminal.screen.contains("雇用主は出社日をどのように数えますか？"), "\(terminal.screen)")
         await terminal.type("２")
         #expect(await terminal.waitFor("週間の出社日は何日ですか"), "\(terminal.screen)")
     }

@@ -34,9 +34,9 @@ public final class DesktopNotifier: Sendable {
     /// What a notification's icon says, from the freedesktop icon naming
     /// specification (every theme has them): the alarm only for a question
     /// awaiting an answer, a check mark for something recorded, a calendar
-    /// for the weekly summary.
+    /// for the weekly summary, a document for a report written but not opened.
     public enum Icon: String, Sendable {
-        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar"
+        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar", document = "x-office-document"
     }
     package static let timeoutSeconds: UInt64 = 5
 

@@ -126,11 +126,11 @@ struct CheckInCommand: AsyncParsableCommand {
                                                   recorded: dates, kept: keptDates)))
         }
         if dates.count == 1, range == nil || kept.isEmpty {
-            print(tr("Recorded \(Words.status(status)) for \(dates[0])."))
+            print(tr("Recorded \(Words.status(status)) for \(session.reportLocale.day(dates[0]))."))
             let policy = session.policy
             if case .skipped = PolicyEngine(policy: policy).classify(dates[0], status: status, today: session.today) {
                 let reason = ExplainCommand.nonWorkdayReason(status: status, policy: policy)
-                print(tr("Note: \(dates[0]) does not count: \(reason)."))
+                print(tr("Note: \(session.reportLocale.day(dates[0])) does not count: \(reason)."))
             }
         } else {
             // The range in the reader's date format (ISO under C), both ends included.

@@ -112,6 +112,20 @@ struct NativeWordsTests {
         #expect(text.contains("21 dec 2026 t/m 24 dec 2026"), "\(text)")
     }
 
+    /// `checkin` and `clear` write their date as the reader does, the command to type keeps ISO, and an origin is a word.
+    @Test func oneDateInASentenceIsTheReaders() async throws {
+        let catalogs = try await Catalogs.compiled(["de"])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try await history()
+        defer { cli.cleanup() }
+        let recorded = try await run(cli, "de_DE.UTF-8", catalogs, ["checkin", "--date", "2026-11-19"])
+        #expect(recorded.hasPrefix("Büro für 19. Nov. 2026 erfasst."), "\(recorded)")
+        let cleared = try await run(cli, "de_DE.UTF-8", catalogs, ["clear", "--date", "2026-11-19"])
+        #expect(cleared.hasPrefix("Entfernt aus 19. Nov. 2026:") && cleared.contains("`deskdays explain 2026-11-19`"), "\(cleared)")
+        let none = try await run(cli, "de_DE.UTF-8", catalogs, ["clear", "--date", "2026-11-19", "--origin", "import"])
+        #expect(none.contains("importiert") && !none.contains(" import "), "\(none)")
+    }
+
     /// The slips a native reader listed, one line each.
     @Test func theListedSlipsAreGone() async throws {
         let languages = ["de": "de_DE.UTF-8", "fr": "fr_FR.UTF-8", "es": "es_ES.UTF-8", "ru": "ru_RU.UTF-8", "ko": "ko_KR.UTF-8",

@@ -216,20 +216,21 @@ struct Prompt {
 
     mutating func choice(_ question: String, _ options: [String], default index: Int) throws -> Int {
         print(question)
-        for (number, option) in options.enumerated() { print("  \(number + 1). \(option)") }
+        // In the language's digits; the answer may be typed in any (`Localization.latinDigits`).
+        for (number, option) in options.enumerated() { print("  \(Localization.figures(String(number + 1))). \(option)") }
         while true {
-            let reply = try ask(tr("Number"), "\(index + 1)")
+            let reply = try ask(tr("Number"), Localization.figures(String(index + 1)))
             if reply.isEmpty { return index }
-            if let number = Int(reply), options.indices.contains(number - 1) { return number - 1 }
-            print(tr("Answer a number from 1 to \(options.count)."))
+            if let number = Int(Localization.latinDigits(reply)), options.indices.contains(number - 1) { return number - 1 }
+            print(tr("Answer a number from \(1) to \(options.count)."))
         }
     }
 
     mutating func number(_ question: String, default value: Int, _ range: ClosedRange<Int>) throws -> Int {
         while true {
-            let reply = try ask(question, "\(value)")
+            let reply = try ask(question, Localization.figures(String(value)))
             if reply.isEmpty { return value }
-            if let number = Int(reply), range.contains(number) { return number }
+            if let number = Int(Localization.latinDigits(reply)), range.contains(number) { return number }
             print(tr("Answer a whole number from \(range.lowerBound) to \(range.upperBound)."))
         }
     }

@@ -120,7 +120,12 @@ public final class Agent: Sendable {
             openApp: { await DesktopOpener.openApp(environment: environment, logger: logger) },
             openReport: {
                 do {
-                    await DesktopOpener.open(try answer.writeHTMLReport(), environment: environment, logger: logger)
+                    let path = try answer.writeHTMLReport()
+                    if await !DesktopOpener.open(path, environment: environment, logger: logger) {
+                        // Nothing here opens it (no browser, no xdg-open): the person is told where it is.
+                        await notifier.notify(.document, title: tr("DeskDays report"),
+                                              body: tr("No application here opens the report; it is in \(path)."))
+                    }
                 } catch {
                     logger.warning("could not write the report to open it: \(error)")
                 }

@@ -60,7 +60,7 @@ public struct Answers: Sendable {
         let report = data.report
         switch format {
         case .text:
-            var output = Render.statusLine(report, locale: locale) + " " + streakLine(data.streaks!, locale: locale) + "\n"
+            var output = Localization.sentences([Render.statusLine(report, locale: locale), streakLine(data.streaks!, locale: locale)]) + "\n"
             if let plan = data.plan, plan.short > 0, report.status != .met {
                 output += trn("Plan: \(plan.short) more day needed; `deskdays plan`.", "Plan: \(plan.short) more days needed; `deskdays plan`.",
                               plan.short) + "\n"

@@ -78,8 +78,7 @@ extension Answers {
             let days = weeks[start]!
             let week = DateSpan(start, start.adding(days: 6))
             let possible = days.count + plan.usable.filter { week.contains($0) && !days.contains($0) }.count
-            let names = days.map { existing.contains($0) ? tr("\(locale.day($0)) (planned)") : locale.day($0) }
-                .joined(separator: ", ")
+            let names = locale.list(days.map { existing.contains($0) ? tr("\(locale.day($0)) (planned)") : locale.day($0) })
             let taken = days.count
             var why = [tr("\(taken) of \(possible) this week")]
             for date in week where date >= plan.report.today && plan.scope.contains(date) {

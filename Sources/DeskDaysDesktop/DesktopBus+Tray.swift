@@ -20,6 +20,9 @@ extension DesktopBus {
         var icon: String
         var title: String
         var tooltip: String
+        /// The menu's two insensitive items: the period's figures and the week's ("" when there is no week rule).
+        var periodLine: String
+        var weekLine: String
 
         init(_ summary: DesktopSummary) {
             let unanswered = summary.workday && summary.todayStatus.isEmpty && summary.remaining > 0
@@ -30,14 +33,19 @@ extension DesktopBus {
             case .onTrack, .notStarted: icon = "x-office-calendar"
             }
             title = "DeskDays: " + summary.status.words
-            tooltip = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName); \(summary.remaining) more needed.",
-                          "\(summary.office) of \(summary.required) office days in \(summary.periodName); \(summary.remaining) more needed.",
-                          summary.required)
-                + (summary.week.map { " " + Render.weekLine(office: $0.office, required: $0.required) } ?? "")
+            // Two sentences, each with the plural of its own count (Arabic's noun after "يلزم" agrees with the days still needed).
+            periodLine = trn("\(summary.office) of \(summary.required) office day in \(summary.periodName).",
+                             "\(summary.office) of \(summary.required) office days in \(summary.periodName).", summary.required)
+            weekLine = summary.week.map { Render.weekLine(office: $0.office, required: $0.required) } ?? ""
+            tooltip = Localization.sentences([
+                periodLine,
+                trn("\(summary.remaining) more office day needed.", "\(summary.remaining) more office days needed.", summary.remaining),
+                weekLine,
                 // A holiday or an excused day is named, never "no answer yet" (docs/cli.md "Additions (fifth round)").
-                + " " + (!summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
-                    : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."))
-                + (summary.nextPlan.isEmpty ? "" : " " + summary.nextPlan)
+                !summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
+                    : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."),
+                summary.nextPlan,
+            ])
         }
 
         /// A status as the tooltip names it, in the user's language (the D-Bus property keeps the name).
@@ -149,6 +157,8 @@ extension DesktopBus {
     package enum MenuItem: Int32, CaseIterable {
         // "Open DeskDays" first in the menu; ids stay as they were.
         case openApp = 6
+        // The period's and the week's figures, insensitive (not clickable).
+        case period = 7, week = 8
         case checkIn = 1, remoteToday, openReport, separator, pause
 
         var label: String {
@@ -157,7 +167,7 @@ extension DesktopBus {
             case .checkIn: tr("Check in now")
             case .remoteToday: tr("Remote today")
             case .openReport: tr("Open report")
-            case .separator: ""
+            case .separator, .period, .week: ""
             case .pause: tr("Pause reminders today")
 
             }
@@ -169,6 +179,13 @@ extension DesktopBus {
         if id == 0 { return [("children-display", "s", { BusSupport.append($0, string: "submenu") })] }
         guard let item = MenuItem(rawValue: id) else { return nil }
         if item == .separator { return [("type", "s", { BusSupport.append($0, string: "separator") })] }
+        if item == .period || item == .week {
+            let look = summary.map(TrayLook.init)
+            let text = (item == .period ? look?.periodLine : look?.weekLine) ?? ""
+            return [("label", "s", { BusSupport.append($0, string: text) }),
+                    ("enabled", "b", { BusSupport.append($0, "b", Int32(0)) }),
+                    ("visible", "b", { BusSupport.append($0, "b", Int32(text.isEmpty ? 0 : 1)) })]
+        }
         let enabled = item != .pause || pausedOn != hooks.today()
         return [("label", "s", { BusSupport.append($0, string: item.label) }),
                 ("enabled", "b", { BusSupport.append($0, "b", Int32(enabled ? 1 : 0)) }),
@@ -307,7 +324,7 @@ extension DesktopBus {
             hooks.pauseReminders(today)
             pausedOn = today
             menuChanged()
-        case .separator:
+        case .separator, .period, .week:
             break
         }
     }
@@ -368,15 +385,24 @@ extension DesktopOpener {
 /// inheriting the agent's sandbox (MemoryDenyWriteExecute would kill a JIT
 /// browser, and RestrictAddressFamilies would cut it off the network).
 package enum DesktopOpener {
-    package static func open(_ path: String, environment: [String: String], logger: Logger) async {
+    /// Whether it was opened: false when xdg-open is missing or fails (exit 3: no
+    /// handler, 4: the action failed), so the caller can say where the file is.
+    /// Through systemd-run only the unit's start is known (its failure is in the journal).
+    @discardableResult
+    package static func open(_ path: String, environment: [String: String], logger: Logger) async -> Bool {
         let underSystemd = !(environment["INVOCATION_ID"] ?? "").isEmpty
         let arguments = (underSystemd ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + ["xdg-open", path]
         do {
             let result = try await Program.run(arguments[0], Array(arguments.dropFirst()), stdout: .discard, stderr: .discard)
+            if result.status != 0 {
+                logger.info("\(arguments[0]) ended with status \(result.status) opening the report \(path)")
+                return false
+            }
             logger.info("report written to \(path) and opened with \(arguments[0])")
-            if result.status != 0 { logger.info("\(arguments[0]) ended with status \(result.status) opening the report") }
+            return true
         } catch {
             logger.warning("cannot open the report: \(arguments[0]) could not be started (\(error)); install xdg-utils")
+            return false
         }
     }
 }

@@ -497,6 +497,8 @@ public final class DesktopBus: @unchecked Sendable {
             if statusChanged {
                 item.emit(on: bus, signal: "NewStatus") { BusSupport.append($0, string: after.status) }
             }
+            // The menu shows the figures too.
+            if before?.periodLine != after.periodLine || before?.weekLine != after.weekLine { menuChanged() }
         }
         if old?.today != fresh.today, pausedOn != nil {
             pausedOn = nil

@@ -34,9 +34,10 @@ public final class DesktopNotifier: Sendable {
     /// What a notification's icon says, from the freedesktop icon naming
     /// specification (every theme has them): the alarm only for a question
     /// awaiting an answer, a check mark for something recorded, a calendar
-    /// for the weekly summary.
+    /// for the weekly summary, a document for a report written but not opened.
     public enum Icon: String, Sendable {
-        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar", warning = "dialog-warning"
+        case question = "appointment-soon", recorded = "emblem-default", summary = "x-office-calendar", document = "x-office-document",
+             warning = "dialog-warning"
     }
     package static let timeoutSeconds: UInt64 = 5
 
@@ -177,6 +178,13 @@ public final class DesktopNotifier: Sendable {
         }
     }
 
+    /// A title as sent: in a right-to-left language it begins with U+200F
+    /// (RIGHT-TO-LEFT MARK), so a daemon that takes a line's direction from
+    /// its first strong character (xfce4-notifyd) lays it out right to left.
+    package static func shown(title: String) -> String {
+        Localization.rightToLeft && !title.hasPrefix("\u{200F}") ? "\u{200F}" + title : title
+    }
+
     /// The arguments, signature `susssasa{sv}i`: app name, `replaces` (0: a new one), icon, summary, body,
     /// `actions` (key, label, key, label…), the hint urgency 1 (normal), and
     /// `expires` (-1: the server's default; 0: never, for a question with answers).
@@ -190,7 +198,7 @@ public final class DesktopNotifier: Sendable {
             }
         }
         return BusSupport.steps([
-            { string("DeskDays") }, { BusSupport.append(message, "u", replaces) }, { string(icon.rawValue) }, { string(title) }, { string(body) },
+            { string("DeskDays") }, { BusSupport.append(message, "u", replaces) }, { string(icon.rawValue) }, { string(shown(title: title)) }, { string(body) },
             { BusSupport.container(message, "a", "s") { BusSupport.steps(actions.map { action in { string(action) } }) } },
             { BusSupport.container(message, "a", "{sv}") {
                 BusSupport.steps([{ hint("urgency", "y", UInt8(1)) }] + (quiet ? [{ hint("suppress-sound", "b", Int32(1)) }] : []))

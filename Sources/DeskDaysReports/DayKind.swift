@@ -37,8 +37,19 @@ public enum DayKind: String, CaseIterable, Sendable {
     /// The mark as `locale` shows it: where figures are written in
     /// Arabic-Indic (or other non-Latin) digits, pending is `–`, since `·`
     /// reads as their zero (`٠`).
-    public func symbol(_ locale: ReportLocale) -> Character {
-        self == .pending && !locale.latinDigits ? "–" : symbol
+    /// On a terminal in Chinese, Japanese or Korean, ● ○ · (East Asian
+    /// width "ambiguous") are drawn two columns wide by CJK terminals and
+    /// push the calendar out of line: there they are #, o and - (narrow everywhere).
+    public func symbol(_ locale: ReportLocale, terminal: Bool = false) -> Character {
+        if terminal, locale.eastAsian {
+            switch self {
+            case .office: return "#"
+            case .remote: return "o"
+            case .pending: return "-"
+            default: break
+            }
+        }
+        return self == .pending && !locale.latinDigits ? "–" : symbol
     }
 
     /// The word used in legends and tables, in the user's language.

@@ -11,7 +11,7 @@ public enum Render {
     public static func statusLine(_ report: Report, locale: ReportLocale = .process) -> String {
         // A weekly rule says this week too ("This week: 1 of 3 office days.").
         guard let week = report.currentWeek else { return periodLine(report, locale: locale) }
-        return periodLine(report, locale: locale) + " " + weekLine(office: week.office, required: week.required, locale: locale)
+        return Localization.sentences([periodLine(report, locale: locale), weekLine(office: week.office, required: week.required, locale: locale)])
     }
 
     /// "This week: 1 of 3 office days." (status, waybar, the tray's tooltip).

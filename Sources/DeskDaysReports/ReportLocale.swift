@@ -63,6 +63,9 @@ public struct ReportLocale: Sendable {
         return base.replacingOccurrences(of: "_", with: "-")
     }
 
+    /// Whether the messages are Chinese, Japanese or Korean (whose terminals draw ambiguous-width marks wide).
+    public var eastAsian: Bool { ["zh", "ja", "ko"].contains(String(messageLanguage.prefix(2))) }
+
     /// `rtl` for the languages written right to left, else `ltr`.
     public var textDirection: String { Localization.isRightToLeft(messageLanguage) ? "rtl" : "ltr" }
 
@@ -95,7 +98,14 @@ public struct ReportLocale: Sendable {
     }
 
     /// "18 Nov 2026", "Nov 18, 2026", "18.11.2026" … as the locale writes it.
-    public func date(_ date: LocalDate) -> String { Localization.figure(formatters.with { [at = instant(date)] in $0.mediumDate.string(from: at) }) }
+    public func date(_ date: LocalDate) -> String {
+        var text = formatters.with { [at = instant(date)] in $0.mediumDate.string(from: at) }
+        // French writes the first of the month as an ordinal ("1er oct. 2026"); ICU's pattern has no such day field.
+        if date.day == 1, timeLocale.language.languageCode?.identifier == "fr", text.hasPrefix("1 ") {
+            text = "1er" + text.dropFirst()
+        }
+        return Localization.figure(text)
+    }
 
     /// A date in a sentence, a report or a chart: ISO 8601 in the neutral
     /// locale (docs/cli.md), else as `date`.
@@ -117,11 +127,32 @@ public struct ReportLocale: Sendable {
         case .weekOf(let start): return tr("Week of \(day(start))")
         case .month(let date): return monthTitle(date)
         case .quarter(let quarter, let year, let fiscal):
-            return fiscal ? tr("Q\(plain(quarter)) FY\(plain(Self.fiscalYearNumber(year)))") : tr("Q\(plain(quarter)) \(plain(year))")
+            return fiscal ? Self.fiscalQuarter(quarter, plain(Self.fiscalYearNumber(year))) : Self.quarter(quarter, plain(year))
         case .year(let year, let fiscal): return fiscal ? tr("FY\(plain(Self.fiscalYearNumber(year)))") : plain(year)
         case .rolling(let weeks, let end):
             return trn("\(number(weeks)) week to \(day(end))", "\(number(weeks)) weeks to \(day(end))", weeks)
         case nil: return period.label
+        }
+    }
+
+    /// "Q4 2026": a message per quarter, so a language names it in words
+    /// ("الربع الرابع ٢٠٢٦") or in its own order ("2026年第4四半期").
+    static func quarter(_ quarter: Int, _ year: String) -> String {
+        switch quarter {
+        case 1: return tr("Q1 \(figures: year)")
+        case 2: return tr("Q2 \(figures: year)")
+        case 3: return tr("Q3 \(figures: year)")
+        default: return tr("Q4 \(figures: year)")
+        }
+    }
+
+    /// "Q4 FY2027", as `quarter`.
+    static func fiscalQuarter(_ quarter: Int, _ year: String) -> String {
+        switch quarter {
+        case 1: return tr("Q1 FY\(figures: year)")
+        case 2: return tr("Q2 FY\(figures: year)")
+        case 3: return tr("Q3 FY\(figures: year)")
+        default: return tr("Q4 FY\(figures: year)")
         }
     }
 
@@ -227,6 +258,24 @@ public struct ReportLocale: Sendable {
     /// Whether figures are written in the digits 0–9.
     public var latinDigits: Bool { plain(0) == "0" }
 
+    /// An instant in a sentence, in `zone`: RFC 3339 in the neutral locale
+    /// ("2026-11-16T08:30:00+01:00"), else the locale's medium date and
+    /// time ("16. Nov. 2026, 08:30:00").
+    public func dateTime(_ instant: Date, in zone: TimeZone) -> String {
+        if isNeutral { return Localization.figure(instant.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))) }
+        return Localization.figure(formatters.with { formatters in
+            formatters.mediumDateTime.timeZone = zone
+            return formatters.mediumDateTime.string(from: instant)
+        })
+    }
+
+    /// Items as the messages' language lists them ("a, b et c", "a、b、c",
+    /// "أ و ب"): ICU's list patterns, through Foundation's list format. No
+    /// list of things a person reads is joined with an English ", ".
+    public func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.formatted(.list(type: .and).locale(Locale(identifier: messageLanguage)))
+    }
+
     /// An integer in the locale's digits without grouping (a year, a quarter).
     public func plain(_ value: Int) -> String { Localization.figure(formatters.with { $0.digits.string(from: NSNumber(value: value)) } ?? String(value)) }
 
@@ -259,6 +308,8 @@ private final class LazyFormatters: Sendable {
 /// Date and number formatters of one locale.
 private final class Formatters {
     let mediumDate: DateFormatter
+    /// A date and a time of day (its time zone set by the caller, under the lock).
+    let mediumDateTime: DateFormatter
     let monthYear: DateFormatter
     let shortMonth: DateFormatter
     let dayMonth: DateFormatter
@@ -284,6 +335,7 @@ private final class Formatters {
             return formatter
         }
         mediumDate = dateFormatter(template: "yMMMd")
+        mediumDateTime = dateFormatter(template: "yMMMdjmmss")
         monthYear = dateFormatter(template: "yMMMM")
         shortMonth = dateFormatter(template: "MMM")
         dayMonth = dateFormatter(template: "dMMM")

@@ -61,7 +61,7 @@ public struct TerminalCalendar: Sendable {
     func cell(_ date: LocalDate) -> String {
         let kind = data.kind(date)
         let isToday = date == data.today
-        let text = (isToday ? "[" : " ") + pad(locale.number(date.day), 2, left: true) + String(kind.symbol(locale))
+        let text = (isToday ? "[" : " ") + pad(locale.number(date.day), 2, left: true) + String(kind.symbol(locale, terminal: true))
             + (isToday ? "]" : " ")
         guard colour else { return text }
         return TerminalCalendar.ansi(kind) + (isToday ? "\u{1B}[1;4m" : "") + text + "\u{1B}[0m"
@@ -70,7 +70,7 @@ public struct TerminalCalendar: Sendable {
     /// Every symbol with its meaning; coloured like the grid when colour is on.
     public func legend() -> String {
         var items = DayKind.legendOrder.map { kind -> String in
-            let mark = colour ? TerminalCalendar.ansi(kind) + String(kind.symbol(locale)) + "\u{1B}[0m" : String(kind.symbol(locale))
+            let mark = colour ? TerminalCalendar.ansi(kind) + String(kind.symbol(locale, terminal: true)) + "\u{1B}[0m" : String(kind.symbol(locale, terminal: true))
             return "\(mark) \(kind.label)"
         }
         items.append("[ ] " + tr("today"))

@@ -147,11 +147,14 @@ public enum Localization {
     private static let setUp: Void = {
         let environment = asked
         let language = messageLocale(environment)
-        if setlocale(LC_MESSAGES, "") == nil {
-            // The locale is not installed (no `locale-gen`): messages are
-            // still read in that language. glibc's gettext follows
-            // `LANGUAGE` under any locale but "C", so C.UTF-8 plus the
-            // language the variables ask for gives the same choice.
+        let set = setlocale(LC_MESSAGES, "").map { String(cString: $0) } ?? ""
+        if set.isEmpty || isNeutral(set) {
+            // The locale is not installed (no `locale-gen`: nil), or the
+            // program is static (the launcher), whose glibc answers "" and
+            // reads no locale at all: messages are still read in the
+            // language the variables ask for. glibc's gettext follows
+            // `LANGUAGE` under any locale but "C", so C.UTF-8 plus that
+            // language gives the same choice.
             if !isNeutral(language), setlocale(LC_MESSAGES, "C.UTF-8") != nil,
                (environment["LANGUAGE"] ?? "").isEmpty {
                 setenv("LANGUAGE", language, 1)
@@ -269,6 +272,18 @@ public enum Localization {
 }
 
 extension Localization {
+    /// Sentences one after another: a space between two, none after a
+    /// full-width stop ("。", "！", "？"), which holds its own space in
+    /// Chinese and Japanese. Empty parts are left out.
+    public static func sentences(_ parts: [String]) -> String {
+        var text = ""
+        for part in parts where !part.isEmpty {
+            if let last = text.last, !"。！？".contains(last) { text += " " }
+            text += part
+        }
+        return text
+    }
+
     /// How many terminal columns `text` takes: East Asian wide and
     /// full-width characters take two, combining marks none (what wcwidth(3)
     /// says, without needing an LC_CTYPE locale). Tables and the calendar pad by it.
@@ -329,6 +344,22 @@ extension Localization {
             if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue,
                let digit = Int(exactly: value), digits.indices.contains(digit) {
                 scalars.append(digits[digit])
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// `text` with every decimal digit of any script (Arabic-Indic "٢",
+    /// full-width "２") as 0–9: what a person types in the digits a prompt
+    /// shows reads as the same figure.
+    public static func latinDigits(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue,
+               let digit = Int(exactly: value), (0...9).contains(digit) {
+                scalars.append(Unicode.Scalar(UInt8(48 + digit)))
             } else {
                 scalars.append(scalar)
             }

@@ -447,6 +447,37 @@ import Glibc
 
     // MARK: - The tray icon
 
+    /// "Open report" where nothing opens it (xdg-open exits 3: no handler):
+    /// a notification names the file, instead of a line in the log only.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func openReportWithoutAHandlerNamesTheFile() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.reminderConfig)
+        let bus = try await PrivateSystemBus(in: cli.folder)
+        let tools = cli.folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho 'xdg-open: no method available for opening' >&2\nexit 3\n".write(to: tools.appendingPathComponent("xdg-open"), atomically: true, encoding: .utf8)
+        chmod(tools.appendingPathComponent("xdg-open").path, 0o755)
+        let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body", "keep"], in: cli.folder)
+        let watcher = try await BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
+        let agent = try await AgentProcess(cli, environment: [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T09:00:00Z", "INVOCATION_ID": "",
+            "PATH": tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        ])
+        defer { agent.kill9() }
+        #expect(await eventually("the tray icon to register") { !watcher.records.isEmpty }, "\(agent.logText)")
+        let service = try #require(watcher.records.first?["service"] as? String)
+        let reply = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
+                                          "3", "clicked", "<0>", "0"])
+        #expect(reply.status == 0, "\(reply)")
+        let page = (agent.socket as NSString).deletingLastPathComponent + "/report.html"
+        #expect(await eventually("a notification naming \(page)") {
+            server.records.contains { ($0["body"] as? String)?.contains(page) == true }
+        }, "\(server.records) \(agent.logText)")
+        #expect(await agent.stop() == 0)
+    }
+
     @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
     func theTrayIconRegistersAgainAfterTheWatcherRestartsAndItsMenuActs() async throws {
         let cli = try CLIRunner()
@@ -486,7 +517,12 @@ import Glibc
         #expect((tooltip[3] as? String)?.contains("This week: 0 of 3 office days.") == true, "\(tooltip)")
         let layout = try #require(registration["layout"] as? [Any])
         let labels = ((layout[2] as? [Any]) ?? []).compactMap { (($0 as? [Any])?[1] as? [String: Any])?["label"] as? String }
-        #expect(labels == ["Open DeskDays", "Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")
+        #expect(labels.count == 7 && labels[0] == "Open DeskDays" && labels[1].contains(" office days in ")
+                && labels[2] == "This week: 0 of 3 office days."
+                && Array(labels[3...]) == ["Check in now", "Remote today", "Open report", "Pause reminders today"], "\(layout)")
+        // The week and the period are shown, not clickable (insensitive).
+        let enabled = ((layout[2] as? [Any]) ?? []).compactMap { (($0 as? [Any])?[1] as? [String: Any])?["enabled"] as? Bool }
+        #expect(enabled.count == 7 && enabled[1] == false && enabled[2] == false && enabled[3] == true, "\(layout)")
 
         func click(_ id: Int) async throws {
             let reply = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",

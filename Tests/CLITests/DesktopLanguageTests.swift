@@ -85,7 +85,9 @@ import Glibc
     }
 
     /// In Arabic the reminder's body and the tray's tooltip write every
-    /// figure in Arabic-Indic digits, isolated (they put "13" beside "٤ ٢٠٢٦").
+    /// figure in Arabic-Indic digits, isolated (they put "13" beside "٢٠٢٦"),
+    /// name the quarter in words and the days still needed with a noun; the
+    /// notification's title begins with U+200F.
     @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))
     func theReminderAndTooltipWriteArabicFigures() async throws {
         let locale = try await Catalogs.compiled(["ar"])
@@ -101,7 +103,10 @@ import Glibc
         defer { agent.kill9() }
         #expect(await eventually("the reminder's notification") { !server.records.isEmpty }, "\(agent.logText)")
         let body = try #require(server.records.first?["body"] as? String)
-        #expect(body.contains("٤"), "\(body)")
+        #expect(body.contains("٢٠٢٦") && body.contains("الربع الرابع"), "\(body)")
+        // The title reads right to left from its first character, in Arabic words (not "DeskDays: …").
+        let title = try #require(server.records.first?["summary"] as? String)
+        #expect(title.hasPrefix("\u{200F}") && !title.dropFirst().hasPrefix("DeskDays"), "\(title.unicodeScalars.map { String($0.value, radix: 16) })")
         #expect(RightToLeftTests.problems(body).isEmpty, "\(RightToLeftTests.problems(body)): \(body)")
         var tooltip = ""
         #expect(await eventually("the tooltip to name the period") {
@@ -112,6 +117,9 @@ import Glibc
             return tooltip.contains("٢٠٢٦")
         }, "\(tooltip)")
         let text = tooltip.replacingOccurrences(of: "\\u2068", with: "\u{2068}").replacingOccurrences(of: "\\u2069", with: "\u{2069}")
+        // The quarter in words, and a noun after the days still needed ("يلزم ٢٢ يومًا إضافيًا في المكتب").
+        #expect(text.contains("الربع الرابع"), "\(text)")
+        #expect(text.contains("إضافيًا في المكتب.") || text.contains("إضافية في المكتب.") || text.contains("إضافي في المكتب."), "\(text)")
         for line in text.split(separator: "'").map(String.init) {
             #expect(RightToLeftTests.problems(line).isEmpty, "\(RightToLeftTests.problems(line)): \(line)")
         }

@@ -20,13 +20,13 @@ import Testing
         let fill = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "remote"] + today)
         #expect(fill.status == 0, "\(fill.stderr)")
         #expect(fill.stdout.contains("Recorded remote for 3 workdays, 2026-10-01 to 2026-10-09.")
-                && fill.stdout.contains("Kept 4 dates that already have a record: 1 automatic, 3 imported; --overwrite replaces them."), "\(fill.stdout)")
+                && fill.stdout.contains("Kept 4 dates that already have a record: 1 automatic and 3 imported; --overwrite replaces them."), "\(fill.stdout)")
         let days = try await cli.run(["days", "--from", "2026-10-01", "--to", "2026-10-09"] + today)
         let statuses = days.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst(2).first.map(String.init) ?? "" }
         #expect(statuses == ["office", "office", "", "", "remote", "office", "office", "remote", "remote"], "\(days.stdout)")
         // Again: nothing left to fill.
         let again = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "remote"] + today)
-        #expect(again.status == 0 && again.stdout.contains("Nothing recorded: all 7 workdays from 2026-10-01 to 2026-10-09 already have a record (3 manual, 1 automatic, 3 imported)"),
+        #expect(again.status == 0 && again.stdout.contains("Nothing recorded: all 7 workdays from 2026-10-01 to 2026-10-09 already have a record (3 manual, 1 automatic, and 3 imported)"),
                 "\(again.stdout)")
         // --overwrite records every workday.
         let all = try await cli.run(["checkin", "--from", "2026-10-01", "--to", "2026-10-09", "--status", "sick", "--overwrite"] + today)

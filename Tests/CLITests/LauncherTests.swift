@@ -86,6 +86,29 @@ import Testing
 
     /// `status --follow` through the launcher alone: the answer now, every
     /// change pushed, and one sentence when the agent goes away.
+    /// The static launcher speaks the language `LANG` asks for even where
+    /// that locale is not installed (only C and C.UTF-8 here), as
+    /// `deskdays-cli` does: its own sentences (here: no `deskdays-cli`
+    /// beside it; the follower's notices alike) come from the catalog.
+    @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
+    func theLauncherSpeaksTheLanguageOfLANG() async throws {
+        let locale = try await Catalogs.compiled(["de", "fr"])
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        let launcher = try lone(["deskdays"], in: cli)
+        for (variable, language, expected) in [("LANG", "de_DE.UTF-8", "deskdays-cli ist nicht installiert"),
+                                               ("LC_MESSAGES", "fr_FR.UTF-8", "deskdays-cli n’est pas installé"),
+                                               ("LC_ALL", "de_AT.UTF-8", "deskdays-cli ist nicht installiert")] {
+            var env = ProcessInfo.processInfo.environment
+            for name in ["LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"] { env[name] = "" }
+            env[variable] = language
+            env["DESKDAYS_LOCALEDIR"] = locale.path
+            let output = try await Program.run(launcher, ["--version"], environment: env)
+            #expect(output.status == 1 && output.stderr.hasPrefix("deskdays: " + expected), "\(variable)=\(language): \(output.stderr)")
+        }
+    }
+
     @Test func theLauncherFollowsTheAgent() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }

@@ -34,7 +34,7 @@ import Testing
         let text = try await cli.run(["plan"] + socket)
         #expect(text.status == 0, "\(text.stderr)")
         // Two more: Friday (preferred by [plan]), then the earliest, today.
-        #expect(text.stdout.contains("Week of 2026-03-09: 2026-03-10, 2026-03-13 (2 of 3 this week; Thu is a holiday)."), "\(text.stdout)")
+        #expect(text.stdout.contains("Week of 2026-03-09: 2026-03-10 and 2026-03-13 (2 of 3 this week; Thu is a holiday)."), "\(text.stdout)")
         #expect(text.stdout.contains("Total: 2 office days (2 new)."), "\(text.stdout)")
         let plan = try json(try await cli.run(["plan", "--json", "--avoid", "2026-03-10"] + socket).stdout)
         #expect(plan["days"] as? [String] == ["2026-03-11", "2026-03-13"], "\(plan)")
@@ -63,7 +63,7 @@ import Testing
         try await setUp(cli)
         let socket = ["--socket", "/nonexistent/agent.sock", "--today", "2026-03-09"]
         let wrote = try await cli.run(["plan", "--write"] + socket)
-        #expect(wrote.status == 0 && wrote.stdout.contains("Recorded 2 office plans: 2026-03-10, 2026-03-11."), "\(wrote.stdout)")
+        #expect(wrote.status == 0 && wrote.stdout.contains("Recorded 2 office plans: 2026-03-10 and 2026-03-11."), "\(wrote.stdout)")
         let explain = try await cli.run(["explain", "2026-03-11", "--today", "2026-03-09"])
         #expect(explain.stdout.contains("planned with `deskdays plan`"), "\(explain.stdout)")
         // Kept, the plans reach the target: no new day, and status has nothing to say about them.

@@ -86,7 +86,7 @@ import Testing
         #expect(report["short_days"] as? Int == 1)
         let explain = try await cli.run(["explain", "2026-03-18"], environment: ["DESKDAYS_TODAY": "2026-03-20"])
         #expect(explain.stdout.contains("Time on site: 22:00–03:30, 5.5 h"), "\(explain.stdout)")
-        #expect(explain.stdout.contains("first arrival 22:00, left 03:30"), "\(explain.stdout)")
+        #expect(explain.stdout.contains("first arrival 22:00 and left 03:30"), "\(explain.stdout)")
     }
 
     /// One row per swipe, with times: the 02:10 swipe belongs to the night before.

@@ -14,19 +14,19 @@ import Glibc
        .enabled(if: AgentBench.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                 "pcscd, vsmartcard-vpcd or tmux missing: apt-get install pcscd vsmartcard-vpcd tmux"))
 struct SetupTests {
-    /// A tmux session of its own (its own server socket), running one command.
+    /// A tmux session of its own (its own server socket), running one command; UTF-8 (`-u`) whatever the locale.
     final class Terminal {
         let socket: String
         init(_ command: String, in folder: URL) async throws {
             socket = folder.appendingPathComponent("tmux.sock").path
-            let started = try await Program.run("/usr/bin/tmux", ["-S", socket, "new-session", "-d", "-x", "160", "-y", "50", command])
+            let started = try await Program.run("/usr/bin/tmux", ["-u", "-S", socket, "new-session", "-d", "-x", "160", "-y", "50", command])
             guard started.status == 0 else { throw HarnessError("tmux did not start: \(started.stderr)") }
         }
         /// What the terminal shows, and what scrolled off (Foundation's Process: a message can read it).
         var screen: String {
             let process = Process(), pipe = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            process.arguments = ["-S", socket, "capture-pane", "-p", "-S", "-200"]
+            process.arguments = ["-u", "-S", socket, "capture-pane", "-p", "-S", "-200"]
             process.standardOutput = pipe
             guard (try? process.run()) != nil else { return "" }
             let data = pipe.fileHandleForReading.readDataToEndOfFile()

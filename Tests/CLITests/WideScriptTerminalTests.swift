@@ -71,7 +71,7 @@ struct WideScriptTerminalTests {
         #expect(headers.allSatisfy { $0.contains { Localization.displayWidth(String($0)) == 2 } }, "the headers are in wide characters")
         // Full weeks: seven day numbers and their marks, nothing else.
         let weeks = lines.filter { line in
-            Self.runEnds(line, digits: true).count == 7 && line.allSatisfy { isDigit($0) || " ●○~?+·*[]".contains($0) }
+            Self.runEnds(line, digits: true).count == 7 && line.allSatisfy { isDigit($0) || " ●○~?+·*[]#o-".contains($0) }
         }
         #expect(weeks.count >= 6, "\(calendar.stdout)")
         for week in weeks {

@@ -78,7 +78,7 @@ struct CheckInCommand: AsyncParsableCommand {
         let session = try Session(global, agent: socket.link())
         if qr { return try await checkInByQR(session) }
         var dates: [LocalDate]
-        var kept: [(String, Int)] = []
+        var kept: [(Origin, Int)] = []
         var range: (first: LocalDate, last: LocalDate)?
         var keptDates: [LocalDate] = []
         if let from, let to {
@@ -105,8 +105,8 @@ struct CheckInCommand: AsyncParsableCommand {
                 }
                 if dates.isEmpty {
                     let count = kept.reduce(0) { $0 + $1.1 }
-                    print(trn("Nothing recorded: the \(count) workday from \(first) to \(last) already has a record (\(Self.describe(kept))); --overwrite replaces it.",
-                              "Nothing recorded: all \(count) workdays from \(first) to \(last) already have a record (\(Self.describe(kept))); --overwrite replaces them.", count))
+                    print(trn("Nothing recorded: the \(count) workday from \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) already has a record (\(Self.describe(kept, session.reportLocale))); --overwrite replaces it.",
+                              "Nothing recorded: all \(count) workdays from \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) already have a record (\(Self.describe(kept, session.reportLocale))); --overwrite replaces them.", count))
                     print(Render.statusLine(try session.report()))
                     return
                 }
@@ -126,21 +126,22 @@ struct CheckInCommand: AsyncParsableCommand {
                                                   recorded: dates, kept: keptDates)))
         }
         if dates.count == 1, range == nil || kept.isEmpty {
-            print(tr("Recorded \(Words.status(status)) for \(dates[0])."))
+            print(tr("Recorded \(Words.status(status)) for \(session.reportLocale.day(dates[0]))."))
             let policy = session.policy
             if case .skipped = PolicyEngine(policy: policy).classify(dates[0], status: status, today: session.today) {
                 let reason = ExplainCommand.nonWorkdayReason(status: status, policy: policy)
-                print(tr("Note: \(dates[0]) does not count: \(reason)."))
+                print(tr("Note: \(session.reportLocale.day(dates[0])) does not count: \(reason)."))
             }
         } else {
-            let (count, first, last) = (dates.count, range?.first ?? dates.first!, range?.last ?? dates.last!)
+            // The range in the reader's date format (ISO under C), both ends included.
+            let (count, first, last) = (dates.count, session.reportLocale.day(range?.first ?? dates.first!), session.reportLocale.day(range?.last ?? dates.last!))
             print(trn("Recorded \(Words.status(status)) for \(count) workday, \(first) to \(last).",
                       "Recorded \(Words.status(status)) for \(count) workdays, \(first) to \(last).", count))
         }
         if !kept.isEmpty {
             let count = kept.reduce(0) { $0 + $1.1 }
-            print(trn("Kept \(count) date that already has a record: \(Self.describe(kept)); --overwrite replaces it.",
-                      "Kept \(count) dates that already have a record: \(Self.describe(kept)); --overwrite replaces them.", count))
+            print(trn("Kept \(count) date that already has a record: \(Self.describe(kept, session.reportLocale)); --overwrite replaces it.",
+                      "Kept \(count) dates that already have a record: \(Self.describe(kept, session.reportLocale)); --overwrite replaces them.", count))
         }
         print(Render.statusLine(try session.report()))
     }
@@ -172,19 +173,26 @@ struct CheckInCommand: AsyncParsableCommand {
         return held
     }
 
-    /// How many kept dates each origin decides, in precedence order, with its word.
-    static func keptCounts(_ origins: [Origin]) -> [(String, Int)] {
-        let words: [(Origin, String)] = [(.manual, tr("manual")), (.automatic, tr("automatic")),
-                                         (.import, tr("imported")), (.calendar, tr("from the calendar"))]
-        return words.compactMap { origin, word in
+    /// How many kept dates each origin decides, in precedence order.
+    static func keptCounts(_ origins: [Origin]) -> [(Origin, Int)] {
+        [Origin.manual, .automatic, .import, .calendar].compactMap { origin in
             let count = origins.filter { $0 == origin }.count
-            return count > 0 ? (word, count) : nil
+            return count > 0 ? (origin, count) : nil
         }
     }
 
-    /// "5 imported, 1 automatic".
-    static func describe(_ counts: [(String, Int)]) -> String {
-        counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+    /// "5 imported and 1 automatic": each count a message of its own (its
+    /// plural, agreeing with "dates", the number where the language puts
+    /// it), listed by the language's list pattern (ICU).
+    static func describe(_ counts: [(Origin, Int)], _ locale: ReportLocale) -> String {
+        locale.list(counts.map { origin, count in
+            switch origin {
+            case .manual: return trn("\(count) manual", "\(count) manual", count)
+            case .automatic: return trn("\(count) automatic", "\(count) automatic", count)
+            case .import: return trn("\(count) imported", "\(count) imported", count)
+            default: return trn("\(count) from the calendar", "\(count) from the calendar", count)
+            }
+        })
     }
 
     /// Scans the camera (up to 30 s); a matching code becomes one qr check-in

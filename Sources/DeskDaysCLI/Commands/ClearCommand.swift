@@ -73,18 +73,20 @@ struct ClearCommand: AsyncParsableCommand {
         let (first, last) = (dates.first!, dates.last!)
         let count = removed.reduce(0) { $0 + $1.1.count }
         guard count > 0 else {
-            let what = first == last ? first.description : "\(first) – \(last)"
+            let locale = session.reportLocale
+            let what = first == last ? locale.day(first) : "\(locale.day(first)) – \(locale.day(last))"
             return print(origin == .all ? tr("\(what) had no entry; nothing changed.")
-                                        : tr("\(what) had no \(origin.rawValue) entry; nothing changed."))
+                                        : tr("\(what) had no \(Origin(rawValue: origin.rawValue).map(Words.origin) ?? origin.rawValue) entry; nothing changed."))
         }
         if first == last {
             // The stored words ("office record", shared with the socket and the journal) in the user's language.
             let entries = removed[0].1.map(Words.removedEntry).joined(separator: "; ")
-            print(tr("Removed from \(first): \(entries). `deskdays explain \(first)` lists removals."))
+            print(tr("Removed from \(session.reportLocale.day(first)): \(entries). `deskdays explain \(first)` lists removals."))
         } else {
             let days = removed.filter { !$0.1.isEmpty }.count
-            print(trn("Removed \(count) entry from \(days) of the dates \(first) to \(last); `deskdays explain DATE` lists each date's removals.",
-                      "Removed \(count) entries from \(days) of the dates \(first) to \(last); `deskdays explain DATE` lists each date's removals.", count))
+            let (from, to) = (session.reportLocale.day(first), session.reportLocale.day(last))
+            print(trn("Removed \(count) entry from \(days) of the dates \(from) to \(to); `deskdays explain DATE` lists each date's removals.",
+                      "Removed \(count) entries from \(days) of the dates \(from) to \(to); `deskdays explain DATE` lists each date's removals.", count))
         }
         try session.writeCalendar()
         print(Render.statusLine(try session.report()))

@@ -32,16 +32,18 @@ struct ExplainCommand: AsyncParsableCommand {
         // Sentences in the user's language; the weekday and hours follow LC_TIME and LC_NUMERIC.
         let locale = session.reportLocale
         let weekday = Words.weekdayFull(day.weekday, locale: locale)
+        // The date as the reader's locale writes it (ISO under C); `day` stays the value.
+        let shown = locale.day(day)
         if let holiday = policy.holidays[day] {
             // Where it comes from: the region's data, an .ics, [[holidays]], or the calendar folder.
             switch session.configuration.holidaySources[day] {
-            case .region(let region)?: lines.append(tr("\(day) (\(weekday)) is a holiday (\(region): \(holiday), from the public holidays shipped with DeskDays)."))
-            case .calendarFile(let file)?: lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday), from \(Printable.escaped(file)))."))
-            case .configuration?: lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday), from [[holidays]] in the configuration)."))
-            case nil: lines.append(tr("\(day) (\(weekday)) is a holiday (\(holiday))."))
+            case .region(let region)?: lines.append(tr("\(shown) (\(weekday)) is a holiday (\(region): \(holiday), from the public holidays shipped with DeskDays)."))
+            case .calendarFile(let file)?: lines.append(tr("\(shown) (\(weekday)) is a holiday (\(holiday), from \(Printable.escaped(file)))."))
+            case .configuration?: lines.append(tr("\(shown) (\(weekday)) is a holiday (\(holiday), from [[holidays]] in the configuration)."))
+            case nil: lines.append(tr("\(shown) (\(weekday)) is a holiday (\(holiday))."))
             }
         } else {
-            lines.append(workday ? tr("\(day) (\(weekday)) is a workday.") : tr("\(day) (\(weekday)) is not a workday."))
+            lines.append(workday ? tr("\(shown) (\(weekday)) is a workday.") : tr("\(shown) (\(weekday)) is not a workday."))
         }
         if let status = resolved.status, resolved.origin == .calendar,
            let event = session.calendar.decidingEvent(on: day, today: session.today) {
@@ -60,17 +62,15 @@ struct ExplainCommand: AsyncParsableCommand {
         lines.append(session.configuration.calendar == nil ? tr("Precedence: manual > automatic > imported > fallback.")
                      : tr("Precedence: manual > automatic > imported > calendar > fallback."))
         // Times in the policy's time zone, the one the date is counted in.
-        let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: policy.timeZone)
-        func local(_ instant: Date) -> String { Localization.figure(instant.formatted(style)) }
+        // As the reader writes a date and time (RFC 3339 under C, as JSON has it).
+        func local(_ instant: Date) -> String { locale.dateTime(instant, in: policy.timeZone) }
         // With sync, the device behind each entry (its journal line); its
         // name, like a note, may come from the folder: printed escaped.
         let journal = try store.syncIdentity() == nil ? [] : try store.journalLines(on: day)
         func from(_ matches: (JournalEntry) -> Bool) -> String {
             journal.last(where: { matches($0.entry) }).map { " " + tr("(from \(Printable.escaped($0.device)))") } ?? ""
         }
-        // The first column's labels, once: "record", "check-in", "removed".
-        let recordLabel = Words.padded(tr("record"), 9), checkInLabel = Words.padded(tr("check-in"), 9)
-        let removedLabel = Words.padded(tr("removed"), 9)
+        let columns = Columns()
         let sorted = records.filter { $0.origin != .calendar }.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         // When it was written on its own device's clock, not the clock time that orders it.
         let writtenTimes = journal.isEmpty ? [:] : try store.writtenTimes(of: sorted)
@@ -95,7 +95,7 @@ struct ExplainCommand: AsyncParsableCommand {
         let lastManual = sorted.last { $0.origin == .manual }
         func planWords(_ record: DayRecord) -> String {
             guard let plan = record.plan else { return "" }
-            var words = plan == .planner || record.note == PlanOrigin.note ? tr("planned with `deskdays plan`") : tr("planned on \(policy.localDate(of: record.recordedAt))")
+            var words = plan == .planner || record.note == PlanOrigin.note ? tr("planned with `deskdays plan`") : tr("planned on \(locale.day(policy.localDate(of: record.recordedAt)))")
             if record == lastManual {
                 if resolved.origin == .automatic, let first = checkIns.min(by: { $0.at < $1.at }) {
                     let clock = policy.wallClock(of: first.at).minutes
@@ -111,10 +111,10 @@ struct ExplainCommand: AsyncParsableCommand {
         for record in sorted {
             // A note of a record the date's decision overruled is marked so, never taken for the date's.
             let note = record.note.map { ($0 == PlanOrigin.note ? (record.plan != nil ? "" : " — " + tr("planned with `deskdays plan`"))
-                                        : " — \"\(Printable.escaped($0))\"")
+                                        : " — " + tr("\"\(Printable.escaped($0))\""))
                 + (record == deciding ? "" : " " + tr("(overruled)")) } ?? ""
             let written = local(record.id.flatMap { writtenTimes[$0] } ?? record.recordedAt)
-            lines.append("  \(recordLabel) \(Words.padded(Words.origin(record.origin), 9)) "
+            lines.append(columns.row(tr("record"), Words.origin(record.origin))
                          + tr("\(Words.status(record.status)) (written \(written))") + planWords(record) + note
                          + (recordLine(record).map { " " + tr("(from \(Printable.escaped($0.device)))") } ?? "")
                          + (record == deciding ? why : ""))
@@ -122,27 +122,40 @@ struct ExplainCommand: AsyncParsableCommand {
         for checkIn in checkIns.sorted(by: { $0.at < $1.at }) {
             let rule = checkIn.rule.map { " " + tr("rule \"\($0)\"") } ?? ""
             let at = local(checkIn.at)
-            lines.append("  \(checkInLabel) \(Words.padded(Words.source(checkIn.source), 9)) " + tr("at \(at)") + rule
+            lines.append(columns.row(tr("check-in"), Words.source(checkIn.source)) + tr("at \(at)") + rule
                          + from { ($0.op == "checkin" || $0.op == "sign" && $0.kind == "arrival") && $0.source == checkIn.source.rawValue
                                   && $0.at.flatMap(parseRFC3339).map(HLC.milliseconds) == HLC.milliseconds(checkIn.at) })
         }
         if sorted.isEmpty && checkIns.isEmpty { lines.append("  " + tr("nothing is stored for this date.")) }
         // The calendar's events on the date, read from the folder (never stored).
-        let calendarLabel = Words.padded(tr("calendar"), 9)
         for event in session.calendar.events(on: day).sorted(by: { ($0.meaning, $0.file) > ($1.meaning, $1.file) }) {
             let what = event.meaning.status.map(Words.status) ?? tr("holiday")
             let plan = event.meaning == .office && day < session.today ? " " + tr("(a plan on a past date: not attendance)") : ""
-            lines.append("  \(calendarLabel) " + tr("\(what) — \"\(Printable.escaped(event.summary))\" in \(Printable.escaped(event.file))") + plan)
+            lines.append(columns.row(tr("calendar"), "") + tr("\(what) — \"\(Printable.escaped(event.summary))\" in \(Printable.escaped(event.file))") + plan)
         }
         if let presence {
             lines.append(contentsOf: Self.presenceLines(presence, policy: policy, today: session.today, locale: locale))
         }
         for removal in try store.removals(in: span) {
             let when = local(removal.removedAt)
-            lines.append("  \(removedLabel) \(Words.padded(Words.origin(removal.origin), 9)) " + tr("\(Printable.escaped(Words.removedEntry(removal.entry))) (on \(when))")
+            lines.append(columns.row(tr("removed"), Words.origin(removal.origin)) + tr("\(Printable.escaped(Words.removedEntry(removal.entry))) (on \(when))")
                          + from { ($0.op == "clear" || $0.op == "removed") && $0.hlc == HLC.milliseconds(removal.removedAt) })
         }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// The table's first two columns, as wide as their longest word in this
+    /// language (at least 9, English's) (display width: a wide character takes two), so every row
+    /// lines up whatever the catalog says.
+    struct Columns {
+        let label = [tr("record"), tr("check-in"), tr("removed"), tr("calendar"), tr("tap"), tr("presence")]
+            .map(Localization.displayWidth).reduce(9, max)
+        let kind = (Origin.allCases.map(Words.origin) + Source.allCases.map(Words.source)).map(Localization.displayWidth).reduce(9, max)
+
+        /// "  check-in  nfc       " and the rest of the row after it.
+        func row(_ label: String, _ kind: String) -> String {
+            "  " + Words.padded(label, self.label) + " " + (kind.isEmpty ? "" : Words.padded(kind, self.kind) + " ")
+        }
     }
 
     /// Time on site and the arrivals and departures that decided it (docs/policy.md "Time on site").
@@ -151,7 +164,7 @@ struct ExplainCommand: AsyncParsableCommand {
         guard let firstSeen = presence.firstSeen, let hoursValue = presence.hours else {
             // Only departures: a presence that began on an earlier day ended on this one.
             return [tr("No arrival on this date: the last departure was at \(last) (no time on site).")]
-                + presence.parts.map { "  " + tr("presence") + "  " + Words.padded(Words.source($0.source), 9) + " "
+                + presence.parts.map { Columns().row(tr("presence"), Words.source($0.source))
                     + tr("left \(policy.clockTime(of: $0.last))") }
         }
         let first = policy.clockTime(of: firstSeen)
@@ -160,7 +173,6 @@ struct ExplainCommand: AsyncParsableCommand {
                      ? tr("Time on site: \(first)–\(last), \(hours) h.")
                      : tr("Time on site: \(first)–\(last), \(hours) h (the day starts at \(policy.dayStartText)).")]
         for part in presence.parts {
-            let name = Words.padded(Words.source(part.source), 9)
             var words: [String] = []
             if let arrival = part.firstArrival { words.append(tr("first arrival \(policy.clockTime(of: arrival))")) }
             let lastTime = policy.clockTime(of: part.last)
@@ -174,7 +186,7 @@ struct ExplainCommand: AsyncParsableCommand {
                 words.append(part.firstArrival == nil ? tr("left \(lastTime), with no arrival of its own that date: no time on site")
                                                       : tr("left \(lastTime)"))
             }
-            lines.append("  \(part.source.isInstant ? tr("tap") : tr("presence"))  \(name) " + words.joined(separator: ", "))
+            lines.append(Columns().row(part.source.isInstant ? tr("tap") : tr("presence"), Words.source(part.source)) + locale.list(words))
         }
         if policy.minHours > 0 {
             // min_hours as the configuration writes it (a key and its value).

@@ -92,7 +92,7 @@ struct PlanCommand: AsyncParsableCommand {
         try session.writeCalendar()
         guard !json else { return }
         let count = plan.new.count
-        let days = plan.new.map { session.reportLocale.day($0) }.joined(separator: ", ")
+        let days = session.reportLocale.list(plan.new.map { session.reportLocale.day($0) })
         print(trn("Recorded \(count) office plan: \(days).", "Recorded \(count) office plans: \(days).", count))
     }
 }

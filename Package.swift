@@ -59,7 +59,7 @@ let package = Package(
         ]),
         // MARK: - Sync: the folder (journal files), the phones' inbox and the relay of restored lines, over
         // the store's batch calls (`journal`, `merge`), which keep each line in the transaction of its effect
-        .target(name: "DeskDaysSync", dependencies: ["Syscall", "Files", "Localization", "DeskDaysCore", "DeskDaysStore"]),
+        .target(name: "DeskDaysSync", dependencies: ["Syscall", "Files", "Localization", "DeskDaysCore", "DeskDaysStore", "DeskDaysConfig"]),
         .target(name: "DeskDaysPipeline", dependencies: [
             "Files", "DeskDaysCore", "DeskDaysStore", "DeskDaysSync",
             .product(name: "Logging", package: "swift-log"),

@@ -72,6 +72,13 @@ struct SyncCommand: AsyncParsableCommand {
                 problems.append(trn("this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)",
                                     "this device's clock is \(hours) h behind the latest change it wrote (\(formatRFC3339(stamped))): it ran ahead and was set back, or it lags; until it passes that time, its changes are ordered after that one and other devices may hold them: check this clock (NTP)", hours))
             }
+            if let agreement = session.policyAgreement {
+                if let shared = agreement.shared {
+                    let name = shared.name, day = shared.day(in: session.policy.timeZone).description
+                    lines.append(tr("Policy: the one \(name) shared on \(day) (policy.json)"))
+                }
+                problems += agreement.problems + [agreement.notice].compactMap { $0 }
+            }
             let others = devices.filter { !$0.isSelf }
             lines.append(others.isEmpty ? tr("Devices seen: none yet") : tr("Devices seen:"))
             for device in others {

@@ -135,4 +135,45 @@ import Testing
         let refused = try await b.run(["policy", "adopt"], now: "2026-11-20T17:00:00Z")
         #expect(refused.status == 1 && refused.stderr.contains("share_policy = false"), "\(refused.stderr)")
     }
+
+    /// The agent answers from the shared policy, notifies once that its own
+    /// differs, and reloads when another device shares a newer one.
+    @Test(.enabled(if: FakeNotificationDaemon.missing == nil, Comment(rawValue: FakeNotificationDaemon.missing ?? "")))
+    func theAgentFollowsTheSharedPolicyAndSaysOnceThatItsOwnDiffers() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try Device("laptop-a", folder: folder), b = try Device("laptop-b", folder: folder)
+        defer { [a, b].forEach { $0.cli.cleanup() } }
+        try a.cli.writeConfig(Self.sync("laptop-a", folder) + "\n" + Self.rule)
+        try b.cli.writeConfig(Self.sync("laptop-b", folder) + "\n[policy]\ntimezone = \"Europe/Berlin\"\n[checkin]\nreminder_time = \"off\"\n")
+        func required(_ device: Device) async throws -> Int? {
+            let json = try await device.ok(["report", "--json"], now: "2026-11-20T07:00:00Z")
+            return (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["required"] as? Int
+        }
+        let shared = try await required(a)
+        let bus = try await PrivateSystemBus(in: b.cli.folder)
+        let daemon = try await FakeNotificationDaemon(address: bus.address, in: b.cli.folder)
+        let agent = try await AgentProcess(b.cli, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-20T07:00:00Z"])
+        defer { agent.kill9() }
+        let statusFile = b.cli.folder.appendingPathComponent("run/status.json").path
+        func agentRequired() -> Int? {
+            guard let data = FileManager.default.contents(atPath: statusFile) else { return nil }
+            return (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["required"] as? Int
+        }
+        #expect(await eventually("the agent's status.json with the shared rule's figure") { agentRequired() == shared }, "\(agent.logText)")
+        #expect(await eventually("one notification that the policies differ") { daemon.calls.count == 1 }, "\(agent.logText)")
+        let call = try #require(daemon.calls.first)
+        #expect(call["summary"] as? String == "DeskDays: the shared policy")
+        #expect((call["body"] as? String)?.contains("differs from the one laptop-a shared on 2026-11-20") == true, "\(call)")
+
+        // a changes the rule: b's agent reloads with it, and tells the new difference once.
+        try a.cli.writeConfig(Self.sync("laptop-a", folder) + "\n" + Self.rule.replacingOccurrences(of: "value = 3", with: "value = 1"))
+        let changed = try await required(a)
+        #expect(changed != shared)
+        #expect(await agent.waitForLog("the sync folder holds a newer shared policy; reloading"), "\(agent.logText)")
+        #expect(await eventually("the agent's status.json with the new rule's figure") { agentRequired() == changed }, "\(agent.logText)")
+        #expect(await eventually("a second notification") { daemon.calls.count == 2 }, "\(daemon.calls)")
+        #expect(await agent.stop() == 0)
+        #expect(daemon.calls.count == 2, "once per shared version: \(daemon.calls)")
+    }
 }

@@ -48,22 +48,20 @@ public struct SharedPolicy: Sendable {
     /// through the configuration's own loader; it may hold nothing but the
     /// policy (`[policy]`, `[[holidays]]`), and no path of the other device's.
     public static func decode(_ bytes: [UInt8], now: ClockTime) -> Result<SharedPolicy, Refusal> {
-        guard bytes.count <= maximumBytes else { return .failure(.bad(tr("it is larger than \(maximumBytes) bytes"))) }
+        guard bytes.count <= maximumBytes else { return .failure(.bad(tr("it is longer than \(maximumBytes) bytes"))) }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
               let v = object["v"] as? Int else {
             return .failure(.bad(tr("it is not a DeskDays shared policy")))
         }
         guard v <= version else { return .failure(.newer) }
-        guard let name = object["name"] as? String, SyncSettings.isDeviceName(name) else {
-            return .failure(.bad(tr("its device name is not 1 to 64 characters on one line")))
-        }
-        guard let wall = (object["hlc"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }),
-              let counter = (object["n"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }) else {
-            return .failure(.bad(tr("its clock time (hlc, n) is not a number")))
+        guard let name = object["name"] as? String, SyncSettings.isDeviceName(name),
+              let wall = (object["hlc"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }),
+              let counter = (object["n"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }),
+              let text = object["policy"] as? String else {
+            return .failure(.bad(tr("it is not a DeskDays shared policy")))
         }
         if let problem = Validation.countProblem(counter, from: 0) { return .failure(.bad(tr("its clock counter (n) \(counter): \(problem)"))) }
         if let problem = Validation.timeProblem(milliseconds: wall, now: now) { return .failure(.bad(tr("its clock time (hlc) \(wall): \(problem)"))) }
-        guard let text = object["policy"] as? String else { return .failure(.bad(tr("it holds no policy"))) }
         let (configuration, problems) = ConfigLoader.parse(text, file: fileName)
         if let first = problems.first { return .failure(.bad(tr("line \(first.line) of its policy: \(first.message)"))) }
         // Only the policy travels: a shared file never turns on a method, sync or another device's file.
@@ -116,7 +114,7 @@ public struct SharedPolicy: Sendable {
             switch decode(bytes, now: now) {
             case .success(let policy): found.append(policy)
             case .failure(.newer):
-                problems.append(tr("\(path) was written by a newer DeskDays; it is not used until this one is updated"))
+                problems.append(tr("\(path) was written by a newer DeskDays; it is skipped until this one is updated"))
             case .failure(.bad(let reason)):
                 problems.append(tr("\(path) is not used: \(reason); `deskdays policy share` writes it again from a device's own policy"))
             }
@@ -203,8 +201,7 @@ public struct PolicyAgreement: Sendable {
     }
 
     /// `deskdays policy share`: `own`'s policy becomes the shared one, whatever the folder holds.
-    public static func share(_ own: Configuration, memory: PolicyMemory, clock: ClockTime) throws -> SharedPolicy {
-        guard let settings = own.sync else { throw Synchronizer.SyncFailure(description: tr("sync is off")) }
+    public static func share(_ own: Configuration, settings: SyncSettings, memory: PolicyMemory, clock: ClockTime) throws -> SharedPolicy {
         let newest = SharedPolicy.newest(in: settings.folder, now: clock).policy
         let policy = try SharedPolicy.write(own, name: settings.deviceName, folder: settings.folder, after: newest, clock: clock)
         memory.save(PolicyMemory.State(own: SHA256.hex(own.policyText()), told: nil))

@@ -104,7 +104,7 @@ import Testing
             ("{\"v\":1,\"name\":\"x\",\"hlc\":1795392000000,\"n\":0,\"policy\":\"\"}", "more than a day after this device's clock"),
             ("{\"v\":1,\"name\":\"x\",\"hlc\":1763650000000,\"n\":-1,\"policy\":\"\"}", "its clock counter (n) -1"),
             ("{\"v\":9,\"name\":\"x\"}", "written by a newer DeskDays"),
-            (String(repeating: " ", count: 1 << 21), "larger than 1048576 bytes"),
+            (String(repeating: " ", count: 1 << 21), "longer than 1048576 bytes"),
         ]
         for (text, reason) in cases {
             try text.write(toFile: folder + "/policy.json", atomically: true, encoding: .utf8)

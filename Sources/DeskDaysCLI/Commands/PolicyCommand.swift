@@ -11,20 +11,15 @@ import Foundation
 struct PolicyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "policy", abstract: tr("Share this device's policy with your other devices, or adopt the shared one."),
-        discussion: tr("""
-        With [sync], the policy (every [policy] key and the holidays) travels in \
-        the sync folder as policy.json, and every device answers from the newest. \
-        A device whose own [policy] differs says so in `deskdays status`.
-        """),
         subcommands: [Share.self, Adopt.self])
 
     /// The sync folder, or the one sentence saying why there is no sharing here.
-    static func folder(_ session: Session) throws -> String {
+    static func settings(_ session: Session) throws -> SyncSettings {
         let settings = try SyncCommand.settings(session)
         guard settings.sharePolicy else {
             throw CLIError(tr("[sync] share_policy = false in \(session.options.configPath): this device keeps its own policy; remove that line to share it."))
         }
-        return settings.folder
+        return settings
     }
 
     /// `policy share`: this device's policy becomes the one every device answers from.
@@ -36,35 +31,30 @@ struct PolicyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let session = try Session(global)
-            let folder = try PolicyCommand.folder(session)
+            let settings = try PolicyCommand.settings(session)
             guard session.ownConfiguration.ownsPolicy else {
                 throw CLIError(tr("\(global.configPath) has no [policy] of its own to share; add one (`deskdays setup` asks for it), or keep the shared one."))
             }
             do {
-                _ = try PolicyAgreement.share(session.ownConfiguration, memory: PolicyMemory(databasePath: global.databasePath),
+                _ = try PolicyAgreement.share(session.ownConfiguration, settings: settings, memory: PolicyMemory(databasePath: global.databasePath),
                                               clock: session.clock())
             } catch {
                 throw CLIError("\(error).")
             }
-            print(Printable.escaped(tr("Shared this device's policy as \(folder)/\(SharedPolicy.fileName); every device answers from it now.")))
+            print(Printable.escaped(tr("Shared this device's policy as \(settings.folder)/\(SharedPolicy.fileName); every device answers from it now.")))
         }
     }
 
     /// `policy adopt`: this device drops its own policy and answers from the shared one.
     struct Adopt: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "adopt", abstract: tr("Answer from the shared policy: this device's own [policy] leaves its configuration."),
-            discussion: tr("""
-            The [policy] tables and [[holidays]] leave the configuration file \
-            (the old file is kept as config.toml.bak); every other line stays. \
-            A device without a policy of its own follows the shared one.
-            """))
+            commandName: "adopt", abstract: tr("Answer from the shared policy: this device's own [policy] leaves its configuration."))
 
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let session = try Session(global)
-            let folder = try PolicyCommand.folder(session)
+            let folder = try PolicyCommand.settings(session).folder
             guard let shared = session.policyAgreement?.shared else {
                 throw CLIError(tr("The sync folder \(folder) holds no shared policy yet; `deskdays policy share` shares this device's."))
             }
@@ -73,7 +63,8 @@ struct PolicyCommand: AsyncParsableCommand {
             if session.ownConfiguration.ownsPolicy {
                 let text: String
                 do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                    throw CLIError(tr("cannot read \(path) (\(ConfigLoader.reason(error))); check that it exists and is readable."))
+                    throw ConfigError(problems: [ConfigProblem(file: path, line: 1,
+                        message: tr("cannot read the file (\(ConfigLoader.reason(error))); check that it exists, is readable and is UTF-8 text"))])
                 }
                 guard let edited = ConfigEditor.replacingPolicy(in: text, with: "") else {
                     throw CLIError(tr("\(path) writes its policy in a way this command does not edit; remove [policy], its tables and [[holidays]] by hand."))

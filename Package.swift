@@ -226,7 +226,7 @@ let package = Package(
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
         // and, from its module, its adapter, doctor checks and enrolment command; and `setup`
         .target(name: "CheckInMethods", dependencies: [
-            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
+            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor", "DeskDaysSync",
             "NFCAdapter", "WiFiAdapter", "Wired", "WiredAdapter", "QRAdapter", "GPSAdapter", "GPSBus",
             "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

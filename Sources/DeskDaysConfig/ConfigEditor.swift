@@ -194,6 +194,11 @@ public enum ConfigEditor {
         return true
     }
 
+    /// `text` with `key = value` in `[table]` (`setting(_:key:inTable:in:)`), or nil.
+    public static func setting(_ value: Value, key: String, inTable table: [String], in text: String) -> String? {
+        setting(value.literal, key: key, inTable: table, in: text)
+    }
+
     /// `text` with `key = literal` in `[table]`, changing only that spot: the
     /// value of an existing `key = …` line, else a line right after the
     /// header, else a new `[table]` block; nil when its layout is not one this edit follows.
@@ -312,9 +317,11 @@ public enum ConfigEditor {
     /// the policy is also written in a way this edit cannot see (dotted
     /// keys, inline tables), or the result does not read back as the same
     /// configuration with that policy.
-    public static func replacingPolicy(in text: String, with policy: String) -> String? {
+    public static func replacingPolicy(in text: String, with policy: String, holidays: Bool = true) -> String? {
         guard let layout = TOMLLayout(text) else { return nil }
-        func isPolicy(_ key: [String]) -> Bool { key.first == "policy" || key.first == "holidays" }
+        // `holidays` false: the `[[holidays]]` list stays (setup does not ask for it).
+        let replaced = holidays ? ["policy", "holidays"] : ["policy"]
+        func isPolicy(_ key: [String]) -> Bool { key.first.map(replaced.contains) ?? false }
         var removed: [Range<Int>] = []
         var insertAt: Int?
         var inPolicy = false
@@ -342,7 +349,7 @@ public enum ConfigEditor {
                 if inPolicy {
                     removed += pending + [line.range]
                     pending = []
-                } else if key.contains("policy") || key.first == "holidays" {
+                } else if key.contains("policy") || isPolicy(key) {
                     // `policy.period = …` outside a policy table: not for this edit.
                     return nil
                 }
@@ -368,6 +375,8 @@ public enum ConfigEditor {
             return end
         }()
         at = min(at, bytes.count)
+        // After the file's leading comments, a blank line: they are not the policy's.
+        if insertAt == nil, at > 0, !block.isEmpty { block.insert(UInt8(ascii: "\n"), at: 0) }
         if !block.isEmpty {
             if at > 0, bytes[at - 1] != UInt8(ascii: "\n") { block.insert(UInt8(ascii: "\n"), at: 0) }
             if at < bytes.count, bytes[at] != UInt8(ascii: "\n") { block.append(UInt8(ascii: "\n")) }
@@ -376,8 +385,8 @@ public enum ConfigEditor {
         let result = String(decoding: bytes, as: UTF8.self)
         // The same configuration but its policy: every other table alike.
         guard let before = tree(text), let after = tree(result), let wanted = tree(policy) else { return nil }
-        let others = { (tree: [String: Any]) in tree.filter { $0.key != "policy" && $0.key != "holidays" } }
-        let policyPart = { (tree: [String: Any]) in tree.filter { $0.key == "policy" || $0.key == "holidays" } }
+        let others = { (tree: [String: Any]) in tree.filter { !replaced.contains($0.key) } }
+        let policyPart = { (tree: [String: Any]) in tree.filter { replaced.contains($0.key) } }
         guard NSDictionary(dictionary: others(before)).isEqual(to: others(after)),
               NSDictionary(dictionary: policyPart(after)).isEqual(to: wanted) else { return nil }
         return result

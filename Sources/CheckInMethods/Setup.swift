@@ -68,7 +68,7 @@ public struct SetupCommand: AsyncParsableCommand {
         // (Unless it is this device's own: then the questions change it for every device.)
         if let folder, current.sync?.sharePolicy ?? true, let shared = SharedPolicy.newest(in: folder, now: .now()).policy,
            !current.ownsPolicy || shared.configuration.policyText() != current.policyText() {
-            let name = shared.name, day = shared.day(in: shared.configuration.policy.timeZone).description
+            let name = shared.name, day = shared.day(in: shared.configuration.policy.timeZone)
             print(tr("The sync folder holds the policy \(name) shared on \(day)."))
             useShared = try prompt.yes(tr("Use it on this device too?"), default: true)
         }
@@ -137,6 +137,7 @@ public struct SetupCommand: AsyncParsableCommand {
             (.daysPerWeek, tr("days a week (such as 3)")),
             (.daysPerPeriod, tr("days in a month, quarter or year (such as 36 a quarter)")),
             (.compliantWeeks, tr("weeks with enough office days (such as 8 weeks of 2 days a quarter)")),
+            (.bestWeeks, tr("days in your best weeks of a window (such as 20 days in the best 8 of 12 weeks)")),
         ]
         let kind = kinds[try prompt.choice(tr("How does your employer count office days?"), kinds.map(\.1),
                                            default: kinds.firstIndex { $0.0 == old.target.kind } ?? 0)].0
@@ -149,13 +150,20 @@ public struct SetupCommand: AsyncParsableCommand {
         case .percent: target += "value = \(try value(tr("What share of workdays, in percent?"), 60, 1...100))\n"
         case .daysPerWeek: target += "value = \(try value(tr("How many office days a week?"), 3, 1...7))\n"
         case .daysPerPeriod: target += "value = \(try value(tr("How many office days in the period?"), 36, 1...366))\n"
+        case .bestWeeks:
+            target += "value = \(try value(tr("How many office days in the best weeks together?"), 20, 1...366))\n"
+            let window = try prompt.number(tr("Over a window of how many weeks?"), default: same ? old.target.window : 12, 1...520)
+            target += "best = \(try prompt.number(tr("How many of its best weeks count?"), default: same ? min(old.target.best, window) : min(8, window), 1...window))\n"
+            target += "window = \(window)\n"
         default:
             target += "value = \(try value(tr("How many office days make a week count?"), 2, 1...7))\n"
             target += "weeks = \(try prompt.number(tr("How many such weeks in the period?"), default: same ? old.target.weeks : 8, 1...53))\n"
         }
-        let periods: [PeriodKind] = [.week, .month, .quarter, .year]
-        let period = periods[try prompt.choice(tr("Over which period?"), [tr("a week"), tr("a month"), tr("a quarter"), tr("a year")],
-                                               default: periods.firstIndex(of: old.period) ?? 2)]
+        // (A window of best weeks is its own period.)
+        let periods: [PeriodKind] = [.week, .month, .quarter, .year, .rolling]
+        let period = kind == .bestWeeks ? old.period
+            : periods[try prompt.choice(tr("Over which period?"), [tr("a week"), tr("a month"), tr("a quarter"), tr("a year"), tr("rolling weeks")],
+                                        default: periods.firstIndex(of: old.period) ?? 2)]
         // A weekly rule over a longer period: each week on its own, or an average (docs/policy.md).
         if kind == .daysPerWeek, period != .week {
             let round = try prompt.choice(tr("Is the weekly figure owed every week, or on average over the period?"),
@@ -163,7 +171,7 @@ public struct SetupCommand: AsyncParsableCommand {
                                           default: old.target.round == .period ? 1 : 0)
             target += "round = \"\(round == 1 ? "period" : "week")\"\n"
         }
-        if kind != .percent {
+        if [.daysPerWeek, .daysPerPeriod, .compliantWeeks].contains(kind) {
             let proRata = try prompt.yes(tr("Do holidays, leave and sick days reduce the days you owe? (yes: pro rata; no: only when fewer days remain)"),
                                          default: old.target.reduce == .proRata)
             target += "reduce = \"\(proRata ? "pro-rata" : "cap")\"\n"
@@ -203,7 +211,11 @@ public struct SetupCommand: AsyncParsableCommand {
         // Kept as they were: what setup does not ask.
         if old.weekStart != Policy().weekStart { keys += "week_start = \"\(old.weekStart.key)\"\n" }
         if old.countNonWorkdays { keys += "count_non_workdays = true\n" }
-        if old.rollingWeeks != Policy().rollingWeeks { keys += "rolling_weeks = \(old.rollingWeeks)\n" }
+        if period == .rolling {
+            keys += "rolling_weeks = \(try prompt.number(tr("How many weeks does the rolling window hold?"), default: old.rollingWeeks, 1...520))\n"
+        } else if old.rollingWeeks != Policy().rollingWeeks {
+            keys += "rolling_weeks = \(old.rollingWeeks)\n"
+        }
         var counts = ""
         let treatments: [Treatment] = [.excused, .office, .remote]
         let options = [tr("they leave the count (excused: the default)"), tr("as office days"), tr("as remote days")]

@@ -163,7 +163,7 @@ public struct PolicyAgreement: Sendable {
     public var notice: String? {
         guard differs, let shared else { return nil }
         let name = shared.name, day = shared.day(in: configuration.policy.timeZone)
-        return tr("This device's policy differs from the one \(name) shared on \(day.description): `deskdays policy adopt` uses it, `deskdays policy share` shares yours")
+        return tr("This device's policy differs from the one \(name) shared on \(day): `deskdays policy adopt` uses it, `deskdays policy share` shares yours")
     }
 
     /// Agrees on the policy for `own` (this device's configuration, with

@@ -239,4 +239,49 @@ struct SetupQuestionsTests {
         #expect(!other.contains("[policy") && other.contains("reminder_time = \"10:15\""), "\(other)")
         #expect(try await standing(b) == rule)
     }
+
+    /// A rule setup asks about less often (the best weeks of a rolling
+    /// window, travel counted as remote, a list of holidays): Enter at
+    /// every question keeps it as it was, comments and all.
+    @Test func enterKeepsEveryAnswer() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("""
+            # Our rule since the merger.
+            [policy]
+            timezone = "Europe/Paris"
+            period = "rolling"
+            rolling_weeks = 10
+            week_start = "sun"
+
+            [policy.target]
+            kind = "best_weeks"
+            value = 20
+            best = 8
+            window = 12
+
+            [policy.counts]
+            travel = "remote"
+            vacation = "remote"
+
+            # The site's own closing days.
+            [[holidays]]
+            date = "2026-12-24"
+            name = "Site closed"
+
+            [checkin]
+            reminder_time = "off"
+            """)
+        let before = try await cli.run(["config", "show"]).stdout
+        let status = try await Self.setup(cli, [
+            ("A folder your devices share", ""), ("How does your employer count office days?", ""), ("best weeks together? [20]", ""),
+            ("how many weeks? [12]", ""), ("best weeks count? [8]", ""), ("rule apply", ""), ("Your time zone? [Europe/Paris]", ""),
+            ("Your workdays?", ""), ("Public holidays", ""), ("hours on site", ""), ("rolling window hold? [10]", ""),
+            ("How do sick days count?", ""), ("How does vacation count?", ""), ("remind you when nothing is recorded (HH:MM, or off)? [off]", ""),
+        ] + Self.methods)
+        #expect(status == 0)
+        #expect(try await cli.run(["config", "show"]).stdout == before)
+        let text = try String(contentsOfFile: cli.config, encoding: .utf8)
+        #expect(text.contains("# The site's own closing days.\n[[holidays]]") && text.contains("name = \"Site closed\""), "\(text)")
+    }
 }

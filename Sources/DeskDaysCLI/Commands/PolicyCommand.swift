@@ -58,7 +58,7 @@ struct PolicyCommand: AsyncParsableCommand {
             guard let shared = session.policyAgreement?.shared else {
                 throw CLIError(tr("The sync folder \(folder) holds no shared policy yet; `deskdays policy share` shares this device's."))
             }
-            let name = shared.name, day = shared.day(in: session.policy.timeZone).description
+            let name = shared.name, day = shared.day(in: session.policy.timeZone)
             let path = global.configPath
             if session.ownConfiguration.ownsPolicy {
                 let text: String

@@ -74,7 +74,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             if let agreement = session.policyAgreement {
                 if let shared = agreement.shared {
-                    let name = shared.name, day = shared.day(in: session.policy.timeZone).description
+                    let name = shared.name, day = shared.day(in: session.policy.timeZone)
                     lines.append(tr("Policy: the one \(name) shared on \(day) (policy.json)"))
                 }
                 problems += agreement.problems + [agreement.notice].compactMap { $0 }

@@ -361,6 +361,9 @@ public enum ConfigEditor {
         var bytes = layout.bytes
         for range in removed.reversed() where range.lowerBound < range.upperBound {
             bytes.removeSubrange(range.clamped(to: 0..<bytes.count))
+            // One blank line where a table went, not two.
+            let at = range.lowerBound
+            while at >= 2, at < bytes.count, bytes[at] == 10, bytes[at - 1] == 10, bytes[at - 2] == 10 { bytes.remove(at: at) }
         }
         var block = Array(policy.utf8)
         if !block.isEmpty, block.last != UInt8(ascii: "\n") { block.append(UInt8(ascii: "\n")) }

@@ -382,7 +382,7 @@ public enum ConfigEditor {
         if insertAt == nil, at > 0, !block.isEmpty { block.insert(UInt8(ascii: "\n"), at: 0) }
         if !block.isEmpty {
             if at > 0, bytes[at - 1] != UInt8(ascii: "\n") { block.insert(UInt8(ascii: "\n"), at: 0) }
-            if at < bytes.count, bytes[at] != UInt8(ascii: "\n") { block.append(UInt8(ascii: "\n")) }
+            if at < bytes.count, bytes[at] != UInt8(ascii: "\n"), !block.reversed().starts(with: [10, 10]) { block.append(UInt8(ascii: "\n")) }
             bytes.insert(contentsOf: block, at: at)
         }
         let result = String(decoding: bytes, as: UTF8.self)

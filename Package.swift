@@ -59,7 +59,7 @@ let package = Package(
         ]),
         // MARK: - Sync: the folder (journal files), the phones' inbox and the relay of restored lines, over
         // the store's batch calls (`journal`, `merge`), which keep each line in the transaction of its effect
-        .target(name: "DeskDaysSync", dependencies: ["Syscall", "Files", "Localization", "DeskDaysCore", "DeskDaysStore"]),
+        .target(name: "DeskDaysSync", dependencies: ["Syscall", "Files", "Localization", "DeskDaysCore", "DeskDaysStore", "DeskDaysConfig"]),
         .target(name: "DeskDaysPipeline", dependencies: [
             "Files", "DeskDaysCore", "DeskDaysStore", "DeskDaysSync",
             .product(name: "Logging", package: "swift-log"),
@@ -226,7 +226,7 @@ let package = Package(
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
         // and, from its module, its adapter, doctor checks and enrolment command; and `setup`
         .target(name: "CheckInMethods", dependencies: [
-            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor",
+            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor", "DeskDaysSync",
             "NFCAdapter", "WiFiAdapter", "Wired", "WiredAdapter", "QRAdapter", "GPSAdapter", "GPSBus",
             "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -62,6 +62,9 @@ public final class Agent: Sendable {
     let delivery: Delivery
     /// `[sync]`: this device's journal and the folder it merges (nil: sync off).
     let sync: Synchronizer?
+    /// With `[sync]`: the policy the devices agreed on when this agent started
+    /// (its `configuration` holds it); a newer one in the folder reloads the agent.
+    let policyAgreement: PolicyAgreement?
 
     /// - Parameters:
     ///   - socketPath: where to serve the control socket (nil: no socket); the
@@ -71,10 +74,11 @@ public final class Agent: Sendable {
     ///   - clock: "now" for reports, reminders and the fallback.
     ///   - adapters: the enabled methods' adapters (`CheckInMethod.adapters(for:clock:)`).
     public init(configuration: Configuration, store: AttendanceStore, adapters: [any CheckInAdapter] = [], socketPath: String? = nil,
-                configPath: String? = nil,
+                configPath: String? = nil, policyAgreement: PolicyAgreement? = nil,
                 clock: AgentClock = .system, logger: Logger = Logger(label: "deskdays.agent"),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.configuration = configuration
+        self.policyAgreement = policyAgreement
         self.store = store
         self.clock = clock
         var sync: Synchronizer?

@@ -1,4 +1,5 @@
 import Syscall
+import Localization
 import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysCore
@@ -175,9 +176,11 @@ extension Agent {
         // A line held until this clock reaches its time (its writer's clock
         // ahead of this one's) is merged then, though no file changes.
         let (heldUntil, nextHeld) = AsyncStream.makeStream(of: Date.self, bufferingPolicy: .bufferingNewest(1))
-        let merge: @Sendable () -> Void = { [logger] in
+        await tellPolicyDifference()
+        let merge: @Sendable () -> Void = { [logger, self] in
             serial.lock()
             defer { serial.unlock() }
+            reloadForNewerPolicy()
             do {
                 let report = try sync.merge()
                 if let until = report.heldUntil { nextHeld.yield(until) }
@@ -206,6 +209,39 @@ extension Agent {
             }
         }
         nextHeld.finish()
+    }
+}
+
+extension Agent {
+    /// A device whose own `[policy]` differs from the shared one it answers
+    /// from is told once (per shared version) by a notification, with the
+    /// commands (docs/cli.md "Every device, one rule").
+    func tellPolicyDifference() async {
+        guard let agreement = policyAgreement, let notice = agreement.notice else { return }
+        logger.notice("\(notice)")
+        guard PolicyMemory(databasePath: store.path).tellOnce(agreement) else { return }
+        await notifier.notify(.summary, title: tr("DeskDays: the shared policy"), body: notice + ".")
+    }
+
+    /// The policy this device answers from, with `[sync]` and `share_policy`
+    /// (else nil): agreed with the folder at each load of the configuration.
+    public static func agreePolicy(_ own: Configuration, databasePath: String, clock: AgentClock, logger: Logger) -> PolicyAgreement? {
+        guard own.sync?.sharePolicy == true else { return nil }
+        let agreement = PolicyAgreement.agree(own, memory: PolicyMemory(databasePath: databasePath), clock: clock.reading())
+        for problem in agreement.problems { logger.warning("sync: \(Printable.escaped(problem))") }
+        if agreement.published { logger.notice("shared this device's policy in the sync folder") }
+        return agreement
+    }
+
+    /// Another device shared a policy (the folder's newest is not the one
+    /// this agent started with): the configuration is agreed again by a
+    /// reload (SIGHUP, as `systemctl --user reload deskdays` sends).
+    func reloadForNewerPolicy() {
+        guard let agreement = policyAgreement, let settings = configuration.sync, settings.sharePolicy else { return }
+        let newest = SharedPolicy.newest(in: settings.folder, now: clock.reading()).policy
+        guard newest?.time != agreement.shared?.time || newest?.text != agreement.shared?.text else { return }
+        logger.notice("the sync folder holds a newer shared policy; reloading")
+        kill(getpid(), SIGHUP)
     }
 }
 

@@ -72,6 +72,7 @@ package struct DeskDays: AsyncParsableCommand {
             ChartCommand.self,
             PlanCommand.self,
             HolidaysCommand.self,
+            PolicyCommand.self,
             // Subcommands are registered here, one line each.
         ] + Hardware.Command.allCases.map(\.entry)
     )

@@ -194,6 +194,11 @@ public enum ConfigEditor {
         return true
     }
 
+    /// `text` with `key = value` in `[table]` (`setting(_:key:inTable:in:)`), or nil.
+    public static func setting(_ value: Value, key: String, inTable table: [String], in text: String) -> String? {
+        setting(value.literal, key: key, inTable: table, in: text)
+    }
+
     /// `text` with `key = literal` in `[table]`, changing only that spot: the
     /// value of an existing `key = …` line, else a line right after the
     /// header, else a new `[table]` block; nil when its layout is not one this edit follows.
@@ -301,6 +306,93 @@ public enum ConfigEditor {
         guard let table = try? TOMLTable(string: text),
               let object = try? JSONSerialization.jsonObject(with: Data(table.convert(to: .json).utf8)) else { return nil }
         return object as? [String: Any]
+    }
+
+    // MARK: - The policy as a whole (`setup`, `policy adopt`)
+
+    /// `text` with its policy (`[policy]`, `[policy.*]` and `[[holidays]]`
+    /// tables, each with the comment lines just above its header) replaced
+    /// by `policy` (empty: removed), where the first of them was (else at the
+    /// top, after the leading comments); every other byte stays. Nil when
+    /// the policy is also written in a way this edit cannot see (dotted
+    /// keys, inline tables), or the result does not read back as the same
+    /// configuration with that policy.
+    public static func replacingPolicy(in text: String, with policy: String, holidays: Bool = true) -> String? {
+        guard let layout = TOMLLayout(text) else { return nil }
+        // `holidays` false: the `[[holidays]]` list stays (setup does not ask for it).
+        let replaced = holidays ? ["policy", "holidays"] : ["policy"]
+        func isPolicy(_ key: [String]) -> Bool { key.first.map(replaced.contains) ?? false }
+        var removed: [Range<Int>] = []
+        var insertAt: Int?
+        var inPolicy = false
+        // Blank and comment lines inside a policy table: removed with it, unless
+        // they come right before another table (whose they are).
+        var pending: [Range<Int>] = []
+        for (index, line) in layout.lines.enumerated() {
+            switch line.statement {
+            case .header(let key, _):
+                if isPolicy(key) {
+                    removed += pending
+                    // The comments right above the header go with it.
+                    var first = index
+                    while first > 0, layout.lines[first - 1].statement == .trivia,
+                          layout.bytes[layout.lines[first - 1].range].first(where: { $0 != 32 && $0 != 9 }) == UInt8(ascii: "#") {
+                        first -= 1
+                    }
+                    let start = max(layout.lines[first].range.lowerBound, removed.last?.upperBound ?? 0)
+                    insertAt = insertAt ?? start
+                    removed.append(start..<line.range.upperBound)
+                }
+                pending = []
+                inPolicy = isPolicy(key)
+            case .keyValue(let key, _):
+                if inPolicy {
+                    removed += pending + [line.range]
+                    pending = []
+                } else if key.contains("policy") || isPolicy(key) {
+                    // `policy.period = …` outside a policy table: not for this edit.
+                    return nil
+                }
+            case .trivia:
+                if inPolicy { pending.append(line.range) }
+            }
+        }
+        removed += pending
+        var bytes = layout.bytes
+        for range in removed.reversed() where range.lowerBound < range.upperBound {
+            bytes.removeSubrange(range.clamped(to: 0..<bytes.count))
+            // One blank line where a table went, not two.
+            let at = range.lowerBound
+            while at >= 2, at < bytes.count, bytes[at] == 10, bytes[at - 1] == 10, bytes[at - 2] == 10 { bytes.remove(at: at) }
+        }
+        var block = Array(policy.utf8)
+        if !block.isEmpty, block.last != UInt8(ascii: "\n") { block.append(UInt8(ascii: "\n")) }
+        // Where the first policy table was, less what was removed before it (nothing: it is the first).
+        var at = insertAt ?? {
+            // After the leading comment lines.
+            var end = 0
+            for line in layout.lines {
+                guard line.statement == .trivia, layout.bytes[line.range].first == UInt8(ascii: "#") else { break }
+                end = line.range.upperBound
+            }
+            return end
+        }()
+        at = min(at, bytes.count)
+        // After the file's leading comments, a blank line: they are not the policy's.
+        if insertAt == nil, at > 0, !block.isEmpty { block.insert(UInt8(ascii: "\n"), at: 0) }
+        if !block.isEmpty {
+            if at > 0, bytes[at - 1] != UInt8(ascii: "\n") { block.insert(UInt8(ascii: "\n"), at: 0) }
+            if at < bytes.count, bytes[at] != UInt8(ascii: "\n"), !block.reversed().starts(with: [10, 10]) { block.append(UInt8(ascii: "\n")) }
+            bytes.insert(contentsOf: block, at: at)
+        }
+        let result = String(decoding: bytes, as: UTF8.self)
+        // The same configuration but its policy: every other table alike.
+        guard let before = tree(text), let after = tree(result), let wanted = tree(policy) else { return nil }
+        let others = { (tree: [String: Any]) in tree.filter { !replaced.contains($0.key) } }
+        let policyPart = { (tree: [String: Any]) in tree.filter { replaced.contains($0.key) } }
+        guard NSDictionary(dictionary: others(before)).isEqual(to: others(after)),
+              NSDictionary(dictionary: policyPart(after)).isEqual(to: wanted) else { return nil }
+        return result
     }
 
     // MARK: - Writing

@@ -64,11 +64,14 @@ public enum ConfigLoader {
         reader.read(table, path: "") { reader, key, value, path in
             switch key {
             case "policy":
+                configuration.ownsPolicy = true
                 reader.table(value, path) {
                     readPolicy(&$0, $1, &configuration.policy, &calendars, &configuration.holidaysRegion,
                                &configuration.holidaySources, baseDirectory, horizon)
                 }
-            case "holidays": readHolidays(&reader, value, path, &configuration.policy, &configuration.holidaySources)
+            case "holidays":
+                configuration.ownsPolicy = true
+                readHolidays(&reader, value, path, &configuration.policy, &configuration.holidaySources)
             case "checkin": reader.table(value, path) { readCheckin(&$0, $1, &configuration.checkin) }
             case "desktop": reader.table(value, path) { readDesktop(&$0, $1, &configuration.desktop) }
             case "reminders": reader.table(value, path) { readReminders(&$0, $1, &configuration.reminders) }
@@ -474,7 +477,7 @@ public enum ConfigLoader {
     }
 
     static func readSync(_ reader: inout TableReader, _ table: TOMLTable, _ settings: inout SyncSettings?, baseDirectory: String) {
-        var folder: String?, name: String?, database: String?
+        var folder: String?, name: String?, database: String?, share = true
         func resolved(_ text: String) -> String {
             if text == "~" || text.hasPrefix("~/") {
                 return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + text.dropFirst()
@@ -500,18 +503,19 @@ public enum ConfigLoader {
             case "device_name":
                 guard let text = reader.string(value, path) else { break }
                 // Shown by other devices: one line of plain text.
-                if text.trimmingCharacters(in: .whitespaces).isEmpty || text.count > 64
-                    || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                if !SyncSettings.isDeviceName(text) {
                     reader.problem(path, tr("device_name must be 1 to 64 characters on one line, e.g. \"laptop\""))
                 } else {
                     name = text
                 }
+            case "share_policy": if let flag = reader.bool(value, path) { share = flag }
             default: return false
             }
             return true
         }
         if let folder {
             settings = SyncSettings(folder: folder, deviceName: name, database: database)
+            settings?.sharePolicy = share
         } else if table["folder"] == nil {
             reader.problem("sync", tr("[sync] needs folder, the folder your synchroniser shares (e.g. \"~/Sync/deskdays\")"))
         }

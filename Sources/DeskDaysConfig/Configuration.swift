@@ -28,6 +28,9 @@ public struct Configuration: Sendable, Equatable {
     /// where each of `policy.holidays` came from (`explain`, `deskdays holidays`).
     public var holidaysRegion: String?
     public var holidaySources: [LocalDate: HolidaySource] = [:]
+    /// Whether the file has a policy of its own (`[policy]` or `[[holidays]]`):
+    /// with `[sync]`, only such a device shares it (`SharedPolicy`).
+    public var ownsPolicy = false
 
     public init() {}
 }
@@ -94,11 +97,19 @@ public struct SyncSettings: Sendable, Equatable {
     /// `database`: the database that syncs, `~` and relative paths
     /// resolved; nil: the one given with this configuration (docs/cli.md "Sync").
     public var database: String?
+    /// `share_policy`: the policy travels in the folder (`policy.json`); false: this device keeps its own.
+    public var sharePolicy = true
 
     public init(folder: String, deviceName: String? = nil, database: String? = nil) {
         self.folder = folder
         self.deviceName = deviceName ?? Self.hostName()
         self.database = database
+    }
+
+    /// Whether `text` can name a device (other devices show it): 1 to 64 characters on one line.
+    public static func isDeviceName(_ text: String) -> Bool {
+        !text.trimmingCharacters(in: .whitespaces).isEmpty && text.count <= 64
+            && !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     }
 
     /// The host name, as `uname -n` prints it.

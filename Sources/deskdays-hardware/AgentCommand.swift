@@ -11,6 +11,7 @@ import DeskDaysCore
 import DeskDaysStore
 import Foundation
 import Logging
+import Synchronization
 
 /// `deskdays agent`: adapters → pipeline → store, in the foreground, with
 /// the control socket, reminders and the end-of-day fallback.
@@ -80,14 +81,22 @@ extension AgentCommand {
         // A file that was there at start and is gone at a reload is a problem
         // (the running configuration is kept), not a switch to the defaults.
         let required = global.configIsExplicit || FileManager.default.fileExists(atPath: configPath)
+        // With [sync]: the policy the devices share, agreed at each load (`PolicyAgreement`).
+        let agreed = Mutex(session.policyAgreement)
         do {
             try await AgentLifecycle.run(
                 configuration: session.configuration, configPath: configPath, logger: logger,
-                loadConfiguration: { try Self.loadConfiguration(path: configPath, required: required) },
+                loadConfiguration: {
+                    let own = try Self.loadConfiguration(path: configPath, required: required)
+                    let agreement = Agent.agreePolicy(own, databasePath: databasePath, clock: clock, logger: logger)
+                    agreed.withLock { $0 = agreement }
+                    return agreement?.configuration ?? own
+                },
                 makeAgent: { configuration, reloaded in
                     let agent = Agent(configuration: configuration, store: store,
                                       adapters: CheckInMethod.adapters(for: configuration, clock: clock),
-                                      socketPath: socketPath, configPath: configPath, clock: clock, logger: logger)
+                                      socketPath: socketPath, configPath: configPath, policyAgreement: agreed.withLock { $0 },
+                                      clock: clock, logger: logger)
                     if reloaded {
                         logger.notice("configuration reloaded; \(agent.summary)")
                     } else {

@@ -51,6 +51,9 @@ import Testing
              mentions: "(No such file or directory)"),
         Case(name: "backup over a file", arguments: ["backup", "/dev/null"], code: 1, mentions: "never overwrites"),
         Case(name: "clear an unknown origin", arguments: ["clear", "--date", "2026-11-16", "--origin", "badge"], code: 1, mentions: "badge"),
+        // One policy for all devices needs [sync] (docs/cli.md "Sync").
+        Case(name: "policy share without sync", arguments: ["policy", "share"], code: 1, mentions: "sync is off"),
+        Case(name: "policy adopt without sync", arguments: ["policy", "adopt"], code: 1, mentions: "sync is off"),
     ]
 
     /// A database with one record, and its bytes.

@@ -67,19 +67,20 @@ struct SetupTests {
                                           + "echo $? > \(done); sleep 600", in: cli.folder)
         defer { terminal.kill() }
 
-        // CLIRunner leaves an empty config.toml: replaced, and kept as config.toml.bak.
-        #expect(await terminal.waitFor("exists. Replace it (the old one is kept as config.toml.bak)? [y/N]"), "\(terminal.screen)")
-        await terminal.type("y")
+        // CLIRunner leaves an empty config.toml: its answers are the defaults, and it is kept as config.toml.bak.
+        #expect(await terminal.waitFor("exists: setup starts from its answers"), "\(terminal.screen)")
+        #expect(await terminal.waitFor("A folder your devices share"), "\(terminal.screen)")
+        await terminal.type("")                        // none
         #expect(await terminal.waitFor("How does your employer count office days?"), "\(terminal.screen)")
         await terminal.type("2")                       // days a week
-        #expect(await terminal.waitFor("How many office days a week? [3]"))
-        await terminal.type("")                        // 3
-        #expect(await terminal.waitFor("In which month does your employer's year start"))
-        await terminal.type("")
-        #expect(await terminal.waitFor("Your time zone?"))
-        await terminal.type(day.timezone)
-        #expect(await terminal.waitFor("Your workdays? [mon tue wed thu fri]"))
-        await terminal.type("mon tue wed thu fri sat sun")
+        for (question, answer) in [("How many office days a week? [3]", ""), ("Over which period?", ""), ("on average over the period?", ""),
+                                   ("reduce the days you owe?", ""), ("In which month does your employer's year start", ""),
+                                   ("From which date does the rule apply", ""), ("Your time zone?", day.timezone),
+                                   ("Your workdays?", "mon tue wed thu fri sat sun"), ("Public holidays", ""), ("hours on site", ""),
+                                   ("How do sick days count?", ""), ("How does vacation count?", ""), ("remind you when nothing is recorded", "")] {
+            #expect(await terminal.waitFor(question), "\(terminal.screen)")
+            await terminal.type(answer)
+        }
         // The reader is found; the desk tag is learnt from two taps.
         #expect(await terminal.waitFor("nfc: reader Virtual PCD 00 00"), "\(terminal.screen)")
         #expect(await terminal.waitFor("Check in by tapping a tag on your desk reader"))
@@ -133,5 +134,154 @@ struct SetupTests {
         let result = try await cli.run(["setup"])
         #expect(result.status == 1 && result.stderr.contains("`deskdays enroll METHOD`, `deskdays enable METHOD`"), "\(result.stderr)")
         #expect(try String(contentsOfFile: cli.config, encoding: .utf8).isEmpty, "nothing written")
+    }
+}
+
+/// `setup`'s questions on a terminal (tmux), every one answered: HR's rule
+/// becomes its keys; a second run starts from those answers and keeps what
+/// it does not ask about; a second device finds the shared policy and asks
+/// only its own questions.
+@Suite(.tags(.hardwareBench), .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux missing: apt-get install tmux"))
+struct SetupQuestionsTests {
+    typealias Terminal = SetupTests.Terminal
+
+    /// Runs setup for `cli` on a terminal, answering each question (text on
+    /// the screen, then what is typed) in order; returns the exit status.
+    static func setup(_ cli: CLIRunner, _ answers: [(String, String?)]) async throws -> Int32? {
+        let done = cli.folder.appendingPathComponent("setup-\(UUID().uuidString.prefix(8)).exit").path
+        let environment = ["HOME": cli.folder.path, "LC_ALL": "C", "TZ": "UTC", "PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "",
+                           "XDG_RUNTIME_DIR": cli.folder.appendingPathComponent("run").path]
+        let exports = environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let terminal = try await Terminal("env \(exports) \(CLIRunner.binary) setup --config \(cli.config) --database \(cli.database); "
+                                          + "echo $? > \(done); sleep 600", in: cli.folder)
+        defer { terminal.kill() }
+        for (question, answer) in answers {
+            // Each question after the one before (a text may come twice).
+            let found = await terminal.waitFor(question)
+            #expect(found, "\(question): \(terminal.screen)")
+            if !found { return nil }
+            // nil: a line to see, not a question.
+            if let answer { await terminal.type(answer) }
+        }
+        guard await eventually("the setup's exit status in \(done)", { (try? String(contentsOfFile: done, encoding: .utf8))?.hasSuffix("\n") == true }) else {
+            Issue.record("setup did not end: \(terminal.screen)")
+            return nil
+        }
+        return Int32((try String(contentsOfFile: done, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    static let methods: [(String, String?)] = [("desk reader", "n"), ("GPS sees you", "n"), ("QR code", "n"), ("office Wi-Fi", "n"),
+                                              ("docked", "n"), ("Start the agent now", "n")]
+
+    @Test func hrsRuleOnTwoDevices() async throws {
+        let folder = try SyncDevicesTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try CLIRunner(), b = try CLIRunner()
+        defer { a.cleanup(); b.cleanup() }
+        try a.writeConfig("# my notes\n[desktop]\ntray = false  # no tray on this laptop\n")
+
+        // The new user: HR's rule, every question answered.
+        let first = try await Self.setup(a, [
+            ("A folder your devices share", folder),
+            ("How does your employer count office days?", "2"),
+            ("How many office days a week? [3]", ""),
+            ("Over which period?", "3"),
+            ("owed every week, or on average over the period?", "2"),
+            ("Do holidays, leave and sick days reduce the days you owe?", "y"),
+            ("In which month does your employer's year start", "4"),
+            ("From which date does the rule apply", "2026-10-01"),
+            ("Your time zone?", "Europe/Berlin"),
+            ("Your workdays?", "mon tue wed thu fri"),
+            ("Public holidays: a region such as DE-BY", "DE-BY"),
+            ("How many hours on site make an office day", "4"),
+            ("When does your working day start", "04:00"),
+            ("How do sick days count?", ""),
+            ("How does vacation count?", ""),
+            ("At what time should DeskDays remind you", "09:45"),
+        ] + Self.methods)
+        #expect(first == 0)
+        let config = try String(contentsOfFile: a.config, encoding: .utf8)
+        for expected in ["# my notes", "tray = false  # no tray on this laptop", "[sync]\nfolder = \"\(folder)\"",
+                         "kind = \"days_per_week\"\nvalue = 3\nround = \"period\"\nreduce = \"pro-rata\"", "period = \"quarter\"",
+                         "fiscal_year_start_month = 4", "starts = \"2026-10-01\"", "holidays_region = \"DE-BY\"", "min_hours = 4",
+                         "day_starts_at = \"04:00\"", "sick = \"excused\"", "vacation = \"excused\"", "reminder_time = \"09:45\""] {
+            #expect(config.contains(expected), "\(expected):\n\(config)")
+        }
+        #expect(try await a.run(["config", "check"]).stdout.hasSuffix("OK\n"))
+        let shown = try await a.run(["config", "show"]).stdout
+
+        // Again, Enter each time: the same configuration, comments and all.
+        let again = try await Self.setup(a, [
+            ("How does your employer count office days?", ""), ("How many office days a week? [3]", ""), ("Over which period?", ""),
+            ("on average over the period?", ""), ("reduce the days you owe? (yes: pro rata; no: only when fewer days remain) [Y/n]", ""),
+            ("year start (1 = January)? [4]", ""), ("rule apply (YYYY-MM-DD, or none)? [2026-10-01]", ""), ("Your time zone? [Europe/Berlin]", ""),
+            ("Your workdays?", ""), ("or none? [DE-BY]", ""), ("make an office day (0: any check-in)? [4]", ""), ("working day start", ""),
+            ("How do sick days count?", ""), ("How does vacation count?", ""), ("recorded (HH:MM, or off)? [09:45]", ""),
+        ] + Self.methods)
+        #expect(again == 0)
+        #expect(try await a.run(["config", "show"]).stdout == shown)
+        let kept = try String(contentsOfFile: a.config, encoding: .utf8)
+        #expect(kept.contains("# my notes") && kept.contains("tray = false  # no tray on this laptop"), "\(kept)")
+
+        // The first device shares its policy as it reads; the second finds it and asks only its own questions.
+        let standing = { (cli: CLIRunner) async throws -> String in try await cli.run(["report", "--json", "--today", "2026-11-20"]).stdout }
+        let rule = try await standing(a)
+        #expect(FileManager.default.fileExists(atPath: folder + "/policy.json"))
+        let second = try await Self.setup(b, [
+            ("A folder your devices share", folder),
+            ("The sync folder holds the policy", nil),
+            ("Use it on this device too? [Y/n]", ""),
+            ("At what time should DeskDays remind you", "10:15"),
+        ] + Self.methods)
+        #expect(second == 0)
+        let other = try String(contentsOfFile: b.config, encoding: .utf8)
+        #expect(!other.contains("[policy") && other.contains("reminder_time = \"10:15\""), "\(other)")
+        #expect(try await standing(b) == rule)
+    }
+
+    /// A rule setup asks about less often (the best weeks of a rolling
+    /// window, travel counted as remote, a list of holidays): Enter at
+    /// every question keeps it as it was, comments and all.
+    @Test func enterKeepsEveryAnswer() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("""
+            # Our rule since the merger.
+            [policy]
+            timezone = "Europe/Paris"
+            period = "rolling"
+            rolling_weeks = 10
+            week_start = "sun"
+
+            [policy.target]
+            kind = "best_weeks"
+            value = 20
+            best = 8
+            window = 12
+
+            [policy.counts]
+            travel = "remote"
+            vacation = "remote"
+
+            # The site's own closing days.
+            [[holidays]]
+            date = "2026-12-24"
+            name = "Site closed"
+
+            [checkin]
+            reminder_time = "off"
+            """)
+        let before = try await cli.run(["config", "show"]).stdout
+        let status = try await Self.setup(cli, [
+            ("A folder your devices share", ""), ("How does your employer count office days?", ""), ("best weeks together? [20]", ""),
+            ("how many weeks? [12]", ""), ("best weeks count? [8]", ""), ("rule apply", ""), ("Your time zone? [Europe/Paris]", ""),
+            ("Your workdays?", ""), ("Public holidays", ""), ("hours on site", ""), ("rolling window hold? [10]", ""),
+            ("How do sick days count?", ""), ("How does vacation count?", ""), ("remind you when nothing is recorded (HH:MM, or off)? [off]", ""),
+        ] + Self.methods)
+        #expect(status == 0)
+        #expect(try await cli.run(["config", "show"]).stdout == before)
+        let text = try String(contentsOfFile: cli.config, encoding: .utf8)
+        #expect(text.contains("# The site's own closing days.\n[[holidays]]") && text.contains("name = \"Site closed\""), "\(text)")
     }
 }

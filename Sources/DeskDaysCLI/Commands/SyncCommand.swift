@@ -72,6 +72,13 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append(trn("This device's clock ran ahead until \(time): \(count) change written on it was stamped again with the time it was made",
                                  "This device's clock ran ahead until \(time): \(count) changes written on it were stamped again with the times they were made", count))
             }
+            if let agreement = session.policyAgreement {
+                if let shared = agreement.shared {
+                    let name = shared.name, day = shared.day(in: session.policy.timeZone)
+                    lines.append(tr("Policy: the one \(name) shared on \(day) (policy.json)"))
+                }
+                problems += agreement.problems + [agreement.notice].compactMap { $0 }
+            }
             let others = devices.filter { !$0.isSelf }
             lines.append(others.isEmpty ? tr("Devices seen: none yet") : tr("Devices seen:"))
             for device in others {

@@ -17,7 +17,13 @@ import Synchronization
 /// demand) the store and the pipeline.
 package struct Session {
     package let options: GlobalOptions
+    /// The configuration; with `[sync]`, its policy the one the devices
+    /// agreed on (`policyAgreement`).
     package let configuration: Configuration
+    /// With `[sync]` (and `share_policy`): which policy this device answers from, and why.
+    package let policyAgreement: PolicyAgreement?
+    /// The configuration as its file says, its own policy included.
+    package let ownConfiguration: Configuration
     /// The instant this command answers for: `--today`, `DESKDAYS_NOW`,
     /// `DESKDAYS_TODAY`, else the clock's now. Reports read it; it never
     /// stamps or judges a journal line (`clock` does).
@@ -54,7 +60,17 @@ package struct Session {
         // costs a millisecond to set up.)
         let year = LocalDate(dayNumber: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
         let horizon = LocalDate(year: year + 10, month: 12, day: 31)
-        self.configuration = try ConfigLoader.load(path: options.configPath, required: options.configIsExplicit, horizon: horizon)
+        let own = try ConfigLoader.load(path: options.configPath, required: options.configIsExplicit, horizon: horizon)
+        ownConfiguration = own
+        // Every command that reads with [sync] answers from the policy the devices share.
+        if let settings = Session.syncSettings(own, options).settings, settings.sharePolicy {
+            let agreement = PolicyAgreement.agree(own, memory: PolicyMemory(databasePath: options.databasePath), clock: clock())
+            policyAgreement = agreement
+            configuration = agreement.configuration
+        } else {
+            policyAgreement = nil
+            configuration = own
+        }
         let fixed = try Session.fixedNow(flag: options.today, environment: processEnvironment,
                                          policy: configuration.policy)
         if let fixed, !configuration.policy.localDate(of: fixed).isSupported {
@@ -63,6 +79,7 @@ package struct Session {
         self.now = fixed.map(AskedTime.init(fixed:)) ?? AskedTime(clock: clock())
         calendar = Session.readCalendar(configuration.calendar, horizon: horizon!)
         policy = calendar.applying(to: configuration.policy)
+        for problem in policyAgreement?.problems ?? [] { warnOnce(problem) }
     }
 
     /// With `[calendar] write = true`: the folder's DeskDays events made to
@@ -196,13 +213,18 @@ package struct Session {
     /// `--config`/`DESKDAYS_CONFIG`. A scratch database given alone is
     /// neither merged into nor published.
     var syncSettings: SyncSettings? {
-        guard let settings = configuration.sync else { return nil }
+        let (settings, note) = Session.syncSettings(configuration, options)
+        if let note { warnOnce(note) }
+        return settings
+    }
+
+    static func syncSettings(_ configuration: Configuration, _ options: GlobalOptions) -> (settings: SyncSettings?, note: String?) {
+        guard let settings = configuration.sync else { return (nil, nil) }
         let database = options.databasePath
         func same(_ a: String, _ b: String) -> Bool { AgentPaths.canonical(a) == AgentPaths.canonical(b) }
         let owner = settings.database ?? (options.configIsExplicit ? database : paths.database)
-        guard !same(owner, database) else { return settings }
-        warnOnce(tr("[sync] in \(options.configPath) is for \(owner); \(database) is neither merged with the folder nor written to it"))
-        return nil
+        guard !same(owner, database) else { return (settings, nil) }
+        return (nil, tr("[sync] in \(options.configPath) is for \(owner); \(database) is neither merged with the folder nor written to it"))
     }
 
     /// The report for `selector` from the stored data.

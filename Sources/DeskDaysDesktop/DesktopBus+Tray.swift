@@ -45,6 +45,7 @@ extension DesktopBus {
                 !summary.todayStatus.isEmpty ? tr("Today: \(Self.statusWord(summary.todayStatus)).")
                     : !summary.holiday.isEmpty ? tr("Today: \(summary.holiday).") : tr("Today: no answer yet."),
                 summary.nextPlan,
+                summary.missing,
             ])
         }
 

@@ -33,6 +33,8 @@ package struct DesktopSummary: Sendable, Equatable {
     package var holiday: String
     /// "Next planned office day: …" ("" when none is planned): the tooltip ends with it.
     package var nextPlan: String
+    /// The period's past workdays with no status, in a sentence ("" when none): the tooltip says it.
+    package var missing: String
     /// A weekly rule's current week (office, required); nil for the other rules.
     package var week: Week?
     package struct Week: Sendable, Equatable {
@@ -54,6 +56,7 @@ package struct DesktopSummary: Sendable, Equatable {
         self.todayStatus = todayStatus?.rawValue ?? ""
         self.workday = workday
         week = report.currentWeek.map { Week(office: $0.office, required: $0.required) }
+        missing = Render.missingSentence(report)
     }
 }
 

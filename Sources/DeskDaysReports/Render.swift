@@ -128,6 +128,17 @@ public enum Render {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// What to catch up in one sentence (the tray's tooltip): how many past
+    /// workdays of the period have no status, and the first three; "" when none.
+    public static func missingSentence(_ report: Report, locale: ReportLocale = .process) -> String {
+        let missing = report.missing, count = missing.count
+        guard count > 0 else { return "" }
+        let dates = locale.list(missing.prefix(3).map { locale.day($0) })
+        return count <= 3
+            ? trn("\(locale.number(count)) past workday has no record: \(dates).", "\(locale.number(count)) past workdays have no record: \(dates).", count)
+            : tr("\(locale.number(count)) past workdays have no record, the first \(dates) (`deskdays days --missing`).")
+    }
+
     /// `4`, `2.5`: a figure as the configuration writes it.
     public static func formatNumber(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

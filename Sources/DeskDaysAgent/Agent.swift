@@ -142,7 +142,9 @@ public final class Agent: Sendable {
             onScreen: { [reminders] in Dictionary(reminders.load().onScreen.map { ($0.id, $0.date) }, uniquingKeysWith: { $1 }) },
             keepOnScreen: { [reminders] shown in reminders.update { $0.setOnScreen(shown) } },
             command: { await commands.run($0) },
-            configure: { commands.configure($0, $1) }), notifier: notifier, logger: logger)
+            configure: { commands.configure($0, $1) },
+            configured: { commands.configPath.map { FileManager.default.fileExists(atPath: $0) } ?? false }),
+            notifier: notifier, logger: logger)
         // The day's first automatic check-in is announced on the agent's own connection, which hears it activated.
         notifier.attach { [weak desktop] title, body in await desktop?.announce(title: title, body: body) ?? false }
         if let socketPath {

@@ -161,6 +161,8 @@ public final class DesktopBus: @unchecked Sendable {
         var command: @Sendable (_ arguments: [String]) async -> CommandOutcome
         /// Sets a configuration key through the configuration editor: what changed, in words, or why not.
         var configure: @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>
+        /// Whether the configuration file exists (the window's first run asks for the rule when not).
+        var configured: @Sendable () -> Bool
 
         package init(summary: @escaping @Sendable () throws -> DesktopSummary,
                      report: @escaping @Sendable (PeriodSelector) -> Result<String, ControlProtocol.Failure>,
@@ -171,8 +173,10 @@ public final class DesktopBus: @unchecked Sendable {
                      onScreen: @escaping @Sendable () -> [UInt32: LocalDate] = { [:] },
                      keepOnScreen: @escaping @Sendable ([UInt32: LocalDate]) -> Void = { _ in },
                      command: @escaping @Sendable (_ arguments: [String]) async -> CommandOutcome,
-                     configure: @escaping @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>) {
+                     configure: @escaping @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>,
+                     configured: @escaping @Sendable () -> Bool = { true }) {
             self.command = command
+            self.configured = configured
             self.configure = configure
             self.summary = summary
             self.report = report
@@ -557,6 +561,9 @@ public final class DesktopBus: @unchecked Sendable {
                     BusSupport.steps([{ BusSupport.append(reply, "u", UInt32(clamping: week?.office ?? 0)) },
                                       { BusSupport.append(reply, "u", UInt32(clamping: week?.required ?? 0)) }])
                 }
+            },
+            .property("Configured", signature: "b", emitsChange: false) { [unowned self] reply in
+                BusSupport.append(reply, "b", Int32(hooks.configured() ? 1 : 0))
             },
             .method("CheckIn", input: "sss", output: "", names: ["date", "status", "note"]) { [unowned self] message, error in
                 checkIn(message, error)

@@ -65,6 +65,13 @@ final class AgentClient {
         return String(cString: g_variant_get_string(value, nil))
     }
 
+    func flag(_ property: String) -> Bool? {
+        guard let proxy, let value = g_dbus_proxy_get_cached_property(proxy, property) else { return nil }
+        defer { g_variant_unref(value) }
+        guard g_variant_is_of_type(value, g_variant_type_checked_("b")) != 0 else { return nil }
+        return g_variant_get_boolean(value) != 0
+    }
+
     func count(_ property: String) -> Int? {
         guard let proxy, let value = g_dbus_proxy_get_cached_property(proxy, property) else { return nil }
         defer { g_variant_unref(value) }

@@ -142,6 +142,7 @@ final class MainWindow {
                     return
                 }
                 self.showBanner(false)
+                self.welcomeOnFirstRun()
                 self.report = report
                 self.streaks = Self.streaks(json)
                 self.showToday()
@@ -453,6 +454,28 @@ final class MainWindow {
                 }
             }
         }
+    }
+
+    // MARK: - First run
+
+    private var welcomed = false
+
+    /// With no configuration yet (the agent's `Configured`), Today opens on a welcome that leads to
+    /// the rule's questions (Preferences), once: the defaults count 60 % of a quarter, nobody's rule.
+    private func welcomeOnFirstRun() {
+        guard !welcomed, agent.flag("Configured") == false, let page = gtk_widget_get_parent(object("today_title")) else { return }
+        welcomed = true
+        let card = UI.box(vertical: true, spacing: 12)
+        for name in ["card", "deskdays-card"] { gtk_widget_add_css_class(card, name) }
+        UI.append(card, UI.label(tr("Welcome to DeskDays"), classes: ["title-3"]))
+        UI.append(card, UI.label(tr("Tell DeskDays your employer's rule: how many office days, over which period, and how you arrive. Until then it counts 60 % of the workdays of a quarter. Everything stays on this computer."), wrap: true))
+        let setUp = UI.button(tr("Set up the rule"), classes: ["pill", "suggested-action"]) { [weak self, card] in
+            gtk_widget_set_visible(card, 0)
+            if let self { Preferences.show(parent: self) }
+        }
+        gtk_widget_set_halign(setUp, GTK_ALIGN_START)
+        UI.append(card, setUp)
+        gtk_box_prepend(cast(raw(page)), card)
     }
 
     // MARK: - Banner and toasts

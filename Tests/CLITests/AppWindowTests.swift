@@ -65,6 +65,7 @@ import Testing
         var config_after: String?
         var toast: String?
         var steps: [String]?
+        var welcome: String?
     }
 
     /// Runs one session; `environment` is the app's (language, style) and the script's switches.
@@ -160,6 +161,19 @@ import Testing
         let config = try #require(seen.config_after)
         #expect(config.contains("reduce = \"pro-rata\"") && config.hasPrefix("# HR's rule, from the handbook\n"), "\(config)")
         #expect(seen.toast?.contains("pro-rata") == true, "\(seen)")
+    }
+
+    /// First run: with no configuration the window greets, and its button opens the rule's
+    /// questions; the first answer writes the configuration file.
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
+    func theFirstRunOpensOnTheRulesQuestions() async throws {
+        let cli = try prepared()
+        defer { cli.cleanup() }
+        let file = cli.folder.appendingPathComponent("xdg-config/deskdays/config.toml")
+        try FileManager.default.removeItem(at: file)
+        let seen = try await session(cli, ["SCENARIO": "firstrun"], shots: Self.screenshots.map { $0 + "/en" } ?? "")
+        #expect(seen.welcome == "Welcome to DeskDays", "\(seen)")
+        #expect(seen.config_after?.contains("reduce = \"pro-rata\"") == true, "\(seen)")
     }
 
     @Test(.enabled(if: missing == nil && Catalogs.available, Comment(rawValue: missing ?? "msgfmt not installed: apt-get install gettext")))

@@ -7,7 +7,7 @@ import Glibc
 
 /// `deskdays setup` in Arabic and Japanese on a real terminal (tmux): the
 /// numbers it shows are in the language's digits, one system per line
-/// ("أجب برقم من ١ إلى ٤"), and it takes an answer typed in the digits
+/// ("أجب برقم من ١ إلى ٥"), and it takes an answer typed in the digits
 /// it shows ("٢") or full width ("２"), as it takes 0–9.
 @Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") && Catalogs.available,
                              "tmux or msgfmt missing: apt-get install tmux gettext"))
@@ -28,16 +28,18 @@ struct SetupLanguageTests {
         defer { cli.cleanup() }
         let terminal = try await setup(cli, language: "ar_EG.UTF-8", locale: locale)
         defer { terminal.kill() }
-        #expect(await terminal.waitFor("config.toml.bak"), "\(terminal.screen)")
-        await terminal.type("y")
+        // The sync folder first (none: Enter), then the rule.
+        #expect(await terminal.waitFor("Syncthing"), "\(terminal.screen)")
+        await terminal.type("")
         #expect(await terminal.waitFor("كيف تحسب جهة عملك"), "\(terminal.screen)")
         // The options and the default in Arabic-Indic digits.
         #expect(terminal.screen.contains("٢.") && terminal.screen.contains("[١]"), "\(terminal.screen)")
         await terminal.type("9")
         #expect(await terminal.waitFor("أجب برقم من"), "\(terminal.screen)")
         let refusal = try #require(terminal.screen.split(separator: "\n").first { $0.contains("أجب برقم من") })
-        // One digit system: ١ and ٤, no 0–9.
-        #expect(refusal.contains("١") && refusal.contains("٤") && !refusal.contains { ("0"..."9").contains($0) }, "\(refusal)")
+        // One digit system: from ١ to the last option's, no 0–9.
+        #expect(refusal.contains("١") && refusal.contains { ("٢"..."٩").contains($0) } && !refusal.contains { ("0"..."9").contains($0) },
+                "\(refusal)")
         await terminal.type("٢")
         #expect(await terminal.waitFor("كم يومًا في المكتب أسبوعيًا"), "\(terminal.screen)")
     }
@@ -49,8 +51,8 @@ struct SetupLanguageTests {
         defer { cli.cleanup() }
         let terminal = try await setup(cli, language: "ja_JP.UTF-8", locale: locale)
         defer { terminal.kill() }
-        #expect(await terminal.waitFor("config.toml.bak"), "\(terminal.screen)")
-        await terminal.type("y")
+        #expect(await terminal.waitFor("Syncthing"), "\(terminal.screen)")
+        await terminal.type("")
         #expect(await terminal.waitFor("番号 [1]"), "\(terminal.screen)")
         // A full-width question mark in Japanese.
         #expect(terminal.screen.contains("雇用主は出社日をどのように数えますか？"), "\(terminal.screen)")

@@ -118,7 +118,7 @@ final class Preferences {
                 ?? g_variant_new_string(typed)
             case .text: g_variant_new_string(typed)
             }
-            self?.configure(key, value)
+            self?.configure(key, value, title: title)
         }
         adw_preferences_group_add(group, cast(raw(entry)))
     }
@@ -137,7 +137,7 @@ final class Preferences {
         onSignal1(raw(row), "notify::selected") { [weak self] _ in
             let index = Int(adw_combo_row_get_selected(cast(raw(row))))
             guard index < options.count, options[index].value != self?.text(key) else { return }
-            self?.configure(key, g_variant_new_string(options[index].value))
+            self?.configure(key, g_variant_new_string(options[index].value), title: title)
         }
         adw_preferences_group_add(group, cast(raw(row)))
     }
@@ -162,19 +162,20 @@ final class Preferences {
             case let flag as Bool: g_variant_new_boolean(flag ? 1 : 0)
             default: g_variant_new_string("\(chosen)")
             }
-            self?.configure(key, variant)
+            self?.configure(key, variant, title: title)
         }
         adw_preferences_group_add(group, cast(raw(row)))
         return row
     }
 
-    /// Writes `key` through the agent; its sentence (done, or why not) in a toast.
-    private func configure(_ key: String, _ value: OpaquePointer?) {
+    /// Writes `key` through the agent; in a toast, the row's title once saved, or the agent's one
+    /// sentence saying why not (a reader sees the question, never the configuration's key).
+    private func configure(_ key: String, _ value: OpaquePointer?, title: String) {
         let parameters: [OpaquePointer?] = [g_variant_new_string(key), g_variant_new_variant(value)]
         parent.agent.call("Configure", g_variant_new_tuple(parameters, 2)) { [weak self] answer in
             guard let self else { return }
             switch answer {
-            case .success(let said): adw_preferences_window_add_toast(self.preferences, adw_toast_new(said))
+            case .success: adw_preferences_window_add_toast(self.preferences, adw_toast_new(tr("Saved: \(title).")))
             case .failure(_, let text): adw_preferences_window_add_toast(self.preferences, adw_toast_new(text))
             }
             // What is now in force, for the rows that compare with it.

@@ -160,7 +160,8 @@ import Testing
         #expect(["The office Wi-Fi", "NFC tag on your desk reader", "Docked at the office (its gateway)"].allSatisfy(rows.contains), "\(rows)")
         let config = try #require(seen.config_after)
         #expect(config.contains("reduce = \"pro-rata\"") && config.hasPrefix("# HR's rule, from the handbook\n"), "\(config)")
-        #expect(seen.toast?.contains("pro-rata") == true, "\(seen)")
+        // The reader sees the question answered, not the configuration's key.
+        #expect(seen.toast == "Saved: Holidays, leave and sick days reduce the days you owe.", "\(seen)")
     }
 
     /// First run: with no configuration the window greets, and its button opens the rule's

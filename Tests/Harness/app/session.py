@@ -331,7 +331,7 @@ if app_env.get("SCENARIO") in ("preferences", "firstrun"):
     config_path = os.path.join(folder, "xdg-config/deskdays/config.toml")
     seen["config_after"] = wait("config.toml to say pro-rata",
                                 lambda: (lambda text: text if "pro-rata" in text else None)(open(config_path).read() if os.path.exists(config_path) else ""))
-    seen["toast"] = wait("the toast saying what was set", lambda: next((l for l in labels() if l.startswith("Set policy.target.reduce")), None))
+    seen["toast"] = wait("the toast saying what was saved", lambda: next((l for l in labels() if l.startswith("Saved: ")), None))
     screenshot("preferences")
 
 screenshot("today")

@@ -4,6 +4,7 @@ import DeskDaysCore
 import DeskDaysDesktop
 import DeskDaysReports
 import Foundation
+import Synchronization
 import Logging
 
 extension Agent {
@@ -178,7 +179,7 @@ extension Agent {
 /// restart; changed under a lock (the timers record reminders, the desktop dismissals).
 final class ReminderState: Sendable {
     let path: String?
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private let logger: Logger
 
     init(databasePath: String, logger: Logger) {
@@ -194,7 +195,7 @@ final class ReminderState: Sendable {
     }
 
     func update(_ change: (inout ReminderStreak) -> Void) {
-        lock.withLock {
+        lock.withLock { _ in
             var streak = load()
             change(&streak)
             save(streak)

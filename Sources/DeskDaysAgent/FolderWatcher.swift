@@ -172,24 +172,24 @@ extension Agent {
         let inbox = FolderWatcher(folder: sync.inboxFolder, label: "the inbox", missingIsNormal: true, logger: logger)
         let warned = LockedSet()
         // One merge at a time, whichever folder changed.
-        let serial = NSLock()
+        let serial = Mutex(())
         // A line held until this clock reaches its time (its writer's clock
         // ahead of this one's) is merged then, though no file changes.
         let (heldUntil, nextHeld) = AsyncStream.makeStream(of: Date.self, bufferingPolicy: .bufferingNewest(1))
         await tellPolicyDifference()
         let merge: @Sendable () -> Void = { [logger, self] in
-            serial.lock()
-            defer { serial.unlock() }
-            reloadForNewerPolicy()
-            do {
-                let report = try sync.merge()
-                if let until = report.heldUntil { nextHeld.yield(until) }
-                if let correction = report.corrected { Task { await self.tellClockCorrected(correction) } }
-                if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
-                // Each problem once per run, not on every change.
-                for warning in report.problems where warned.insert(warning) { logger.warning("sync: \(Printable.escaped(warning))") }
-            } catch {
-                logger.warning("sync: \(error)")
+            serial.withLock { _ in
+                reloadForNewerPolicy()
+                do {
+                    let report = try sync.merge()
+                    if let until = report.heldUntil { nextHeld.yield(until) }
+                    if let correction = report.corrected { Task { await self.tellClockCorrected(correction) } }
+                    if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
+                    // Each problem once per run, not on every change.
+                    for warning in report.problems where warned.insert(warning) { logger.warning("sync: \(Printable.escaped(warning))") }
+                } catch {
+                    logger.warning("sync: \(error)")
+                }
             }
         }
         await withTaskGroup(of: Void.self) { group in

@@ -37,14 +37,14 @@ extension Agent {
         }
         services.append(.init(service: DesktopService(agent: self), serviceName: "session bus"))
         services.append(.init(service: TimerService(agent: self), serviceName: "timers"))
-        services.append(.init(service: SleepWatchService(agent: self), serviceName: "sleep watcher"))
+        services.append(.init(service: WatchService(agent: self) { await $0.watchSleep() }, serviceName: "sleep watcher"))
         if sync != nil {
-            services.append(.init(service: SyncWatchService(agent: self), serviceName: "sync folder watcher"))
+            services.append(.init(service: WatchService(agent: self) { await $0.watchSyncFolder() }, serviceName: "sync folder watcher"))
         }
         if configuration.calendar != nil {
-            services.append(.init(service: CalendarWatchService(agent: self), serviceName: "calendar folder watcher"))
+            services.append(.init(service: WatchService(agent: self) { await $0.watchCalendarFolder() }, serviceName: "calendar folder watcher"))
         }
-        services.append(.init(service: DatabaseWatchService(agent: self), serviceName: "database watcher"))
+        services.append(.init(service: WatchService(agent: self) { await $0.watchDatabase() }, serviceName: "database watcher"))
         for adapter in adapters {
             services.append(.init(service: AdapterService(agent: self, adapter: adapter),
                                   successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
@@ -125,45 +125,18 @@ struct TimerService: Service {
     }
 }
 
-/// logind's suspend and resume (`Agent.watchSleep`); a resume re-arms every adapter service.
-struct SleepWatchService: Service {
+/// A watch of the agent's that runs until the agent stops: logind's suspend and resume
+/// (`Agent.watchSleep`: a resume re-arms every adapter service), the `[sync]` folder
+/// (`Agent.watchSyncFolder`), the `[calendar]` folder (`Agent.watchCalendarFolder`), another
+/// process's commit (`Agent.watchDatabase`: its write-ahead log grows, and the answer, followers,
+/// the status files and the session bus follow). A watch that ends at once (no system bus) leaves
+/// the service running until it is told to stop.
+struct WatchService: Service {
     let agent: Agent
+    let watch: @Sendable (Agent) async -> Void
 
     func run() async {
-        await cancelWhenGracefulShutdown { [agent] in await agent.watchSleep() }
-        // Without a system bus the watch ends at once; the service stays until told to stop (see above).
-        try? await gracefulShutdown()
-    }
-}
-
-/// The `[calendar]` folder (`Agent.watchCalendarFolder`): read again as its files change.
-struct CalendarWatchService: Service {
-    let agent: Agent
-
-    func run() async {
-        await cancelWhenGracefulShutdown { [agent] in await agent.watchCalendarFolder() }
-        try? await gracefulShutdown()
-    }
-}
-
-/// Another process's commit (`deskdays import`, a command that wrote the
-/// database directly): its write-ahead log grows, and the answer, followers,
-/// the status files and the session bus follow (`Agent.watchDatabase`).
-struct DatabaseWatchService: Service {
-    let agent: Agent
-
-    func run() async {
-        await cancelWhenGracefulShutdown { [agent] in await agent.watchDatabase() }
-        try? await gracefulShutdown()
-    }
-}
-
-/// The `[sync]` folder (`Agent.watchSyncFolder`): other devices' journals merged as they change.
-struct SyncWatchService: Service {
-    let agent: Agent
-
-    func run() async {
-        await cancelWhenGracefulShutdown { [agent] in await agent.watchSyncFolder() }
+        await cancelWhenGracefulShutdown { [agent, watch] in await watch(agent) }
         try? await gracefulShutdown()
     }
 }

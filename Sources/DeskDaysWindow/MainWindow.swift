@@ -186,6 +186,7 @@ final class MainWindow {
         gtk_widget_set_visible(weekLabel, week == nil ? 0 : 1)
         if let week { UI.setText(weekLabel, Render.weekLine(office: week.office, required: week.required, locale: locale)) }
         UI.setText(object("period_label"), Render.periodLine(report, locale: locale))
+        reportFirstFrame()
         showWeekDays(report)
         UI.setText(object("streak_label"), streaks.map { streakLine($0, locale: locale) } ?? "")
         gtk_widget_set_visible(object("streak_label"), streaks == nil ? 0 : 1)
@@ -454,6 +455,27 @@ final class MainWindow {
                 }
             }
         }
+    }
+
+    // MARK: - The first frame (bench/app.sh)
+
+    private var firstFrameReported = false
+
+    /// With `DESKDAYS_APP_FIRST_FRAME` set, prints `first-frame app SECONDS` (CLOCK_MONOTONIC) once the
+    /// first frame with the period line has been painted: what bench/app.sh compares with its floor.
+    private func reportFirstFrame() {
+        guard !firstFrameReported, ProcessInfo.processInfo.environment["DESKDAYS_APP_FIRST_FRAME"] != nil,
+              let clock = gtk_widget_get_frame_clock(window) else { return }
+        firstFrameReported = true
+        var painted = false
+        onSignal(raw(clock), "after-paint") {
+            guard !painted else { return }
+            painted = true
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            FileHandle.standardError.write(Data("first-frame app \(Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)\n".utf8))
+        }
+        gtk_widget_queue_draw(window)
     }
 
     // MARK: - First run

@@ -6,6 +6,9 @@
 # under Xvfb with a private session bus and the agent started by D-Bus
 # activation (Tests/Harness/app/session.py); then each one's resident memory
 # and its context switches over 10 s idle.
+# GSK_RENDERER defaults to cairo: under Xvfb the GL renderer is llvmpipe
+# with a cold shader cache each run, whose compiling (over a second for the
+# app's rounded cards) would be measured instead of the window.
 # Targets (issue 56): within 1.5x the floor's first frame; 0 wake-ups idle.
 #
 # Usage: bench/app.sh [BIN_DIR]   (default: .build/debug, built here)
@@ -31,7 +34,7 @@ chmod 600 "$WORK/xdg-config/deskdays/config.toml"
 bench/make-ten-year-db.sh "$BIN_DIR/deskdays" "$WORK/xdg-data/deskdays/deskdays.sqlite" >/dev/null
 /usr/bin/python3 Tests/Harness/app/session.py "$WORK" "$BIN_DIR" data/io.github.deskdays.DeskDays.desktop \
     config/io.github.deskdays.DeskDays1.service "" SCENARIO=bench FLOOR="$WORK/adw_floor" DESKDAYS_NOW=2025-11-18T09:30:00Z \
-    DESKDAYS_APP_FIRST_FRAME=1 \
+    DESKDAYS_APP_FIRST_FRAME=1 GSK_RENDERER=${GSK_RENDERER:-cairo} \
     | tail -1 | /usr/bin/python3 -c '
 import json, sys
 seen = json.loads(sys.stdin.read())

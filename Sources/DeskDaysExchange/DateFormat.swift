@@ -55,7 +55,7 @@ public enum DateFormat: String, CaseIterable, Sendable {
     /// the time a time clock writes after the date (`"DD.MM.YYYY HH:mm"`,
     /// `HH:mm:ss`, ISO's `T`); a cell's time is read whether or not it is named.
     public init?(named text: String) {
-        var name = text.trimmingCharacters(in: .whitespaces)
+        var name = text.trimmingBlanks
         for suffix in [" HH:mm:ss", " HH:mm", "THH:mm:ss", "THH:mm"] where name.uppercased().hasSuffix(suffix.uppercased()) {
             name = String(name.dropLast(suffix.count))
             break
@@ -67,7 +67,7 @@ public enum DateFormat: String, CaseIterable, Sendable {
     /// dots), alone or followed by a time of day (after spaces, or a `T`
     /// after an ISO date); nil when it is neither.
     public static func cell(_ text: String, format: DateFormat?) -> DateCell? {
-        let value = text.trimmingCharacters(in: .whitespaces)
+        let value = text.trimmingBlanks
         let split: String.Index
         if value.count > 10, value.utf8.count > 10,
            [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(Array(value.utf8)[10]), format == nil || format == .iso {
@@ -94,7 +94,7 @@ public struct ClockTime: Sendable, Equatable {
     public var offset: Int?
 
     public init?<S: StringProtocol>(_ text: S) {
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        var rest = Substring(text.trimmingBlanks)
         func number(_ counts: ClosedRange<Int>) -> Int? {
             let head = rest.prefix { $0.isASCII && $0.isNumber }
             guard counts.contains(head.count), let value = Int(head) else { return nil }
@@ -160,7 +160,7 @@ public struct DateCell: Sendable, Equatable {
     /// the date column writes them; nil when empty.
     public func clockCell(_ value: String, column: String, after arrival: Date?, format: DateFormat?, policy: Policy,
                           file: String, line: Int) throws(ImportError) -> Date? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingBlanks
         if text.isEmpty { return nil }
         if let time = ClockTime(text) {
             let at = time.instant(on: date, policy: policy)

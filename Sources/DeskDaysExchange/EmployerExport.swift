@@ -32,7 +32,7 @@ public struct EmployerExport: Sendable, Equatable {
         }
         let rows: [CSVRows.Row]
         do {
-            rows = try CSVRows.parse(trimmed).filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+            rows = try CSVRows.parse(trimmed).filter { !CSVRows.isBlank($0) }
         } catch {
             throw error.importError(file: file)
         }
@@ -65,7 +65,7 @@ public struct EmployerExport: Sendable, Equatable {
         var dates: [LocalDate: Int] = [:]
         for row in rows.dropFirst() {
             let line = row.line, row = row.fields
-            let value = index < row.count ? row[index].trimmingCharacters(in: .whitespaces) : ""
+            let value = index < row.count ? row[index].trimmingBlanks : ""
             guard !value.isEmpty else {
                 throw ImportError(file: file, line: line, message: tr("the \"\(header[index])\" column is empty; every row needs a date"))
             }

@@ -90,11 +90,58 @@ public struct ImportedFile: Sendable {
     /// A JSON export's entries (origins, signs and their times): written as
     /// they were, instead of `records`, when the file has them.
     public var entries: [ImportedEntry] = []
-    public var skipped: [ImportError] = []
+    /// The first `namedSkips` rows left out, named; `skippedCount` counts them all.
+    public private(set) var skipped: [ImportError] = []
+    public private(set) var skippedCount = 0
+    /// How many skipped rows are named one by one; the rest are counted.
+    public static let namedSkips = 20
     /// An iCalendar file's timed events (with a time of day): not days, skipped.
     public var timedEvents = 0
-    /// A time clock's arrivals and departures (`--in-column`, `--out-column`).
-    public var signs: [ImportedSign] = []
+    /// A time clock's arrivals and departures (`--in-column`, `--out-column`)
+    /// that decide what is stored, by date (see `add(_:)`).
+    public private(set) var signs: [ImportedSign] = []
+    /// How many dates have a time (the signs' dates).
+    public var signDates: Int { Set(signs.map(\.date)).count }
+
+    /// A time clock's rows while they are read: per date, the earliest
+    /// arrival and the latest sign, and the date's last record.
+    private var deciding: [LocalDate: (arrival: ImportedSign?, latest: ImportedSign)] = [:]
+    private var lastRecord: [LocalDate: ImportedRecord] = [:]
+
+    mutating func skip(_ error: ImportError) {
+        if skipped.count < Self.namedSkips { skipped.append(error) }
+        skippedCount += 1
+    }
+
+    /// A time clock's sign. Of one source's signs on one date the store
+    /// keeps the earliest arrival (the check-in) and the latest sign (one
+    /// as late replaces it), docs/policy.md "Time on site"; only those two
+    /// are kept here, so a file of a million swipes is as many dates, and
+    /// applying them leaves the store as applying every row would.
+    mutating func add(_ sign: ImportedSign) {
+        guard var known = deciding[sign.date] else {
+            deciding[sign.date] = (sign.kind == .arrival ? sign : nil, sign)
+            return
+        }
+        if sign.kind == .arrival, known.arrival.map({ sign.at < $0.at }) ?? true { known.arrival = sign }
+        if sign.at >= known.latest.at { known.latest = sign }
+        deciding[sign.date] = known
+    }
+
+    /// A CSV row's record: a date's last row is the one that counts (docs/policy.md).
+    mutating func add(_ record: ImportedRecord) { lastRecord[record.date] = record }
+
+    /// The rows read, by date: each date's deciding signs (the arrival
+    /// first) and last record.
+    mutating func finish() {
+        for (_, known) in deciding.sorted(by: { $0.key < $1.key }) {
+            if let arrival = known.arrival, arrival != known.latest { signs.append(arrival) }
+            signs.append(known.latest)
+        }
+        records += lastRecord.values.sorted { $0.date < $1.date }
+        deciding = [:]
+        lastRecord = [:]
+    }
 }
 
 /// An arrival or departure a time clock's row gives, with the row's line
@@ -237,7 +284,7 @@ public enum Exchange {
             }
             guard let name = row.status else { continue }
             guard let status = AttendanceStatus(named: name) else {
-                imported.skipped.append(ImportError(file: file, line: nil, message: tr("entry \(index + 1): unknown status \"\(name)\"; skipped (use office, remote, travel, sick, vacation, leave or a word docs/cli.md lists)")))
+                imported.skip(ImportError(file: file, line: nil, message: tr("entry \(index + 1): unknown status \"\(name)\"; skipped (use office, remote, travel, sick, vacation, leave or a word docs/cli.md lists)")))
                 continue
             }
             imported.records.append(ImportedRecord(date: date, status: status, note: row.note))
@@ -246,93 +293,18 @@ public enum Exchange {
     }
 
     static func parseCSV(_ text: String, file: String, options: ImportOptions) throws(ImportError) -> ImportedFile {
-        let rows: [CSVRows.Row]
-        do {
-            rows = try CSVRows.parse(text).filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
-        } catch {
-            throw error.importError(file: file)
-        }
-        let needs = tr("the CSV header needs a date column and a status column (as `deskdays export --format csv` writes: date,status,…); name others with --date-column and --status-column, or give --status S for a list of dates")
-        guard let headerRow = rows.first else { throw ImportError(file: file, line: 1, message: needs) }
-        let header = headerRow.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        func column(_ name: String?, defaults: [String]) throws(ImportError) -> Int? {
-            if let name {
-                guard let index = header.firstIndex(of: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                    throw ImportError(file: file, line: headerRow.line, message: tr("no column named \"\(name)\" in the header (\(headerRow.fields.joined(separator: ", ")))"))
-                }
-                return index
-            }
-            return defaults.lazy.compactMap { header.firstIndex(of: $0) }.first
-        }
-        guard let dateColumn = try column(options.dateColumn, defaults: ["date", "datum"]) else {
-            throw ImportError(file: file, line: headerRow.line, message: needs)
-        }
-        // A time clock's arrival and departure columns: a row with a time is a check-in.
-        let inColumn = try options.inColumn.flatMap { name throws(ImportError) in try column(name, defaults: []) }
-        let outColumn = try options.outColumn.flatMap { name throws(ImportError) in try column(name, defaults: []) }
-        let timed = inColumn != nil || outColumn != nil
-        // A file without a status column is a list of dates, all of `--status`.
-        let statusColumn = options.status == nil || options.statusColumn != nil
-            ? try column(options.statusColumn, defaults: ["status"]) : nil
-        guard statusColumn != nil || options.status != nil || timed else {
-            throw ImportError(file: file, line: headerRow.line, message: needs)
-        }
-        let noteColumn = header.firstIndex(of: "note")
-        let policy = options.policy
+        var reader: CSVImport?
         var imported = ImportedFile()
-        for row in rows.dropFirst() {
-            let fields = row.fields, line = row.line
-            guard fields.count > max(dateColumn, statusColumn ?? 0) else {
-                throw ImportError(file: file, line: line, message: tr("the row has \(fields.count) fields; expected \(header.count)"))
-            }
-            let dateText = fields[dateColumn].trimmingCharacters(in: .whitespaces)
-            guard let cell = DateFormat.cell(dateText, format: options.dateFormat) else {
-                let shape = options.dateFormat?.rawValue ?? "YYYY-MM-DD"
-                throw ImportError(file: file, line: line, message: tr("date \"\(dateText)\" is not \(shape); name the file's date format with --date-format (\(DateFormat.allCases.map(\.rawValue).joined(separator: ", ")))"))
-            }
-            // A date-time belongs to its day through `day_starts_at`, as our own check-ins do.
-            let date = cell.day(policy)
-            guard date.isSupported, cell.date.isSupported else {
-                throw ImportError(file: file, line: line, message: tr("date \(dateText) is \(LocalDate.unsupportedPhrase)"))
-            }
-            func instant(_ index: Int?, after arrival: Date?) throws(ImportError) -> Date? {
-                guard let index, index < fields.count else { return nil }
-                return try cell.clockCell(fields[index], column: headerRow.fields[index], after: arrival, format: options.dateFormat,
-                                          policy: policy, file: file, line: line)
-            }
-            let arrival = try instant(inColumn, after: nil)
-            let departure = try instant(outColumn, after: arrival)
-            let shift = arrival.map(policy.localDate(of:))
-            if let arrival, let shift { imported.signs.append(ImportedSign(line: line, kind: .arrival, at: arrival, date: shift)) }
-            if let departure {
-                imported.signs.append(ImportedSign(line: line, kind: .departure, at: departure, date: shift ?? policy.localDate(of: departure)))
-            }
-            // Any other row is a record of its status (the status column's, or `--status`).
-            if arrival != nil || departure != nil { continue }
-            // A time clock's row without times that says something ("Urlaub",
-            // "krank") but has no status column to say it in is named, never dropped.
-            if timed, statusColumn == nil, options.status == nil,
-               fields.indices.contains(where: { $0 != dateColumn && !fields[$0].trimmingCharacters(in: .whitespaces).isEmpty }) {
-                imported.skipped.append(ImportError(file: file, line: line, message: tr("a row without an arrival or departure time; skipped (a status it gives, such as Urlaub or krank, is read with --status-column COLUMN)")))
-                continue
-            }
-            let status: AttendanceStatus
-            if let statusColumn {
-                let name = statusColumn < fields.count ? fields[statusColumn].trimmingCharacters(in: .whitespaces) : ""
-                if name.isEmpty { continue }
-                guard let named = AttendanceStatus(named: name) else {
-                    imported.skipped.append(ImportError(file: file, line: line, message: unknownStatus(name)))
-                    continue
-                }
-                status = named
-            } else if let given = options.status {
-                status = given
+        try CSVRows.scan(text, malformed: { $0.importError(file: file) }) { (row: CSVRows.Row) throws(ImportError) in
+            if CSVRows.isBlank(row) { return }
+            if let reader {
+                try reader.read(row, into: &imported)
             } else {
-                continue
+                reader = try CSVImport(header: row, file: file, options: options)
             }
-            let note = noteColumn.flatMap { $0 < fields.count ? fields[$0] : nil }.flatMap { $0.isEmpty ? nil : $0 }
-            imported.records.append(ImportedRecord(date: date, status: status, note: note))
         }
+        guard reader != nil else { throw ImportError(file: file, line: 1, message: CSVImport.needs) }
+        imported.finish()
         return imported
     }
 
@@ -345,12 +317,12 @@ public enum Exchange {
         } catch {
             throw ImportError(file: file, line: error.line, message: error.reason)
         }
-        var imported = ImportedFile(timedEvents: document.timedEvents)
+        var imported = ImportedFile()
+        imported.timedEvents = document.timedEvents
         for event in document.events where !event.starts.isEmpty {
             // Once per event, however many days it covers.
             guard let status = status(forSummary: event.summary) else {
-                imported.skipped.append(ImportError(file: file, line: event.line == 0 ? nil : event.line,
-                                                    message: unknownStatus(event.summary)))
+                imported.skip(ImportError(file: file, line: event.line == 0 ? nil : event.line, message: unknownStatus(event.summary)))
                 continue
             }
             // The DESCRIPTION comes back as the note (`export --format ics` writes the note there).

@@ -191,4 +191,56 @@ import TestSupport
         #expect(result.status != 0, "\(result.stdout)")
         #expect(try await days(cli)["2026-11-09"]?["hours"] is NSNull, "nothing of the file is written")
     }
+
+    /// A badge system's many rows a date (a lunch break, a second swipe at
+    /// the same minute, an arrival earlier than the first row's, a row after
+    /// midnight) leave the store as importing each row on its own does: the
+    /// import keeps only the swipes that decide a date (the earliest arrival,
+    /// the latest sign), which is what makes a million rows fit in memory.
+    @Test func aFileOfManySwipesADateLeavesWhatItsRowsOneByOneWould() async throws {
+        let rows = [
+            "09.11.2026;08:10;12:00", "09.11.2026;12:30;17:45", "09.11.2026;07:55;08:05", "09.11.2026;17:45;17:45:30",
+            "10.11.2026;09:00;13:00", "10.11.2026;14:00;18:00", "10.11.2026;14:00;18:00", "10.11.2026;22:00;01:30",
+            "11.11.2026;;12:00", "11.11.2026;13:00;", "12.11.2026;08:00;16:00",
+        ]
+        let whole = try CLIRunner(), single = try CLIRunner()
+        defer { whole.cleanup(); single.cleanup() }
+        for cli in [whole, single] { try cli.writeConfig(Self.config) }
+        let file = whole.folder.appendingPathComponent("badges.csv")
+        try (["Datum;Kommen;Gehen"] + rows).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let imported = try await whole.run(["import", file.path, "--in-column", "Kommen", "--out-column", "Gehen"], environment: Self.environment)
+        #expect(imported.status == 0 && imported.stdout.contains("times of 4 days"), "\(imported.stdout)\(imported.stderr)")
+        for (index, row) in rows.enumerated() {
+            let one = single.folder.appendingPathComponent("row\(index).csv")
+            try "Datum;Kommen;Gehen\n\(row)\n".write(to: one, atomically: true, encoding: .utf8)
+            let result = try await single.run(["import", one.path, "--in-column", "Kommen", "--out-column", "Gehen"], environment: Self.environment)
+            try #require(result.status == 0, "\(row): \(result.stderr)")
+        }
+        let days = try await self.days(whole), expected = try await self.days(single)
+        for date in ["2026-11-09", "2026-11-10", "2026-11-11", "2026-11-12"] {
+            for key in ["first_seen", "last_seen", "hours", "status"] {
+                #expect("\(days[date]?[key] ?? "none")" == "\(expected[date]?[key] ?? "none")", "\(date) \(key)")
+            }
+        }
+        #expect(days["2026-11-09"]?["first_seen"] as? String == "07:55" && days["2026-11-10"]?["last_seen"] as? String == "01:30", "\(days)")
+        let again = try await whole.run(["import", file.path, "--in-column", "Kommen", "--out-column", "Gehen"], environment: Self.environment)
+        #expect(again.stdout.contains("Nothing changed"), "\(again.stdout)")
+    }
+
+    /// Rows left out are named up to twenty, then counted: a file of
+    /// unknown words costs no more memory than its count.
+    @Test func skippedRowsAreNamedThenCounted() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig(Self.config)
+        let file = cli.folder.appendingPathComponent("words.csv")
+        let rows = (1...25).map { String(format: "2026-10-%02d,gleitzeit", $0) }
+        try (["date,status", "2026-10-26,office"] + rows).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let result = try await cli.run(["import", file.path], environment: Self.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let named = result.stderr.split(separator: "\n").filter { $0.contains("words.csv:") }
+        #expect(named.count == 20 && named.first?.contains("words.csv:3:") == true, "\(result.stderr)")
+        #expect(result.stderr.contains("… and 5 more rows with an unknown status") && result.stderr.contains("25 rows of"), "\(result.stderr)")
+        #expect(result.stdout.contains("Imported 1 record"), "\(result.stdout)")
+    }
 }

@@ -39,15 +39,15 @@ struct ImportCommand: AsyncParsableCommand {
             transform: AttendanceStatus.argument)
     var status: AttendanceStatus?
 
-    /// How many skipped rows are named one by one; the rest are counted.
-    static let namedSkips = 20
-
     func run() async throws {
         let session = try Session(global)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError(tr("Cannot read \(file); check the path and that you may read it."))
-        }
-        guard let text = Exchange.text(of: data) else {
+        // The file's bytes are let go once they are text (a time clock's file may be large).
+        guard let text = try { () throws -> String? in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CLIError(tr("Cannot read \(file); check the path and that you may read it."))
+            }
+            return Exchange.text(of: data)
+        }() else {
             throw CLIError(tr("\(file) is not UTF-8 text; save it as UTF-8 CSV, JSON or iCalendar."))
         }
         let horizon = session.today.adding(days: 366 * 5)
@@ -65,14 +65,14 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         // Rows with an unknown status are named, not guessed at (docs/cli.md, "Status words").
-        for row in imported.skipped.prefix(Self.namedSkips) { printError("deskdays: \(row)") }
-        if imported.skipped.count > Self.namedSkips {
-            let more = imported.skipped.count - Self.namedSkips
+        for row in imported.skipped { printError("deskdays: \(row)") }
+        if imported.skippedCount > imported.skipped.count {
+            let more = imported.skippedCount - imported.skipped.count
             printError("deskdays: " + trn("… and \(more) more row with an unknown status, skipped.",
                                           "… and \(more) more rows with an unknown status, skipped.", more))
         }
         if !imported.skipped.isEmpty {
-            let count = imported.skipped.count
+            let count = imported.skippedCount
             printError("deskdays: " + trn("\(count) row of \(file) was skipped; nothing else of the file was left out.",
                                           "\(count) rows of \(file) were skipped; nothing else of the file was left out.", count))
         }
@@ -109,7 +109,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if !imported.signs.isEmpty {
             // A time clock's arrivals and departures: check-ins of source `import`, giving time on site.
-            let days = Set(imported.signs.map(\.date)).count
+            let days = imported.signDates
             print(trn("Imported the arrival and departure times of \(days) day from \(file) (check-ins of source import).",
                       "Imported the arrival and departure times of \(days) days from \(file) (check-ins of source import).", days))
             if imported.records.isEmpty { return }

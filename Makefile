@@ -250,13 +250,17 @@ DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_FILE = deskdays_$(DEB_VERSION)_$(DEB_ARCH)
 
+# The checkout make runs in is the one to package, whoever owns it (CI may
+# clone as another user: git would refuse it as of "dubious ownership").
+GIT = git -c safe.directory='*'
+
 deb: deps-build
 	$(call apt_install,deps/apt-deb.txt)
-	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make deb: the package is built from the files git knows, and this folder is not a git checkout: clone the repository" >&2; exit 1; }
+	@$(GIT) rev-parse --git-dir >/dev/null 2>&1 || { echo "make deb: the package is built from the files git knows, and this folder is not a git checkout: clone the repository" >&2; exit 1; }
 	@set -e; mkdir -p $(DEB_SRC); idx=$(abspath $(DEB_DIR))/tree.index; \
-	cp "$$(git rev-parse --git-path index)" $$idx.new; \
-	tree=$$(GIT_INDEX_FILE=$$idx.new git add -A && GIT_INDEX_FILE=$$idx.new git write-tree); rm -f $$idx.new; \
-	GIT_INDEX_FILE=$$idx git --work-tree=$(abspath $(DEB_SRC)) read-tree -u --reset $$tree; \
+	cp "$$($(GIT) rev-parse --git-path index)" $$idx.new; \
+	tree=$$(GIT_INDEX_FILE=$$idx.new $(GIT) add -A && GIT_INDEX_FILE=$$idx.new $(GIT) write-tree); rm -f $$idx.new; \
+	GIT_INDEX_FILE=$$idx $(GIT) --work-tree=$(abspath $(DEB_SRC)) read-tree -u --reset $$tree; \
 	if [ -f Package.resolved ]; then cmp -s Package.resolved $(DEB_SRC)/Package.resolved || cp -p Package.resolved $(DEB_SRC)/; fi
 	@echo "make deb: the source tree in $(DEB_SRC); the Swift packages from $(SWIFTPM_CACHE)"
 	@cd $(DEB_SRC) && log=$(abspath $(DEB_DIR))/resolve.log; \

@@ -52,7 +52,7 @@ public struct Answers: Sendable {
         let data = try reportData(store: store, today: today, now: now, cache: cache)
         var outputs: [StatusFormat: String] = [:]
         for format in StatusFormat.allCases { outputs[format] = try render(format, data) }
-        return (outputs, try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!)) + "\n", data)
+        return (outputs, try Render.json(ReportWithStreaks(report: data.report, streaks: data.streaks!, milestones: data.milestones)) + "\n", data)
     }
 
     /// `status --format F`'s bytes for the current period's data.
@@ -86,8 +86,9 @@ public struct Answers: Sendable {
                        today: LocalDate, now: Date? = nil) throws -> (output: String, data: ReportData) {
         let data = try reportData(selector, store: store, today: today, now: now)
         let streaks = data.streaks!
-        let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks))
+        let output = json ? try Render.json(ReportWithStreaks(report: data.report, streaks: streaks, milestones: data.milestones))
                           : Render.text(data.report, locale: locale, minHours: policy.minHours) + "\n" + streakLine(streaks, locale: locale)
+                            + (data.milestones.map { "\n" + $0.line(locale: locale) } ?? "")
         return (output + "\n", data)
     }
 
@@ -176,6 +177,7 @@ public struct Answers: Sendable {
         let calculator = StreakCalculator(policy: policy, today: today)
         let streaks = StreakCalculator.streaks(calculator.weeks(from: storedStart ?? today, statusOf: status))
         var data = ReportData(policy: policy, report: report, days: days, streaks: streaks, presence: presence)
+        data.milestones = Milestones.counted(policy: policy, today: today, first: storedStart ?? today, streaks: streaks, statusOf: status)
         // The current period's recorded office plans: do they still reach the target?
         if selector == .current, report.plannedOffice > 0 {
             data.plan = PlanStanding(engine.plan(today: today, todayOpen: todayOpen(now: instant, today: today),

@@ -9,6 +9,8 @@ public struct ReportData: Sendable {
     /// Resolved days by date; a date missing here has no record.
     public var days: [LocalDate: ResolvedDay]
     public var streaks: Streaks?
+    /// Office days, compliant weeks in a row and periods met, with their levels.
+    public var milestones: Milestones?
     /// Time on site of the dates shown (docs/policy.md "Time on site").
     public var presence: [LocalDate: DayPresence]
     /// The recorded plans' standing, when the period holds office plans (`status`).

@@ -17,6 +17,7 @@ final class MainWindow {
     private(set) var report: Report?
     private(set) var rows: [DayRow] = []
     private var streaks: Streaks?
+    private var milestones: Milestones?
     private var generation = 0
     /// The calendar's selection: one date, or a range once a second date is chosen.
     private var selection: (from: LocalDate, to: LocalDate)?
@@ -145,6 +146,7 @@ final class MainWindow {
                 self.welcomeOnFirstRun()
                 self.report = report
                 self.streaks = Self.streaks(json)
+                self.milestones = Self.milestones(json)
                 self.showToday()
                 self.showInsights(report)
                 self.readDays(report, asked)
@@ -199,6 +201,12 @@ final class MainWindow {
         return Streaks(current: current, longest: longest)
     }
 
+    /// The report JSON's `milestones`, when it has them.
+    static func milestones(_ json: String) -> Milestones? {
+        struct Keys: Decodable { var milestones: Milestones? }
+        return (try? JSONDecoder().decode(Keys.self, from: Data(json.utf8)))?.milestones
+    }
+
     /// "In the office", "Remote" …: today's status as a title.
     static func statusTitle(_ status: AttendanceStatus) -> String {
         switch status {
@@ -251,6 +259,7 @@ final class MainWindow {
         UI.clear(insights)
         UI.append(insights, UI.label(locale.periodLabel(report.period), classes: ["title-2"]))
         if let streaks { UI.append(insights, UI.label(streakLine(streaks, locale: locale), wrap: true)) }
+        if let milestones { UI.append(insights, UI.label(milestones.line(locale: locale), wrap: true)) }
         for kind in ["weeks", "burndown"] {
             let slot = UI.box(vertical: true, spacing: 0)
             UI.append(insights, slot)

@@ -60,6 +60,7 @@ import Testing
         var added: String?
         var plan_after: String?
         var charts: [String]?
+        var milestones: String?
         var switch_role: String?
         var rows: [String]?
         var config_after: String?
@@ -94,14 +95,18 @@ import Testing
 
     /// The CLI in the session's files (the XDG folders session.py gives the agent).
     func status(_ cli: CLIRunner, _ environment: [String: String] = [:]) async throws -> String {
+        // Its first line: the period line and the week figure (streaks and hints follow).
+        try await run(cli, ["status"], environment).split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    /// A command's output in the session's files, without the agent.
+    func run(_ cli: CLIRunner, _ arguments: [String], _ environment: [String: String] = [:]) async throws -> String {
         var env = ["XDG_CONFIG_HOME": cli.folder.appendingPathComponent("xdg-config").path,
                    "XDG_DATA_HOME": cli.folder.appendingPathComponent("xdg-data").path,
                    "XDG_RUNTIME_DIR": cli.folder.appendingPathComponent("run").path,
                    "DESKDAYS_NOW": "2026-11-18T09:30:00Z"]
         for (key, value) in environment { env[key] = value }
-        let result = try await cli.run(["status", "--socket", "/nonexistent/agent.sock"], paths: false, environment: env)
-        // Its first line: the period line and the week figure (streaks and hints follow).
-        return result.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        return try await cli.run(arguments + ["--socket", "/nonexistent/agent.sock"], paths: false, environment: env).stdout
     }
 
     static var screenshots: String? { ProcessInfo.processInfo.environment["DESKDAYS_SCREENSHOTS"] }
@@ -145,6 +150,10 @@ import Testing
         #expect(new.count == 1, "\(plan)")
         let charts = try #require(seen.charts)
         #expect(charts.contains { $0.hasPrefix("Office days per week — ") } && charts.contains { $0.hasPrefix("Office days — ") }, "\(charts)")
+        // The milestones are `report`'s own line.
+        let milestones = try #require(seen.milestones)
+        let report = try await run(cli, ["report"])
+        #expect(report.split(separator: "\n").contains { $0 == milestones }, "\(milestones) not in \(report)")
     }
 
     /// Preferences show the rule as setup asks it and a switch per check-in method, each named by

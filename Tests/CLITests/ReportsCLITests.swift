@@ -167,4 +167,31 @@ import TestSupport
             #expect(words.isEmpty, "the \(kind) chart left English outside the catalog: \(words)")
         }
     }
+
+    /// Milestones (docs/policy.md "Milestones"): five months in the office
+    /// under a monthly 40 % rule are 110 office days (level 100, next 250),
+    /// a 20-week run (level 13) and 5 months met (level 4); November, under
+    /// way, is not counted. A rolling window has no whole periods to count.
+    @Test func milestonesCountTheHistory() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"month\"\n[policy.target]\nkind = \"percent\"\nvalue = 40\n")
+        let environment = ["DESKDAYS_TODAY": "2026-11-20"]
+        #expect(try await cli.run(["checkin", "--from", "2026-06-01", "--to", "2026-10-31"], environment: environment).status == 0)
+        let json = try await cli.run(["report", "--json"], environment: environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stderr)")
+        let milestones = try #require(object["milestones"] as? [String: [String: Int]], "\(json.stdout)")
+        #expect(milestones["office_days"] == ["count": 110, "reached": 100, "next": 250])
+        #expect(milestones["weeks_in_a_row"] == ["count": 20, "reached": 13, "next": 26])
+        #expect(milestones["periods_met"] == ["count": 5, "reached": 4, "next": 8])
+        let text = try await cli.run(["report"], environment: environment)
+        #expect(text.stdout.contains("Milestones: 100 office days, 13 compliant weeks in a row, and 4 periods met. Next milestone: 250 office days (140 more)."),
+                "\(text.stdout)")
+
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"rolling\"\nrolling_weeks = 12\n")
+        let rolling = try await cli.run(["report", "--json"], environment: environment)
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(rolling.stdout.utf8)) as? [String: Any], "\(rolling.stderr)")
+        #expect((keys["milestones"] as? [String: Any])?["periods_met"] == nil && (keys["milestones"] as? [String: Any])?["office_days"] != nil,
+                "\(rolling.stdout)")
+    }
 }

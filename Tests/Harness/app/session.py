@@ -346,6 +346,7 @@ if app_env.get("SCENARIO") == "plan":
     page("Insights")
     charts = lambda: sorted(n.name for n in walk(application()) if n.getRoleName() in ("image", "picture", "graphic") and n.name)
     seen["charts"] = wait("the two charts", lambda: (lambda names: names if len(names) >= 2 else None)(charts()))
+    seen["milestones"] = wait("the milestones line", lambda: next((l for l in labels() if "milestone" in l.lower()), None))
     screenshot("insights")
 
 if app_env.get("SCENARIO") == "firstrun":

@@ -5,7 +5,8 @@
 # (the app's with the period line; each prints its CLOCK_MONOTONIC then),
 # under Xvfb with a private session bus and the agent started by D-Bus
 # activation (Tests/Harness/app/session.py); then each one's resident memory
-# and its context switches over 10 s idle.
+# and its wake-ups over 10 s idle: the system calls its threads make
+# (strace attached), and its context switches.
 # GSK_RENDERER defaults to cairo: under Xvfb the GL renderer is llvmpipe
 # with a cold shader cache each run, whose compiling (over a second for the
 # app's rounded cards) would be measured instead of the window.
@@ -15,8 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
-for tool in Xvfb dbus-daemon gcc pkg-config; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "app: $tool missing: apt-get install xvfb dbus-daemon gcc pkg-config" >&2; exit 1; }
+for tool in Xvfb dbus-daemon gcc pkg-config strace; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "app: $tool missing: apt-get install xvfb dbus-daemon gcc pkg-config strace" >&2; exit 1; }
 done
 if [ $# -ge 1 ]; then
     BIN_DIR=$(realpath "$1")
@@ -42,5 +43,7 @@ if seen.get("error"): sys.exit("app: " + seen["error"])
 app, floor = seen["app_ms"], seen["floor_ms"]
 print("app: first frame painted with the period line %d ms; floor (bare window, one label) %d ms; ratio %.2f (target <= 1.5)"
       % (app, floor, app / max(floor, 1)))
-print("app: idle 10 s, context switches %d (floor %d; target 0)" % (seen["app_wakeups"], seen["floor_wakeups"]))
+print("app: idle 10 s, system calls of any thread (strace) %s (floor %s; target 0); context switches %d (floor %d)"
+      % (seen["app_wakeups"], seen["floor_wakeups"], seen["app_switches"], seen["floor_switches"]))
+for call in seen["app_calls"]: print("app: idle, a call: " + call[:160])
 print("app: resident memory %d MB (floor %d MB)" % (seen["app_rss_kb"] // 1024, seen["floor_rss_kb"] // 1024))' 2>/dev/null

@@ -15,6 +15,8 @@ usage: session.py FOLDER BIN_DIR DESKTOP_ENTRY SERVICE_FILE SHOTS_PREFIX [KEY=VA
 import json
 import os
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -270,9 +272,23 @@ if app_env.get("SCENARIO") == "bench":
         return None
     wait("the floor's label", floor_label)
     seen["floor_ms"] = round((wait("the floor's first frame", lambda: first_frame("floor")) - floor_started) * 1000)
+    # The system calls each one's threads make while idle (strace, attached first): a thread that
+    # wakes makes one at least. Context switches are counted too, though attaching causes a few.
+    tracers = [subprocess.Popen(["strace", "-f", "-qq", "-o", f"{folder}/{who}.strace", "-p", str(pid)], stderr=subprocess.DEVNULL)
+               for who, pid in (("app", app.pid), ("floor", floor.pid))] if shutil.which("strace") else []
     before = (switches(app.pid), switches(floor.pid))
     time.sleep(10)  # the idle span the wake-ups are counted over, not a wait for an outcome
-    seen["app_wakeups"], seen["floor_wakeups"] = switches(app.pid) - before[0], switches(floor.pid) - before[1]
+    seen["app_switches"], seen["floor_switches"] = switches(app.pid) - before[0], switches(floor.pid) - before[1]
+    for tracer in tracers:
+        tracer.send_signal(signal.SIGINT)
+        tracer.wait()
+
+    def calls(who):
+        # Lines of calls made after attaching (not the ones already waiting, resumed or ended).
+        lines = open(f"{folder}/{who}.strace").read().splitlines()
+        return [l for l in lines if not any(k in l for k in ("restart_syscall", "resumed>", "<unfinished", "+++", "---"))]
+    seen["app_wakeups"], seen["floor_wakeups"] = (len(calls("app")), len(calls("floor"))) if tracers else (None, None)
+    seen["app_calls"] = calls("app")[:5] if tracers else []
     seen["app_rss_kb"], seen["floor_rss_kb"] = status_of(app.pid, "VmRSS"), status_of(floor.pid, "VmRSS")
     finish(0)
 

@@ -150,7 +150,7 @@ public final class Agent: Sendable {
         if let socketPath {
             let handler = Handler(delivery: delivery, answer: answer, databasePath: store.path, configPath: configPath,
                                   syncFolder: sync?.folder, configuration: configuration, clock: clock, logger: logger)
-            server = ControlServer(path: socketPath, logger: logger, summary: { handler.reply(answer.status($0)) },
+            server = ControlServer(path: socketPath, logger: logger, elapsed: clock.elapsed, summary: { handler.reply(answer.status($0)) },
                                    refusal: { handler.refusal($0) }, immediate: { handler.immediate($0) },
                                    handler: { await handler.handle($0) })
         } else {

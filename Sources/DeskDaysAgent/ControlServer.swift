@@ -48,6 +48,9 @@ public final class ControlServer: Sendable {
     private let refusal: @Sendable (ControlProtocol.Envelope) -> WireObject?
     private let summary: @Sendable (StatusFormat) -> WireObject
     private let logger: Logger
+    /// The agent's clock (`AgentClock.elapsed`): every deadline here (idle,
+    /// send, refusal) is read on it, so a manual clock drives them in tests.
+    private let elapsed: @Sendable () -> Duration
     /// Where `status`, `report` and a follower's first line are worked out, one at a time, off the loop.
     private let answering = DispatchQueue(label: "deskdays-control-answers")
 
@@ -111,9 +114,9 @@ public final class ControlServer: Sendable {
         var waiting: [LineSplitter.Piece] = []
         var busy = false
         var outbox: [UInt8] = []
-        /// When the outbox last became non-empty or shrank.
-        var sendSince = ContinuousClock.now
-        var lastActivity = ContinuousClock.now
+        /// When the outbox last became non-empty or shrank (on the agent's clock).
+        var sendSince: Duration
+        var lastActivity: Duration
         /// The status format this connection follows, once it subscribed.
         var subscribed: StatusFormat?
         /// The last status line it was sent: a follower gets a line when its own line changes.
@@ -121,18 +124,20 @@ public final class ControlServer: Sendable {
         var closing = false
         /// The peer shut its side: served, then closed.
         var peerClosed = false
-        init(fd: Int32, id: UInt64) { (self.fd, self.id) = (fd, id) }
+        init(fd: Int32, id: UInt64, now: Duration) { (self.fd, self.id, sendSince, lastActivity) = (fd, id, now, now) }
     }
 
     /// - Parameters:
     ///   - handler: answers every request but `subscribe`, after any write it causes is committed.
     ///   - summary: the reply a subscriber gets now and after every change, in its format.
     ///   - refusal: checked before every request, `subscribe` included.
-    public init(path: String, logger: Logger, summary: @escaping @Sendable (StatusFormat) -> WireObject,
+    public init(path: String, logger: Logger, elapsed: @escaping @Sendable () -> Duration = AgentClock.system.elapsed,
+                summary: @escaping @Sendable (StatusFormat) -> WireObject,
                 refusal: @escaping @Sendable (ControlProtocol.Envelope) -> WireObject? = { _ in nil },
                 immediate: @escaping @Sendable (ControlProtocol.Envelope) -> WireObject? = { _ in nil },
                 handler: @escaping Handler) {
         self.path = path
+        self.elapsed = elapsed
         self.immediate = immediate
         self.refusal = refusal
         self.logger = logger
@@ -195,8 +200,8 @@ public final class ControlServer: Sendable {
         guard wasRunning else { return }
         unlink(path)
         wake.wake()
-        // The loop says goodbye to followers and closes everything; a moment is plenty.
-        _ = ended.wait(timeout: .now() + 2)
+        // The loop says goodbye to followers (non-blocking sends) and closes everything at its next turn.
+        ended.wait()
     }
 
     /// What a follower gets when the agent reloads (docs/cli.md "The control socket").
@@ -278,7 +283,7 @@ public final class ControlServer: Sendable {
     private func serveLoop() {
         let fd = shared.withLock { $0.listener }
         var connections: [Int32: Connection] = [:]
-        var refused: [(fd: Int32, until: ContinuousClock.Instant)] = []
+        var refused: [(fd: Int32, until: Duration)] = []
         var nextID: UInt64 = 0
         var sentPushes = 0
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -297,15 +302,15 @@ public final class ControlServer: Sendable {
             switch result {
             case .success(let sent):
                 connection.outbox.removeFirst(sent)
-                connection.sendSince = .now
-                if connection.outbox.isEmpty { connection.lastActivity = .now }
+                connection.sendSince = elapsed()
+                if connection.outbox.isEmpty { connection.lastActivity = connection.sendSince }
             case .failure(let error):
                 if error != .wouldBlock { drop(connection) }
             }
         }
 
         func send(_ line: [UInt8], to connection: Connection) {
-            if connection.outbox.isEmpty { connection.sendSince = .now }
+            if connection.outbox.isEmpty { connection.sendSince = elapsed() }
             connection.outbox += line
             flush(connection)
         }
@@ -363,7 +368,7 @@ public final class ControlServer: Sendable {
                 case .reply(let line):
                     send(line, to: connection)
                 case .sent:
-                    connection.lastActivity = .now
+                    connection.lastActivity = elapsed()
                 case .subscribed(let format, let first, let after):
                     connection.subscribed = format
                     shared.withLock { $0.subscribing[format, default: 1] -= 1 }
@@ -382,7 +387,7 @@ public final class ControlServer: Sendable {
             }
 
             // Connections to close: dropped, idle, or not taking what they were sent.
-            let now = ContinuousClock.now
+            let now = elapsed()
             for connection in connections.values where !connection.closing {
                 if connection.peerClosed, !connection.busy, connection.waiting.isEmpty, connection.outbox.isEmpty {
                     drop(connection)
@@ -423,7 +428,7 @@ public final class ControlServer: Sendable {
                 }
             }
             let timeout = deadlines.min().map { deadline -> Int32 in
-                let left = ContinuousClock.now.duration(to: deadline).components
+                let left = (deadline - elapsed()).components
                 return Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
             } ?? -1
             if case .failure(let error) = Syscall.poll(&fds, timeout: timeout) {
@@ -446,7 +451,7 @@ public final class ControlServer: Sendable {
                     // Only a whole request counts as activity: a client trickling
                     // bytes without ever ending a line is idle, and its slot freed.
                     let pieces = connection.splitter.append(buffer[0..<count])
-                    if !pieces.isEmpty { connection.lastActivity = .now }
+                    if !pieces.isEmpty { connection.lastActivity = elapsed() }
                     connection.waiting += pieces
                     next(connection)
                 case .failure(let error):
@@ -455,7 +460,7 @@ public final class ControlServer: Sendable {
             }
 
             // A refused peer that sent more is drained; one that closed (or overstayed) is let go.
-            let afterPoll = ContinuousClock.now
+            let afterPoll = elapsed()
             refused = zip(refused, fds.dropFirst(2 + order.count)).compactMap { entry, polled in
                 var done = afterPoll >= entry.until
                 if polled.revents != 0 {
@@ -482,7 +487,7 @@ public final class ControlServer: Sendable {
                     continue
                 }
                 nextID += 1
-                connections[client] = Connection(fd: client, id: nextID)
+                connections[client] = Connection(fd: client, id: nextID, now: afterPoll)
             }
         }
         for entry in refused { close(entry.fd) }

@@ -28,14 +28,14 @@ import Glibc
         let answered = Counter()
         let size: Int
 
-        init(followerLineSize size: Int = 16) throws {
+        init(followerLineSize size: Int = 16, clock: AgentClock = .system) throws {
             self.size = size
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("control-\(UUID().uuidString.prefix(8))")
             let path = folder.appendingPathComponent("run/agent.sock").path
             let statuses = Counter()
             let pushed = self.pushed
             let gate = self.gate
-            server = ControlServer(path: path, logger: Logger(label: "test"), summary: { _ in
+            server = ControlServer(path: path, logger: Logger(label: "test"), elapsed: clock.elapsed, summary: { _ in
                 let number = pushed.value
                 return WireObject([.ok: .bool(true), .output: .string("push \(number) " + String(repeating: "x", count: size))])
             }, immediate: { envelope in
@@ -305,5 +305,29 @@ import Glibc
         #expect(line.contains("\"reloading\":true"), "\(line)")
         #expect(follower.line() == nil)
         #expect(!FileManager.default.fileExists(atPath: rig.path))
+    }
+
+    /// The server's deadlines are read on the agent's clock: under a manual
+    /// clock a client that sends nothing stays open however long the machine
+    /// takes, and is closed as idle once the clock is moved past
+    /// `idleSeconds` (each turn of the loop is caused by an asker's request,
+    /// whose reply says the loop has checked the deadlines).
+    @Test func idleDeadlinesFollowTheAgentsClock() throws {
+        let clock = AgentClock.manual(start: Date(timeIntervalSince1970: 1_790_000_000))
+        let rig = try Rig(clock: clock)
+        let quiet = try Client(rig.path)
+        let asker = try Client(rig.path)
+        asker.send(#"{"version":1,"cmd":"status","format":"text"}"#)
+        #expect(asker.answer() == "status 1")
+        // The loop has turned since the quiet client connected: it is still open (nothing to read, no end).
+        var byte: UInt8 = 0
+        #expect(recv(quiet.fd, &byte, 1, Int32(MSG_DONTWAIT)) == -1 && errno == EAGAIN, "closed before the clock moved")
+        clock.advance!(.seconds(ControlServer.idleSeconds + 1))
+        asker.send(#"{"version":1,"cmd":"status","format":"text"}"#)
+        // The asker's own idle time is past too: its request counts as activity first, so it is answered.
+        #expect(asker.answer() == "status 2")
+        // Closed at that turn: the end of the stream, well before the real idle time (the guard is 2 s).
+        UnixSocket.setTimeout(quiet.fd, option: SO_RCVTIMEO, seconds: 2)
+        #expect(read(quiet.fd, &byte, 1) == 0, "the quiet client is closed once the clock passed the idle time")
     }
 }

@@ -193,7 +193,7 @@ import Testing
         for (language, prefix) in [("de", "Diese Woche:"), ("ar", "هذا الأسبوع:")] {
             let cli = try prepared()
             defer { cli.cleanup() }
-            let environment = ["LANG": "C.UTF-8", "LANGUAGE": language, "DESKDAYS_LOCALEDIR": locale.path]
+            let environment = ["LANG": language == "ar" ? "ar_EG.UTF-8" : "de_DE.UTF-8", "LANGUAGE": language, "DESKDAYS_LOCALEDIR": locale.path]
             let expected = try await status(cli, environment.merging(["LC_ALL": ""]) { $1 })
             let checkIn = try Self.translation("Check in", language: language)
             let calendar = try Self.translation("Calendar", language: language)

@@ -286,7 +286,7 @@ if app_env.get("SCENARIO") == "bench":
     def calls(who):
         # Lines of calls made after attaching (not the ones already waiting, resumed or ended).
         lines = open(f"{folder}/{who}.strace").read().splitlines()
-        return [l for l in lines if not any(k in l for k in ("restart_syscall", "resumed>", "<unfinished", "+++", "---"))]
+        return [l for l in lines if not any(k in l for k in ("restart_syscall", "resumed>", "<unfinished", "<detached", "+++", "---"))]
     seen["app_wakeups"], seen["floor_wakeups"] = (len(calls("app")), len(calls("floor"))) if tracers else (None, None)
     seen["app_calls"] = calls("app")[:5] if tracers else []
     seen["app_rss_kb"], seen["floor_rss_kb"] = status_of(app.pid, "VmRSS"), status_of(floor.pid, "VmRSS")

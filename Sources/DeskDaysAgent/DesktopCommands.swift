@@ -9,7 +9,7 @@ import Spawn
 import SystemBus
 
 /// The D-Bus methods the window writes and reads through (`Days`,
-/// `SetRange`, `Clear`, `Plan`, `WritePlan`, `Chart`, `Configure`): the same code as the command line, so
+/// `SetRange`, `Clear`, `Plan`, `WritePlan`, `Chart`, `Enroll`, `Configure`): the same code as the command line, so
 /// no check, figure or message is written twice.
 ///
 /// `Days`, `SetRange` and `Clear` run `deskdays-cli` (beside this
@@ -33,8 +33,9 @@ struct DesktopCommands: Sendable {
         // A configuration not written yet (the first run) is the defaults, which a named file may not be.
         let config = configPath.flatMap { FileManager.default.fileExists(atPath: $0) ? ["--config=\($0)"] : nil } ?? []
         var files = ["--database=\(databasePath)"] + config
-        // `days`, `chart` and `config show` only read; the writes go to this agent when it listens.
-        if !["days", "chart", "config"].contains(arguments.first ?? ""), let socketPath { files.append("--socket=\(socketPath)") }
+        // `days`, `chart` and `config show` only read, `enroll` writes the configuration (which reloads
+        // this agent); the record's writes go to this agent when it listens.
+        if !["days", "chart", "config", "enroll"].contains(arguments.first ?? ""), let socketPath { files.append("--socket=\(socketPath)") }
         // An agent on a set clock (DESKDAYS_NOW, the tests' manual clock) answers for its own now.
         let overrides: [String: String?] = clock.isSystemClock ? [:]
             : ["DESKDAYS_NOW": clock.now().formatted(.iso8601), "DESKDAYS_CLOCK": nil, "DESKDAYS_TODAY": nil]

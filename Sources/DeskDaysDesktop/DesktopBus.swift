@@ -599,6 +599,14 @@ public final class DesktopBus: @unchecked Sendable {
             .method("Settings", input: "", output: "s", names: ["json"]) { [unowned self] message, error in
                 run(message, error, ["config", "show", "--json"])
             },
+            .method("Enroll", input: "s", output: "s", names: ["method", "text"]) { [unowned self] message, error in
+                let method = BusSupport.readString(message) ?? ""
+                guard let waits = Self.enrollWaits[method] else {
+                    return BusSupport.fail(error, name: Self.errorPrefix + "InvalidInput",
+                                           message: tr("\"\(method.prefix(40))\" is not a check-in method; use one of nfc, qr, wifi, gps, wired."))
+                }
+                return run(message, error, ["enroll", method] + waits)
+            },
             .method("Configure", input: "sv", output: "s", names: ["key", "value", "text"]) { [unowned self] message, error in
                 let key = BusSupport.readString(message) ?? ""
                 guard let value = BusSupport.readVariant(message) else {
@@ -660,6 +668,12 @@ public final class DesktopBus: @unchecked Sendable {
         let prefer = BusSupport.readStrings(message) ?? [], avoid = BusSupport.readStrings(message) ?? []
         return (prefer.isEmpty ? [] : ["--prefer=" + prefer.joined(separator: ",")]) + avoid.map { "--avoid=" + $0 }
     }
+
+    /// `Enroll(method)`: each method's `enroll`, its waits (a tap, a code, fixes) bounded by 20 s,
+    /// within a client's default D-Bus timeout (25 s).
+    static let enrollWaits: [String: [String]] = [
+        "nfc": ["--timeout=20"], "qr": ["--timeout=20"], "gps": ["--seconds=20"], "wifi": [], "wired": [],
+    ]
 
     private func run(_ message: OpaquePointer, _ error: BusErrorReply, _ arguments: [String]) -> Int32 {
         // D-Bus strings may be as long as a message; a command line may not.

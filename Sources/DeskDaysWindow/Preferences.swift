@@ -82,8 +82,11 @@ final class Preferences {
         for (name, title) in [("nfc", tr("NFC tag on your desk reader")), ("qr", tr("QR code in front of the camera")),
                               ("wifi", tr("The office Wi-Fi")), ("gps", tr("GPS at the office")),
                               ("wired", tr("Docked at the office (its gateway)"))] {
-            let row = toggle(methods, title, key: "\(name).enabled", on: true, off: false)
-            adw_action_row_set_subtitle(cast(raw(row)), tr("Learn its rule first: `deskdays enroll \(name)`"))
+            // Learn: the method's `enroll` through the agent (a tap, a code or the network here now).
+            let learn: Widget = gtk_button_new_with_label(tr("Learn"))
+            let row = toggle(methods, title, key: "\(name).enabled", on: true, off: false, before: learn)
+            adw_action_row_set_subtitle(cast(raw(row)), tr("At the office, press Learn (then tap the tag or show the code) and turn it on."))
+            onSignal(raw(learn), "clicked") { [weak self] in self?.enroll(name, title: title, button: learn) }
         }
 
         let reminders = group(tr("Reminders"), on: page)
@@ -144,7 +147,8 @@ final class Preferences {
 
     /// An on/off row (libadwaita 1.2 has no AdwSwitchRow: a GtkSwitch as its suffix) writing `on` or `off`.
     @discardableResult
-    private func toggle(_ group: UnsafeMutablePointer<AdwPreferencesGroup>, _ title: String, key: String, on: Any, off: Any) -> Widget {
+    private func toggle(_ group: UnsafeMutablePointer<AdwPreferencesGroup>, _ title: String, key: String, on: Any, off: Any,
+                        before extra: Widget? = nil) -> Widget {
         let row: Widget = adw_action_row_new()
         adw_preferences_row_set_title(cast(raw(row)), title)
         let toggle: Widget = gtk_switch_new()
@@ -152,6 +156,10 @@ final class Preferences {
         let current = value(key)
         let isOn = (current as? Bool) ?? ((current as? String).map { $0 == on as? String } ?? false)
         gtk_switch_set_active(cast(raw(toggle)), isOn ? 1 : 0)
+        if let extra {
+            gtk_widget_set_valign(extra, GTK_ALIGN_CENTER)
+            adw_action_row_add_suffix(cast(raw(row)), extra)
+        }
         // Named by its row (the row's activatable widget is labelled by its title).
         adw_action_row_add_suffix(cast(raw(row)), toggle)
         adw_action_row_set_activatable_widget(cast(raw(row)), toggle)
@@ -166,6 +174,28 @@ final class Preferences {
         }
         adw_preferences_group_add(group, cast(raw(row)))
         return row
+    }
+
+    /// Learns `method`'s rule through the agent (`Enroll`): while it waits the button is off and a
+    /// toast says what to do; then the command's first line, or its one sentence saying why not.
+    private func enroll(_ method: String, title: String, button: Widget) {
+        gtk_widget_set_sensitive(button, 0)
+        // Held until the answer, then dismissed: the answer's toast is not queued behind it.
+        let waiting = adw_toast_new(tr("Learning: \(title). Tap the tag or show the code now."))
+        adw_toast_set_timeout(waiting, 0)
+        g_object_ref(raw(waiting))
+        adw_preferences_window_add_toast(preferences, waiting)
+        parent.agent.call("Enroll", g_variant_new_tuple([g_variant_new_string(method)], 1)) { [weak self] answer in
+            adw_toast_dismiss(waiting)
+            g_object_unref(raw(waiting))
+            guard let self else { return }
+            gtk_widget_set_sensitive(button, 1)
+            let text = switch answer {
+            case .success(let output): output.split(separator: "\n").first.map(String.init) ?? ""
+            case .failure(_, let text): text
+            }
+            adw_preferences_window_add_toast(self.preferences, adw_toast_new(text))
+        }
     }
 
     /// Writes `key` through the agent; in a toast, the row's title once saved, or the agent's one

@@ -67,6 +67,7 @@ import Testing
         var toast: String?
         var steps: [String]?
         var welcome: String?
+        var learned: String?
     }
 
     /// Runs one session; `environment` is the app's (language, style) and the script's switches.
@@ -164,13 +165,21 @@ import Testing
         defer { cli.cleanup() }
         let file = cli.folder.appendingPathComponent("xdg-config/deskdays/config.toml")
         try ("# HR's rule, from the handbook\n" + Self.config).write(to: file, atomically: true, encoding: .utf8)
-        let seen = try await session(cli, ["SCENARIO": "preferences"], shots: Self.screenshots.map { $0 + "/en" } ?? "")
+        // What `enroll qr` says on this machine (without a camera: that there is none), as the Learn button's toast should.
+        let enroll = try await cli.run(["enroll", "qr", "--timeout=20"], paths: false,
+                                       environment: ["XDG_CONFIG_HOME": cli.folder.appendingPathComponent("xdg-config").path,
+                                                     "XDG_DATA_HOME": cli.folder.appendingPathComponent("xdg-data").path])
+        let said = (enroll.status == 0 ? enroll.stdout.split(separator: "\n").first.map(String.init)
+                                       : enroll.stderr.trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+        let learned = said.hasPrefix("deskdays: ") ? String(said.dropFirst("deskdays: ".count)) : said
+        let seen = try await session(cli, ["SCENARIO": "preferences", "LEARNED": learned], shots: Self.screenshots.map { $0 + "/en" } ?? "")
         let rows = try #require(seen.rows)
         #expect(["The office Wi-Fi", "NFC tag on your desk reader", "Docked at the office (its gateway)"].allSatisfy(rows.contains), "\(rows)")
         let config = try #require(seen.config_after)
         #expect(config.contains("reduce = \"pro-rata\"") && config.hasPrefix("# HR's rule, from the handbook\n"), "\(config)")
         // The reader sees the question answered, not the configuration's key.
         #expect(seen.toast == "Saved: Holidays, leave and sick days reduce the days you owe.", "\(seen)")
+        #expect(!learned.isEmpty && seen.learned == learned, "\(seen)")
     }
 
     /// First run: with no configuration the window greets, and its button opens the rule's

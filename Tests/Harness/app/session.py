@@ -391,6 +391,24 @@ if app_env.get("SCENARIO") in ("preferences", "firstrun"):
                                 lambda: (lambda text: text if "pro-rata" in text else None)(open(config_path).read() if os.path.exists(config_path) else ""))
     seen["toast"] = wait("the toast saying what was saved", lambda: next((l for l in labels() if l.startswith("Saved: ")), None))
     screenshot("preferences")
+    if app_env.get("SCENARIO") == "preferences":
+        # Learn, in the QR code's row: the agent runs `enroll qr`; its answer (LEARNED: the CLI's own, such as
+        # "No camera at /dev/video0: …") comes back as a toast.
+        def in_row(node, title):
+            parent = node.parent
+            for _ in range(4):
+                if parent is None:
+                    return False
+                if parent.name == title:
+                    return True
+                parent = parent.parent
+            return False
+        qr = "QR code in front of the camera"
+        learn = wait("the Learn button of the QR row", lambda: next((n for n in walk(application()) if n.getRoleName() == "push button"
+                                                                     and n.name == "Learn" and in_row(n, qr)), None))
+        learn.queryAction().doAction(0)
+        expected = app_env.get("LEARNED", "")
+        seen["learned"] = wait(f"the toast with enroll's answer, {expected!r}", lambda: next((l for l in labels() if l == expected), None))
 
 screenshot("today")
 for title in app_env.get("PAGES", "").split(","):

@@ -100,7 +100,6 @@ let package = Package(
         .target(name: "GPSBus", dependencies: [
             "DeviceThread", "SystemBus", "DeskDaysDoctor",
             "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -113,7 +112,6 @@ let package = Package(
         .target(name: "NFCAdapter", dependencies: [
             "DeviceThread", "DeskDaysDoctor",
             "NDEF", "CPCSC", "CNFC", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -129,7 +127,6 @@ let package = Package(
         .target(name: "QRAdapter", dependencies: [
             "DeviceThread", "Syscall", "DeskDaysDoctor",
             "QR", "CZXing", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -145,7 +142,6 @@ let package = Package(
         .target(name: "WiFiAdapter", dependencies: [
             "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -156,7 +152,6 @@ let package = Package(
         .target(name: "WiredAdapter", dependencies: [
             "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "Wired", "NL80211", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -224,11 +219,11 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
-        // and, from its module, its adapter, doctor checks and enrolment command; and `setup`
+        // and, from its module, its adapter and doctor checks; the enrolment commands; and `setup`
         .target(name: "CheckInMethods", dependencies: [
             "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor", "DeskDaysSync",
-            "NFCAdapter", "WiFiAdapter", "Wired", "WiredAdapter", "QRAdapter", "GPSAdapter", "GPSBus",
-            "Spawn",
+            "NFCAdapter", "WiFiAdapter", "NL80211", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus",
+            "SystemBus", "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

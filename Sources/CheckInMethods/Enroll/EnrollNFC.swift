@@ -3,6 +3,7 @@ import ArgumentParser
 import CommandSupport
 import DeskDaysConfig
 import DeskDaysCore
+import NFCAdapter
 import Foundation
 import Synchronization
 import Logging

@@ -247,7 +247,7 @@ let package = Package(
         // MARK: - Tests
         // Helpers every test target may use (waiting for child processes reliably).
         .target(name: "TestSupport", dependencies: ["Spawn", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
-        .testTarget(name: "SyscallTests", dependencies: ["Syscall", "TestSupport"]),
+        .testTarget(name: "SyscallTests", dependencies: ["Syscall", "TestSupport", "Spawn"]),
         .testTarget(name: "DeskDaysCoreTests", dependencies: [
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),
@@ -264,25 +264,25 @@ let package = Package(
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore", "DeskDaysSync"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GPSAdapterTests", dependencies: [
-            "TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus",
+            "TestSupport", "Spawn", "GPSAdapter", "GPSBus", "NMEA", "SystemBus",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCAdapterTests", dependencies: [
-            "TestSupport",
+            "TestSupport", "Spawn",
             "NFCAdapter", "NDEF", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
-        .testTarget(name: "QRAdapterTests", dependencies: ["TestSupport", "QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysReportsTests", dependencies: ["TestSupport", "DeskDaysReports", "DeskDaysCore"],
+        .testTarget(name: "QRAdapterTests", dependencies: ["TestSupport", "Spawn", "QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysReportsTests", dependencies: ["TestSupport", "Spawn", "DeskDaysReports", "DeskDaysCore"],
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
-        .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "Spawn", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysDoctorTests", dependencies: ["CheckInMethods", "DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "NFCAdapter", "SystemBus", "Wired", "NL80211"]),
         .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["TestSupport", "AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["TestSupport", "Spawn", "AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Spawn", "DeskDaysCore"], exclude: ["Golden"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// docs/design.md's map is generated from Package.swift (docs/map.py), and

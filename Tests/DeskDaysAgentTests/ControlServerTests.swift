@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import Spawn
 import TestSupport
 #if canImport(Glibc)
 import Glibc

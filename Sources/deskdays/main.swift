@@ -112,7 +112,7 @@ func askAgent(_ ask: Ask) -> AgentContact {
         }
     }
     let connection: ControlConnection
-    switch ControlConnection.connect(path: ask.socket, timeout: 2) {
+    switch ControlConnection.connect(path: ask.socket, waiting: .answer) {
     case .connected(let connected): connection = connected
     case let outcome: return AgentContact(outcome)!
     }

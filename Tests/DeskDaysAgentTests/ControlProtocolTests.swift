@@ -259,7 +259,7 @@ struct LineSplitterTests {
             close(peer)
         }
         served.start()
-        guard case .connected(let connection) = ControlConnection.connect(path: path, timeout: 5) else {
+        guard case .connected(let connection) = ControlConnection.connect(path: path, waiting: .write) else {
             throw CancellationError()
         }
         return connection.ask(ControlMessage.request("status", format: "json", scope: AnswerScope(database: "/d")))

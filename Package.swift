@@ -100,7 +100,6 @@ let package = Package(
         .target(name: "GPSBus", dependencies: [
             "DeviceThread", "SystemBus", "DeskDaysDoctor",
             "GPSAdapter", "NMEA", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -113,7 +112,6 @@ let package = Package(
         .target(name: "NFCAdapter", dependencies: [
             "DeviceThread", "DeskDaysDoctor",
             "NDEF", "CPCSC", "CNFC", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -129,7 +127,6 @@ let package = Package(
         .target(name: "QRAdapter", dependencies: [
             "DeviceThread", "Syscall", "DeskDaysDoctor",
             "QR", "CZXing", "CZBar", "CV4L2", "CQRencode", "CPNG", "CJPEG", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -145,7 +142,6 @@ let package = Package(
         .target(name: "WiFiAdapter", dependencies: [
             "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "NL80211", "CNetlink", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -156,7 +152,6 @@ let package = Package(
         .target(name: "WiredAdapter", dependencies: [
             "DeviceThread", "NetworkPresence", "DeskDaysDoctor",
             "Wired", "NL80211", "CNetlinkRoute", "DeskDaysCore", "DeskDaysConfig",
-            "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -224,11 +219,11 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "deskdays-cli", dependencies: ["DeskDaysCLI"]),
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
-        // and, from its module, its adapter, doctor checks and enrolment command; and `setup`
+        // and, from its module, its adapter and doctor checks; the enrolment commands; and `setup`
         .target(name: "CheckInMethods", dependencies: [
             "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor", "DeskDaysSync",
-            "NFCAdapter", "WiFiAdapter", "Wired", "WiredAdapter", "QRAdapter", "GPSAdapter", "GPSBus",
-            "Spawn",
+            "NFCAdapter", "WiFiAdapter", "NL80211", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus",
+            "SystemBus", "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -252,7 +247,7 @@ let package = Package(
         // MARK: - Tests
         // Helpers every test target may use (waiting for child processes reliably).
         .target(name: "TestSupport", dependencies: ["Spawn", .product(name: "Logging", package: "swift-log")], path: "Tests/Support"),
-        .testTarget(name: "SyscallTests", dependencies: ["Syscall", "TestSupport"]),
+        .testTarget(name: "SyscallTests", dependencies: ["Syscall", "TestSupport", "Spawn"]),
         .testTarget(name: "DeskDaysCoreTests", dependencies: [
             "DeskDaysCore",
             .product(name: "PropertyBased", package: "swift-property-based"),
@@ -269,25 +264,25 @@ let package = Package(
         .testTarget(name: "DeskDaysPipelineTests", dependencies: ["DeskDaysPipeline", "DeskDaysStore", "DeskDaysSync"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GPSAdapterTests", dependencies: [
-            "TestSupport", "GPSAdapter", "GPSBus", "NMEA", "SystemBus",
+            "TestSupport", "Spawn", "GPSAdapter", "GPSBus", "NMEA", "SystemBus",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCAdapterTests", dependencies: [
-            "TestSupport",
+            "TestSupport", "Spawn",
             "NFCAdapter", "NDEF", "DeskDaysCore", "DeskDaysConfig", "DeskDaysStore", "DeskDaysPipeline",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
-        .testTarget(name: "QRAdapterTests", dependencies: ["TestSupport", "QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
-        .testTarget(name: "DeskDaysReportsTests", dependencies: ["TestSupport", "DeskDaysReports", "DeskDaysCore"],
+        .testTarget(name: "QRAdapterTests", dependencies: ["TestSupport", "Spawn", "QRAdapter", "QR", "CJPEG", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "DeskDaysReportsTests", dependencies: ["TestSupport", "Spawn", "DeskDaysReports", "DeskDaysCore"],
                     exclude: ["Golden", "regenerate-golden.sh"]),
         .testTarget(name: "NL80211Tests", dependencies: ["NL80211"]),
-        .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
+        .testTarget(name: "WiFiAdapterTests", dependencies: ["TestSupport", "Spawn", "WiFiAdapter", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "WiredTests", dependencies: ["Wired", "NL80211", "DeskDaysCore", "DeskDaysConfig"]),
         .testTarget(name: "DeskDaysDoctorTests", dependencies: ["CheckInMethods", "DeskDaysDoctor", "DeskDaysConfig", "GPSBus", "NFCAdapter", "SystemBus", "Wired", "NL80211"]),
         .testTarget(name: "DeskDaysDesktopTests", dependencies: ["DeskDaysDesktop", "SystemBus"]),
-        .testTarget(name: "DeskDaysAgentTests", dependencies: ["TestSupport", "AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "DeskDaysCore"], exclude: ["Golden"]),
+        .testTarget(name: "DeskDaysAgentTests", dependencies: ["TestSupport", "Spawn", "AgentSocket", "DeskDaysAgent", "DeskDaysAnswer", "DeskDaysStore", "DeskDaysReports", "Wired", "NL80211", "DeskDaysControl", "DeskDaysCore", "DeskDaysConfig", "GPSBus", "SystemBus"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Spawn", "DeskDaysCore"], exclude: ["Golden"]),
     ]
 )

@@ -33,6 +33,27 @@ public final class ControlConnection {
         case untrusted(String)
     }
 
+    /// What a client waits for: the one table of how long it waits for
+    /// each reply before it does without the agent.
+    public enum Wait: Sendable {
+        /// An answer or a look (status, report, plan, hello, doctor, a second
+        /// agent's check): 2 s; then the client computes the answer itself.
+        case answer
+        /// A write, which the agent commits before it replies: 5 s; then the
+        /// client writes directly under the same request id.
+        case write
+        /// A follower's pushes, which come when something changes: for ever.
+        case follow
+
+        var seconds: Int? {
+            switch self {
+            case .answer: 2
+            case .write: 5
+            case .follow: nil
+            }
+        }
+    }
+
     private init(path: String, fd: Int32, timeout: Int?) {
         self.path = path
         self.fd = fd
@@ -42,9 +63,9 @@ public final class ControlConnection {
 
     deinit { close(fd) }
 
-    /// Connects to the agent at `path`. `timeout` bounds each wait for a
-    /// reply, in seconds (nil: wait for ever, for a follower).
-    public static func connect(path: String, timeout: Int? = 30) -> Outcome {
+    /// Connects to the agent at `path`, to wait for its replies as `waiting` says.
+    public static func connect(path: String, waiting: Wait) -> Outcome {
+        let timeout = waiting.seconds
         if let doubt = SocketTrust.doubt(about: path) { return .untrusted(doubt) }
         let fd: Int32
         do {
@@ -148,7 +169,7 @@ public final class ControlConnection {
         var reloaded = false, gone = false
         while true {
             let connection: ControlConnection
-            switch gone ? returned(path) : reloaded ? reconnect(path) : connect(path: path, timeout: nil) {
+            switch gone ? returned(path) : reloaded ? reconnect(path) : connect(path: path, waiting: .follow) {
             case .connected(let connected): connection = connected
             case .noAgent:
                 guard replies > 0, let waiting, !gone else { return reloaded ? .stopped(replies: replies) : .noAgent }
@@ -191,7 +212,7 @@ public final class ControlConnection {
     /// it). Until one is connected, whatever is there (no socket, one being
     /// set up whose mode or owner is not yet right, one refusing) is waited
     /// past: nothing is sent to a socket that is not trusted.
-    static func returned(_ path: String, attempt: (String) -> Outcome = { connect(path: $0, timeout: nil) }) -> Outcome {
+    static func returned(_ path: String, attempt: (String) -> Outcome = { connect(path: $0, waiting: .follow) }) -> Outcome {
         while true {
             let outcome = attempt(path)
             if case .connected = outcome { return outcome }
@@ -204,7 +225,7 @@ public final class ControlConnection {
     /// moments (waited for, bounded; meanwhile, as for `returned`, whatever
     /// is not yet a trusted agent is waited past). `.noAgent` when the wait
     /// ends without one: the follower then waits as for an agent gone away.
-    static func reconnect(_ path: String, attempt: (String) -> Outcome = { connect(path: $0, timeout: nil) }) -> Outcome {
+    static func reconnect(_ path: String, attempt: (String) -> Outcome = { connect(path: $0, waiting: .follow) }) -> Outcome {
         var waited = 0
         while waited < reloadWaitMilliseconds {
             let outcome = attempt(path)

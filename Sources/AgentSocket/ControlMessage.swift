@@ -1,9 +1,10 @@
 import Localization
 
 /// The control protocol's definitions, once for the agent, the CLI and the
-/// launcher (docs/cli.md, "The control socket"): its version, the requests,
-/// the fields, the error codes, and the one decision whether the agent's
-/// answer is the asker's.
+/// launcher (docs/cli.md, "The control socket"): its version, the fields,
+/// the error codes, and the one decision whether the agent's answer is the
+/// asker's. The requests are listed once, typed: `ControlProtocol.Request`
+/// (DeskDaysControl), whose `cmd` is the name sent.
 ///
 /// Every request and every reply is one `WireObject` on one line. Clients
 /// send `"version":1` in every request, and every reply carries the agent's
@@ -18,26 +19,6 @@ public enum ControlMessage {
     public static let maximumRequestLength = 64 * 1024
     /// The longest reply line a client reads (a report is a few kilobytes).
     public static let maximumReplyLength = 16 * 1024 * 1024
-
-    /// What a request asks (`cmd`).
-    public enum Command: String, Sendable, CaseIterable {
-        /// The current answer of `status --format F`.
-        case status
-        /// The current answer of `report --json`.
-        case report
-        /// `status`'s reply now and after every change, on the same connection.
-        case subscribe
-        case checkin
-        case clear
-        case event
-        /// Moves a manual clock on (tests only).
-        case advance
-        /// What the agent serves (its database and configuration): whether a
-        /// command's files are its own, without computing an answer.
-        case hello
-        /// `deskdays plan [--json]`'s output (docs/policy.md "Planning").
-        case plan
-    }
 
     /// Every field a request or a reply may carry; any other key is ignored.
     public enum Field: String, Sendable, CaseIterable {
@@ -82,10 +63,10 @@ public enum ControlMessage {
         return message.line()
     }
 
-    /// A request of `command` asking within `scope`.
-    public static func request(_ command: Command, format: String? = nil, scope: AnswerScope) -> WireObject {
+    /// A request named `cmd` (`ControlProtocol.Request.cmd`) asking within `scope`.
+    public static func request(_ cmd: String, format: String? = nil, scope: AnswerScope) -> WireObject {
         var request = scope.fields
-        request[.cmd] = .string(command.rawValue)
+        request[.cmd] = .string(cmd)
         if let format { request[.format] = .string(format) }
         return request
     }
@@ -109,8 +90,8 @@ public enum ControlMessage {
         return ControlFailure(code: Code.version, message: "this agent speaks version \(version) of the control protocol, not \(theirs)")
     }
 
-    /// Why the agent's answer to `command` is not the asker's: the one place
-    /// this is decided (the agent calls it for every request).
+    /// Why the agent's answer to the request named `command` is not the
+    /// asker's: the one place this is decided (the agent calls it for every request).
     ///
     /// - Every request: the database, when the request names one.
     /// - `status`, `report`, `subscribe`: the configuration file, when named.
@@ -120,22 +101,22 @@ public enum ControlMessage {
     ///
     /// A follower (`subscribe`) prints the agent's own answer, in the agent's
     /// language and at the agent's "now" (docs/cli.md): only the files count.
-    public static func refusal(_ command: Command, format: String?, asked: AnswerScope, served: AnswerScope) -> ControlFailure? {
+    public static func refusal(_ command: String, format: String?, asked: AnswerScope, served: AnswerScope) -> ControlFailure? {
         if let database = asked.database, !AnswerScope.names(database, served.database) {
             return ControlFailure(code: Code.otherDatabase, message: "this agent serves \(served.database ?? "no database"), not \(database)")
         }
-        guard [.status, .report, .subscribe, .hello, .plan].contains(command) else { return nil }
+        guard ["status", "report", "subscribe", "hello", "plan"].contains(command) else { return nil }
         if let config = asked.config, !AnswerScope.names(config, served.config) {
             var failure = ControlFailure(code: Code.otherConfiguration,
                                          message: "this agent runs with \(served.config ?? "no configuration file"), not \(config)")
             failure.reply[.config] = served.config.map(WireObject.Value.string) ?? .null
             return failure
         }
-        if command == .subscribe || command == .hello { return nil }
+        if command == "subscribe" || command == "hello" { return nil }
         if let clock = asked.clock, clock != .system || served.clock != .system {
             return ControlFailure(code: Code.fixedClock, message: "this agent's or the request's \"now\" is fixed (DESKDAYS_NOW, --today)")
         }
-        if command == .status || command == .plan, format != "json", let locale = asked.locale, locale != served.locale {
+        if command == "status" || command == "plan", format != "json", let locale = asked.locale, locale != served.locale {
             return ControlFailure(code: Code.otherLanguage, message: "this agent answers in another language (\(served.locale ?? ""))")
         }
         return nil

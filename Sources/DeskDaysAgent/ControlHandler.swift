@@ -1,6 +1,7 @@
 import Localization
 import AgentSocket
 import DeskDaysConfig
+import DeskDaysControl
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
@@ -38,7 +39,7 @@ struct Handler: Sendable {
     /// The reply refusing a request whose answer would not be its sender's
     /// (`ControlMessage.refusal`: every request, a subscription too); nil when it is.
     func refusal(_ envelope: ControlProtocol.Envelope) -> WireObject? {
-        ControlMessage.refusal(envelope.request.command, format: envelope.request.format?.rawValue,
+        ControlMessage.refusal(envelope.request.cmd, format: envelope.request.format?.rawValue,
                                asked: envelope.scope, served: served).map(ControlMessage.reply)
     }
 
@@ -114,7 +115,7 @@ struct Handler: Sendable {
                 return WireObject([.ok: .bool(true), .date: .string(outcome.date.description), .stored: .bool(stored)])
             }
         } catch StoreError.alreadyDone {
-            logger.notice("a \(envelope.request.command.rawValue) request was carried out already by its client, which stopped waiting; not done twice")
+            logger.notice("a \(envelope.request.cmd) request was carried out already by its client, which stopped waiting; not done twice")
             return ControlMessage.reply(ControlProtocol.Failure(code: ControlMessage.Code.alreadyDone,
                                                                 message: "carried out already by its client"))
         } catch {

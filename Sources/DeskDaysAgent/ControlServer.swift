@@ -1,6 +1,7 @@
 import Syscall
 import Localization
 import AgentSocket
+import DeskDaysControl
 import DeviceThread
 import DeskDaysCore
 import Foundation

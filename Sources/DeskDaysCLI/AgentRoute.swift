@@ -24,7 +24,7 @@ enum AgentRoute {
                      id: String? = nil) throws -> WireObject? {
         let path = socket.socketPath
         // A busy or stuck agent is waited for briefly; the write then goes to the database directly.
-        switch ControlConnection.connect(path: path, timeout: 5) {
+        switch ControlConnection.connect(path: path, waiting: .write) {
         case .noAgent:
             return nil
         case .untrusted(let doubt):
@@ -132,7 +132,7 @@ package final class AgentLink: Sendable {
     /// One request; what the agent said is kept (`contact`).
     private func ask(_ request: WireObject) -> (AgentContact, WireObject?) {
         let outcome: (AgentContact, WireObject?)
-        switch ControlConnection.connect(path: path, timeout: 2) {
+        switch ControlConnection.connect(path: path, waiting: .answer) {
         case .connected(let connection):
             switch connection.ask(request) {
             case .success(let reply): outcome = (.answered, reply)

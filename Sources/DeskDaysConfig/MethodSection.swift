@@ -38,6 +38,27 @@ public struct MethodSection: Sendable {
     public static let all = MethodName.allCases.map(of)
 }
 
+/// A section's keys as `config show` writes them, in order; a nil value is left out.
+typealias SectionKeys = KeyValuePairs<String, (any TOMLValueConvertible)?>
+
+extension MethodSection {
+    /// The one writer of a method's section: its `keys`, then its rules, each
+    /// a table of the array `rules` (`[[nfc.tags]]`), left out when there are none.
+    static func table(_ keys: SectionKeys, rules: String? = nil, _ items: [SectionKeys] = []) -> TOMLTable {
+        func filled(_ table: TOMLTable, _ keys: SectionKeys) -> TOMLTable {
+            for (key, value) in keys { if let value { table[key] = value } }
+            return table
+        }
+        let section = filled(TOMLTable(), keys)
+        if let rules, !items.isEmpty {
+            let list = TOMLArray()
+            for item in items { list.append(filled(TOMLTable(inline: false), item)) }
+            section[rules] = list
+        }
+        return section
+    }
+}
+
 /// The check-in methods: the one list. Each table maps every case in an
 /// exhaustive switch (`MethodSection.of` here, `CheckInMethod.of` with the
 /// adapter, doctor checks and enrolment), so a method added here does not

@@ -34,7 +34,7 @@ import Foundation
 public enum ControlProtocol {
     public typealias Failure = ControlFailure
 
-    /// One parsed request.
+    /// One request: the protocol's one list of them (`cmd` is its name on the wire).
     public enum Request: Equatable, Sendable {
         case status(StatusFormat)
         case report
@@ -50,17 +50,18 @@ public enum ControlProtocol {
         /// `plan [--json]` with these flags (the agent adds its `[plan]`).
         case plan(prefer: Set<Weekday>, avoid: [DateSpan], json: Bool)
 
-        public var command: ControlMessage.Command {
+        /// The request's name (`"cmd"`), which `parse` reads back.
+        public var cmd: String {
             switch self {
-            case .status: .status
-            case .report: .report
-            case .checkin: .checkin
-            case .clear: .clear
-            case .event: .event
-            case .subscribe: .subscribe
-            case .advance: .advance
-            case .hello: .hello
-            case .plan: .plan
+            case .status: "status"
+            case .report: "report"
+            case .checkin: "checkin"
+            case .clear: "clear"
+            case .event: "event"
+            case .subscribe: "subscribe"
+            case .advance: "advance"
+            case .hello: "hello"
+            case .plan: "plan"
             }
         }
 
@@ -125,16 +126,16 @@ public enum ControlProtocol {
 
     private static func request(from object: WireObject) throws(Failure) -> Request {
         guard let cmd = try text(object, .cmd) else { throw badRequest(tr("a request needs \"cmd\"")) }
-        switch ControlMessage.Command(rawValue: cmd) {
-        case .status?, .subscribe?:
+        switch cmd {
+        case "status", "subscribe":
             let text = try text(object, .format) ?? "json"
             guard let format = StatusFormat(rawValue: text) else {
                 throw badRequest(tr("unknown format \"\(text.prefix(20))\" (text, json, waybar, i3blocks)"))
             }
             return cmd == "status" ? .status(format) : .subscribe(format)
-        case .report?: return .report
-        case .hello?: return .hello
-        case .plan?:
+        case "report": return .report
+        case "hello": return .hello
+        case "plan":
             let prefer = object.has(.prefer) ? object.strings(.prefer) : []
             let avoid = object.has(.avoid) ? object.strings(.avoid) : []
             guard let prefer, let avoid, prefer.count <= 7, avoid.count <= 400 else {
@@ -151,7 +152,7 @@ public enum ControlProtocol {
             case .success(let days): return .plan(prefer: days, avoid: spans, json: try text(object, .format) == "json")
             case .failure(let problem): throw badRequest("\"prefer\": \(problem.sentence)")
             }
-        case .checkin?:
+        case "checkin":
             let status: AttendanceStatus
             if let text = try text(object, .status) {
                 guard let parsed = AttendanceStatus(rawValue: text) else {
@@ -179,7 +180,7 @@ public enum ControlProtocol {
             let note = try text(object, .note)
             if let note, note.utf8.count > 1000 { throw badRequest(tr("note longer than 1000 bytes")) }
             return .checkin(dates: dates.isEmpty ? nil : dates, status: status, note: note)
-        case .clear?:
+        case "clear":
             guard let text = try text(object, .date), let date = LocalDate(text) else {
                 throw badRequest(tr("clear needs \"date\" as YYYY-MM-DD"))
             }
@@ -188,7 +189,7 @@ public enum ControlProtocol {
                 throw badRequest(tr("clear takes \"origin\": manual, automatic, import, fallback or all"))
             }
             return .clear(date: date, origins: origins)
-        case .event?:
+        case "event":
             guard let text = try text(object, .source), let source = Source(rawValue: text), source.isAutomatic else {
                 let known = Source.automatic.map(\.rawValue).joined(separator: ", ")
                 throw badRequest(tr("event needs \"source\", one of \(known)"))
@@ -202,12 +203,12 @@ public enum ControlProtocol {
                 throw badRequest(tr("event takes \"kind\": arrival or departure"))
             }
             return .event(source: source, rule: rule, at: at, kind: kind)
-        case .advance?:
+        case "advance":
             guard let seconds = object.double(.seconds), seconds.isFinite, seconds >= 0, seconds <= 366 * 86_400 else {
                 throw badRequest("advance needs \"seconds\" from 0 to a year")
             }
             return .advance(seconds: seconds)
-        case nil:
+        default:
             throw badRequest(tr("unknown cmd \"\(cmd.prefix(40))\" (status, report, checkin, clear, event, subscribe)"))
         }
     }
@@ -225,7 +226,7 @@ public enum ControlProtocol {
 
     /// A request as a message, asking within `scope`, for clients (`ControlConnection` stamps the version).
     public static func encode(_ request: Request, scope: AnswerScope, id: String? = nil) -> WireObject {
-        var object = ControlMessage.request(request.command, format: request.format?.rawValue, scope: scope)
+        var object = ControlMessage.request(request.cmd, format: request.format?.rawValue, scope: scope)
         if let id { object[.request] = .string(id) }
         switch request {
         case .status, .report, .subscribe, .hello: break

@@ -1,6 +1,5 @@
 import DeviceThread
 import DeskDaysConfig
-import Dispatch
 import DeskDaysCore
 import Foundation
 import Logging
@@ -35,30 +34,18 @@ public struct QRCheckInAdapter: CheckInAdapter {
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             return
         }
-        let stop = StopSignal()
         let (rules, continuation) = AsyncStream<String>.makeStream()
-        let settings = settings, logger = logger
-        let finished = DispatchSemaphore(value: 0)
-        DeviceStream.spawn("deskdays-qr") {
+        let settings = settings, logger = logger, now = now
+        async let delivered: Void = {
+            for await rule in rules { await emit(CheckInEvent(source: .qr, rule: rule, time: now())) }
+        }()
+        // The camera's thread, stopped when this task is cancelled: it returns
+        // once the thread has closed the camera, so the camera is off on return.
+        await DeviceStream.run(name: "deskdays-qr") { stop in
             Self.watch(settings: settings, logger: logger, stop: stop) { continuation.yield($0) }
             continuation.finish()
-            finished.signal()
         }
-        await withTaskCancellationHandler {
-            for await rule in rules {
-                await emit(CheckInEvent(source: .qr, rule: rule, time: now()))
-            }
-        } onCancel: {
-            stop.stop()
-        }
-        // The stream ends as soon as the task is cancelled, before the thread
-        // has closed the camera: wait for it, so the camera is off on return.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                finished.wait()
-                done.resume()
-            }
-        }
+        await delivered
     }
 
     /// The camera thread: open, watch, and on failure wait (the shared

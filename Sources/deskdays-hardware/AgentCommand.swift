@@ -38,7 +38,7 @@ extension AgentCommand {
         // A closed output or status-bar pipe must not kill the agent: write errors are handled where they happen.
         signal(SIGPIPE, SIG_IGN)
         // A second agent says so in one line and exits 1, before it opens anything.
-        if case .connected = ControlConnection.connect(path: socket.socketPath, timeout: 2) {
+        if case .connected = ControlConnection.connect(path: socket.socketPath, waiting: .answer) {
             throw CLIError(tr("another deskdays agent is already running on \(socket.socketPath); stop it first (systemctl --user stop deskdays)."))
         }
         let session = try Session(global)

@@ -117,7 +117,7 @@ extension DoctorCommand {
         var findings: [Doctor.Finding] = []
         let path = socket.socketPath
         let running: Bool
-        switch ControlConnection.connect(path: path, timeout: 5) {
+        switch ControlConnection.connect(path: path, waiting: .answer) {
         case .connected: running = true
         case .noAgent: running = false
         case .failed(let reason):

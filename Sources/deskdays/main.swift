@@ -21,7 +21,7 @@ import Syscall
 /// What the agent is asked, and where.
 struct Ask {
     /// `status` (with `format`, or `subscribe` with `follow`), `report` or `plan` (json).
-    var command: ControlMessage.Command
+    var command: String
     var format: String?
     var database: String
     var config: String
@@ -67,20 +67,20 @@ func recognize(_ arguments: [String], paths: AgentPaths) -> Ask? {
             }
         }
     }
-    let kind: ControlMessage.Command
+    let kind: String
     switch command {
     case "status" where !json:
         guard let format, ["json", "waybar", "i3blocks"].contains(format) else { return nil }
-        kind = follow ? .subscribe : .status
+        kind = follow ? "subscribe" : "status"
     case "report" where json && !follow && format == nil:
-        kind = .report
+        kind = "report"
     case "plan" where json && !follow && format == nil:
         // Without --prefer/--avoid (those go to deskdays-cli): the agent adds its `[plan]`.
-        kind = .plan
+        kind = "plan"
     default:
         return nil
     }
-    return Ask(command: kind, format: kind == .plan ? "json" : format,
+    return Ask(command: kind, format: kind == "plan" ? "json" : format,
                database: database.map(paths.expandTilde) ?? paths.database,
                config: config.map(paths.expandTilde) ?? paths.config,
                socket: socket.map(paths.expandTilde) ?? paths.socket)
@@ -97,7 +97,7 @@ func request(_ ask: Ask) -> WireObject {
 /// before), follows the next agent across a reload, and, when the agent
 /// goes away, waits for it to come back (one line on stderr).
 func askAgent(_ ask: Ask) -> AgentContact {
-    if ask.command == .subscribe {
+    if ask.command == "subscribe" {
         switch ControlConnection.follow(path: ask.socket, request: request(ask), waiting: waitingNote, { writeOut(Array($0.utf8)) }) {
         case .stopped(let replies) where replies > 0:
             // As `deskdays-cli status --follow` ends.
@@ -112,7 +112,7 @@ func askAgent(_ ask: Ask) -> AgentContact {
         }
     }
     let connection: ControlConnection
-    switch ControlConnection.connect(path: ask.socket, timeout: 2) {
+    switch ControlConnection.connect(path: ask.socket, waiting: .answer) {
     case .connected(let connected): connection = connected
     case let outcome: return AgentContact(outcome)!
     }

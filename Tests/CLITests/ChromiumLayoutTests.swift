@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// The HTML report in Arabic, Japanese and Brazilian Portuguese as headless

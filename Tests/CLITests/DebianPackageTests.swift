@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// The Debian package as a stranger gets it (docs/testing.md, "The Debian

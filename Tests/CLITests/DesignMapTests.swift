@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// docs/design.md's map is generated from Package.swift (docs/map.py), and
@@ -56,6 +57,52 @@ import TestSupport
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("import CSystemd") && !text.contains("sd_bus_"), "Sources/\(file) reaches sd-bus outside SystemBus")
         }
+    }
+
+    /// Each module's dependencies as Package.swift lists them (test targets
+    /// left out), another package's products by their names.
+    static func edges(_ package: String) -> [String: Set<String>] {
+        let text = package.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.firstRange(of: "// ").map { String(line[..<$0.lowerBound]) } ?? String(line) }.joined(separator: "\n")
+        var edges: [String: Set<String>] = [:]
+        for chunk in text.split(separator: /\.(target|executableTarget|testTarget|systemLibrary)\(name: "/).dropFirst() {
+            guard let name = chunk.split(separator: "\"").first, !text.contains(".testTarget(name: \"\(name)\"") else { continue }
+            var listed = ""
+            if let start = chunk.firstRange(of: "dependencies: [") {
+                listed = String(chunk[start.upperBound...].prefix { $0 != "]" }).replacing(/package: "[^"]*"/, with: "")
+            }
+            edges[String(name)] = Set(listed.matches(of: /"([^"]+)"/).map { String($0.1) })
+        }
+        return edges
+    }
+
+    /// The edges the design forbids (docs/design.md, "Habits"): an adapter
+    /// → the command line (ArgumentParser, CommandSupport); the pure core →
+    /// a module that does I/O; any module but SystemBus → sd-bus (CSystemd).
+    static func forbiddenEdges(_ edges: [String: Set<String>]) -> [String] {
+        let adapters = edges.keys.filter { $0.hasSuffix("Adapter") } + ["GPSBus", "NetworkPresence"]
+        let core = ["DeskDaysCore", "DeskDaysReports", "NMEA", "NDEF", "QR", "NL80211"]
+        let io: Set = ["Syscall", "Files", "Spawn", "DeviceThread", "SystemBus", "AgentSocket", "DeskDaysStore", "DeskDaysSync",
+                       "GRDB", "GRDBSQLite", "Subprocess", "SystemPackage", "CSystemd", "CPCSC", "CNFC", "CV4L2", "CNetlink", "CNetlinkRoute"]
+        var found: [String] = []
+        for adapter in adapters { for bad in edges[adapter, default: []].intersection(["ArgumentParser", "CommandSupport"]) { found.append("\(adapter) → \(bad)") } }
+        for module in core { for bad in edges[module, default: []].intersection(io.union(adapters)) { found.append("\(module) → \(bad)") } }
+        for (module, uses) in edges where module != "SystemBus" && uses.contains("CSystemd") { found.append("\(module) → CSystemd") }
+        return found.sorted()
+    }
+
+    @Test func packageSwiftHasNoForbiddenEdge() throws {
+        let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let edges = Self.edges(package)
+        #expect(edges["NFCAdapter"]?.contains("NDEF") == true && edges["DeskDaysCLI"]?.contains("ArgumentParser") == true)
+        #expect(edges.count > 50 && edges["CLITests"] == nil)
+        #expect(Self.forbiddenEdges(edges) == [])
+        // The rule can fail: each kind of forbidden edge added is named.
+        let drifted = package
+            .replacingOccurrences(of: "name: \"NFCAdapter\", dependencies: [", with: "name: \"NFCAdapter\", dependencies: [\"CommandSupport\", ")
+            .replacingOccurrences(of: "name: \"DeskDaysCore\", dependencies: [", with: "name: \"DeskDaysCore\", dependencies: [\"Files\", ")
+            .replacingOccurrences(of: "name: \"ICal\", dependencies: [", with: "name: \"ICal\", dependencies: [\"CSystemd\", ")
+        #expect(Self.forbiddenEdges(Self.edges(drifted)) == ["DeskDaysCore → Files", "ICal → CSystemd", "NFCAdapter → CommandSupport"])
     }
 
     /// README ≤ 12 KB, design.md ≤ 15 KB, testing.md ≤ 20 KB, all of them ≤ 150 KB.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// Every command in every catalog (docs/cli.md "Languages"): the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// The hardware commands in the user's language (docs/cli.md "Languages"):

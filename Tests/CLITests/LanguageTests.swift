@@ -2,6 +2,7 @@ import Localization
 import Foundation
 import DeskDaysCore
 import Testing
+import Spawn
 import TestSupport
 
 /// The CLI in the user's language (docs/cli.md "Languages", docs/testing.md):

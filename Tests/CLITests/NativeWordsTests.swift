@@ -1,6 +1,7 @@
 import Localization
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// What a native reader wrote down (issue 58), one check each: lists in the

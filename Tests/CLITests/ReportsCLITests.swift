@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// `calendar`, `chart` and `report --html` end to end, and the streak keys

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// Arabic as an Arabic reader reads it (docs/cli.md "Languages"): every

@@ -2,6 +2,7 @@ import Localization
 import DeskDaysCore
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// The report files and `days` in the languages whose scripts broke the

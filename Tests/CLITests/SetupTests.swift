@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -17,38 +18,38 @@ struct SetupTests {
     /// A tmux session of its own (its own server socket), running one command; UTF-8 (`-u`) whatever the locale.
     final class Terminal {
         let socket: String
+        /// The tmux server's process id: `kill` signals it (a `defer` cannot await a program).
+        private let server: pid_t
+        /// What the terminal showed at the last look (`waitFor`), and what scrolled off: a message can read it.
+        private(set) var screen = ""
+
         init(_ command: String, in folder: URL) async throws {
             socket = folder.appendingPathComponent("tmux.sock").path
             let started = try await Program.run("/usr/bin/tmux", ["-u", "-S", socket, "new-session", "-d", "-x", "160", "-y", "50", command])
             guard started.status == 0 else { throw HarnessError("tmux did not start: \(started.stderr)") }
+            let asked = try await Program.run("/usr/bin/tmux", ["-S", socket, "display-message", "-p", "#{pid}"])
+            guard let pid = pid_t(asked.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw HarnessError("tmux did not name its server: \(asked.stdout) \(asked.stderr)")
+            }
+            server = pid
         }
-        /// What the terminal shows, and what scrolled off (Foundation's Process: a message can read it).
-        var screen: String {
-            let process = Process(), pipe = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            process.arguments = ["-u", "-S", socket, "capture-pane", "-p", "-S", "-200"]
-            process.standardOutput = pipe
-            guard (try? process.run()) != nil else { return "" }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+        /// Looks at the terminal (`screen`).
+        func look() async -> String {
+            screen = (try? await Program.run("/usr/bin/tmux", ["-u", "-S", socket, "capture-pane", "-p", "-S", "-200"]))?.stdout ?? ""
+            return screen
         }
         /// Waits until the screen shows `text` (false after a minute: a failure guard).
         func waitFor(_ text: String) async -> Bool {
-            await eventually(seconds: 30, "\"\(text)\" on the setup's terminal") { screen.contains(text) }
+            await eventually(seconds: 30, "\"\(text)\" on the setup's terminal") { await look().contains(text) }
         }
         /// Types `text` and Enter.
         func type(_ text: String) async {
             _ = try? await Program.run("/usr/bin/tmux", ["-S", socket, "send-keys", "-l", text])
             _ = try? await Program.run("/usr/bin/tmux", ["-S", socket, "send-keys", "Enter"])
         }
-        /// Ends the session (a `defer` cannot await: Foundation's Process, waited for).
+        /// Ends the session: SIGTERM to the tmux server, as `kill-server` does.
         func kill() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            process.arguments = ["-S", socket, "kill-server"]
-            try? process.run()
-            process.waitUntilExit()
+            _ = Glibc.kill(server, SIGTERM)
         }
     }
 
@@ -105,6 +106,7 @@ struct SetupTests {
         #expect(await eventually("the setup's exit status in \(done)") {
             (try? String(contentsOfFile: done, encoding: .utf8))?.hasSuffix("\n") == true
         })
+        _ = await terminal.look()
         #expect((try? String(contentsOfFile: done, encoding: .utf8))?.hasPrefix("0") == true, "\(terminal.screen)")
 
         // The file: commented, the rule, the tag, nfc on; config check is clean.
@@ -165,7 +167,7 @@ struct SetupQuestionsTests {
             if let answer { await terminal.type(answer) }
         }
         guard await eventually("the setup's exit status in \(done)", { (try? String(contentsOfFile: done, encoding: .utf8))?.hasSuffix("\n") == true }) else {
-            Issue.record("setup did not end: \(terminal.screen)")
+            Issue.record("setup did not end: \(await terminal.look())")
             return nil
         }
         return Int32((try String(contentsOfFile: done, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))

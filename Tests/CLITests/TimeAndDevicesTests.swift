@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -87,13 +88,13 @@ import Glibc
         let agent = try await AgentProcess(cli, manualClock: true)
         defer { agent.kill9() }
         #expect(await agent.waitForLog("is held and applied once this clock reaches it"), "\(agent.logText)")
-        #expect(try Self.records(cli.database).isEmpty)
+        #expect(try await Self.records(cli.database).isEmpty)
         // A day less a minute: still held.
         try agent.advance(seconds: 86_340)
         // Then past its time: the agent's own timer merges it.
         try agent.advance(seconds: 120)
         #expect(await agent.waitForLog("merged 1 journal line from the sync folder"), "\(agent.logText)")
-        #expect(try Self.records(cli.database) == ["2026-03-09 office"], "\(agent.logText)")
+        #expect(try await Self.records(cli.database) == ["2026-03-09 office"], "\(agent.logText)")
         #expect(await agent.stop() == 0)
     }
 
@@ -194,13 +195,13 @@ import Glibc
         let result = try await cli.run(["checkin", "--date", "2026-03-10", "--status", "remote", "--socket", agent.socket], environment: now)
         #expect(await agent.ended() == 1, "\(agent.logText)")
         #expect(agent.logText.contains("was replaced or removed while the agent had it open"), "\(agent.logText)")
-        let atPath = try Self.records(cli.database)
+        let atPath = try await Self.records(cli.database)
         if result.status == 0 {
             #expect(atPath == ["2026-03-09 office", "2026-03-10 remote"], "acknowledged: \(result.stdout)")
         } else {
             #expect(atPath == ["2026-03-09 office"] && !result.stdout.contains("Recorded"), "\(result.stdout)\(result.stderr)")
         }
-        #expect(!(try Self.records(old)).contains("2026-03-10 remote"), "nothing written into the renamed file")
+        #expect(!(try await Self.records(old)).contains("2026-03-10 remote"), "nothing written into the renamed file")
         print("replaced database: the command exited \(result.status): \(result.stdout)\(result.stderr)")
     }
 
@@ -223,7 +224,7 @@ import Glibc
         #expect(await agent.waitForLog(seconds: 60, "both requests refused as carried out already") {
             $0.components(separatedBy: "was carried out already by its client").count == 3
         }, "\(agent.logText)")
-        let manual = try Self.records(cli.database)
+        let manual = try await Self.records(cli.database)
         #expect(manual == ["2026-03-09 office", "2026-03-09 remote"], "\(manual)")
         let days = try await cli.run(["days", "--from", "2026-03-09", "--to", "2026-03-09"], environment: now)
         #expect(days.stdout.contains("remote"), "\(days.stdout)")
@@ -231,16 +232,10 @@ import Glibc
     }
 
     /// The database's records, read beside the agent with the sqlite3 tool.
-    static func records(_ database: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", database, "SELECT date || ' ' || status FROM record WHERE origin = 'manual' ORDER BY date, id"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    static func records(_ database: String) async throws -> [String] {
+        let result = try await Program.run("/usr/bin/sqlite3", ["-readonly", database,
+                                                                "SELECT date || ' ' || status FROM record WHERE origin = 'manual' ORDER BY date, id"])
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 
     /// `sync status` names a held line with the time it will be applied,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// Time clocks (docs/cli.md `import`, "Time clocks"): a German export

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// `make uninstall` (Makefile, "Installing for the current user") on the

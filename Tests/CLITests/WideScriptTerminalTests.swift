@@ -2,6 +2,7 @@ import Localization
 import DeskDaysCore
 import Foundation
 import Testing
+import Spawn
 import TestSupport
 
 /// Korean and Chinese in the terminal (docs/cli.md "Languages"): a Hangul

@@ -1,4 +1,5 @@
 import AgentSocket
+import DeskDaysControl
 import DeskDaysCore
 import Foundation
 import Testing
@@ -102,42 +103,42 @@ struct ControlProtocolTests {
 struct AnswerScopeTests {
     static let agent = AnswerScope(database: "/data/d.sqlite", config: "/conf/c.toml", clock: .system, locale: "de_DE.UTF-8")
 
-    static func refusal(_ command: ControlMessage.Command, _ format: String? = nil, _ asked: AnswerScope,
+    static func refusal(_ command: String, _ format: String? = nil, _ asked: AnswerScope,
                         served: AnswerScope = agent) -> String? {
         ControlMessage.refusal(command, format: format, asked: asked, served: served)?.code
     }
 
     @Test func sameScopeIsServed() {
-        for (command, format) in [(ControlMessage.Command.status, "waybar"), (.status, "json"), (.report, nil), (.subscribe, "i3blocks")] {
+        for (command, format) in [("status", "waybar"), ("status", "json"), ("report", nil), ("subscribe", "i3blocks")] {
             #expect(Self.refusal(command, format, Self.agent) == nil)
         }
         // Typed by hand: nothing named, nothing compared.
-        #expect(Self.refusal(.status, "text", AnswerScope(database: nil), served: AnswerScope(database: "/x", clock: .set)) == nil)
+        #expect(Self.refusal("status", "text", AnswerScope(database: nil), served: AnswerScope(database: "/x", clock: .set)) == nil)
     }
 
     @Test func eachDifferenceIsNamed() {
         var other = Self.agent
         other.database = "/data/other.sqlite"
-        #expect(Self.refusal(.checkin, nil, other) == "other_database")
-        #expect(Self.refusal(.subscribe, "json", other) == "other_database")
+        #expect(Self.refusal("checkin", nil, other) == "other_database")
+        #expect(Self.refusal("subscribe", "json", other) == "other_database")
         other = Self.agent
         other.config = "/conf/other.toml"
-        #expect(Self.refusal(.checkin, nil, other) == nil, "a write does not depend on the configuration file")
-        #expect(Self.refusal(.report, nil, other) == "other_configuration")
-        let failure = ControlMessage.refusal(.subscribe, format: "json", asked: other, served: Self.agent)
+        #expect(Self.refusal("checkin", nil, other) == nil, "a write does not depend on the configuration file")
+        #expect(Self.refusal("report", nil, other) == "other_configuration")
+        let failure = ControlMessage.refusal("subscribe", format: "json", asked: other, served: Self.agent)
         #expect(failure?.reply.string(.config) == "/conf/c.toml", "the refusal names the agent's file")
         other = Self.agent
         other.clock = .set
-        #expect(Self.refusal(.status, "json", other) == "fixed_clock")
-        #expect(Self.refusal(.status, "json", Self.agent, served: other) == "fixed_clock")
-        #expect(Self.refusal(.subscribe, "json", other) == nil, "a follower shows the agent's own now")
+        #expect(Self.refusal("status", "json", other) == "fixed_clock")
+        #expect(Self.refusal("status", "json", Self.agent, served: other) == "fixed_clock")
+        #expect(Self.refusal("subscribe", "json", other) == nil, "a follower shows the agent's own now")
         other = Self.agent
         other.locale = "C"
-        #expect(Self.refusal(.status, "waybar", other) == "other_language")
-        #expect(Self.refusal(.status, "text", other) == "other_language")
-        #expect(Self.refusal(.status, "json", other) == nil, "JSON has no words")
-        #expect(Self.refusal(.report, nil, other) == nil)
-        #expect(Self.refusal(.subscribe, "waybar", other) == nil, "a follower shows the agent's language")
+        #expect(Self.refusal("status", "waybar", other) == "other_language")
+        #expect(Self.refusal("status", "text", other) == "other_language")
+        #expect(Self.refusal("status", "json", other) == nil, "JSON has no words")
+        #expect(Self.refusal("report", nil, other) == nil)
+        #expect(Self.refusal("subscribe", "waybar", other) == nil, "a follower shows the agent's language")
     }
 
     /// One canonical form for a path, whoever names it and however.
@@ -153,9 +154,9 @@ struct AnswerScopeTests {
         let served = AnswerScope.serving(database: folder + "/link/d.sqlite", config: nil, clock: .system, locale: nil)
         #expect(served.database == real)
         for asked in [real, folder + "/link/d.sqlite", folder + "/real/../link/./d.sqlite"] {
-            #expect(ControlMessage.refusal(.status, format: "json", asked: AnswerScope(database: asked), served: served) == nil, "\(asked)")
+            #expect(ControlMessage.refusal("status", format: "json", asked: AnswerScope(database: asked), served: served) == nil, "\(asked)")
         }
-        #expect(ControlMessage.refusal(.status, format: "json", asked: AnswerScope(database: folder + "/link/e.sqlite"), served: served)?.code
+        #expect(ControlMessage.refusal("status", format: "json", asked: AnswerScope(database: folder + "/link/e.sqlite"), served: served)?.code
                 == "other_database")
         #expect(AgentPaths.canonical("relative.sqlite").hasPrefix("/"))
     }
@@ -258,10 +259,10 @@ struct LineSplitterTests {
             close(peer)
         }
         served.start()
-        guard case .connected(let connection) = ControlConnection.connect(path: path, timeout: 5) else {
+        guard case .connected(let connection) = ControlConnection.connect(path: path, waiting: .write) else {
             throw CancellationError()
         }
-        return connection.ask(ControlMessage.request(.status, format: "json", scope: AnswerScope(database: "/d")))
+        return connection.ask(ControlMessage.request("status", format: "json", scope: AnswerScope(database: "/d")))
     }
 
     @Test func aReplyOfThisVersionIsTaken() throws {

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import Spawn
 import TestSupport
 #if canImport(Glibc)
 import Glibc
@@ -228,7 +229,7 @@ import Glibc
                 switch attempts {
                 case 1: return .untrusted("the socket's mode is 0666")
                 case 2: return .failed("cannot reach the agent: permission denied")
-                default: return ControlConnection.connect(path: path, timeout: nil)
+                default: return ControlConnection.connect(path: path, waiting: .follow)
                 }
             }
             guard case .connected = outcome else {

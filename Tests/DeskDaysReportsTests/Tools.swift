@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import TestSupport
 
 /// External programs the render tests drive, and PNG facts they check.

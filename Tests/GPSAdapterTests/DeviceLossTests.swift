@@ -4,6 +4,7 @@ import Foundation
 import GPSAdapter
 import NMEA
 import Synchronization
+import Spawn
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import DeskDaysCore
 import Foundation
+import Spawn
 import TestSupport
 import GPSAdapter
 import Logging

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NDEF
 @testable import NFCAdapter
+import Spawn
 import TestSupport
 import Testing
 

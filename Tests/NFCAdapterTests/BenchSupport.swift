@@ -3,6 +3,7 @@ import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
 import Foundation
+import Spawn
 import TestSupport
 import Logging
 import NFCAdapter

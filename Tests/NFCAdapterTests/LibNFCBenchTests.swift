@@ -1,6 +1,7 @@
 import DeskDaysConfig
 import Foundation
 import NFCAdapter
+import Spawn
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import DeskDaysConfig
 import Foundation
 import Logging
 import NFCAdapter
+import Spawn
 import TestSupport
 import Testing
 

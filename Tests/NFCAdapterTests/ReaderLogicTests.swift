@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @testable import NFCAdapter
 import Synchronization
+import Spawn
 import TestSupport
 import Testing
 

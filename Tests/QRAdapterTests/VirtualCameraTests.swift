@@ -1,6 +1,7 @@
 import Foundation
 import QR
 import QRAdapter
+import Spawn
 import TestSupport
 import Testing
 

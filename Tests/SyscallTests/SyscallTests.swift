@@ -3,6 +3,7 @@ import Synchronization
 import Syscall
 import SystemPackage
 import Testing
+import Spawn
 import TestSupport
 #if canImport(Glibc)
 import Glibc

@@ -43,20 +43,10 @@ public struct GPSSettings: Sendable, Equatable {
 extension GPSSettings {
     /// The section as `config show` writes it (defaults filled in).
     var table: TOMLTable {
-        let section = TOMLTable()
-        section["enabled"] = enabled
-        section["source"] = source.rawValue
-        section["device"] = device
-        section["baud"] = baud
-        let list = TOMLArray()
-        for fence in geofences {
-            let table = TOMLTable(["name": fence.name, "latitude": fence.latitude, "longitude": fence.longitude,
-                                   "radius_m": fence.radiusM, "dwell_s": fence.dwellS] as [String: TOMLValueConvertible], inline: false)
-            if let leave = fence.leaveRadiusM { table["leave_radius_m"] = leave }
-            list.append(table)
-        }
-        if !list.isEmpty { section["geofences"] = list }
-        return section
+        MethodSection.table(["enabled": enabled, "source": source.rawValue, "device": device, "baud": baud], rules: "geofences", geofences.map {
+            ["name": $0.name, "latitude": $0.latitude, "longitude": $0.longitude, "radius_m": $0.radiusM, "dwell_s": $0.dwellS,
+             "leave_radius_m": $0.leaveRadiusM]
+        })
     }
 }
 

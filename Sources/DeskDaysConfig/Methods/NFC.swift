@@ -36,21 +36,8 @@ public struct NFCSettings: Sendable, Equatable {
 extension NFCSettings {
     /// The section as `config show` writes it (defaults filled in).
     var table: TOMLTable {
-        let section = TOMLTable()
-        section["enabled"] = enabled
-        section["feedback"] = feedback
-        section["backend"] = backend.rawValue
-        if let connstring { section["connstring"] = connstring }
-        if let reader { section["reader"] = reader }
-        let list = TOMLArray()
-        for tag in tags {
-            let table = TOMLTable(["name": tag.name] as [String: TOMLValueConvertible], inline: false)
-            if let uid = tag.uid { table["uid"] = uid }
-            if let ndef = tag.ndef { table["ndef"] = ndef }
-            list.append(table)
-        }
-        if !list.isEmpty { section["tags"] = list }
-        return section
+        MethodSection.table(["enabled": enabled, "feedback": feedback, "backend": backend.rawValue, "connstring": connstring, "reader": reader],
+                            rules: "tags", tags.map { ["name": $0.name, "uid": $0.uid, "ndef": $0.ndef] })
     }
 }
 

@@ -20,14 +20,8 @@ public struct QRSettings: Sendable, Equatable {
 extension QRSettings {
     /// The section as `config show` writes it (defaults filled in).
     var table: TOMLTable {
-        let section = TOMLTable()
-        section["enabled"] = enabled
-        section["device"] = device
-        section["mode"] = mode.rawValue
-        section["fps"] = fps
-        section["payloads"] = TOMLArray(payloads)
-        section["prefixes"] = TOMLArray(prefixes)
-        return section
+        MethodSection.table(["enabled": enabled, "device": device, "mode": mode.rawValue, "fps": fps,
+                             "payloads": TOMLArray(payloads), "prefixes": TOMLArray(prefixes)])
     }
 }
 

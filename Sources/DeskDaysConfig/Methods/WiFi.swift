@@ -28,17 +28,9 @@ public struct WiFiSettings: Sendable, Equatable {
 extension WiFiSettings {
     /// The section as `config show` writes it (defaults filled in).
     var table: TOMLTable {
-        let section = TOMLTable()
-        section["enabled"] = enabled
-        let list = TOMLArray()
-        for network in networks {
-            let table = TOMLTable(["name": network.name, "ssid": network.ssid] as [String: TOMLValueConvertible], inline: false)
-            if !network.bssids.isEmpty { table["bssids"] = TOMLArray(network.bssids) }
-            if let minimum = network.minSignalDBm { table["min_signal_dbm"] = minimum }
-            list.append(table)
-        }
-        if !list.isEmpty { section["networks"] = list }
-        return section
+        MethodSection.table(["enabled": enabled], rules: "networks", networks.map {
+            ["name": $0.name, "ssid": $0.ssid, "bssids": $0.bssids.isEmpty ? nil : TOMLArray($0.bssids), "min_signal_dbm": $0.minSignalDBm]
+        })
     }
 }
 

@@ -27,15 +27,7 @@ public struct WiredSettings: Sendable, Equatable {
 extension WiredSettings {
     /// The section as `config show` writes it (defaults filled in).
     var table: TOMLTable {
-        let section = TOMLTable()
-        section["enabled"] = enabled
-        let list = TOMLArray()
-        for network in networks {
-            list.append(TOMLTable(["name": network.name, "gateway_mac": TOMLArray(network.gatewayMACs)] as [String: TOMLValueConvertible],
-                                  inline: false))
-        }
-        if !list.isEmpty { section["networks"] = list }
-        return section
+        MethodSection.table(["enabled": enabled], rules: "networks", networks.map { ["name": $0.name, "gateway_mac": TOMLArray($0.gatewayMACs)] })
     }
 }
 

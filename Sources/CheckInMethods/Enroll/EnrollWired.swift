@@ -3,6 +3,7 @@ import ArgumentParser
 import CommandSupport
 import DeskDaysConfig
 import DeskDaysCore
+import WiredAdapter
 import Foundation
 import Wired
 

@@ -3,8 +3,8 @@ import ArgumentParser
 import CommandSupport
 import DeskDaysConfig
 import DeskDaysCore
+import NFCAdapter
 import Foundation
-import Synchronization
 import Logging
 
 /// `deskdays enroll nfc`: wait for one tap, show what the tag holds, and add
@@ -80,7 +80,7 @@ extension EnrollNFC {
         }
         printError(tr("Present the tag to the reader (\(reader.backend.rawValue)); waiting \(Int(timeout)) s…"))
         // Two taps: a card with a random or changing UID is found out before it becomes a rule that never matches.
-        let taps = try await firstTaps(reader, count: byNdef ? 1 : 2) {
+        let taps = try await reader.firstTaps(byNdef ? 1 : 2, within: timeout) {
             if !byNdef { printError(tr("Now take it away and present it once more…")) }
         }
         guard let reading = taps.first else {
@@ -119,42 +119,4 @@ extension EnrollNFC {
 
         Enrollment.remindIfOff(settings.enabled, method: "NFC", section: "nfc")
     }
-
-    /// The first `count` taps (fewer after `timeout`); `between` runs after
-    /// the first. Leaving the stream aborts the reader.
-    private func firstTaps(_ reader: NFCTagReader, count: Int, between: @escaping @Sendable () -> Void) async throws -> [TagReading] {
-        try await withThrowingTaskGroup(of: [TagReading]?.self) { group in
-            let collected = TapList()
-            group.addTask {
-                for try await reading in reader.taps(wantsNDEF: { _ in true }) {
-                    let all = collected.append(reading)
-                    // A random UID is refused at once: no second tap needed.
-                    if all.count == 1, count > 1, !reading.hasRandomUID { between() }
-                    if all.count >= count || reading.hasRandomUID { return all }
-                }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first ?? collected.all
-        }
-    }
-}
-
-/// The taps seen so far, shared by the reading task and the timeout.
-private final class TapList: Sendable {
-    private let taps = Mutex<[TagReading]>([])
-
-    func append(_ reading: TagReading) -> [TagReading] {
-        taps.withLock {
-            $0.append(reading)
-            return $0
-        }
-    }
-
-    var all: [TagReading] { taps.withLock { $0 } }
 }

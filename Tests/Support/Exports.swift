@@ -1,2 +1,0 @@
-/// Every test target that uses TestSupport starts programs through Spawn (Sources/Spawn).
-@_exported import Spawn

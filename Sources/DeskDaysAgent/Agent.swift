@@ -44,17 +44,13 @@ public final class Agent: Sendable {
     /// logind's suspend/resume signal; a resume re-arms every adapter and wakes the timers.
     let sleepWatcher: SleepWatcher
     let resumes = ResumeSignal()
-    /// Change notifications leave the store's writer queue through here, in order
-    /// (reading the store from inside its own commit callback would deadlock).
+    /// The current answer's effects that reach out (followers, the session bus,
+    /// the calendar folder, the checkpoint) run here, in order, off the answer's queue.
     let publishQueue = DispatchQueue(label: "deskdays.publish")
     /// Set when this agent stops for a reload: its followers are told to follow the next one.
     let reloading = Mutex(false)
     /// The reminders given and dismissed, kept beside the database.
     let reminders: ReminderState
-    /// Whether a recompute of the answer waits on `publishQueue` (see `answerMayHaveChanged`).
-    let refreshQueued = Mutex(false)
-    /// Counts the agent's commits, so only the last one's idle checkpoint runs.
-    let pendingCheckpoint = Mutex(0)
     /// The running group, for `shutDownGracefully()`; nil before and after `run()`
     /// (the group holds services that hold the agent, so it is not kept beyond the run).
     let running = Mutex(RunState())
@@ -156,6 +152,7 @@ public final class Agent: Sendable {
         } else {
             server = nil
         }
+        connectAnswer()
     }
 
     /// What the agent will watch, for the log and systemd's status line (English, as every log line).
@@ -281,56 +278,56 @@ extension Agent {
 }
 
 extension Agent {
-    /// Recomputes the current answer and, when it changed, pushes it to
-    /// subscribers; on the publish queue, in order with the store's changes.
-    /// Recomputes coalesce: at most one waits behind the one running, and it
-    /// reads the latest state, so a burst of commits costs two recomputes, not one each.
-    func answerMayHaveChanged() {
-        let answer = self.answer, server = self.server, desktop = self.desktop
-        guard refreshQueued.withLock({ (waiting: inout Bool) -> Bool in
-            defer { waiting = true }
-            return !waiting
-        }) else { return }
-        publishQueue.async { [self] in
-            // Cleared before reading: a change from now on queues the next recompute.
-            refreshQueued.withLock { $0 = false }
-            if answer.refresh() { server?.publish() }
-            // `[calendar] write = true`: manual office days made by any door (socket, D-Bus, sync) reach the folder.
-            writeCalendar()
-            // The session bus diffs and announces what changed (PropertiesChanged, the tray's signals).
-            if desktop.isServing, let summary = try? answer.desktopSummary() { desktop.update(summary) }
-        }
+    /// Gives the current answer the agent's hands (`AgentState`'s effects
+    /// that leave it), each on the publish queue, off the answer's own: a
+    /// changed status pushed to followers; after each refresh the calendar
+    /// folder written (`[calendar] write = true`: manual office days made by
+    /// any door reach it) and the session bus told (it diffs and announces
+    /// what changed: PropertiesChanged, the tray); after the store stayed quiet
+    /// for `AgentState.checkpointDelay`, the write-ahead log folded into the
+    /// main file (a passive checkpoint, which never waits for readers), so
+    /// that a copy of deskdays.sqlite alone holds the whole history.
+    func connectAnswer() {
+        let answer = self.answer, server = self.server, desktop = self.desktop, queue = publishQueue
+        let store = self.store, clock = self.clock, logger = self.logger
+        answer.carryOut(CurrentAnswer.Effects(
+            publish: { queue.async { server?.publish() } },
+            refreshed: { [weak self] in
+                queue.async { [weak self] in
+                    self?.writeCalendar()
+                    if desktop.isServing, let summary = try? answer.desktopSummary() { desktop.update(summary) }
+                }
+            },
+            wake: { instant, then in
+                Task {
+                    guard (try? await clock.sleep(until: instant)) != nil else { return }
+                    then()
+                }
+            },
+            checkpoint: {
+                queue.async {
+                    do {
+                        let (frames, folded) = try store.checkpoint()
+                        logger.debug("checkpoint: \(folded) of \(frames) log frames in the database file")
+                    } catch {
+                        logger.info("checkpoint postponed: \(error)")
+                    }
+                }
+            }))
     }
 
-    /// After a commit of its own: once the agent has been quiet for
-    /// `checkpointDelay`, fold the write-ahead log into the main file (a
-    /// passive checkpoint, which never waits for readers), so that a copy of
-    /// deskdays.sqlite alone holds the whole history. Each commit restarts the wait.
+    /// Something the answer reads may have changed: it is recomputed (at
+    /// most one refresh waits behind the one running, reading the latest
+    /// state: a burst of commits costs two recomputes, not one each) and,
+    /// when it changed, pushed.
+    func answerMayHaveChanged() {
+        answer.mayHaveChanged()
+    }
+
+    /// After a commit of its own (from the store's writer: counted, never waiting).
     func storeChanged() {
         answer.storeCommitted()
-        answerMayHaveChanged()
-        let generation = pendingCheckpoint.withLock { value -> Int in
-            value += 1
-            return value
-        }
-        // The instant is taken now, at the commit: the wait is from it, however late the task starts.
-        let quietUntil = clock.now().addingTimeInterval(Self.checkpointDelay.seconds)
-        Task { [self] in
-            guard (try? await clock.sleep(until: quietUntil)) != nil else { return }
-            publishQueue.async { [self] in
-                guard pendingCheckpoint.withLock({ $0 == generation }) else { return }
-                do {
-                    let (frames, folded) = try store.checkpoint()
-                    logger.debug("checkpoint: \(folded) of \(frames) log frames in the database file")
-                } catch {
-                    logger.info("checkpoint postponed: \(error)")
-                }
-            }
-        }
     }
-
-    /// How long the store stays quiet before the log is folded in.
-    static let checkpointDelay: Duration = .seconds(3)
 }
 
 /// The one way in: every write from outside the agent reaches the pipeline

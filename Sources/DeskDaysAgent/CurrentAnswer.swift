@@ -14,60 +14,18 @@ import Synchronization
 import Glibc
 #endif
 
-/// When the kept answer stops serving: what it was computed from, and what
-/// happened since. A value with no clock of its own: each question passes
-/// the moment it is asked, so its rules are tested with any moment
-/// (docs/design.md "The agent is the cache").
-struct AnswerFreshness: Equatable, Sendable {
-    /// What an answer was computed from.
-    struct Basis: Equatable, Sendable {
-        /// The local day it answers for.
-        var day: LocalDate
-        /// SQLite's `data_version` when it read the store (other processes' commits move it).
-        var dataVersion: Int
-        /// How many of the agent's own commits it counts (acknowledged writes; the
-        /// publish queue's recompute may come after the next request).
-        var commits: Int
-        /// When it was computed.
-        var computedAt: Date
-    }
-
-    /// What the kept answer counts; nil before the first answer and after a failure.
-    private(set) var basis: Basis?
-    /// The `[calendar]` folder was read again since.
-    private(set) var calendarChanged = false
-
-    /// Whether the kept answer serves a question asked at `now`, for `day`,
-    /// with the store at `dataVersion` after `commits` commits of the agent's
-    /// own. With min_hours (`ages`) today's time on site grows while a method
-    /// is present: the answer is also stale a minute after it was computed.
-    func serves(day: LocalDate, dataVersion: Int?, commits: Int, now: Date, ages: Bool) -> Bool {
-        guard let basis, !calendarChanged else { return false }
-        return basis.day == day && basis.dataVersion == dataVersion && basis.commits >= commits
-            && !(ages && abs(now.timeIntervalSince(basis.computedAt)) >= 60)
-    }
-
-    mutating func calendarRead() { calendarChanged = true }
-    mutating func computed(_ basis: Basis) {
-        self.basis = basis
-        calendarChanged = false
-    }
-    mutating func failed() { basis = nil }
-}
-
 /// The agent's current answer: what `deskdays status --format F` (every
 /// format) and `deskdays report --json` print now, computed by `Answers`,
 /// the same code the CLI runs when no agent does (docs/design.md, "The
 /// agent is the cache").
 ///
-/// Every question and every recompute runs on one serial queue, in order:
-/// a question first asks `AnswerFreshness` whether the kept answer serves
-/// it, so questions and the publish queue's refreshes that wait behind one
-/// recompute share it (they coalesce by construction), and none waits for
-/// more than the recompute ahead of it and its own. Each recompute that
-/// changes the status rewrites `status.json`, `status.waybar` and
-/// `status.i3blocks` beside the control socket (temp file + rename, 0600),
-/// for bars that read a file.
+/// Every event (a question, a commit, a change, a recompute's result) runs
+/// on one serial queue, in order, through `AgentState`, whose effects this
+/// class carries out: recomputing (on the queue: questions and refreshes
+/// that wait behind one recompute share it), writing `status.json`,
+/// `status.waybar` and `status.i3blocks` beside the control socket (temp
+/// file + rename, 0600) when the status changed, and handing the publishing,
+/// the idle checkpoint and the waits to the agent (`Effects`).
 final class CurrentAnswer: Sendable {
     private let store: AttendanceStore
     /// The configuration's policy, which the calendar's holidays are added to.
@@ -78,33 +36,33 @@ final class CurrentAnswer: Sendable {
     private let clock: AgentClock
     private let folder: String?
     private let logger: Logger
-    /// The one queue questions and recomputes run on.
+    /// The one queue every event runs on.
     private let queue = DispatchQueue(label: "deskdays.current-answer")
-    /// The agent's own commits, counted as the store reports them (on its
-    /// writer's queue, before the write returns: never waiting for a recompute).
-    private let commits = Atomic<Int>(0)
-    /// The answer and its freshness (touched on `queue`, or read for a moment).
-    private let kept: Mutex<Kept>
+    /// The answer and what waits (touched only on `queue`).
+    nonisolated(unsafe) private var state = AgentState()
+    /// How the answer is computed (the calendar's days included; replaced on `queue`).
+    nonisolated(unsafe) private var computing: Answers
     /// The history's statuses between recomputes: after the agent's own
     /// write only the dates it touched are read again (docs/performance.md,
     /// "Bounded work under load").
     private let history = HistoryCache()
     /// Whether the store notes the dates its writes touch.
     private let trackingDates: Bool
-    /// How many times the answer was computed (questions that shared one count once).
-    let recomputes = Atomic<Int>(0)
+    /// What the agent does for the effects that leave this class.
+    nonisolated(unsafe) private var effects = Effects()
 
-    private struct Kept {
-        var answers: Answers
-        var freshness = AnswerFreshness()
-        var outputs: [StatusFormat: String] = [:]
-        var reportJSON = ""
-        /// What the session bus and the tray show, from the same computation.
-        var summary: DesktopSummary?
-        var failure: String?
-        /// A change a question's recompute found, which the next refresh still reports (so followers get it).
-        var unpushed = false
+    /// The effects carried out by the agent: pushing to followers, the
+    /// session bus and calendar folder after a refresh, the wait before a
+    /// checkpoint and the checkpoint (each off this queue).
+    struct Effects {
+        var publish: @Sendable () -> Void = {}
+        var refreshed: @Sendable () -> Void = {}
+        var wake: @Sendable (_ at: Date, _ then: @escaping @Sendable () -> Void) -> Void = { _, _ in }
+        var checkpoint: @Sendable () -> Void = {}
     }
+
+    /// How many times the answer was computed (questions that shared one count once).
+    var recomputes: Int { queue.sync { state.recomputes } }
 
     /// The status formats written as files, and their names.
     static let files: [(StatusFormat, String)] = [(.json, "status.json"), (.waybar, "status.waybar"), (.i3blocks, "status.i3blocks")]
@@ -115,8 +73,8 @@ final class CurrentAnswer: Sendable {
         basePolicy = policy
         self.fallbackTime = fallbackTime
         self.planDefaults = planDefaults
-        kept = Mutex(Kept(answers: Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
-                                           calendar: calendar, fallbackTime: fallbackTime)))
+        computing = Answers(policy: policy, locale: ReportLocale(environment: ProcessInfo.processInfo.environment),
+                            calendar: calendar, fallbackTime: fallbackTime)
         self.clock = clock
         self.folder = folder
         self.logger = logger
@@ -131,59 +89,56 @@ final class CurrentAnswer: Sendable {
         trackingDates = tracking
     }
 
-    private var answers: Answers { kept.withLock { $0.answers } }
+    /// How answers are computed now (read on the queue: the calendar may have replaced it).
+    private var answers: Answers { queue.sync { computing } }
+
+    /// The agent's effects; set once, before the first event.
+    func carryOut(_ effects: Effects) {
+        queue.sync { self.effects = effects }
+    }
 
     /// The `[calendar]` folder was read again: the next answer is computed with it.
     func calendarRead(_ calendar: CalendarDays) {
         queue.async { [self] in
-            kept.withLock {
-                $0.answers = Answers(policy: basePolicy, locale: $0.answers.locale, calendar: calendar, fallbackTime: fallbackTime)
-                $0.freshness.calendarRead()
-            }
+            computing = Answers(policy: basePolicy, locale: computing.locale, calendar: calendar, fallbackTime: fallbackTime)
             history.invalidate()
+            handle(.calendarRead)
         }
     }
 
-    /// Counts a commit of the agent's own: the next answer is computed anew.
+    /// Counts a commit of the agent's own (from the store's writer, before
+    /// the write returns: queued, never waiting for a recompute; a question
+    /// asked after the write is answered after it counts).
     func storeCommitted() {
-        commits.add(1, ordering: .sequentiallyConsistent)
+        queue.async { [self] in handle(.committed) }
     }
 
-    /// Brings the answer up to date (on the publish queue, after a change);
-    /// true when the status changed since the last call (a change a
-    /// question's recompute found is reported here too).
-    @discardableResult
-    func refresh() -> Bool {
-        queue.sync {
-            let changed = answerFresh()
-            return kept.withLock { kept in
-                defer { kept.unpushed = false }
-                return changed || kept.unpushed
-            }
-        }
+    /// Something the answer reads may have changed: a refresh is queued (at most one waits).
+    func mayHaveChanged() {
+        queue.async { [self] in handle(.mayHaveChanged) }
     }
 
     /// `status --format F`'s bytes, or why they cannot be given.
     func status(_ format: StatusFormat) -> Result<String, ControlProtocol.Failure> {
-        question { kept in
-            if let failure = kept.failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
-            return .success(kept.outputs[format] ?? "")
+        question { state in
+            if let failure = state.failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
+            return .success(state.outputs[format] ?? "")
         }
     }
 
     /// `report --json`'s bytes, or why they cannot be given.
     func report() -> Result<String, ControlProtocol.Failure> {
-        question { kept in
-            if let failure = kept.failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
-            return .success(kept.reportJSON)
+        question { state in
+            if let failure = state.failure { return .failure(ControlProtocol.Failure(code: "failed", message: failure)) }
+            return .success(state.reportJSON)
         }
     }
 
     /// A question, in turn on the queue: the answer made fresh for it, then read.
-    private func question<T>(_ read: (Kept) -> T) -> T {
+    private func question<T>(_ read: (AgentState) -> T) -> T {
         queue.sync {
-            if answerFresh() { kept.withLock { $0.unpushed = true } }
-            return kept.withLock { read($0) }
+            handle(.asked(asked()))
+            return read(state)
         }
     }
 
@@ -218,9 +173,9 @@ final class CurrentAnswer: Sendable {
     /// and today's status, from the current answer's computation (after a
     /// commit, the refresh computed it: asked again, it is not recomputed).
     func desktopSummary() throws -> DesktopSummary {
-        let kept: Result<DesktopSummary, ControlProtocol.Failure> = question { kept in
-            if let summary = kept.summary, kept.failure == nil { return .success(summary) }
-            return .failure(ControlProtocol.Failure(code: "failed", message: kept.failure ?? "no answer yet"))
+        let kept: Result<DesktopSummary, ControlProtocol.Failure> = question { state in
+            if let summary = state.summary, state.failure == nil { return .success(summary) }
+            return .failure(ControlProtocol.Failure(code: "failed", message: state.failure ?? "no answer yet"))
         }
         return try kept.get()
     }
@@ -262,52 +217,59 @@ final class CurrentAnswer: Sendable {
         return path
     }
 
-    /// Makes the answer count the agent's commits acknowledged before now,
-    /// today's date, any other process's commit and the calendar read last
-    /// (on `queue`): recomputes unless `AnswerFreshness` says the kept answer
-    /// serves. True when the status changed.
-    private func answerFresh() -> Bool {
+    /// The world a question or a refresh sees now: today, the store's version, whether the answer ages.
+    private func asked() -> AgentState.Asked {
+        AgentState.Asked(day: computing.policy.localDate(of: clock.now()), dataVersion: try? store.dataVersion(),
+                         ages: computing.policy.minHours > 0)
+    }
+
+    /// One event into the state, and its effects carried out (on `queue`).
+    private func handle(_ event: AgentState.Event) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let now = clock.now()
-        // Read first: a commit while this computes makes the next question compute again.
-        let committed = commits.load(ordering: .sequentiallyConsistent)
-        let (answers, freshness) = kept.withLock { ($0.answers, $0.freshness) }
-        let today = answers.policy.localDate(of: now)
-        let version = try? store.dataVersion()
-        if freshness.serves(day: today, dataVersion: version, commits: committed, now: now, ages: answers.policy.minHours > 0) {
-            return false
+        var pending = state.on(event, now: clock.now())
+        while !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .recompute(let commits, let forRefresh):
+                pending += state.on(recompute(commits: commits, forRefresh: forRefresh), now: clock.now())
+            case .queueRefresh:
+                queue.async { [self] in handle(.refreshing(asked())) }
+            case .writeFiles(let outputs):
+                writeFiles(outputs)
+            case .publish:
+                effects.publish()
+            case .refreshed:
+                effects.refreshed()
+            case .wake(let at, let generation):
+                effects.wake(at) { [self] in queue.async { self.handle(.quiet(generation: generation)) } }
+            case .checkpoint:
+                effects.checkpoint()
+            }
         }
-        recomputes.add(1, ordering: .relaxed)
-        let computed: Result<(status: [StatusFormat: String], report: String, summary: DesktopSummary, version: Int), Error> = Result {
+    }
+
+    /// Computes the answer (every status format, the report, the session
+    /// bus's summary), counting `commits` of the agent's own; its result as an event.
+    private func recompute(commits: Int, forRefresh: Bool) -> AgentState.Event {
+        let now = clock.now()
+        let answers = computing
+        let today = answers.policy.localDate(of: now)
+        let basis = state.basis
+        do {
             let (changedDates, version) = trackingDates ? try store.takeChangedDatesAndVersion() : (nil, try store.dataVersion())
             // Another process's commit (or a new day, or no notes of touched dates): read everything.
-            if version != freshness.basis?.dataVersion || today != freshness.basis?.day { history.invalidate() }
+            if version != basis?.dataVersion || today != basis?.day { history.invalidate() }
             history.touched(changedDates)
             let fresh = try answers.everything(store: store, today: today, now: now, cache: history)
             let summary = DesktopSummary(report: fresh.data.report, todayStatus: fresh.data.days[today]?.status,
                                          workday: answers.policy.isWorkday(today), holiday: answers.policy.holidays[today],
                                          nextPlan: fresh.data.nextPlanLine(after: today, locale: answers.locale))
-            return (fresh.status, fresh.report, summary, version)
+            return .computed(.init(outputs: fresh.status, report: fresh.report, summary: summary,
+                                   basis: .init(day: today, dataVersion: version, commits: commits, computedAt: now)),
+                             forRefresh: forRefresh)
+        } catch {
+            logger.error("could not compute the current status: \(error)")
+            return .failed("cannot read the database: \(error)", forRefresh: forRefresh)
         }
-        let written: [StatusFormat: String]? = kept.withLock { kept in
-            switch computed {
-            case .success(let fresh):
-                let changed = kept.outputs != fresh.status
-                kept.outputs = fresh.status
-                kept.reportJSON = fresh.report
-                kept.summary = fresh.summary
-                kept.failure = nil
-                kept.freshness.computed(.init(day: today, dataVersion: fresh.version, commits: committed, computedAt: now))
-                return changed ? fresh.status : nil
-            case .failure(let error):
-                kept.failure = "cannot read the database: \(error)"
-                kept.freshness.failed()
-                return nil
-            }
-        }
-        if case .failure(let error) = computed { logger.error("could not compute the current status: \(error)") }
-        if let written { writeFiles(written) }
-        return written != nil
     }
 
     /// Replaces each status file atomically; a failure is logged, never fatal.

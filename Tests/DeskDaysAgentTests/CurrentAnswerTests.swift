@@ -1,5 +1,6 @@
 @testable import DeskDaysAgent
 import DeskDaysCore
+import DeskDaysDesktop
 import DeskDaysStore
 import Foundation
 import Logging
@@ -35,7 +36,7 @@ import Testing
                 _ = try? store.addRecords([DayRecord(date: date, status: status, origin: .manual,
                                                      recordedAt: now.addingTimeInterval(Double(round)))])
                 answer.storeCommitted()
-                answer.refresh()
+                answer.mayHaveChanged()
                 round += 1
             }
         }
@@ -65,48 +66,87 @@ import Testing
     }
 }
 
-/// The answer's freshness as a value: each rule with the moment passed in.
-@Suite struct AnswerFreshnessTests {
+/// The agent's state as a value: tables of event → effects, each event
+/// with its moment (a manual clock's), no thread, lock or I/O.
+@Suite struct AgentStateTests {
+    typealias Event = AgentState.Event
     static let monday = LocalDate(year: 2026, month: 11, day: 16)!
     static let noon = Date(timeIntervalSince1970: 1_794_830_400)
+    static let asked = AgentState.Asked(day: monday, dataVersion: 5, ages: false)
+    static let summary = DesktopSummary(report: PolicyEngine(policy: Policy(timeZone: TimeZone(identifier: "UTC")!))
+                                            .report(today: monday, statusOf: { _ in nil }),
+                                        todayStatus: nil, workday: true, holiday: nil, nextPlan: nil)
 
-    func computed(commits: Int = 3) -> AnswerFreshness {
-        var freshness = AnswerFreshness()
-        freshness.computed(.init(day: Self.monday, dataVersion: 5, commits: commits, computedAt: Self.noon))
-        return freshness
+    static func computed(_ text: String, commits: Int, at: Date = noon) -> AgentState.Computed {
+        AgentState.Computed(outputs: [.json: text], report: text, summary: summary,
+                            basis: .init(day: monday, dataVersion: 5, commits: commits, computedAt: at))
     }
 
-    @Test func nothingKeptServesNothing() {
-        #expect(!AnswerFreshness().serves(day: Self.monday, dataVersion: 5, commits: 0, now: Self.noon, ages: false))
+    /// Runs `steps` (an event, its moment, the effects expected) in order on one state.
+    func run(_ steps: [(Event, Date, [AgentState.Effect])], on state: inout AgentState) {
+        for (index, (event, now, expected)) in steps.enumerated() {
+            #expect(state.on(event, now: now) == expected, "step \(index + 1): \(event)")
+        }
     }
 
-    @Test func theSameDayVersionAndCommitsAreServed() {
-        let freshness = computed()
-        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
-        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 2, now: Self.noon.addingTimeInterval(86_000), ages: false),
-                "commits it already counts; without min_hours the hour does not matter")
-        #expect(!freshness.serves(day: Self.monday.adding(days: 1), dataVersion: 5, commits: 3, now: Self.noon, ages: false), "a new day")
-        #expect(!freshness.serves(day: Self.monday, dataVersion: 6, commits: 3, now: Self.noon, ages: false), "another process committed")
-        #expect(!freshness.serves(day: Self.monday, dataVersion: nil, commits: 3, now: Self.noon, ages: false), "the version unreadable")
-        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 4, now: Self.noon, ages: false), "a commit of the agent's own")
+    @Test func aQuestionComputesOnceThenIsServed() {
+        var state = AgentState()
+        run([
+            (.asked(Self.asked), Self.noon, [.recompute(commits: 0, forRefresh: false)]),
+            (.computed(Self.computed("a", commits: 0), forRefresh: false), Self.noon, [.writeFiles([.json: "a"])]),
+            (.asked(Self.asked), Self.noon.addingTimeInterval(86_000), []),
+            // A new day, another process's commit, an unreadable version: computed again.
+            (.asked(.init(day: Self.monday.adding(days: 1), dataVersion: 5, ages: false)), Self.noon, [.recompute(commits: 0, forRefresh: false)]),
+            (.asked(.init(day: Self.monday, dataVersion: 6, ages: false)), Self.noon, [.recompute(commits: 0, forRefresh: false)]),
+            (.asked(.init(day: Self.monday, dataVersion: nil, ages: false)), Self.noon, [.recompute(commits: 0, forRefresh: false)]),
+        ], on: &state)
+        #expect(state.recomputes == 4 && state.outputs == [.json: "a"])
     }
 
     @Test func withMinHoursTheAnswerAgesInAMinute() {
-        let freshness = computed()
-        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon.addingTimeInterval(59), ages: true))
-        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon.addingTimeInterval(60), ages: true))
-        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon.addingTimeInterval(-60), ages: true),
-                "a clock stepped back")
+        var state = AgentState()
+        let ages = AgentState.Asked(day: Self.monday, dataVersion: 5, ages: true)
+        _ = state.on(.computed(Self.computed("a", commits: 0), forRefresh: false), now: Self.noon)
+        run([
+            (.asked(ages), Self.noon.addingTimeInterval(59), []),
+            (.asked(ages), Self.noon.addingTimeInterval(60), [.recompute(commits: 0, forRefresh: false)]),
+            (.asked(ages), Self.noon.addingTimeInterval(-60), [.recompute(commits: 0, forRefresh: false)]),
+        ], on: &state)
     }
 
-    @Test func aCalendarReadOrAFailureEndsIt() {
-        var freshness = computed()
-        freshness.calendarRead()
-        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
-        freshness.computed(.init(day: Self.monday, dataVersion: 5, commits: 3, computedAt: Self.noon))
-        #expect(freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
-        freshness.failed()
-        #expect(!freshness.serves(day: Self.monday, dataVersion: 5, commits: 3, now: Self.noon, ages: false))
+    /// A burst of commits queues one refresh; the change is pushed once, whoever found it.
+    @Test func commitsQueueOneRefreshAndAChangeIsPushedOnce() {
+        var state = AgentState()
+        _ = state.on(.computed(Self.computed("a", commits: 0), forRefresh: false), now: Self.noon)
+        let later = Self.noon.addingTimeInterval(1)
+        run([
+            (.committed, Self.noon, [.queueRefresh, .wake(at: Self.noon.addingTimeInterval(3), generation: 1)]),
+            (.committed, later, [.wake(at: later.addingTimeInterval(3), generation: 2)]),
+            (.mayHaveChanged, later, []),
+            // A question before the refresh runs counts both commits; what it finds is pushed by the refresh.
+            (.asked(Self.asked), later, [.recompute(commits: 2, forRefresh: false)]),
+            (.computed(Self.computed("b", commits: 2), forRefresh: false), later, [.writeFiles([.json: "b"])]),
+            (.refreshing(Self.asked), later, [.publish, .refreshed]),
+            (.mayHaveChanged, later, [.queueRefresh]),
+            (.refreshing(Self.asked), later, [.refreshed]),
+            // Only the last commit's quiet wait folds the log in.
+            (.quiet(generation: 1), Self.noon.addingTimeInterval(3), []),
+            (.quiet(generation: 2), later.addingTimeInterval(3), [.checkpoint]),
+        ], on: &state)
+    }
+
+    @Test func aCalendarReadOrAFailureEndsTheKeptAnswer() {
+        var state = AgentState()
+        _ = state.on(.computed(Self.computed("a", commits: 0), forRefresh: false), now: Self.noon)
+        run([
+            (.calendarRead, Self.noon, []),
+            (.asked(Self.asked), Self.noon, [.recompute(commits: 0, forRefresh: false)]),
+            (.computed(Self.computed("a", commits: 0), forRefresh: false), Self.noon, []),
+            (.asked(Self.asked), Self.noon, []),
+            (.failed("cannot read the database", forRefresh: false), Self.noon, []),
+            (.asked(Self.asked), Self.noon, [.recompute(commits: 0, forRefresh: false)]),
+        ], on: &state)
+        #expect(state.failure == "cannot read the database")
     }
 }
 
@@ -121,8 +161,20 @@ import Testing
         let policy = Policy(timeZone: TimeZone(identifier: "UTC")!)
         let now = Date(timeIntervalSince1970: 1_795_089_600)
         let answer = CurrentAnswer(store: store, policy: policy, clock: .manual(start: now), folder: nil, logger: Logger(label: "test"))
+        // The agent's hands: each push and each refresh's end, counted and signalled.
+        let pushes = Mutex(0), refreshes = DispatchSemaphore(value: 0)
+        answer.carryOut(CurrentAnswer.Effects(publish: { pushes.withLock { $0 += 1 } }, refreshed: { refreshes.signal() }))
+        func refreshed() -> Int {
+            answer.mayHaveChanged()
+            // A failure guard, not a wait for nothing: the refresh always ends with `refreshed`.
+            #expect(refreshes.wait(timeout: .now() + 60) == .success, "the refresh ran")
+            return pushes.withLock { $0 }
+        }
         guard case .success = answer.status(.json) else { Issue.record("no first answer"); return }
-        let before = answer.recomputes.load(ordering: .relaxed)
+        _ = refreshed()
+        let pushed = pushes.withLock { $0 }
+
+        let before = answer.recomputes
         try store.addRecords([DayRecord(date: LocalDate(year: 2026, month: 11, day: 2)!, status: .office, origin: .manual, recordedAt: now)])
         answer.storeCommitted()
         let wrong = Mutex(0)
@@ -133,16 +185,16 @@ import Testing
             }
         }
         #expect(wrong.withLock { $0 } == 0, "every question counts the commit")
-        #expect(answer.recomputes.load(ordering: .relaxed) - before == 1, "one recompute for 64 questions")
-        #expect(answer.refresh(), "the change a question found is still pushed")
-        #expect(!answer.refresh(), "and only once")
-        #expect(answer.recomputes.load(ordering: .relaxed) - before == 1, "a refresh with nothing new computes nothing")
+        #expect(answer.recomputes - before == 1, "one recompute for 64 questions")
+        #expect(refreshed() == pushed + 1, "the change a question found is still pushed")
+        #expect(refreshed() == pushed + 1, "and only once")
+        #expect(answer.recomputes - before == 1, "a refresh with nothing new computes nothing")
 
         // The publish queue after a commit: the refresh computes, the desktop's summary is that computation's.
         try store.addRecords([DayRecord(date: LocalDate(year: 2026, month: 11, day: 3)!, status: .office, origin: .manual, recordedAt: now)])
         answer.storeCommitted()
-        #expect(answer.refresh())
+        #expect(refreshed() == pushed + 2)
         #expect(try answer.desktopSummary().office == 2)
-        #expect(answer.recomputes.load(ordering: .relaxed) - before == 2, "one computation for the refresh and the summary")
+        #expect(answer.recomputes - before == 2, "one computation for the refresh and the summary")
     }
 }

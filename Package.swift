@@ -262,7 +262,7 @@ let package = Package(
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "DeskDaysExchangeTests", dependencies: ["DeskDaysExchange"]),
         .testTarget(name: "DeskDaysStoreTests", dependencies: [
-            "DeskDaysStore",
+            "DeskDaysStore", "DeskDaysSync",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ],
                     resources: [.copy("Fixtures")]),

@@ -92,7 +92,7 @@ public final class Agent: Sendable {
             }
         }
         self.sync = sync
-        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.reading, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.reading, journal: store.journal(publishingTo: sync))
         self.pipeline = pipeline
         self.logger = logger
         let notifier = DesktopNotifier(logger: logger, environment: environment)

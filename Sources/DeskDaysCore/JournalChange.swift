@@ -54,3 +54,18 @@ public struct Removal: Sendable, Equatable {
         self.removedAt = removedAt
     }
 }
+
+/// Where a syncing device's changes are written (docs/design.md "Sync"):
+/// journaled as its next lines, each applied in the transaction of its line
+/// (all or none), then published to its file in the folder. The pipeline
+/// writes through it; DeskDaysSync's `Synchronizer` (the folder) and a
+/// database that synced once (its lines kept for when `[sync]` is on again) are one.
+public protocol Journal: Sendable {
+    func journal(_ changes: [JournalChange], now: ClockTime) throws -> [JournalOutcome]
+    /// Writes the lines journaled to the folder (nothing without one).
+    func publish() throws
+}
+
+extension Journal {
+    public func publish() throws {}
+}

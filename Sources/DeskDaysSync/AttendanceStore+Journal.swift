@@ -394,3 +394,20 @@ extension AttendanceStore {
         })
     }
 }
+
+/// A database that synced once journals its changes even while `[sync]` is
+/// off, so that turning it on again sends every change made meanwhile.
+extension AttendanceStore: Journal {
+    /// Where this database's changes are journaled: `sync`'s folder, or the
+    /// database alone when it synced once; nil for one that never synced.
+    public func journal(publishingTo sync: Synchronizer?) -> (any Journal)? {
+        if let sync { return sync }
+        return ((try? syncIdentity()) ?? nil) != nil ? self : nil
+    }
+}
+
+extension Synchronizer: Journal {
+    public func journal(_ changes: [JournalChange], now: ClockTime) throws -> [JournalOutcome] {
+        try store.journal(changes, now: now)
+    }
+}

@@ -161,9 +161,10 @@ package struct Session {
 
     func pipeline() throws -> CheckInPipeline {
         if let synced = try synchronizer() {
-            return CheckInPipeline(store: synced.store, policy: policy, now: clock, sync: synced)
+            return CheckInPipeline(store: synced.store, policy: policy, now: clock, journal: synced)
         }
-        return CheckInPipeline(store: try writeStore(), policy: policy, now: clock)
+        let store = try writeStore()
+        return CheckInPipeline(store: store, policy: policy, now: clock, journal: store.journal(publishingTo: nil))
     }
 
     /// With `[sync] folder` set: the database for writing, made a syncing

@@ -85,8 +85,7 @@ public final class Agent: Sendable {
         if let settings = configuration.sync {
             do {
                 sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.reading,
-                                        inbox: Synchronizer.InboxRules(policy: configuration.policy,
-                                                                       ruleProblem: { configuration.ruleNameProblem($0) }))
+                                        inbox: Synchronizer.InboxRules(configuration))
             } catch {
                 logger.error("sync is off for this run: \(error)")
             }

@@ -44,6 +44,20 @@ import Testing
         #expect(try lines(sync.ownFile).count == 5 + 1)
     }
 
+    /// A database that synced once journals while `[sync]` is off (its
+    /// lines wait for the folder); one that never synced does not.
+    @Test func aDatabaseThatSyncedOnceJournalsWithoutAFolder() async throws {
+        let never = try AttendanceStore.inMemory()
+        #expect(never.journal(publishingTo: nil) == nil)
+        let once = try AttendanceStore.inMemory()
+        try once.enableSync(name: "laptop")
+        let pipeline = CheckInPipeline(store: once, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T08:00:00Z")) },
+                                       journal: once.journal(publishingTo: nil))
+        try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
+        #expect(try once.ownLines(after: 0).count == 1)
+        #expect(try once.records(in: DateSpan(day("2026-05-04"), day("2026-05-04"))).map(\.status) == [.office])
+    }
+
     @Test func aTornTailOfItsOwnIsCutAndTheFileRewrittenWhenDeleted() async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -168,18 +168,9 @@ extension AttendanceStore {
             }
         }
     }
-    /// The device names behind a date's entries: for each of its journal
-    /// lines in clock order (but those another stands for: `correctClock`),
-    /// the device name and the change.
-    public func journalLines(on date: LocalDate) throws -> [(device: String, entry: SyncOp)] {
-        try read { db in
-            let lines: [(device: String, entry: SyncOp)] = try Row.fetchAll(db, sql: """
-                SELECT \(Self.opColumns) FROM sync_op JOIN sync_device d ON d.number = sync_op.device
-                WHERE sync_op.date = ? ORDER BY sync_op.wall, sync_op.counter, d.id, sync_op.seq
-                """, arguments: [date.description]).map { row in (row[6], Self.entry(row)) }
-            let replaced = Set(lines.compactMap { line in line.entry.replaces.map { "\(line.entry.device) \($0)" } })
-            return lines.filter { !replaced.contains("\($0.entry.device) \($0.entry.seq)") }
-        }
+    /// A date's lines, in clock order (HLC, then device id, then seq).
+    public func lines(on date: LocalDate) throws -> [SyncOp] {
+        try read { db in try SyncTables(db: db, path: path).lines(on: date.description) }
     }
 
     /// When each of `records` was written on its own device's clock (its

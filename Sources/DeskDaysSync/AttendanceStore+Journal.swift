@@ -383,15 +383,22 @@ extension AttendanceStore {
         return added.count
     }
 
-    /// Rebuilds a date's rows from its lines, in clock order; a line
-    /// stamped again (`correctClock`) stands for the earlier one.
+    /// Rebuilds a date's rows from its lines, in clock order.
     static func replay(_ tables: SyncTables, date: String) throws {
-        let entries = try tables.lines(on: date)
-        let replaced = Set(entries.compactMap { entry in entry.replaces.map { "\(entry.device) \($0)" } })
-        try tables.rebuild(date, from: entries.compactMap { entry in
-            guard replaced.isEmpty || !replaced.contains("\(entry.device) \(entry.seq)"), let change = entry.change else { return nil }
-            return (change, entry.hlc)
-        })
+        try tables.rebuild(date, from: standing(try tables.lines(on: date)).compactMap { entry in entry.change.map { ($0, entry.hlc) } })
+    }
+
+    /// Of `lines`, those no other line stands for: a line stamped again
+    /// (`correctClock`) stands for the earlier one, which is kept and never applied.
+    static func standing(_ lines: [JournalEntry]) -> [JournalEntry] {
+        let replaced = Set(lines.compactMap { line in line.replaces.map { "\(line.device) \($0)" } })
+        return replaced.isEmpty ? lines : lines.filter { !replaced.contains("\($0.device) \($0.seq)") }
+    }
+
+    /// The device names behind a date's entries: for each of its journal
+    /// lines in clock order (but those another stands for), the device name and the change.
+    public func journalLines(on date: LocalDate) throws -> [(device: String, entry: JournalEntry)] {
+        Self.standing(try lines(on: date)).map { ($0.name, $0) }
     }
 }
 

@@ -60,8 +60,10 @@ let package = Package(
         // MARK: - Sync: the folder (journal files), the phones' inbox and the relay of restored lines, over
         // the store's batch calls (`journal`, `merge`), which keep each line in the transaction of its effect
         .target(name: "DeskDaysSync", dependencies: ["Syscall", "Files", "Localization", "DeskDaysCore", "DeskDaysStore", "DeskDaysConfig"]),
+        // The write path: what every check-in and record goes through; a syncing device's changes go through
+        // a `Journal` (DeskDaysSync's `Synchronizer`), which the pipeline does not import
         .target(name: "DeskDaysPipeline", dependencies: [
-            "Files", "DeskDaysCore", "DeskDaysStore", "DeskDaysSync",
+            "Files", "DeskDaysCore", "DeskDaysStore",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -257,7 +259,7 @@ let package = Package(
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "DeskDaysExchangeTests", dependencies: ["DeskDaysExchange"]),
         .testTarget(name: "DeskDaysStoreTests", dependencies: [
-            "DeskDaysStore",
+            "DeskDaysStore", "DeskDaysSync",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ],
                     resources: [.copy("Fixtures")]),

@@ -15,11 +15,15 @@ rm -rf "$WORK"
 mkdir -p "$WORK/corpus" "$WORK/src"
 
 # Localization and DeskDaysCore as modules (fuzz/modules.bash); the
-# journal's own files from DeskDaysStore compiled into the fuzz program.
+# journal's own files (DeskDaysSync's, and the store's row and times they
+# read) compiled into the fuzz program, without the store's GRDB.
 source fuzz/modules.bash
 swift_core_modules
+for file in Sources/DeskDaysStore/{SyncOp,UTCTimestamp}.swift Sources/DeskDaysSync/{JournalEntry,HLC}.swift; do
+    grep -v '^import DeskDaysStore$' "$file" > "$WORK/src/$(basename "$file")"
+done
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JournalFuzz -I "$WORK/modules" -I Sources/CIntl "${MODULE_FLAGS[@]}" \
-    Sources/DeskDaysStore/{JournalEntry,JournalChange,UTCTimestamp,HLC}.swift fuzz/journal_fuzz.swift "${MODULE_OBJECTS[@]}" \
+    "$WORK"/src/*.swift fuzz/journal_fuzz.swift "${MODULE_OBJECTS[@]}" \
     -o "$WORK/journal-fuzz"
 
 /usr/bin/python3 - "$WORK/corpus" <<'PY'

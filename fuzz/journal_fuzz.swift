@@ -2,15 +2,13 @@
 // 28): decoding (the fast reader and Foundation's), the door's checks
 // (`JournalEntry.problem`) and what a merge then does with a line it
 // accepts (its change, the clock after it). Built from Sources/DeskDaysCore,
-// Sources/Localization and the journal's own files by fuzz/journal.sh. Any
+// Sources/Localization and the journal's own files (DeskDaysSync's, over the
+// store's row) by fuzz/journal.sh. Any
 // input must neither crash nor trap, the two readers must agree, and a
 // line accepted must hold only values every other door takes.
 import DeskDaysCore
 import Localization
 import Foundation
-
-/// What `JournalOutcome` names; the rest of the store is not built here.
-public struct Removal: Sendable, Equatable {}
 
 private let now = ClockTime(reading: Date(timeIntervalSince1970: 1_795_194_000)) // 2026-11-20T17:00:00Z
 

@@ -81,14 +81,13 @@ public final class Agent: Sendable {
         if let settings = configuration.sync {
             do {
                 sync = try Synchronizer(store: store, folder: settings.folder, deviceName: settings.deviceName, now: clock.reading,
-                                        inbox: Synchronizer.InboxRules(policy: configuration.policy,
-                                                                       ruleProblem: { configuration.ruleNameProblem($0) }))
+                                        inbox: Synchronizer.InboxRules(configuration))
             } catch {
                 logger.error("sync is off for this run: \(error)")
             }
         }
         self.sync = sync
-        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.reading, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: configuration.policy, now: clock.reading, journal: store.journal(publishingTo: sync))
         self.pipeline = pipeline
         self.logger = logger
         let notifier = DesktopNotifier(logger: logger, environment: environment)

@@ -156,59 +156,33 @@ extension Agent {
     }
 
     /// Publishes this device's journal, merges the folder, then merges again
-    /// within moments of each change to another device's file, until
-    /// cancelled. A merge commits through the agent's own store, so the
-    /// answer, `status --follow` and the status files follow at once.
+    /// within moments of each change to another device's file or the inbox,
+    /// until cancelled (`SyncService`). A merge commits through the agent's
+    /// own store, so the answer, `status --follow` and the status files follow at once.
     func watchSyncFolder() async {
         guard let sync else { return }
-        do {
-            try sync.publish()
-        } catch {
-            logger.warning("\(error)")
-        }
+        let service = SyncService(sync: sync, beforeMerge: { [self] in reloadForNewerPolicy() },
+                                  corrected: { [self] correction in Task { await tellClockCorrected(correction) } },
+                                  say: { [logger] note in
+                                      switch note {
+                                      case .info(let text): logger.info("\(text)")
+                                      case .warning(let text): logger.warning("\(text)")
+                                      }
+                                  })
+        service.publish()
         let watcher = FolderWatcher(folder: sync.folder, ownName: { Synchronizer.fileName(sync.deviceID) }, logger: logger)
         // The inbox (inotify is not recursive): a line appended there is
         // merged within moments too. A folder without one is the usual case.
         let inbox = FolderWatcher(folder: sync.inboxFolder, label: "the inbox", missingIsNormal: true, logger: logger)
-        let warned = LockedSet()
-        // One merge at a time, whichever folder changed.
-        let serial = Mutex(())
-        // A line held until this clock reaches its time (its writer's clock
-        // ahead of this one's) is merged then, though no file changes.
-        let (heldUntil, nextHeld) = AsyncStream.makeStream(of: Date.self, bufferingPolicy: .bufferingNewest(1))
         await tellPolicyDifference()
-        let merge: @Sendable () -> Void = { [logger, self] in
-            serial.withLock { _ in
-                reloadForNewerPolicy()
-                do {
-                    let report = try sync.merge()
-                    if let until = report.heldUntil { nextHeld.yield(until) }
-                    if let correction = report.corrected { Task { await self.tellClockCorrected(correction) } }
-                    if report.merged > 0 { logger.info("merged \(report.merged) journal line\(report.merged == 1 ? "" : "s") from the sync folder") }
-                    // Each problem once per run, not on every change.
-                    for warning in report.problems where warned.insert(warning) { logger.warning("sync: \(Printable.escaped(warning))") }
-                } catch {
-                    logger.warning("sync: \(error)")
-                }
-            }
-        }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await watcher.run(onChange: merge) }
-            if sync.inbox != nil { group.addTask { await inbox.run(onChange: merge) } }
+            group.addTask { await watcher.run(onChange: service.merge) }
+            if sync.inbox != nil { group.addTask { await inbox.run(onChange: service.merge) } }
             group.addTask { [clock] in
-                // The latest time asked for wins: a merge that found an earlier one replaces the wait.
-                var waiting: Task<Void, Never>?
-                for await until in heldUntil {
-                    waiting?.cancel()
-                    waiting = Task {
-                        guard (try? await clock.sleep(untilReading: until)) != nil else { return }
-                        merge()
-                    }
-                }
-                waiting?.cancel()
+                await service.mergeHeldLines { until in (try? await clock.sleep(untilReading: until)) != nil }
             }
         }
-        nextHeld.finish()
+        service.finish()
     }
 }
 
@@ -259,16 +233,6 @@ extension Agent {
                                     events: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO), catchUp: false,
                                     logger: logger)
         await watcher.run { [self] in answerMayHaveChanged() }
-    }
-}
-
-/// Strings seen, behind a lock.
-final class LockedSet: Sendable {
-    private let items = Mutex<Set<String>>([])
-
-    /// True when `item` is new.
-    func insert(_ item: String) -> Bool {
-        items.withLock { $0.insert(item).inserted }
     }
 }
 

@@ -1,7 +1,6 @@
 import Localization
 import DeskDaysCore
 import DeskDaysStore
-import DeskDaysSync
 import Foundation
 import Logging
 
@@ -27,30 +26,30 @@ public actor CheckInPipeline {
     private let now: @Sendable () -> ClockTime
     private let logger: Logger
     /// Sync (docs/design.md "Sync"): when set, every change is journaled
-    /// (`AttendanceStore.journal`) and a method returns only after its line
-    /// is in this device's file in the folder.
-    private let sync: Synchronizer?
-    /// Whether changes are journaled: with `sync`, and in a database that
-    /// synced once even while `[sync]` is off, so that turning it on again
-    /// sends every change made meanwhile.
-    private let journaled: Bool
+    /// and a method returns only after its line is in this device's file in
+    /// the folder (when there is one: a database that synced once journals
+    /// even while `[sync]` is off, so that turning it on again sends every
+    /// change made meanwhile).
+    private let journal: (any Journal)?
 
     public init(store: AttendanceStore, policy: Policy, now: @escaping @Sendable () -> ClockTime = ClockTime.now,
-                logger: Logger = Logger(label: "deskdays.pipeline"), sync: Synchronizer? = nil) {
+                logger: Logger = Logger(label: "deskdays.pipeline"), journal: (any Journal)? = nil) {
         self.store = store
         self.policy = policy
         self.now = now
         self.logger = logger
-        self.sync = sync
-        journaled = sync != nil || ((try? store.syncIdentity()) ?? nil) != nil
+        self.journal = journal
     }
 
-    /// Journals `changes` and writes their lines to the folder (sync only).
+    /// Whether changes are journaled.
+    private var journaled: Bool { journal != nil }
+
+    /// Journals `changes` and writes their lines to the folder.
     private func journal(_ changes: [JournalChange]) throws -> [JournalOutcome] {
-        let outcomes = try store.journal(changes, now: now())
-        guard let sync else { return outcomes }
+        guard let journal else { return [] }
+        let outcomes = try journal.journal(changes, now: now())
         do {
-            try sync.publish()
+            try journal.publish()
         } catch {
             // Committed in the database: the next publish writes the line.
             // (A command has already warned about the folder.)

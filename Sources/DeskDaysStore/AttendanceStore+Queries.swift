@@ -27,7 +27,7 @@ extension AttendanceStore {
         try write { db in
             let change = JournalChange.record(date: record.date, status: record.status, origin: record.origin,
                                               note: record.note, ifEmpty: true)
-            return try Self.apply(db, change, time: HLC(wall: HLC.milliseconds(record.recordedAt), counter: 0)) == .record(written: true)
+            return try Self.apply(db, change, wall: UTCTimestamp.milliseconds(record.recordedAt)) == .record(written: true)
         }
     }
 
@@ -56,7 +56,7 @@ extension AttendanceStore {
     /// (false for a departure, or a source already seen that date).
     @discardableResult
     public func insertSign(_ sign: LatestSign, rule: String?) throws -> Bool {
-        try write { db in try Self.apply(db, .sign(sign, rule: rule), time: HLC(wall: HLC.milliseconds(sign.at), counter: 0)) }
+        try write { db in try Self.apply(db, .sign(sign, rule: rule), wall: UTCTimestamp.milliseconds(sign.at)) }
             == .sign(addedCheckIn: true)
     }
 
@@ -67,22 +67,29 @@ extension AttendanceStore {
     @discardableResult
     public func apply(_ changes: [JournalChange], now: Date) throws -> [JournalOutcome] {
         try write { db in
-            // Each date's run of changes loaded and saved once (as a merge does).
-            var day: DayRows?
-            var sequence = 0
-            var outcomes: [JournalOutcome] = []
-            outcomes.reserveCapacity(changes.count)
-            for change in changes {
-                if day?.date != change.date {
-                    try day?.save(db)
-                    day = try DayRows.load(db, change.date)
-                }
+            try Self.apply(db, changes.map { change in
                 let time: Date = if case .sign(let sign, _) = change { sign.at } else { now }
-                outcomes.append(day!.apply(change, time: HLC(wall: HLC.milliseconds(time), counter: 0), sequence: &sequence))
-            }
-            try day?.save(db)
-            return outcomes
+                return (change, UTCTimestamp.milliseconds(time))
+            })
         }
+    }
+
+    /// Applies `changes` in order, each as of its clock time (milliseconds),
+    /// each date's run of changes loaded and saved once.
+    static func apply(_ db: Database, _ changes: [(change: JournalChange, wall: Int64)]) throws -> [JournalOutcome] {
+        var day: DayRows?
+        var sequence = 0
+        var outcomes: [JournalOutcome] = []
+        outcomes.reserveCapacity(changes.count)
+        for (change, wall) in changes {
+            if day?.date != change.date {
+                try day?.save(db)
+                day = try DayRows.load(db, change.date)
+            }
+            outcomes.append(day!.apply(change, wall: wall, sequence: &sequence))
+        }
+        try day?.save(db)
+        return outcomes
     }
 
     /// Of `signs`, those that would change what is stored: an arrival

@@ -57,10 +57,12 @@ struct DayRows {
         text = date.description
     }
 
-    /// Applies one line's change as of clock time `time`. `sequence` counts
-    /// the rows made, across dates, so that rows written together keep the
-    /// order line-by-line writing would have given them.
-    mutating func apply(_ change: JournalChange, time: HLC, sequence: inout Int) -> JournalOutcome {
+    /// Applies one line's change as of clock time `wall` (milliseconds since
+    /// 1970: a line's HLC wall). `sequence` counts the rows made, across
+    /// dates, so that rows written together keep the order line-by-line
+    /// writing would have given them.
+    mutating func apply(_ change: JournalChange, wall: Int64, sequence: inout Int) -> JournalOutcome {
+        let time = Date(timeIntervalSince1970: Double(wall) / 1000)
         switch change {
         case .sign(let sign, let rule):
             let at = UTCTimestamp.string(from: sign.at)
@@ -85,13 +87,13 @@ struct DayRows {
             // A fallback only on a date with no record and no check-in.
             if ifEmpty, !records.isEmpty || !checkIns.isEmpty { return .record(written: false) }
             records.append(RecordRowState(row: RecordRow(DayRecord(date: date, status: status, origin: origin, note: note,
-                                                                   recordedAt: time.date, plan: plan)),
+                                                                   recordedAt: time, plan: plan)),
                                           sequence: next(&sequence)))
             return .record(written: true)
         case .clear(_, let origins):
-            return .clear(clear(origins, at: time.date, sequence: &sequence))
+            return .clear(clear(origins, at: time, sequence: &sequence))
         case .removed(_, let origin, let entry):
-            removals.append(RemovalState(origin: origin, entry: entry, at: UTCTimestamp.string(from: time.date),
+            removals.append(RemovalState(origin: origin, entry: entry, at: UTCTimestamp.string(from: time),
                                          sequence: next(&sequence)))
             return .removed
         }
@@ -207,83 +209,85 @@ struct DayRows {
     }
 }
 
-extension DayRows {
-    /// The dates a long merge finds holding nothing: their lines applied in
-    /// memory by `DayRows.apply`, their rows written at once, many per
-    /// statement (`SQLiteStatement`: a ten-year journal's 50,000 lines make
-    /// about 12,000 rows; docs/performance.md, "Merging").
-    struct Batch: Sendable {
-        private var days: [LocalDate: DayRows] = [:]
-        private var sequence = 0
+/// The dates a long merge finds holding nothing: their lines applied in
+/// memory by `DayRows.apply` (off the database: a merge plan builds them
+/// while SQLite keeps the lines), their rows written at once by the merge,
+/// many per statement (`SQLiteStatement`: a ten-year journal's 50,000 lines
+/// make about 12,000 rows; docs/performance.md, "Merging").
+public struct FreshDays: Sendable {
+    private var days: [LocalDate: DayRows] = [:]
+    private var sequence = 0
 
-        mutating func apply(_ change: JournalChange, time: HLC) {
-            _ = days[change.date, default: DayRows(change.date)].apply(change, time: time, sequence: &sequence)
+    public init() {}
+
+    /// Applies a change as of clock time `wall` (milliseconds).
+    public mutating func apply(_ change: JournalChange, wall: Int64) {
+        _ = days[change.date, default: DayRows(change.date)].apply(change, wall: wall, sequence: &sequence)
+    }
+
+    /// Inserts the rows, each table's in the order they were made.
+    func write(_ db: Database) throws {
+        var checkIns: [(text: String, row: DayRows.CheckInState)] = [], signs: [(text: String, row: DayRows.SignState)] = []
+        var records: [DayRows.RecordRowState] = [], removals: [(text: String, row: DayRows.RemovalState)] = []
+        for day in days.values {
+            checkIns += day.checkIns.map { (day.text, $0) }
+            signs += day.signs.map { (day.text, $0) }
+            records += day.records
+            removals += day.removals.map { (day.text, $0) }
         }
-
-        /// Inserts the rows, each table's in the order they were made.
-        func write(_ db: Database) throws {
-            var checkIns: [(text: String, row: CheckInState)] = [], signs: [(text: String, row: SignState)] = []
-            var records: [RecordRowState] = [], removals: [(text: String, row: RemovalState)] = []
-            for day in days.values {
-                checkIns += day.checkIns.map { (day.text, $0) }
-                signs += day.signs.map { (day.text, $0) }
-                records += day.records
-                removals += day.removals.map { (day.text, $0) }
+        checkIns.sort { $0.row.sequence < $1.row.sequence }
+        signs.sort { $0.row.sequence < $1.row.sequence }
+        records.sort { $0.sequence < $1.sequence }
+        removals.sort { $0.row.sequence < $1.row.sequence }
+        // Their values come from DeskDays' own types (a date, a source, a
+        // kind, a status, an origin), which the tables' CHECKs restate:
+        // checking them again, an IN list per row of a many-row statement,
+        // cost SQLite as much as storing them.
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
+        if !checkIns.isEmpty {
+            try SQLiteStatement.insert(db, "INSERT OR FAIL INTO checkin (date, source, rule, at)", width: 4, count: checkIns.count) { statement, index, first in
+                let (text, row) = checkIns[index]
+                statement.bind(first, text)
+                statement.bind(first + 1, row.source.rawValue)
+                statement.bind(first + 2, row.rule)
+                statement.bind(first + 3, row.at)
             }
-            checkIns.sort { $0.row.sequence < $1.row.sequence }
-            signs.sort { $0.row.sequence < $1.row.sequence }
-            records.sort { $0.sequence < $1.sequence }
-            removals.sort { $0.row.sequence < $1.row.sequence }
-            // Their values come from DeskDays' own types (a date, a source, a
-            // kind, a status, an origin), which the tables' CHECKs restate:
-            // checking them again, an IN list per row of a many-row statement,
-            // cost SQLite as much as storing them.
-            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-            if !checkIns.isEmpty {
-                try SQLiteStatement.insert(db, "INSERT OR FAIL INTO checkin (date, source, rule, at)", width: 4, count: checkIns.count) { statement, index, first in
-                    let (text, row) = checkIns[index]
-                    statement.bind(first, text)
-                    statement.bind(first + 1, row.source.rawValue)
-                    statement.bind(first + 2, row.rule)
-                    statement.bind(first + 3, row.at)
-                }
-                try db.notifyChanges(in: Table("checkin"))
+            try db.notifyChanges(in: Table("checkin"))
+        }
+        if !signs.isEmpty {
+            try SQLiteStatement.insert(db, "INSERT OR FAIL INTO sign (date, source, at, kind)", width: 4, count: signs.count) { statement, index, first in
+                let (text, row) = signs[index]
+                statement.bind(first, text)
+                statement.bind(first + 1, row.source.rawValue)
+                statement.bind(first + 2, row.at)
+                statement.bind(first + 3, row.kind.rawValue)
             }
-            if !signs.isEmpty {
-                try SQLiteStatement.insert(db, "INSERT OR FAIL INTO sign (date, source, at, kind)", width: 4, count: signs.count) { statement, index, first in
-                    let (text, row) = signs[index]
-                    statement.bind(first, text)
-                    statement.bind(first + 1, row.source.rawValue)
-                    statement.bind(first + 2, row.at)
-                    statement.bind(first + 3, row.kind.rawValue)
-                }
-                try db.notifyChanges(in: Table("sign"))
+            try db.notifyChanges(in: Table("sign"))
+        }
+        if !records.isEmpty {
+            try SQLiteStatement.insert(db, "INSERT OR FAIL INTO record (date, status, origin, note, recordedAt, plan)", width: 6,
+                                       count: records.count) { statement, index, first in
+                let row = records[index].row
+                statement.bind(first, row.date)
+                statement.bind(first + 1, row.status)
+                statement.bind(first + 2, row.origin)
+                statement.bind(first + 3, row.note)
+                statement.bind(first + 4, row.recordedAt)
+                statement.bind(first + 5, row.plan)
             }
-            if !records.isEmpty {
-                try SQLiteStatement.insert(db, "INSERT OR FAIL INTO record (date, status, origin, note, recordedAt, plan)", width: 6,
-                                           count: records.count) { statement, index, first in
-                    let row = records[index].row
-                    statement.bind(first, row.date)
-                    statement.bind(first + 1, row.status)
-                    statement.bind(first + 2, row.origin)
-                    statement.bind(first + 3, row.note)
-                    statement.bind(first + 4, row.recordedAt)
-                    statement.bind(first + 5, row.plan)
-                }
-                try db.notifyChanges(in: Table("record"))
+            try db.notifyChanges(in: Table("record"))
+        }
+        if !removals.isEmpty {
+            try SQLiteStatement.insert(db, "INSERT OR FAIL INTO removal (date, origin, entry, removedAt)", width: 4,
+                                       count: removals.count) { statement, index, first in
+                let (text, row) = removals[index]
+                statement.bind(first, text)
+                statement.bind(first + 1, row.origin.rawValue)
+                statement.bind(first + 2, row.entry)
+                statement.bind(first + 3, row.at)
             }
-            if !removals.isEmpty {
-                try SQLiteStatement.insert(db, "INSERT OR FAIL INTO removal (date, origin, entry, removedAt)", width: 4,
-                                           count: removals.count) { statement, index, first in
-                    let (text, row) = removals[index]
-                    statement.bind(first, text)
-                    statement.bind(first + 1, row.origin.rawValue)
-                    statement.bind(first + 2, row.entry)
-                    statement.bind(first + 3, row.at)
-                }
-                try db.notifyChanges(in: Table("removal"))
-            }
+            try db.notifyChanges(in: Table("removal"))
         }
     }
 }

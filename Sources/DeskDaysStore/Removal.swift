@@ -3,17 +3,6 @@ import DeskDaysCore
 import Foundation
 import GRDB
 
-/// An entry the user removed with `deskdays clear`: what it was (in words,
-/// no identifiers: a status or a source and rule name) and when it went.
-/// Kept so that nothing leaves the history silently (docs/design.md, "Storage").
-public struct Removal: Sendable, Equatable {
-    public var date: LocalDate
-    public var origin: Origin
-    /// "office record", "gps check-in, rule \"hq\"".
-    public var entry: String
-    public var removedAt: Date
-}
-
 extension AttendanceStore {
     /// Removes the entries of `date` with one of `origins` (`.automatic`:
     /// its check-ins; the others: records of that origin) and writes a

@@ -8,9 +8,9 @@ import Foundation
 /// enough for "latest record wins" and keep the value exact. Formatting is by
 /// day numbers, not `DateFormatter`, so it is cheap on the write path and does
 /// not depend on the locale or the time zone of the process.
-enum UTCTimestamp {
+public enum UTCTimestamp {
     /// The text for `date`, rounded to the nearest millisecond.
-    static func string(from date: Date) -> String {
+    public static func string(from date: Date) -> String {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, msOfDay) = floorDivide(millis, 86_400_000)
         let day = LocalDate(dayNumber: Int(days))
@@ -48,7 +48,7 @@ enum UTCTimestamp {
     }
 
     /// Parses exactly the format `string(from:)` writes; nil for anything else.
-    static func date(from text: String) -> Date? {
+    public static func date(from text: String) -> Date? {
         // In place when the text is contiguous (always, for a native string):
         // a merge reads one per line.
         if let parsed = text.utf8.withContiguousStorageIfAvailable({ date(from: $0) }) { return parsed }
@@ -57,13 +57,18 @@ enum UTCTimestamp {
 
     /// Milliseconds since 1970 of a text in exactly the format `string(from:)`
     /// writes (so the text comes back from them unchanged); nil for anything else.
-    static func milliseconds(from text: String) -> Int64? {
+    public static func milliseconds(from text: String) -> Int64? {
         if let parsed = text.utf8.withContiguousStorageIfAvailable({ milliseconds(from: $0) }) { return parsed }
         return Array(text.utf8).withUnsafeBufferPointer { milliseconds(from: $0) }
     }
 
+    /// Milliseconds since 1970 of `date`, to the nearest.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
     /// The text for `milliseconds` since 1970.
-    static func string(milliseconds: Int64) -> String {
+    public static func string(milliseconds: Int64) -> String {
         string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 

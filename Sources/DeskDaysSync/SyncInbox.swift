@@ -1,5 +1,6 @@
 import Files
 import Localization
+import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysStore
 import Foundation
@@ -37,6 +38,11 @@ extension Synchronizer {
         /// Dates as `policy` gives them to every automatic sign.
         public init(policy: Policy, ruleProblem: @escaping @Sendable (String) -> String?) {
             self.init(localDate: { policy.localDate(of: $0) }, ruleProblem: ruleProblem)
+        }
+
+        /// How a device with `configuration` reads it: its policy's dates and its rule-name check.
+        public init(_ configuration: Configuration) {
+            self.init(policy: configuration.policy, ruleProblem: { configuration.ruleNameProblem($0) })
         }
     }
 

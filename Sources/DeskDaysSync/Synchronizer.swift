@@ -330,6 +330,19 @@ public final class Synchronizer: Sendable {
         public var problems: [String] { notes + warnings + skipped + held }
     }
 
+    /// A command's pass over the folder: this device's journal published,
+    /// every other device's merged. The folder out of reach (unmounted,
+    /// permissions) delays the files, never an answer: what went wrong is
+    /// among the problems returned, and the command answers from its database.
+    public func catchUp() -> [String] {
+        do {
+            try publish()
+            return try merge().problems
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
     /// Merges every other device's journal: what was appended since the
     /// last pass, or the whole file when it shrank or was replaced.
     public func merge() throws -> MergeReport {

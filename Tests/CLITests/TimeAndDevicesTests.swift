@@ -273,9 +273,11 @@ import Glibc
             print("skipped: no swiftc or no built DeskDaysStore module beside \(Bundle.main.bundleURL.path)")
             return
         }
-        // The C modules DeskDaysStore's interface names: this package's and its packages'.
+        // The C modules DeskDaysSync's interface names (the clock and the journal are its): this package's and its packages'.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let maps = ["Sources/CIntl/module.modulemap", "Sources/CNettle/module.modulemap", ".build/checkouts/swift-system/Sources/CSystem/include/module.modulemap",
+        let maps = ["Sources/CIntl/module.modulemap", "Sources/CNettle/module.modulemap", "Sources/CICal/module.modulemap",
+                    ".build/checkouts/TOMLKit/Sources/CTOML/include/CTOML/module.modulemap",
+                    ".build/checkouts/swift-system/Sources/CSystem/include/module.modulemap",
                     ".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap"]
             .map { root.appendingPathComponent($0).path }
         guard maps.allSatisfy(FileManager.default.fileExists(atPath:)) else {
@@ -287,7 +289,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: scratch) }
         func typecheck(_ body: String) async throws -> Program.Output {
             let file = scratch.appendingPathComponent("check-\(UUID().uuidString.prefix(8)).swift")
-            try ("import DeskDaysCore\nimport DeskDaysStore\nimport Foundation\n" + body).write(to: file, atomically: true, encoding: .utf8)
+            try ("import DeskDaysCore\nimport DeskDaysStore\nimport DeskDaysSync\nimport Foundation\n" + body).write(to: file, atomically: true, encoding: .utf8)
             return try await Program.run(swiftc, ["-typecheck", "-I", modules.appendingPathComponent("Modules").path]
                                          + maps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path])
         }

@@ -36,7 +36,7 @@ import Glibc
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
         let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
-        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, journal: sync)
         try await pipeline.recordManual(dates: [day("2026-11-16")], status: .remote, note: nil)
         try await pipeline.recordManual(dates: [day("2026-11-17")], status: .sick, note: nil)
 
@@ -126,13 +126,13 @@ import Glibc
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
         let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
-        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, journal: sync)
         try await pipeline.recordManual(dates: [day("2026-11-16")], status: .office, note: nil)
         try Self.append([Self.record(sync.deviceID, seq: .max, date: "2026-11-17", name: "laptop")], to: sync.ownFile)
 
         // As the next command would: a new Synchronizer on the same database.
         let again = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
-        let next = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: again)
+        let next = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, journal: again)
         try await next.recordManual(dates: [day("2026-11-18")], status: .remote, note: nil)
         #expect(try store.records(in: nil).map(\.status) == [.office, .remote])
         let seqs = try SyncFolderTests().lines(again.ownFile).dropLast().map { JournalEntry.decode(Data($0.utf8))?.seq }
@@ -150,13 +150,13 @@ import Glibc
         let store = try AttendanceStore.inMemory()
         let ahead = Self.now.addingTimeInterval(3 * 86_400)
         let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: ahead) })
-        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: ahead) }, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: ahead) }, journal: sync)
         try await pipeline.recordManual(dates: [day("2026-11-16"), day("2026-11-17")], status: .office, note: nil)
         let back = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop", now: { ClockTime(reading: Self.now) })
         try back.publish()
         try back.publish()
         #expect(try SyncFolderTests().lines(back.ownFile).count == 4 + 1)
-        let later = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, sync: back)
+        let later = CheckInPipeline(store: store, policy: SyncFolderTests.utc, now: { ClockTime(reading: Self.now) }, journal: back)
         try await later.recordManual(dates: [day("2026-11-18")], status: .remote, note: nil)
         let lines = try SyncFolderTests().lines(back.ownFile).dropLast().compactMap { JournalEntry.decode(Data($0.utf8)) }
         #expect(lines.map(\.seq) == [1, 2, 3, 4, 5])

@@ -30,7 +30,7 @@ import Testing
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
         let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
-        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T08:00:00Z")) }, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T08:00:00Z")) }, journal: sync)
         try await pipeline.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
         #expect(try lines(sync.ownFile) == [try store.ownLines(after: 0)[0], try store.ownLines(after: 0)[1], ""])
         let mode = try FileManager.default.attributesOfItem(atPath: sync.ownFile)[.posixPermissions] as? NSNumber
@@ -44,12 +44,26 @@ import Testing
         #expect(try lines(sync.ownFile).count == 5 + 1)
     }
 
+    /// A database that synced once journals while `[sync]` is off (its
+    /// lines wait for the folder); one that never synced does not.
+    @Test func aDatabaseThatSyncedOnceJournalsWithoutAFolder() async throws {
+        let never = try AttendanceStore.inMemory()
+        #expect(never.journal(publishingTo: nil) == nil)
+        let once = try AttendanceStore.inMemory()
+        try once.enableSync(name: "laptop")
+        let pipeline = CheckInPipeline(store: once, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T08:00:00Z")) },
+                                       journal: once.journal(publishingTo: nil))
+        try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
+        #expect(try once.ownLines(after: 0).count == 1)
+        #expect(try once.records(in: DateSpan(day("2026-05-04"), day("2026-05-04"))).map(\.status) == [.office])
+    }
+
     @Test func aTornTailOfItsOwnIsCutAndTheFileRewrittenWhenDeleted() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let store = try AttendanceStore.inMemory()
         let sync = try Synchronizer(store: store, folder: folder.path, deviceName: "laptop")
-        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T08:00:00Z")) }, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T08:00:00Z")) }, journal: sync)
         try await pipeline.recordManual(dates: [day("2026-05-04")], status: .office, note: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: sync.ownFile))
         try handle.seekToEnd()
@@ -69,7 +83,7 @@ import Testing
         let (a, b) = (try AttendanceStore.inMemory(), try AttendanceStore.inMemory())
         let syncA = try Synchronizer(store: a, folder: folder.path, deviceName: "a")
         let syncB = try Synchronizer(store: b, folder: folder.path, deviceName: "b")
-        let pipelineB = CheckInPipeline(store: b, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T09:00:00Z")) }, sync: syncB)
+        let pipelineB = CheckInPipeline(store: b, policy: Self.utc, now: { ClockTime(reading: instant("2026-05-04T09:00:00Z")) }, journal: syncB)
         try await pipelineB.recordManual(dates: [day("2026-05-04"), day("2026-05-05")], status: .office, note: nil)
         #expect(try syncA.merge().merged == 2)
         // B's file is replaced by a copy that lacks its first line but has a new one (same size or more).

@@ -21,7 +21,7 @@ import Testing
     }
 
     static func write(_ store: AttendanceStore, _ sync: Synchronizer, _ date: String, _ status: AttendanceStatus, at now: String) async throws {
-        let pipeline = CheckInPipeline(store: store, policy: utc, now: { ClockTime(reading: instant(now)) }, sync: sync)
+        let pipeline = CheckInPipeline(store: store, policy: utc, now: { ClockTime(reading: instant(now)) }, journal: sync)
         try await pipeline.recordManual(dates: [day(date)], status: status, note: nil)
     }
 

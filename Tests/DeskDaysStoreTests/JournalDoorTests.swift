@@ -1,4 +1,5 @@
 @testable import DeskDaysStore
+@testable import DeskDaysSync
 import DeskDaysCore
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import DeskDaysStore
+@testable import DeskDaysSync
 import DeskDaysCore
 import Foundation
 import GRDB
@@ -113,7 +114,7 @@ import Testing
         #expect(lines.count == 4 + 5 + 2 + 2)
         try store.dbQueue.write { db in
             for date in try String.fetchAll(db, sql: "SELECT DISTINCT date FROM sync_op") {
-                try AttendanceStore.replay(db, date: date)
+                try AttendanceStore.replay(SyncTables(db: db, path: path), date: date)
             }
         }
         let after = try Snapshot(store)
@@ -185,7 +186,8 @@ import Testing
         #expect(migrated == lines)
         let stored = try queue.read { try DatabaseValue.fetchAll($0, sql: "SELECT at FROM sync_op WHERE op = 'sign' ORDER BY seq") }
         #expect(stored == [1_772_438_280_250.databaseValue, "2026-03-02T08:00:00Z".databaseValue])
-        #expect(try queue.read { try AttendanceStore.latestTime($0) } == HLC(wall: 1_772_439_300_000, counter: 0))
+        #expect(try queue.read { try SyncTables(db: $0, path: "").latestTime().map { HLC(wall: $0.wall, counter: $0.counter) } }
+                == HLC(wall: 1_772_439_300_000, counter: 0))
     }
 
     // MARK: - Merging

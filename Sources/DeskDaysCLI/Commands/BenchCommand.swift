@@ -4,6 +4,7 @@ import ArgumentParser
 import DeskDaysCore
 import DeskDaysPipeline
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 
 /// `deskdays bench-ingest` (hidden): times N automatic check-ins through the
@@ -30,7 +31,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let utc = Policy(timeZone: TimeZone(identifier: "UTC")!)
-        let pipeline = CheckInPipeline(store: try AttendanceStore(path: database), policy: utc)
+        let store = try AttendanceStore(path: database)
+        let pipeline = CheckInPipeline(store: store, policy: utc, journal: store.journal(publishingTo: nil))
         // A distinct (date, source) per event, so every one is stored: five
         // sources a day, a new day every five events.
         let first = utc.instant(of: LocalDate(year: 2020, month: 1, day: 6)!, hour: 8)

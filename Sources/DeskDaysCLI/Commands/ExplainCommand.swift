@@ -5,6 +5,7 @@ import DeskDaysConfig
 import DeskDaysCore
 import DeskDaysReports
 import DeskDaysStore
+import DeskDaysSync
 import Foundation
 
 /// `deskdays explain D`: why a date resolved as it did.

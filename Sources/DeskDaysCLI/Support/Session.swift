@@ -161,9 +161,10 @@ package struct Session {
 
     func pipeline() throws -> CheckInPipeline {
         if let synced = try synchronizer() {
-            return CheckInPipeline(store: synced.store, policy: policy, now: clock, sync: synced)
+            return CheckInPipeline(store: synced.store, policy: policy, now: clock, journal: synced)
         }
-        return CheckInPipeline(store: try writeStore(), policy: policy, now: clock)
+        let store = try writeStore()
+        return CheckInPipeline(store: store, policy: policy, now: clock, journal: store.journal(publishingTo: nil))
     }
 
     /// With `[sync] folder` set: the database for writing, made a syncing
@@ -176,16 +177,7 @@ package struct Session {
         if let kept = memo.merged.withLock({ $0 }) { return kept }
         let sync = try Synchronizer(store: try writeStore(), folder: settings.folder, deviceName: settings.deviceName,
                                     now: clock, inbox: inboxRules)
-        // The folder out of reach (unmounted, permissions) delays the files,
-        // never an answer: warn, and answer from this device's database.
-        var warnings: [String] = []
-        do {
-            try sync.publish()
-            warnings += try sync.merge().problems
-        } catch {
-            warnings.append("\(error)")
-        }
-        for warning in warnings { warnOnce(warning) }
+        for warning in sync.catchUp() { warnOnce(warning) }
         memo.merged.withLock { $0 = sync }
         return sync
     }
@@ -200,10 +192,7 @@ package struct Session {
     var agentSyncs: Bool { agent.servesSync(options) }
 
     /// How the sync folder's inbox is read: this configuration's policy and rule check.
-    var inboxRules: Synchronizer.InboxRules {
-        let configuration = configuration
-        return Synchronizer.InboxRules(policy: configuration.policy, ruleProblem: { configuration.ruleNameProblem($0) })
-    }
+    var inboxRules: Synchronizer.InboxRules { Synchronizer.InboxRules(configuration) }
 
     /// `[sync]` when it applies to this command's database, else nil (with
     /// one note on stderr): sync is for the database the configuration

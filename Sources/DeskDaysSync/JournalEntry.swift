@@ -1,51 +1,76 @@
 import Localization
 import DeskDaysCore
+import DeskDaysStore
 import Foundation
 
 /// A journal line (JSON, one per line, keys sorted): the change, who wrote
 /// it, its sequence number on that device and its clock time. Only what
 /// the database itself may hold: dates, statuses, sources, rule names,
-/// notes and times (docs/design.md "Privacy").
-public struct JournalEntry: Codable, Sendable, Equatable {
-    /// The format this build writes; a line with a greater `v` is from a
-    /// newer DeskDays, and its file is skipped with a warning.
-    public static let version = 1
+/// notes and times (docs/design.md "Privacy"). Its fields are the store's
+/// row (`SyncOp`); what they mean (the change, the checks at the door, the
+/// JSON) is here. A line with a greater `v` than `version` is from a newer
+/// DeskDays, and its file is skipped with a warning; `replaces` names an
+/// earlier line of the same device that this one stands for: the same
+/// change, stamped again after that device's clock was found to have run
+/// ahead (docs/design.md "Sync", `correctClock`).
+public typealias JournalEntry = SyncOp
 
-    public var v: Int
-    public var device: String
-    public var name: String
-    public var seq: Int64
-    /// The HLC: wall milliseconds and counter.
-    public var hlc: Int64
-    public var n: Int64
-    /// The writer's own wall clock when it wrote the line (UTC text): the
-    /// clock skew `sync status` reports. Absent in history lines.
-    public var clock: String?
-    public var op: String
-    public var date: String
-    public var source: String?
-    public var rule: String?
-    public var at: String?
-    public var kind: String?
-    public var status: String?
-    public var origin: String?
-    public var note: String?
-    public var ifEmpty: Bool?
-    public var origins: [String]?
-    public var entry: String?
-    /// A record's plan mark (`ahead`, `planner`); absent: not a plan (every
-    /// line written before plans existed).
-    public var plan: String?
-    /// The seq of an earlier line of the same device that this one stands
-    /// for: the same change, stamped again after that device's clock was
-    /// found to have run ahead (docs/design.md "Sync", `correctClock`).
-    /// The earlier line is kept and never applied.
-    public var replaces: Int64?
-
+extension SyncOp: Codable {
     enum CodingKeys: String, CodingKey {
         case v, device, name, seq, hlc, n, clock, op, date, source, rule, at, kind, status, origin, note, ifEmpty, origins, entry, plan,
              replaces
     }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(v: try c.decode(Int.self, forKey: .v), device: try c.decode(String.self, forKey: .device),
+                  name: try c.decode(String.self, forKey: .name), seq: try c.decode(Int64.self, forKey: .seq),
+                  hlc: try c.decode(Int64.self, forKey: .hlc), n: try c.decode(Int64.self, forKey: .n),
+                  op: try c.decode(String.self, forKey: .op), date: try c.decode(String.self, forKey: .date))
+        clock = try c.decodeIfPresent(String.self, forKey: .clock)
+        source = try c.decodeIfPresent(String.self, forKey: .source)
+        rule = try c.decodeIfPresent(String.self, forKey: .rule)
+        at = try c.decodeIfPresent(String.self, forKey: .at)
+        kind = try c.decodeIfPresent(String.self, forKey: .kind)
+        status = try c.decodeIfPresent(String.self, forKey: .status)
+        origin = try c.decodeIfPresent(String.self, forKey: .origin)
+        note = try c.decodeIfPresent(String.self, forKey: .note)
+        ifEmpty = try c.decodeIfPresent(Bool.self, forKey: .ifEmpty)
+        origins = try c.decodeIfPresent([String].self, forKey: .origins)
+        entry = try c.decodeIfPresent(String.self, forKey: .entry)
+        plan = try c.decodeIfPresent(String.self, forKey: .plan)
+        replaces = try c.decodeIfPresent(Int64.self, forKey: .replaces)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(v, forKey: .v)
+        try c.encode(device, forKey: .device)
+        try c.encode(name, forKey: .name)
+        try c.encode(seq, forKey: .seq)
+        try c.encode(hlc, forKey: .hlc)
+        try c.encode(n, forKey: .n)
+        try c.encodeIfPresent(clock, forKey: .clock)
+        try c.encode(op, forKey: .op)
+        try c.encode(date, forKey: .date)
+        try c.encodeIfPresent(source, forKey: .source)
+        try c.encodeIfPresent(rule, forKey: .rule)
+        try c.encodeIfPresent(at, forKey: .at)
+        try c.encodeIfPresent(kind, forKey: .kind)
+        try c.encodeIfPresent(status, forKey: .status)
+        try c.encodeIfPresent(origin, forKey: .origin)
+        try c.encodeIfPresent(note, forKey: .note)
+        try c.encodeIfPresent(ifEmpty, forKey: .ifEmpty)
+        try c.encodeIfPresent(origins, forKey: .origins)
+        try c.encodeIfPresent(entry, forKey: .entry)
+        try c.encodeIfPresent(plan, forKey: .plan)
+        try c.encodeIfPresent(replaces, forKey: .replaces)
+    }
+}
+
+extension SyncOp {
+    /// The format this build writes.
+    public static let version = 1
 
     public var time: HLC { HLC(wall: hlc, counter: n) }
 
@@ -66,15 +91,10 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     }
 
     public init(device: String, name: String, seq: Int64, time: HLC, clock: Date?, change: JournalChange, replaces: Int64? = nil) {
-        v = Self.version
+        self.init(v: Self.version, device: device, name: name, seq: seq, hlc: time.wall, n: time.counter, op: "",
+                  date: change.date.description)
         self.replaces = replaces
-        self.device = device
-        self.name = name
-        self.seq = seq
-        hlc = time.wall
-        n = time.counter
         self.clock = clock.map(UTCTimestamp.string(from:))
-        date = change.date.description
         switch change {
         case .sign(let sign, let rule):
             op = "sign"
@@ -226,7 +246,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
 
 // MARK: - A fast reader for the lines DeskDays writes
 
-extension JournalEntry {
+extension SyncOp {
     /// Reads a flat JSON object of strings, integers, booleans, nulls and
     /// arrays of strings (what DeskDays writes) without Foundation's
     /// decoder, which costs ten times more on a ten-year journal. Anything
@@ -273,18 +293,6 @@ extension JournalEntry {
         } while reader.take(UInt8(ascii: ","))
         guard reader.take(UInt8(ascii: "}")), reader.atEnd, seen & 255 == 255, seen.nonzeroBitCount == keys else { return nil }
         return entry
-    }
-
-    /// Every required field, the optional ones nil.
-    public init(v: Int, device: String, name: String, seq: Int64, hlc: Int64, n: Int64, op: String, date: String) {
-        self.v = v
-        self.device = device
-        self.name = name
-        self.seq = seq
-        self.hlc = hlc
-        self.n = n
-        self.op = op
-        self.date = date
     }
 }
 
@@ -370,7 +378,7 @@ private struct FlatJSON {
 
     /// A key of a journal line, matched as bytes (making a string of each
     /// key costs more than the rest of the line); nil for any other key.
-    mutating func key() -> JournalEntry.CodingKeys? {
+    mutating func key() -> SyncOp.CodingKeys? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         while index < bytes.endIndex, bytes[index] != UInt8(ascii: "\"") {
@@ -386,7 +394,7 @@ private struct FlatJSON {
         // every byte compared (a loop over all of them costs a fifth of
         // decoding a line).
         let first = bytes[start], second = count > 1 ? bytes[start + 1] : 0
-        let candidate: JournalEntry.CodingKeys?
+        let candidate: SyncOp.CodingKeys?
         switch (count, first) {
         case (1, UInt8(ascii: "v")): candidate = .v
         case (1, UInt8(ascii: "n")): candidate = .n

@@ -1,5 +1,5 @@
-import Localization
 import DeskDaysCore
+import DeskDaysStore
 import Foundation
 
 /// A hybrid logical clock time (Kulkarni et al., 2014): wall-clock
@@ -37,7 +37,7 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     /// Milliseconds since 1970 of `date`.
     public static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        UTCTimestamp.milliseconds(date)
     }
 
     public var date: Date { Date(timeIntervalSince1970: Double(wall) / 1000) }

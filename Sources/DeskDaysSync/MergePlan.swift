@@ -1,23 +1,24 @@
 import DeskDaysCore
+import DeskDaysStore
 import Foundation
 import Synchronization
 
 /// What a merge's new lines do, worked out without the database (from what
-/// each date held before, `AttendanceStore.held`): the rows of the dates
-/// that held nothing (`DayRows.Batch`), the lines to apply one by one in
+/// each date held before, `SyncTables.held`): the rows of the dates
+/// that held nothing (`FreshDays`), the lines to apply one by one in
 /// order, and the dates to replay from their lines.
 ///
 /// A date is fresh when it held nothing, and its new lines come in clock
 /// order and clear nothing. Any other date takes each line through
-/// `AttendanceStore.apply` while its lines come in clock order, and is
+/// `SyncTables.merge` while its lines come in clock order, and is
 /// replayed once one comes late.
 struct MergePlan: Sendable {
-    var rows = DayRows.Batch()
+    var rows = FreshDays()
     /// Indexes into the merge's lines, applied in this order.
     var applied: [Int] = []
     var replay: Set<String> = []
 
-    init(entries: [JournalEntry], added: [Int], held: AttendanceStore.Held) {
+    init(entries: [JournalEntry], added: [Int], held: SyncHeld) {
         // Lines are read in place: a copy of each would retain every field.
         entries.withUnsafeBufferPointer { entries in
             // A date's state is looked up once per run of its lines (a
@@ -43,13 +44,13 @@ struct MergePlan: Sendable {
                 run!.last = (time, seq)
             }
             endRun()
-            var latestOfDate = held.latest
+            var latestOfDate = held.latest.mapValues { (HLC(wall: $0.wall, counter: $0.counter), $0.device, $0.seq) }
             var freshRun: (date: String, fresh: Bool)?
             for index in added {
                 let date = entries[index].date
                 if freshRun?.date != date { freshRun = (date, fresh[date] == true) }
                 if freshRun!.fresh {
-                    if let change = entries[index].change { rows.apply(change, time: entries[index].time) }
+                    if let change = entries[index].change { rows.apply(change, wall: entries[index].hlc) }
                     continue
                 }
                 if replay.contains(date) { continue }

@@ -1,8 +1,7 @@
-import Localization
-import DeskDaysCore
 import Foundation
 
-/// One change, as a device journals it (docs/cli.md "Journal format").
+/// One change to a date's entries: what the store applies (`DayRows.apply`),
+/// and what a syncing device journals (docs/cli.md "Journal format").
 public enum JournalChange: Sendable, Equatable {
     /// An automatic sign (arrival or departure) of a source on a date.
     case sign(LatestSign, rule: String?)
@@ -36,4 +35,37 @@ public enum JournalOutcome: Sendable, Equatable {
     case record(written: Bool)
     case clear([Removal])
     case removed
+}
+
+/// An entry the user removed with `deskdays clear`: what it was (in words,
+/// no identifiers: a status or a source and rule name) and when it went.
+/// Kept so that nothing leaves the history silently (docs/design.md, "Storage").
+public struct Removal: Sendable, Equatable {
+    public var date: LocalDate
+    public var origin: Origin
+    /// "office record", "gps check-in, rule \"hq\"".
+    public var entry: String
+    public var removedAt: Date
+
+    public init(date: LocalDate, origin: Origin, entry: String, removedAt: Date) {
+        self.date = date
+        self.origin = origin
+        self.entry = entry
+        self.removedAt = removedAt
+    }
+}
+
+/// Where a syncing device's changes are written (docs/design.md "Sync"):
+/// journaled as its next lines, each applied in the transaction of its line
+/// (all or none), then published to its file in the folder. The pipeline
+/// writes through it; DeskDaysSync's `Synchronizer` (the folder) and a
+/// database that synced once (its lines kept for when `[sync]` is on again) are one.
+public protocol Journal: Sendable {
+    func journal(_ changes: [JournalChange], now: ClockTime) throws -> [JournalOutcome]
+    /// Writes the lines journaled to the folder (nothing without one).
+    func publish() throws
+}
+
+extension Journal {
+    public func publish() throws {}
 }

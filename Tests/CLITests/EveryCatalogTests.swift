@@ -34,8 +34,8 @@ struct EveryCatalogTests {
         let catalogs = try await Catalogs.compiled(Catalogs.languages)
         defer { try? FileManager.default.removeItem(at: catalogs) }
         #expect(Set(Self.locales.keys) == Set(Catalogs.languages), "a catalog without a locale here")
-        let language = LanguageTests()
-        func outputs(_ environment: [String: String]) async throws -> [(String, String)] {
+        @Sendable func outputs(_ environment: [String: String]) async throws -> [(String, String)] {
+            let language = LanguageTests()
             let cli = try await language.seeded()
             defer { cli.cleanup() }
             // The folder's name differs per run: paths are left out of the comparison.
@@ -44,9 +44,20 @@ struct EveryCatalogTests {
             }
         }
         let english = try await outputs(["LC_ALL": "C.UTF-8"])
+        // The languages two at a time, each in a folder of its own: the two cores a machine has at least.
+        let languages = Self.locales.sorted(by: { $0.key < $1.key }).filter { $0.key != "en_GB" }
+        var outputsByLanguage: [String: [(String, String)]] = [:]
+        for pair in stride(from: 0, to: languages.count, by: 2).map({ Array(languages[$0..<min($0 + 2, languages.count)]) }) {
+            try await withThrowingTaskGroup(of: (String, [(String, String)]).self) { group in
+                for (name, locale) in pair {
+                    group.addTask { (name, try await outputs(["LC_ALL": "", "LANGUAGE": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path])) }
+                }
+                for try await (name, output) in group { outputsByLanguage[name] = output }
+            }
+        }
         var left: [String] = [], isoDates: [String] = []
-        for (name, locale) in Self.locales.sorted(by: { $0.key < $1.key }) where name != "en_GB" {
-            let translated = try await outputs(["LC_ALL": "", "LANGUAGE": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path])
+        for (name, _) in languages {
+            let translated = outputsByLanguage[name] ?? []
             #expect(translated.count == english.count)
             for ((command, englishOutput), (_, output)) in zip(english, translated) {
                 isoDates += Self.isoDatesInSentences(output, command: command).map { "\(name): deskdays \(command): \($0)" }

@@ -50,7 +50,7 @@ public struct Doctor: Sendable {
             sections.append(Section(name: tr("methods"), summary: tr("none enabled"), findings: [
 
                 Finding(.note, tr("no check-in method is enabled: only manual check-ins, reminders and the fallback work"),
-                        fix: tr("enable one in the configuration, e.g. `deskdays enroll nfc` or `deskdays enroll gps`, then `enabled = true` in its section")),
+                        fix: tr("`deskdays setup` sets one up; or `deskdays enroll METHOD`, then `deskdays enable METHOD`")),
             ]))
         }
         return sections

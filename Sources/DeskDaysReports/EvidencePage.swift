@@ -136,7 +136,7 @@ public struct EvidencePage: Sendable {
         let digest = digest()
         var out = HTMLReport.head(title: title, locale: locale, style: Self.style, colorScheme: false) + """
         <h1>\(SVG.escape(title))</h1>
-        <p class="sub">\(SVG.escape(tr("\(period.start) to \(period.end), as of \(report.today); page made \(stamp(generated))")))</p>
+        <p class="sub">\(SVG.escape(tr("\(locale.day(period.start)) to \(locale.day(period.end)), as of \(locale.day(report.today)); page made \(stamp(generated))")))</p>
 
         """
         out += section(tr("Policy in force"), rows: policyRows() + settings)

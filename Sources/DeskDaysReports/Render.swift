@@ -118,8 +118,8 @@ public enum Render {
         guard !missing.isEmpty else { return "" }
         var lines = [trn("\(n(missing.count)) past workday has no record:", "\(n(missing.count)) past workdays have no record:", missing.count)]
         for date in missing.prefix(3) {
-            // The date as the command takes it, so the line reads the same whatever LC_TIME says.
-            lines.append("  " + tr("\(Localization.figure(date.description)): `deskdays checkin --date \(date)` (or --status remote)"))
+            // The date as the locale writes it; in the command, as the command takes it.
+            lines.append("  " + tr("\(locale.day(date)): `deskdays checkin --date \(date)` (or --status remote)"))
         }
         if missing.count > 3 {
             let more = missing.count - 3

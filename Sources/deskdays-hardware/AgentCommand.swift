@@ -128,7 +128,7 @@ extension AgentCommand {
           wifi  the office network: `deskdays enroll wifi`, then `deskdays enable wifi`
           wired the network you dock on at the office: `deskdays enroll wired`, then `deskdays enable wired`
         `deskdays doctor` says which of them this build and this machine support, and what is missing.
-        """)
+        """) + "\n" + tr("`deskdays setup` asks which of them to use and sets them up.")
     }
 
 }

@@ -468,6 +468,11 @@ import Glibc
         ])
         defer { agent.kill9() }
         #expect(await eventually("the tray icon to register") { !watcher.records.isEmpty }, "\(agent.logText)")
+        // No method is enabled: the start-up hint names the commands that turn one on (not a key to edit).
+        #expect(await eventually("the start-up hint") { agent.logText.contains("`deskdays setup` asks which of them to use") },
+                "\(agent.logText)")
+        #expect(agent.logText.contains("`deskdays enroll nfc`, then `deskdays enable nfc`") && !agent.logText.contains("enabled = true"),
+                "\(agent.logText)")
         let service = try #require(watcher.records.first?["service"] as? String)
         let reply = try await gdbus(bus, ["call", "--dest", service, "--object-path", "/MenuBar", "--method", "com.canonical.dbusmenu.Event",
                                           "3", "clicked", "<0>", "0"])

@@ -35,8 +35,8 @@ struct EveryCatalogTests {
         let catalogs = try await Catalogs.compiled(Catalogs.languages)
         defer { try? FileManager.default.removeItem(at: catalogs) }
         #expect(Set(Self.locales.keys) == Set(Catalogs.languages), "a catalog without a locale here")
-        let language = LanguageTests()
-        func outputs(_ environment: [String: String]) async throws -> [(String, String)] {
+        @Sendable func outputs(_ environment: [String: String]) async throws -> [(String, String)] {
+            let language = LanguageTests()
             let cli = try await language.seeded()
             defer { cli.cleanup() }
             // The folder's name differs per run: paths are left out of the comparison.
@@ -45,11 +45,23 @@ struct EveryCatalogTests {
             }
         }
         let english = try await outputs(["LC_ALL": "C.UTF-8"])
-        var left: [String] = []
-        for (name, locale) in Self.locales.sorted(by: { $0.key < $1.key }) where name != "en_GB" {
-            let translated = try await outputs(["LC_ALL": "", "LANGUAGE": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path])
+        // The languages two at a time, each in a folder of its own: the two cores a machine has at least.
+        let languages = Self.locales.sorted(by: { $0.key < $1.key }).filter { $0.key != "en_GB" }
+        var outputsByLanguage: [String: [(String, String)]] = [:]
+        for pair in stride(from: 0, to: languages.count, by: 2).map({ Array(languages[$0..<min($0 + 2, languages.count)]) }) {
+            try await withThrowingTaskGroup(of: (String, [(String, String)]).self) { group in
+                for (name, locale) in pair {
+                    group.addTask { (name, try await outputs(["LC_ALL": "", "LANGUAGE": "", "LANG": locale, "DESKDAYS_LOCALEDIR": catalogs.path])) }
+                }
+                for try await (name, output) in group { outputsByLanguage[name] = output }
+            }
+        }
+        var left: [String] = [], isoDates: [String] = []
+        for (name, _) in languages {
+            let translated = outputsByLanguage[name] ?? []
             #expect(translated.count == english.count)
             for ((command, englishOutput), (_, output)) in zip(english, translated) {
+                isoDates += Self.isoDatesInSentences(output, command: command).map { "\(name): deskdays \(command): \($0)" }
                 let prose = Set(englishOutput.split(separator: "\n").map(String.init).filter(Self.isEnglishProse))
                 for line in output.split(separator: "\n").map(String.init) where prose.contains(line)
                     && !LanguageTests.frameworkLines.contains(where: line.contains) {
@@ -58,6 +70,27 @@ struct EveryCatalogTests {
             }
         }
         #expect(left.isEmpty, "\(left.count) English lines:\n\(left.prefix(80).joined(separator: "\n"))")
+        #expect(isoDates.isEmpty, "\(isoDates.count) sentences with an ISO date:\n\(isoDates.prefix(80).joined(separator: "\n"))")
+    }
+
+    /// The lines of `output` that write a date the machine's way (2026-11-18)
+    /// where a person reads it: outside a `command` to type, a table's first
+    /// column (`days`, `holidays`, `reconcile`), the configuration's text, or
+    /// the answer to a date typed wrong, which shows how to type one
+    /// (docs/cli.md "Languages").
+    static func isoDatesInSentences(_ output: String, command: String) -> [String] {
+        guard !["config show", "checkin --date 2026-13-40", "explain yesterday"].contains(where: command.hasPrefix) else { return [] }
+        return output.split(separator: "\n").map(String.init).filter { line in
+            let plain = Catalogs.plainFigures(line).replacing(/`[^`]*`/, with: "")
+            if plain.wholeMatch(of: /\s*\d{4}-\d\d-\d\d\s.*/) != nil { return false }
+            return plain.contains(/\d{4}-\d\d-\d\d/)
+        }
+    }
+
+    @Test func theDateCheckFindsAnISODateInASentence() {
+        #expect(Self.isoDatesInSentences("  2026-11-05: `deskdays checkin --date 2026-11-05`", command: "status") .count == 1)
+        #expect(Self.isoDatesInSentences("  5. Nov. 2026: `deskdays checkin --date 2026-11-05`", command: "status").isEmpty)
+        #expect(Self.isoDatesInSentences("2026-11-16  Mo  Büro  nfc", command: "days").isEmpty)
     }
 
     /// swift-argument-parser writes its errors in English; each shape it

@@ -130,4 +130,21 @@ import Testing
         let after = try await cli.run(["status", "--today", "2026-11-11"])
         #expect(after.stdout.contains("3 past workdays have no record:") && !after.stdout.contains("and 1 more"), "\(after.stdout)")
     }
+
+    /// The catch-up lines are sentences: the date as the locale writes it,
+    /// the command to type as it takes it (docs/cli.md "Languages").
+    @Test(.enabled(if: Catalogs.available, "msgfmt not installed: apt-get install gettext"))
+    func catchUpDatesInTheReadersWords() async throws {
+        let catalogs = try await Catalogs.compiled(["de"])
+        defer { try? FileManager.default.removeItem(at: catalogs) }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        try cli.writeConfig("[policy]\ntimezone = \"UTC\"\nperiod = \"month\"\n")
+        #expect(try await cli.run(["checkin", "--date", "2026-11-03", "--status", "remote", "--today", "2026-11-04"]).status == 0)
+        let status = try await cli.run(["status", "--today", "2026-11-04"],
+                                       environment: ["LC_ALL": "", "LANGUAGE": "", "LANG": "de_DE.UTF-8", "DESKDAYS_LOCALEDIR": catalogs.path])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("  2. Nov. 2026: `deskdays checkin --date 2026-11-02`"), "\(status.stdout)")
+        #expect(!status.stdout.contains("  2026-11-02:"), "\(status.stdout)")
+    }
 }

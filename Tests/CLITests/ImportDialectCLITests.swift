@@ -21,7 +21,7 @@ struct ImportDialectCLITests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("Imported 3 records"), "\(imported.stdout)")
         #expect(imported.stderr.contains("2 imported dates already have a manual record")
-                && imported.stderr.contains("2026-10-01, 2026-10-02"), "\(imported.stderr)")
+                && imported.stderr.contains("2026-10-01 and 2026-10-02"), "\(imported.stderr)")
         let days = try await cli.run(["days", "--from", "2026-10-01", "--to", "2026-10-05"] + Self.today)
         #expect(days.stdout.contains("2026-10-05") && days.stdout.split(separator: "\n").filter { $0.contains("office") }.count == 1,
                 "\(days.stdout)")

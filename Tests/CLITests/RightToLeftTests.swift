@@ -63,7 +63,10 @@ struct RightToLeftTests {
         for (command, output) in try await language.everyCommand(cli, environment) {
             for line in output.split(separator: "\n").map(String.init) {
                 if line.unicodeScalars.contains(where: { (0x0621...0x064A).contains($0.value) }) { arabicLines += 1 }
-                for problem in Self.problems(line, typed: command.split(separator: " ").map(String.init)) { wrong.append("deskdays \(command): \(problem): \(line)") }
+                // `doctor` and `holidays` name a library's version ("zbar 0.23.92", "holidays 0.109"): its name, as the library writes it.
+                let versions = command.hasPrefix("doctor") || command.hasPrefix("holidays")
+                    ? line.matches(of: /[0-9]+(\.[0-9]+)+/).map { String($0.output.0) } : []
+                for problem in Self.problems(line, typed: command.split(separator: " ").map(String.init) + versions) { wrong.append("deskdays \(command): \(problem): \(line)") }
             }
         }
         #expect(arabicLines > 100, "the Arabic catalog was not used (\(arabicLines) lines)")

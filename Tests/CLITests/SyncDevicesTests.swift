@@ -115,7 +115,8 @@ import Testing
                 && status.contains("Problems: none"), "\(status)")
         // Each other device with when it first appeared (its own clock on its first line).
         let deskLine = status.split(separator: "\n").first { $0.hasPrefix("  desk  ") } ?? ""
-        #expect(deskLine.contains("first appeared 20") && deskLine.contains("Z; "), "\(status)")
+        let appeared = try Regex(#"first appeared \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d); "#)
+        #expect(deskLine.contains(appeared), "\(status)")
         // Each device wrote only its own file, 0600; never the database.
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files.count == 3 && files.allSatisfy { $0.hasPrefix("deskdays-") && $0.hasSuffix(".jsonl") }, "\(files)")

@@ -85,14 +85,14 @@ struct CheckInCommand: AsyncParsableCommand {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
             range = (first, last)
             guard first <= last else {
-                throw CLIError(tr("--from \(first) is after --to \(last); swap them."))
+                throw CLIError(tr("--from \(session.reportLocale.day(first)) is after --to \(session.reportLocale.day(last)); swap them."))
             }
             guard first.days(to: last) <= 366 else {
-                throw CLIError(tr("The range \(first) to \(last) is longer than a year; record it in parts."))
+                throw CLIError(tr("The range \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) is longer than a year; record it in parts."))
             }
             dates = DateSpan(first, last).filter(session.policy.isWorkday)
             guard !dates.isEmpty else {
-                throw CLIError(tr("\(first) to \(last) holds no workday; nothing was recorded."))
+                throw CLIError(tr("\(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) holds no workday; nothing was recorded."))
             }
             // A range fills: a date with a record keeps it, unless --overwrite.
             if !overwrite {
@@ -208,8 +208,8 @@ struct CheckInCommand: AsyncParsableCommand {
         // Through the running agent when there is one, else straight into the database.
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
         switch outcome {
-        case .stored(let date): print(tr("Checked in by QR code (rule \(rule)) for \(date)."))
-        case .duplicate(let date): print(tr("\(date) already has a qr check-in; kept the first."))
+        case .stored(let date): print(tr("Checked in by QR code (rule \(rule)) for \(session.reportLocale.day(date))."))
+        case .duplicate(let date): print(tr("\(session.reportLocale.day(date)) already has a qr check-in; kept the first."))
         }
         print(Render.statusLine(try session.report()))
     }

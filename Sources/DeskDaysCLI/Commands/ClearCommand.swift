@@ -51,9 +51,9 @@ struct ClearCommand: AsyncParsableCommand {
         var dates: [LocalDate]
         if let from, let to {
             let first = try Session.date(from, option: "--from"), last = try Session.date(to, option: "--to")
-            guard first <= last else { throw CLIError(tr("--from \(first) is after --to \(last); swap them.")) }
+            guard first <= last else { throw CLIError(tr("--from \(session.reportLocale.day(first)) is after --to \(session.reportLocale.day(last)); swap them.")) }
             guard first.days(to: last) <= 366 else {
-                throw CLIError(tr("The range \(first) to \(last) is longer than a year; record it in parts."))
+                throw CLIError(tr("The range \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) is longer than a year; record it in parts."))
             }
             dates = Array(DateSpan(first, last))
         } else {

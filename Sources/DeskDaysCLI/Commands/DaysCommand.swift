@@ -120,8 +120,8 @@ struct DaysCommand: AsyncParsableCommand {
         let period = session.policy.reportPeriod(.current, today: session.today)
         let first = try from.map { try Session.date($0, option: "--from") } ?? period.start
         let last = try to.map { try Session.date($0, option: "--to") } ?? period.end
-        guard first <= last else { throw CLIError(tr("--from \(first) is after --to \(last); swap them.")) }
-        guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(first) to \(last) is longer than 50 years; narrow it.")) }
+        guard first <= last else { throw CLIError(tr("--from \(session.reportLocale.day(first)) is after --to \(session.reportLocale.day(last)); swap them.")) }
+        guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) is longer than 50 years; narrow it.")) }
         let span = DateSpan(first, last)
         let evidence = try session.evidence(span, store: try session.readStore())
         let byDate = Dictionary(grouping: evidence.records, by: \.date)

@@ -41,17 +41,17 @@ struct EventCommand: AsyncParsableCommand {
         let outcome = try await AgentRoute.submit(event, session: session, socket: socket)
         let kind = Words.source(event.source)
         if leave {
-            print(tr("Noted the departure (\(kind)) on \(outcome.date)."))
+            print(tr("Noted the departure (\(kind)) on \(session.reportLocale.day(outcome.date))."))
             return
         }
         switch outcome {
-        case .stored(let date): print(tr("Stored the check-in (\(kind)) of \(date)."))
-        case .duplicate(let date): print(tr("\(date) already has a check-in (\(kind)); kept the first."))
+        case .stored(let date): print(tr("Stored the check-in (\(kind)) of \(session.reportLocale.day(date))."))
+        case .duplicate(let date): print(tr("\(session.reportLocale.day(date)) already has a check-in (\(kind)); kept the first."))
         }
         // A manual record outranks every check-in: say so rather than let the day look unchanged for no reason.
         let date = outcome.date
         if let manual = try session.readStore().records(in: DateSpan(date, date)).last(where: { $0.origin == .manual }) {
-            printError("deskdays: " + tr("the manual record (\(Words.status(manual.status))) still decides \(date); `deskdays clear --date \(date)` removes it."))
+            printError("deskdays: " + tr("the manual record (\(Words.status(manual.status))) still decides \(session.reportLocale.day(date)); `deskdays clear --date \(date)` removes it."))
         }
     }
 }

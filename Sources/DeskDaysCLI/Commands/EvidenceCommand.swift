@@ -57,7 +57,7 @@ struct EvidenceCommand: AsyncParsableCommand {
             settings: [(tr("End-of-day fallback"), fallback)], generated: session.now.date)
         let path = expandTilde(out)
         try writeUserFile(path, contents: Data(page.html().utf8))
-        print(tr("Wrote \(path): \(session.reportLocale.periodLabel(report.period)), \(span.start) to \(span.end)."))
+        print(tr("Wrote \(path): \(session.reportLocale.periodLabel(report.period)), \(session.reportLocale.day(span.start)) to \(session.reportLocale.day(span.end))."))
         print(tr("SHA-256 of the day table: \(page.digest())"))
     }
 }

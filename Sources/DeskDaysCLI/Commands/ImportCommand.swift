@@ -122,7 +122,8 @@ struct ImportCommand: AsyncParsableCommand {
                 .filter { $0.origin == .manual && imported.contains($0.date) }.map(\.date)
             let dates = Array(Set(decided)).sorted()
             if !dates.isEmpty {
-                let shown = dates.prefix(5).map(\.description).joined(separator: ", ") + (dates.count > 5 ? ", …" : "")
+                let locale = session.reportLocale
+                let shown = locale.list(dates.prefix(5).map(locale.day)) + (dates.count > 5 ? " …" : "")
                 printError("deskdays: " + trn("\(dates.count) imported date already has a manual record, which decides it: \(shown). `deskdays clear` removes manual records.",
                                               "\(dates.count) imported dates already have a manual record, which decides them: \(shown). `deskdays clear` removes manual records.", dates.count))
             }

@@ -78,7 +78,7 @@ struct PolicyCommand: AsyncParsableCommand {
                 }
                 PolicyMemory(databasePath: global.databasePath).save(PolicyMemory.State(own: "none", told: nil))
             }
-            print(Printable.escaped(tr("This device answers from the policy \(name) shared on \(day).")))
+            print(Printable.escaped(tr("This device answers from the policy \(name) shared on \(session.reportLocale.day(day)).")))
         }
     }
 }

@@ -116,13 +116,13 @@ struct ReconcileCommand: AsyncParsableCommand {
             return
         }
         // One sentence; the count of agreeing days decides its plural form.
-        let (start, end, column) = (span.start, span.end, export.column)
+        let (start, end, column) = (session.reportLocale.day(span.start), session.reportLocale.day(span.end), export.column)
         let (agree, employerOnly, oursOnly) = (summary.agree, summary.employerOnly, summary.oursOnly)
         print(trn("\(start) to \(end), the employer's \"\(column)\" column against DeskDays: \(agree) day agrees, \(employerOnly) only the employer has in, \(oursOnly) only DeskDays has in.",
                   "\(start) to \(end), the employer's \"\(column)\" column against DeskDays: \(agree) days agree, \(employerOnly) only the employer has in, \(oursOnly) only DeskDays has in.",
                   agree))
         let outside = export.rows.keys.filter { !span.contains($0) }
-        if let first = outside.min(), let last = outside.max() {
+        if let first = outside.min().map(session.reportLocale.day), let last = outside.max().map(session.reportLocale.day) {
             // The file covers more than the range: say so, so a wrong range is noticed.
             let count = outside.count
             print(trn("The file also has \(count) date outside the range (\(first) to \(last)); compare them with --from and --to.",
@@ -169,9 +169,9 @@ struct ReconcileCommand: AsyncParsableCommand {
         var last = try to.map { try Session.date($0, option: "--to") } ?? period.end
         last = min(last, session.today)
         guard first <= last else {
-            throw CLIError(tr("--from \(first) is after \(last) (the last date compared: --to, never past today); fix the range."))
+            throw CLIError(tr("--from \(session.reportLocale.day(first)) is after \(session.reportLocale.day(last)) (the last date compared: --to, never past today); fix the range."))
         }
-        guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(first) to \(last) is longer than 50 years; narrow it.")) }
+        guard first.days(to: last) <= 366 * 50 else { throw CLIError(tr("The range \(session.reportLocale.day(first)) to \(session.reportLocale.day(last)) is longer than 50 years; narrow it.")) }
         let span = DateSpan(first, last)
         let evidence = try session.evidence(span, store: try session.readStore())
         var notes: [LocalDate: String] = [:]

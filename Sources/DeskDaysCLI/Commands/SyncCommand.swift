@@ -65,17 +65,19 @@ struct SyncCommand: AsyncParsableCommand {
                 lines.append(trn("This device: \(me.name) (\(me.id)), \(count) line in \(file)",
                                  "This device: \(me.name) (\(me.id)), \(count) lines in \(file)", count))
             }
+            // Times in these sentences as the locale writes them (RFC 3339 under C), in the policy's zone.
+            func when(_ instant: Date) -> String { session.reportLocale.dateTime(instant, in: session.policy.timeZone) }
             // A clock that ran ahead, set right since: its lines were stamped again (`correctClock`).
             let corrections = Dictionary(try sync.store.clockCorrections().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             if let me = devices.first(where: \.isSelf), let correction = corrections[me.name], correction.isSelf {
-                let (count, time) = (correction.lines, correction.at.map(formatRFC3339) ?? "-")
+                let (count, time) = (correction.lines, correction.at.map(when) ?? "-")
                 lines.append(trn("This device's clock ran ahead until \(time): \(count) change written on it was stamped again with the time it was made",
                                  "This device's clock ran ahead until \(time): \(count) changes written on it were stamped again with the times they were made", count))
             }
             if let agreement = session.policyAgreement {
                 if let shared = agreement.shared {
                     let name = shared.name, day = shared.day(in: session.policy.timeZone)
-                    lines.append(tr("Policy: the one \(name) shared on \(day) (policy.json)"))
+                    lines.append(tr("Policy: the one \(name) shared on \(session.reportLocale.day(day)) (policy.json)"))
                 }
                 problems += agreement.problems + [agreement.notice].compactMap { $0 }
             }
@@ -84,13 +86,13 @@ struct SyncCommand: AsyncParsableCommand {
             for device in others {
                 let count = device.lines
                 var state = device.lastChange.map { (change: Date) -> String in
-                    let time = formatRFC3339(change)
+                    let time = when(change)
                     return trn("last change \(time), \(count) line merged", "last change \(time), \(count) lines merged", count)
                 } ?? trn("no change yet, \(count) line merged", "no change yet, \(count) lines merged", count)
                 if device.forgotten { state = tr("forgotten (its journal is ignored)") }
-                if let first = device.firstClock { state = tr("first appeared \(formatRFC3339(first))") + "; " + state }
+                if let first = device.firstClock { state = tr("first appeared \(when(first))") + "; " + state }
                 if let correction = corrections[device.name], !correction.isSelf {
-                    let (count, time) = (correction.lines, correction.at.map(formatRFC3339) ?? "-")
+                    let (count, time) = (correction.lines, correction.at.map(when) ?? "-")
                     state += "; " + trn("its clock ran ahead until \(time): \(count) change stamped again",
                                         "its clock ran ahead until \(time): \(count) changes stamped again", count)
                 }

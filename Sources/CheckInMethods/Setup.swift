@@ -282,7 +282,7 @@ public struct SetupCommand: AsyncParsableCommand {
 
     /// What this machine shows of a method, read without opening a device
     /// (`deskdays doctor` says more); nil when nothing.
-    static func detect(_ method: String) -> String? {
+    public static func detect(_ method: String) -> String? {
         func entries(_ folder: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] }
         switch method {
         case "nfc":

@@ -72,7 +72,8 @@ public final class Agent: Sendable {
     public init(configuration: Configuration, store: AttendanceStore, adapters: [any CheckInAdapter] = [], socketPath: String? = nil,
                 configPath: String? = nil, policyAgreement: PolicyAgreement? = nil,
                 clock: AgentClock = .system, logger: Logger = Logger(label: "deskdays.agent"),
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                detect: @escaping @Sendable (_ method: String) -> String? = { _ in nil }) {
         self.configuration = configuration
         self.policyAgreement = policyAgreement
         self.store = store
@@ -138,7 +139,8 @@ public final class Agent: Sendable {
             keepOnScreen: { [reminders] shown in reminders.update { $0.setOnScreen(shown) } },
             command: { await commands.run($0) },
             configure: { commands.configure($0, $1) },
-            configured: { commands.configPath.map { FileManager.default.fileExists(atPath: $0) } ?? false }),
+            configured: { commands.configPath.map { FileManager.default.fileExists(atPath: $0) } ?? false },
+            detect: detect),
             notifier: notifier, logger: logger)
         // The day's first automatic check-in is announced on the agent's own connection, which hears it activated.
         notifier.attach { [weak desktop] title, body in await desktop?.announce(title: title, body: body) ?? false }

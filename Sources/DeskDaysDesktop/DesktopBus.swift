@@ -163,6 +163,8 @@ public final class DesktopBus: @unchecked Sendable {
         var configure: @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>
         /// Whether the configuration file exists (the window's first run asks for the rule when not).
         var configured: @Sendable () -> Bool
+        /// What this machine shows of a check-in method (a reader, a Wi-Fi interface …), as `setup` says it; nil: nothing.
+        var detect: @Sendable (_ method: String) -> String?
 
         package init(summary: @escaping @Sendable () throws -> DesktopSummary,
                      report: @escaping @Sendable (PeriodSelector) -> Result<String, ControlProtocol.Failure>,
@@ -174,8 +176,10 @@ public final class DesktopBus: @unchecked Sendable {
                      keepOnScreen: @escaping @Sendable ([UInt32: LocalDate]) -> Void = { _ in },
                      command: @escaping @Sendable (_ arguments: [String]) async -> CommandOutcome,
                      configure: @escaping @Sendable (_ key: String, _ value: BusValue) -> Result<String, CommandOutcome.Refusal>,
-                     configured: @escaping @Sendable () -> Bool = { true }) {
+                     configured: @escaping @Sendable () -> Bool = { true },
+                     detect: @escaping @Sendable (_ method: String) -> String? = { _ in nil }) {
             self.command = command
+            self.detect = detect
             self.configured = configured
             self.configure = configure
             self.summary = summary
@@ -606,6 +610,15 @@ public final class DesktopBus: @unchecked Sendable {
                                            message: tr("\"\(method.prefix(40))\" is not a check-in method; use one of nfc, qr, wifi, gps, wired."))
                 }
                 return run(message, error, ["enroll", method] + waits)
+            },
+            .method("Detect", input: "s", output: "s", names: ["method", "found"]) { [unowned self] message, error in
+                let method = BusSupport.readString(message) ?? ""
+                guard Self.enrollWaits[method] != nil else {
+                    return BusSupport.fail(error, name: Self.errorPrefix + "InvalidInput",
+                                           message: tr("\"\(method.prefix(40))\" is not a check-in method; use one of nfc, qr, wifi, gps, wired."))
+                }
+                let found = hooks.detect(method) ?? ""
+                return max(0, BusSupport.reply(to: message) { BusSupport.append($0, string: found) })
             },
             .method("Configure", input: "sv", output: "s", names: ["key", "value", "text"]) { [unowned self] message, error in
                 let key = BusSupport.readString(message) ?? ""

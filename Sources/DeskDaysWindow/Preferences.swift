@@ -85,7 +85,13 @@ final class Preferences {
             // Learn: the method's `enroll` through the agent (a tap, a code or the network here now).
             let learn: Widget = gtk_button_new_with_label(tr("Learn"))
             let row = toggle(methods, title, key: "\(name).enabled", on: true, off: false, before: learn)
-            adw_action_row_set_subtitle(cast(raw(row)), tr("At the office, press Learn (then tap the tag or show the code) and turn it on."))
+            gtk_widget_set_tooltip_text(learn, tr("At the office, press Learn (then tap the tag or show the code) and turn it on."))
+            // What this machine has for it, as `setup` says it.
+            parent.agent.call("Detect", g_variant_new_tuple([g_variant_new_string(name)], 1), start: false) { answer in
+                guard case .success(let found) = answer else { return }
+                adw_action_row_set_subtitle(cast(raw(row)), found.isEmpty ? tr("Nothing for it on this machine yet.")
+                                                                           : tr("On this machine: \(found)."))
+            }
             onSignal(raw(learn), "clicked") { [weak self] in self?.enroll(name, title: title, button: learn) }
         }
 

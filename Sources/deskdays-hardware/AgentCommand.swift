@@ -96,7 +96,7 @@ extension AgentCommand {
                     let agent = Agent(configuration: configuration, store: store,
                                       adapters: CheckInMethod.adapters(for: configuration, clock: clock),
                                       socketPath: socketPath, configPath: configPath, policyAgreement: agreed.withLock { $0 },
-                                      clock: clock, logger: logger)
+                                      clock: clock, logger: logger, detect: { SetupCommand.detect($0) })
                     if reloaded {
                         logger.notice("configuration reloaded; \(agent.summary)")
                     } else {

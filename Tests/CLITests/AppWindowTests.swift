@@ -69,6 +69,7 @@ import Testing
         var steps: [String]?
         var welcome: String?
         var learned: String?
+        var qr_found: String?
     }
 
     /// Runs one session; `environment` is the app's (language, style) and the script's switches.
@@ -181,6 +182,7 @@ import Testing
         // The reader sees the question answered, not the configuration's key.
         #expect(seen.toast == "Saved: Holidays, leave and sick days reduce the days you owe.", "\(seen)")
         #expect(!learned.isEmpty && seen.learned == learned, "\(seen)")
+        #expect(seen.qr_found != nil, "the QR row says what this machine has")
     }
 
     /// First run: with no configuration the window greets, and its button opens the rule's

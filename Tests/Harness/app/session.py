@@ -404,6 +404,10 @@ if app_env.get("SCENARIO") in ("preferences", "firstrun"):
                 parent = parent.parent
             return False
         qr = "QR code in front of the camera"
+        # The row says what this machine has for it (setup's detection): a camera, or none.
+        cameras = sorted(d for d in os.listdir("/dev") if d.startswith("video"))
+        found = f"On this machine: camera /dev/{cameras[0]}." if cameras else "Nothing for it on this machine yet."
+        seen["qr_found"] = wait(f"the QR row's subtitle {found!r}", lambda: next((l for l in labels() if l == found), None))
         learn = wait("the Learn button of the QR row", lambda: next((n for n in walk(application()) if n.getRoleName() == "push button"
                                                                      and n.name == "Learn" and in_row(n, qr)), None))
         learn.queryAction().doAction(0)

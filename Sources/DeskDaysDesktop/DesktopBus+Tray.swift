@@ -382,26 +382,42 @@ extension DesktopOpener {
 
 /// Opens a file with the desktop's default application: `xdg-open FILE`.
 /// Under systemd (`INVOCATION_ID` set) it goes through `systemd-run --user
-/// --collect --quiet`, so the browser runs in a unit of its own instead of
+/// --wait --collect --quiet`, so the browser runs in a unit of its own instead of
 /// inheriting the agent's sandbox (MemoryDenyWriteExecute would kill a JIT
 /// browser, and RestrictAddressFamilies would cut it off the network).
 package enum DesktopOpener {
     /// Whether it was opened: false when xdg-open is missing or fails (exit 3: no
     /// handler, 4: the action failed), so the caller can say where the file is.
-    /// Through systemd-run only the unit's start is known (its failure is in the journal).
+    /// Through systemd-run `--wait` xdg-open's own status comes back: at once
+    /// when nothing opens the file; a browser xdg-open keeps in the foreground
+    /// is taken as opened once `foreground` has passed without an answer.
     @discardableResult
-    package static func open(_ path: String, environment: [String: String], logger: Logger) async -> Bool {
+    package static func open(_ path: String, environment: [String: String], logger: Logger,
+                             foreground: Duration = .seconds(5)) async -> Bool {
         let underSystemd = !(environment["INVOCATION_ID"] ?? "").isEmpty
-        let arguments = (underSystemd ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + ["xdg-open", path]
-        do {
-            let result = try await Program.run(arguments[0], Array(arguments.dropFirst()), stdout: .discard, stderr: .discard)
-            if result.status != 0 {
-                logger.info("\(arguments[0]) ended with status \(result.status) opening the report \(path)")
-                return false
+        let arguments = (underSystemd ? ["systemd-run", "--user", "--wait", "--collect", "--quiet", "--"] : []) + ["xdg-open", path]
+        let run = Task { try await Program.run(arguments[0], Array(arguments.dropFirst()), stdout: .discard, stderr: .discard) }
+        let outcome: Result<Int32, Error>? = await withTaskGroup(of: Result<Int32, Error>?.self) { group in
+            group.addTask { await run.result.map(\.status) }
+            group.addTask {
+                try? await Task.sleep(for: foreground)
+                return nil
             }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case nil:
+            logger.info("report written to \(path); \(arguments[0]) still runs the program that shows it")
+            return true
+        case .success(0)?:
             logger.info("report written to \(path) and opened with \(arguments[0])")
             return true
-        } catch {
+        case .success(let status)?:
+            logger.info("\(arguments[0]) ended with status \(status) opening the report \(path)")
+            return false
+        case .failure(let error)?:
             logger.warning("cannot open the report: \(arguments[0]) could not be started (\(error)); install xdg-utils")
             return false
         }

@@ -449,9 +449,12 @@ import Glibc
     // MARK: - The tray icon
 
     /// "Open report" where nothing opens it (xdg-open exits 3: no handler):
-    /// a notification names the file, instead of a line in the log only.
-    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")))
-    func openReportWithoutAHandlerNamesTheFile() async throws {
+    /// a notification names the file, instead of a line in the log only;
+    /// under systemd too, where xdg-open runs through `systemd-run` (a
+    /// stand-in that, as the real one, says only whether the unit started
+    /// unless told `--wait`).
+    @Test(.enabled(if: missing == nil, Comment(rawValue: missing ?? "")), arguments: [false, true])
+    func openReportWithoutAHandlerNamesTheFile(underSystemd: Bool) async throws {
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         try cli.writeConfig(Self.reminderConfig)
@@ -460,10 +463,21 @@ import Glibc
         try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
         try "#!/bin/sh\necho 'xdg-open: no method available for opening' >&2\nexit 3\n".write(to: tools.appendingPathComponent("xdg-open"), atomically: true, encoding: .utf8)
         chmod(tools.appendingPathComponent("xdg-open").path, 0o755)
+        try """
+            #!/bin/sh
+            wait=no
+            while [ "$1" != "--" ]; do [ "$1" = "--wait" ] && wait=yes; shift; done
+            shift
+            if [ $wait = yes ]; then "$@"; exit $?; fi
+            "$@" >/dev/null 2>&1 &
+            exit 0
+
+            """.write(to: tools.appendingPathComponent("systemd-run"), atomically: true, encoding: .utf8)
+        chmod(tools.appendingPathComponent("systemd-run").path, 0o755)
         let server = try await BusStandIn(NotificationServer.script, address: bus.address, arguments: ["body", "keep"], in: cli.folder)
         let watcher = try await BusStandIn(StatusNotifierWatcher.script, address: bus.address, arguments: [], in: cli.folder)
         let agent = try await AgentProcess(cli, environment: [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T09:00:00Z", "INVOCATION_ID": "",
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "DESKDAYS_NOW": "2026-11-18T09:00:00Z", "INVOCATION_ID": underSystemd ? "0123abcd" : "",
             "PATH": tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
         ])
         defer { agent.kill9() }

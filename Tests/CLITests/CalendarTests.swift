@@ -18,7 +18,7 @@ import Glibc
     static func vdir(_ cli: CLIRunner, extra: String = "") throws -> String {
         let folder = cli.folder.appendingPathComponent("calendars/work").path
         try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixtures.path, toPath: folder)
+        try FileManager.default.copyAsOwn(atPath: fixtures.path, toPath: folder)
         try cli.writeConfig("[calendar]\nfolder = \"\(folder)\"\n" + extra)
         return folder
     }
@@ -92,7 +92,7 @@ import Glibc
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         let file = cli.folder.appendingPathComponent("feiertage.ics").path
-        try FileManager.default.copyItem(atPath: Self.fixtures.deletingLastPathComponent().appendingPathComponent("holidays/outlook-feiertage.ics").path,
+        try FileManager.default.copyAsOwn(atPath: Self.fixtures.deletingLastPathComponent().appendingPathComponent("holidays/outlook-feiertage.ics").path,
                                          toPath: file)
         try cli.writeConfig("[policy]\nholidays_ics = \"\(file)\"\n")
         var workdays: [String: Bool] = [:]

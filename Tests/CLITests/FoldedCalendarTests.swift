@@ -24,7 +24,7 @@ import Testing
         }
         let folder = cli.folder.appendingPathComponent("calendars/work").path
         try FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.folded.path, toPath: folder)
+        try FileManager.default.copyAsOwn(atPath: Self.folded.path, toPath: folder)
         try cli.writeConfig("""
             [calendar]
             folder = "\(folder)"

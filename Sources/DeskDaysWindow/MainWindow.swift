@@ -18,6 +18,9 @@ final class MainWindow {
     private(set) var rows: [DayRow] = []
     private var streaks: Streaks?
     private var milestones: Milestones?
+    /// The pages whose content is read when they are shown (Plan and Insights ask the agent to run
+    /// a command each: at start-up they would compete with the first frame for the cores).
+    private var stalePages: Set<String> = []
     private var generation = 0
     /// The calendar's selection: one date, or a range once a second date is chosen.
     private var selection: (from: LocalDate, to: LocalDate)?
@@ -31,6 +34,7 @@ final class MainWindow {
         gtk_window_set_application(cast(raw(window)), cast(raw(application)))
         setTexts(application)
         addActions()
+        onSignal1(raw(object("stack")), "notify::visible-child-name") { [weak self] _ in self?.showStalePage() }
         setShortcuts()
         buildLegend()
         applyPalette()
@@ -148,7 +152,7 @@ final class MainWindow {
                 self.streaks = Self.streaks(json)
                 self.milestones = Self.milestones(json)
                 self.showToday()
-                self.showInsights(report)
+                self.stalePages = ["plan", "insights"]
                 self.readDays(report, asked)
             case .failure(_, let text):
                 // A stopped agent is the banner's own sentence; anything else adds the bus's.
@@ -171,7 +175,18 @@ final class MainWindow {
             }
             self.showToday()
             self.showCalendar()
-            self.plan.refresh()
+            self.showStalePage()
+        }
+    }
+
+    /// The shown page's content, read again if a change came since it was last read.
+    private func showStalePage() {
+        guard let name = adw_view_stack_get_visible_child_name(cast(raw(object("stack")))).map({ String(cString: $0) }),
+              stalePages.remove(name) != nil else { return }
+        switch name {
+        case "plan": plan.refresh()
+        case "insights": if let report { showInsights(report) }
+        default: break
         }
     }
 

@@ -12,7 +12,8 @@
 # app's rounded cards) would be measured instead of the window.
 # Targets (issue 56): within 1.5x the floor's first frame; 0 wake-ups idle.
 #
-# Usage: bench/app.sh [BIN_DIR]   (default: .build/debug, built here)
+# Usage: bench/app.sh [BIN_DIR]   (default: a release build with the Swift
+# runtime linked in, as the package ships it, in SCRATCH_PATH or .build/static)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -22,8 +23,11 @@ done
 if [ $# -ge 1 ]; then
     BIN_DIR=$(realpath "$1")
 else
-    swift build --product deskdays-app >/dev/null && swift build >/dev/null
-    BIN_DIR=$(realpath .build/debug)
+    SCRATCH=${SCRATCH_PATH:-.build/static}
+    for product in deskdays deskdays-cli deskdays-hardware deskdays-app; do
+        swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product "$product" >/dev/null
+    done
+    BIN_DIR=$(realpath "$SCRATCH/release")
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/deskdays-app.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

@@ -1,6 +1,7 @@
 @testable import DeskDaysStore
 import DeskDaysCore
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 
@@ -245,10 +246,9 @@ import Testing
 }
 
 /// A thread-safe count of calls.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class Counter: Sendable {
+    private let count = Mutex(0)
 
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

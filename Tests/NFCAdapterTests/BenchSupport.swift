@@ -174,8 +174,7 @@ struct VirtualTag: Sendable {
 /// and pushes each through `CheckInPipeline.submit`, as the agent does, and
 /// keeps its log lines, which say what it decided.
 final class AdapterRun: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [CheckInEvent] = []
+    private let collected = Mutex<[CheckInEvent]>([])
     private var task: Task<Void, Error>?
     let store: AttendanceStore
     let databaseDirectory: URL
@@ -197,12 +196,12 @@ final class AdapterRun: @unchecked Sendable {
             try await adapter.run { event in
                 do { _ = try await pipeline.submit(event) } catch { logger.error("submit: \(error)") }
                 afterStore()
-                self.lock.withLock { self.collected.append(event) }
+                self.collected.withLock { $0.append(event) }
             }
         }
     }
 
-    var events: [CheckInEvent] { lock.withLock { collected } }
+    var events: [CheckInEvent] { collected.withLock { $0 } }
     var rules: [String?] { events.map(\.rule) }
 
     /// NFC check-ins in the store.

@@ -1,5 +1,6 @@
 import DeskDaysConfig
 import Foundation
+import Synchronization
 import NFCAdapter
 import Testing
 
@@ -38,8 +39,7 @@ final class StoredTimes: @unchecked Sendable {
 }
 
 /// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }

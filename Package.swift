@@ -223,7 +223,7 @@ let package = Package(
         // MARK: - The check-in methods' one table (after gpsd's driver table): each method's section,
         // and, from its module, its adapter and doctor checks; the enrolment commands; and `setup`
         .target(name: "CheckInMethods", dependencies: [
-            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor", "DeskDaysSync",
+            "Files", "CommandSupport", "DeskDaysCore", "DeskDaysConfig", "DeskDaysDoctor", "DeskDaysReports", "DeskDaysSync",
             "NFCAdapter", "WiFiAdapter", "NL80211", "Wired", "WiredAdapter", "QR", "QRAdapter", "GPSAdapter", "GPSBus",
             "SystemBus", "Spawn",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

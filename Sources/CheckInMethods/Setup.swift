@@ -2,6 +2,7 @@ import Files
 import Localization
 import ArgumentParser
 import CommandSupport
+import DeskDaysReports
 import DeskDaysConfig
 import DeskDaysCore
 import Foundation
@@ -69,7 +70,7 @@ public struct SetupCommand: AsyncParsableCommand {
         if let folder, current.sync?.sharePolicy ?? true, let shared = SharedPolicy.newest(in: folder, now: .now()).policy,
            !current.ownsPolicy || shared.configuration.policyText() != current.policyText() {
             let name = shared.name, day = shared.day(in: shared.configuration.policy.timeZone)
-            print(tr("The sync folder holds the policy \(name) shared on \(day)."))
+            print(tr("The sync folder holds the policy \(name) shared on \(ReportLocale.process.day(day))."))
             useShared = try prompt.yes(tr("Use it on this device too?"), default: true)
         }
         let policy = useShared ? "" : try askPolicy(current, &prompt)

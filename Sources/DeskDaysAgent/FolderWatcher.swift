@@ -1,5 +1,6 @@
 import Syscall
 import Localization
+import DeskDaysReports
 import DeskDaysCalendar
 import DeskDaysConfig
 import DeskDaysCore
@@ -191,7 +192,7 @@ extension Agent {
     /// from is told once (per shared version) by a notification, with the
     /// commands (docs/cli.md "Every device, one rule").
     func tellPolicyDifference() async {
-        guard let agreement = policyAgreement, let notice = agreement.notice else { return }
+        guard let agreement = policyAgreement, let notice = agreement.notice(writing: ReportLocale.process.day) else { return }
         logger.notice("\(notice)")
         guard PolicyMemory(databasePath: store.path).tellOnce(agreement) else { return }
         await notifier.notify(.summary, title: tr("DeskDays: the shared policy"), body: notice + ".")

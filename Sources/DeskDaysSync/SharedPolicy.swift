@@ -159,10 +159,11 @@ public struct PolicyAgreement: Sendable {
     /// One sentence for each policy file not used, and a write that failed.
     public var problems: [String] = []
 
-    /// What `status`, `sync status` and the notification say when the policies differ.
-    public var notice: String? {
+    /// What `status`, `sync status` and the notification say when the
+    /// policies differ, the shared one's date written by `writing` (the reader's locale).
+    public func notice(writing: (LocalDate) -> String) -> String? {
         guard differs, let shared else { return nil }
-        let name = shared.name, day = shared.day(in: configuration.policy.timeZone)
+        let name = shared.name, day = writing(shared.day(in: configuration.policy.timeZone))
         return tr("This device's policy differs from the one \(name) shared on \(day): `deskdays policy adopt` uses it, `deskdays policy share` shares yours")
     }
 

@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
         let session = try Session(global, agent: agent)
         writeOutput(try session.answers.status(format, store: try session.readStore(), today: session.today, now: session.now.date))
         // Two devices, two policies: said where the standing is read (docs/cli.md "Every device, one rule").
-        if format == .text, let notice = session.policyAgreement?.notice { writeOutput(notice + ".\n") }
+        if format == .text, let notice = session.policyAgreement?.notice(writing: session.reportLocale.day) { writeOutput(notice + ".\n") }
     }
 
     /// `--follow`: subscribe to the agent and print, as it is pushed (no

@@ -79,7 +79,7 @@ struct SyncCommand: AsyncParsableCommand {
                     let name = shared.name, day = shared.day(in: session.policy.timeZone)
                     lines.append(tr("Policy: the one \(name) shared on \(session.reportLocale.day(day)) (policy.json)"))
                 }
-                problems += agreement.problems + [agreement.notice].compactMap { $0 }
+                problems += agreement.problems + [agreement.notice(writing: session.reportLocale.day)].compactMap { $0 }
             }
             let others = devices.filter { !$0.isSelf }
             lines.append(others.isEmpty ? tr("Devices seen: none yet") : tr("Devices seen:"))

@@ -153,7 +153,8 @@ final class MainWindow {
                 self.milestones = Self.milestones(json)
                 self.showToday()
                 self.stalePages = ["plan", "insights"]
-                self.readDays(report, asked)
+                // The days (a command the agent runs) after the figures are on screen, not competing with their frame.
+                self.afterNextPaint { [weak self] in self?.readDays(report, asked) }
             case .failure(_, let text):
                 // A stopped agent is the banner's own sentence; anything else adds the bus's.
                 self.showBanner(true, self.agent.running ? text : nil)
@@ -479,6 +480,17 @@ final class MainWindow {
                 }
             }
         }
+    }
+
+    /// Runs `body` once the next frame is painted (at once when the window has no frame clock yet).
+    private func afterNextPaint(_ body: @escaping @MainActor () -> Void) {
+        guard let clock = gtk_widget_get_frame_clock(window) else { return body() }
+        var handler: UInt = 0
+        handler = onSignal(raw(clock), "after-paint") {
+            g_signal_handler_disconnect(raw(clock), handler)
+            body()
+        }
+        gtk_widget_queue_draw(window)
     }
 
     // MARK: - The first frame (bench/app.sh)

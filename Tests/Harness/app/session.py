@@ -274,6 +274,8 @@ if app_env.get("SCENARIO") == "bench":
     seen["floor_ms"] = round((wait("the floor's first frame", lambda: first_frame("floor")) - floor_started) * 1000)
     # The system calls each one's threads make while idle (strace, attached first): a thread that
     # wakes makes one at least. Context switches are counted too, though attaching causes a few.
+    # First 20 s to settle: threads of the start (GLib's and libdispatch's pools) end on their own timers.
+    time.sleep(20)  # a settling span, not a wait for an outcome
     tracers = [subprocess.Popen(["strace", "-f", "-qq", "-o", f"{folder}/{who}.strace", "-p", str(pid)], stderr=subprocess.DEVNULL)
                for who, pid in (("app", app.pid), ("floor", floor.pid))] if shutil.which("strace") else []
     before = (switches(app.pid), switches(floor.pid))
